@@ -1,0 +1,22 @@
+# The two commands of the README:
+#   make example   set up everything, then run the Add kernel on the Model backend
+#   make test      set up everything, then run all checks and tests
+.PHONY: example test setup build bench clean
+
+example: setup
+	python3 examples/add.py -r Model -v Ascend910B1
+
+test: setup
+	scripts/test.sh
+
+setup:
+	scripts/setup.sh
+
+build:
+	cmake --build build
+
+bench: setup
+	./build/bench/bench_launch
+
+clean:
+	rm -rf build python/asc/_lib

@@ -1,0 +1,141 @@
+// Costs seen by a C ABI user of libasc.so: a bare call, a kernel launch, an IR
+// build, and simulating vadd on the Model, with a memcpy of the same data as a
+// same-run baseline. bytes_processed counts the bytes of the kernel's arrays
+// read plus written (vadd: x and y read, z written; memcpy: src read, dst written).
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include "../test/cpp/kernel_fixtures.h"
+
+namespace {
+
+using namespace asc_test;
+
+constexpr std::string_view kPlatform = "Ascend910B1";
+
+// One Model device and stream for the whole run.
+struct Model {
+  asc_device_t* device = nullptr;
+  asc_stream_t* stream = nullptr;
+  Model() {
+    check(asc_device_create(ASC_BACKEND_MODEL, kPlatform.data(), kPlatform.size(), 0, &device), "asc_device_create");
+    check(asc_stream_create(device, &stream), "asc_stream_create");
+  }
+  ~Model() {
+    asc_stream_destroy(stream);
+    asc_device_destroy(device);
+  }
+};
+
+Model& model() {
+  static Model m;
+  return m;
+}
+
+// Runs `body`, turning a libasc failure into a skipped benchmark.
+template <typename F>
+void guarded(benchmark::State& state, F&& body) {
+  try {
+    body();
+  } catch (const std::exception& e) {
+    state.SkipWithError(e.what());
+  }
+}
+
+// vadd over n float32 on `blocks` blocks, with the largest tiles that fit x, y
+// and z, double buffered, in the Unified Buffer (8192 elements).
+TiledBinary vadd_shape(int64_t n, int64_t blocks) {
+  TiledBinary k;
+  k.block_length = n / blocks;
+  const int64_t max_tile = static_cast<int64_t>(kUbBytes / (3 * k.buffer_num * sizeof(float)));
+  k.tile_num = std::max<int64_t>(1, k.block_length / (k.buffer_num * max_tile));
+  return k;
+}
+
+void BM_BareCall(benchmark::State& state) {
+  for (auto _ : state) benchmark::DoNotOptimize(asc_abi_version());
+}
+BENCHMARK(BM_BareCall)->MinTime(0.05);
+
+// A kernel with one GM parameter and no ops: argument binding, block dispatch
+// on the thread pool, and the C ABI guard.
+void BM_LaunchNoop(benchmark::State& state) {
+  guarded(state, [&] {
+    CapiModule module;
+    CapiWriter w(module.get(), "noop", {gm_addr_type(ASC_DTYPE_FLOAT32)});
+    asc_kernel_t* kernel = w.finish();
+    std::vector<float> buffer(8);
+    const asc_arg_t arg = buffer_arg(buffer);
+    const auto blocks = static_cast<uint32_t>(state.range(0));
+    for (auto _ : state) check(asc_launch(kernel, model().stream, blocks, &arg, 1), "asc_launch");
+  });
+}
+BENCHMARK(BM_LaunchNoop)->Arg(1)->Arg(8)->MinTime(0.1)->UseRealTime();
+
+// Building the vadd IR op by op through the C ABI (each op is checked as it is
+// added) and finishing it (whole-kernel verification).
+void BM_BuildAddKernel(benchmark::State& state) {
+  guarded(state, [&] {
+    uint32_t ops = 0;
+    for (auto _ : state) {
+      CapiModule module;
+      CapiWriter w(module.get(), "vadd", TiledBinary{}.params());
+      emit_tiled_binary(w, TiledBinary{});
+      benchmark::DoNotOptimize(w.finish());
+      ops = w.last_line();  // one source line per op
+    }
+    state.counters["ops"] = ops;
+    state.SetItemsProcessed(static_cast<int64_t>(state.iterations()) * ops);
+  });
+}
+BENCHMARK(BM_BuildAddKernel)->MinTime(0.1);
+
+void BM_SimAdd(benchmark::State& state) {
+  const int64_t n = state.range(0), blocks = state.range(1);
+  guarded(state, [&] {
+    const TiledBinary k = vadd_shape(n, blocks);
+    CapiModule module;
+    CapiWriter w(module.get(), "vadd", k.params());
+    emit_tiled_binary(w, k);
+    asc_kernel_t* kernel = w.finish();
+
+    std::vector<float> x(static_cast<size_t>(n)), y(x.size()), z(x.size());
+    for (size_t i = 0; i < x.size(); ++i) {
+      x[i] = static_cast<float>(i % 1024);
+      y[i] = 0.5f * static_cast<float>(i % 512);
+    }
+    const asc_arg_t args[] = {buffer_arg(x), buffer_arg(y), buffer_arg(z)};
+    for (auto _ : state)
+      check(asc_launch(kernel, model().stream, static_cast<uint32_t>(blocks), args, 3), "asc_launch");
+
+    for (size_t i = 0; i < x.size(); ++i)
+      if (z[i] != x[i] + y[i]) throw std::runtime_error("vadd computed a wrong result");
+    state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) * 3 * n * static_cast<int64_t>(sizeof(float)));
+    state.counters["tile"] = static_cast<double>(k.tile_length());
+  });
+}
+BENCHMARK(BM_SimAdd)
+    ->Args({1 << 20, 8})
+    ->Args({1 << 24, 8})
+    ->MinTime(0.2)
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
+
+void BM_MemcpyBaseline(benchmark::State& state) {
+  const auto n = static_cast<size_t>(state.range(0));
+  std::vector<float> src(n, 1.0f), dst(n, 0.0f);
+  for (auto _ : state) {
+    std::memcpy(dst.data(), src.data(), n * sizeof(float));
+    benchmark::DoNotOptimize(dst.data());
+    benchmark::ClobberMemory();
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * 2 * n * sizeof(float)));
+}
+BENCHMARK(BM_MemcpyBaseline)->Arg(1 << 20)->Arg(1 << 24)->MinTime(0.2)->Unit(benchmark::kMillisecond);
+
+}  // namespace
+
+BENCHMARK_MAIN();

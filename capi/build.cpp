@@ -1,0 +1,144 @@
+// Modules, kernel building and IR printing.
+#include <vector>
+
+#include "handles.h"
+#include "ir/printer.h"
+
+using namespace asc;
+using capi::guard;
+using capi::require;
+
+namespace {
+
+Location to_location(asc::Builder& b, const asc_loc_t* loc) {
+  if (!loc) return {};
+  return b.location(capi::text(loc->file, loc->file_len, "loc->file").data(), loc->file_len, loc->line, loc->col);
+}
+
+std::vector<AttrInput> to_attrs(const asc_attr_t* attrs, size_t n) {
+  if (n && !attrs) fail(ASC_ERR_INVALID_ARGUMENT, "attrs is null");
+  std::vector<AttrInput> out;
+  for (size_t i = 0; i < n; ++i) {
+    const asc_attr_t& a = attrs[i];
+    AttrInput in{capi::text(a.name, a.name_len, "attribute name"), {}};
+    if (a.kind > ASC_ATTR_STRING) fail(ASC_ERR_INVALID_ARGUMENT, "attribute '{}' has unknown kind {}", in.name, a.kind);
+    in.value.kind = static_cast<asc_attr_kind_t>(a.kind);
+    in.value.i = a.i;
+    in.value.f = a.f;
+    if (a.kind == ASC_ATTR_STRING) in.value.s = std::string(capi::text(a.s, a.s_len, "attribute string"));
+    out.push_back(std::move(in));
+  }
+  return out;
+}
+
+}  // namespace
+
+extern "C" {
+
+asc_status_t asc_module_create(asc_module_t** out) {
+  return guard([&] {
+    require(out, "out");
+    *out = new asc_module();
+  });
+}
+
+asc_status_t asc_module_destroy(asc_module_t* module) {
+  return guard([&] { delete require(module, "module"); });
+}
+
+asc_status_t asc_build_kernel(asc_module_t* module, const char* name, size_t name_len, const asc_type_t* params,
+                              size_t n_params, asc_builder_t** out) {
+  return guard([&] {
+    require(module, "module");
+    require(out, "out");
+    if (n_params && !params) fail(ASC_ERR_INVALID_ARGUMENT, "params is null");
+    std::vector<Type> types;
+    for (size_t i = 0; i < n_params; ++i) types.push_back(type_from_c(params[i]));
+    auto b = std::make_unique<asc::Builder>(module->module, std::string(capi::text(name, name_len, "name")), types);
+    *out = new asc_builder{module, std::move(b)};
+  });
+}
+
+asc_status_t asc_builder_param(asc_builder_t* builder, size_t index, asc_value_t* out) {
+  return guard([&] { *require(out, "out") = require(builder, "builder")->builder->param(index); });
+}
+
+asc_status_t asc_builder_op(asc_builder_t* builder, const char* op_name, size_t op_name_len,
+                            const asc_value_t* operands, size_t n_operands, const asc_attr_t* attrs, size_t n_attrs,
+                            const asc_loc_t* loc, asc_value_t* result) {
+  return guard([&] {
+    auto& b = *require(builder, "builder")->builder;
+    if (n_operands && !operands) fail(ASC_ERR_INVALID_ARGUMENT, "operands is null");
+    std::vector<uint32_t> ops(operands, operands + n_operands);
+    uint32_t r =
+        b.add_op(capi::text(op_name, op_name_len, "op name"), ops, to_attrs(attrs, n_attrs), to_location(b, loc));
+    if (result) *result = r;
+  });
+}
+
+asc_status_t asc_builder_value_type(const asc_builder_t* builder, asc_value_t value, asc_type_t* out) {
+  return guard([&] { *require(out, "out") = type_to_c(require(builder, "builder")->builder->value_type(value)); });
+}
+
+asc_status_t asc_builder_for_begin(asc_builder_t* builder, asc_value_t lb, asc_value_t ub, asc_value_t step,
+                                   const asc_loc_t* loc, asc_value_t* iv) {
+  return guard([&] {
+    auto& b = *require(builder, "builder")->builder;
+    uint32_t v = b.for_begin(lb, ub, step, to_location(b, loc));
+    if (iv) *iv = v;
+  });
+}
+
+asc_status_t asc_builder_for_end(asc_builder_t* builder) {
+  return guard([&] { require(builder, "builder")->builder->for_end(); });
+}
+
+asc_status_t asc_builder_if_begin(asc_builder_t* builder, asc_value_t cond, const asc_loc_t* loc) {
+  return guard([&] {
+    auto& b = *require(builder, "builder")->builder;
+    b.if_begin(cond, to_location(b, loc));
+  });
+}
+
+asc_status_t asc_builder_else(asc_builder_t* builder) {
+  return guard([&] { require(builder, "builder")->builder->else_begin(); });
+}
+
+asc_status_t asc_builder_if_end(asc_builder_t* builder) {
+  return guard([&] { require(builder, "builder")->builder->if_end(); });
+}
+
+asc_status_t asc_builder_finish(asc_builder_t* builder, asc_kernel_t** out) {
+  std::unique_ptr<asc_builder> owned(builder);  // consumed whatever happens
+  return guard([&] {
+    require(builder, "builder");
+    require(out, "out");
+    *out = reinterpret_cast<asc_kernel_t*>(owned->builder->finish());
+  });
+}
+
+asc_status_t asc_builder_destroy(asc_builder_t* builder) {
+  return guard([&] { delete require(builder, "builder"); });
+}
+
+asc_status_t asc_kernel_print(const asc_kernel_t* kernel, char* buf, size_t cap, size_t* len) {
+  asc_status_t status = ASC_OK;
+  asc_status_t g = guard([&] {
+    const auto* k = reinterpret_cast<const Kernel*>(require(kernel, "kernel"));
+    status = capi::copy_out(print_kernel(*k), buf, cap, len);
+  });
+  return g != ASC_OK ? g : status;
+}
+
+asc_status_t asc_builder_print(const asc_builder_t* builder, char* buf, size_t cap, size_t* len) {
+  asc_status_t status = ASC_OK;
+  asc_status_t g = guard(
+      [&] { status = capi::copy_out(print_kernel(require(builder, "builder")->builder->kernel()), buf, cap, len); });
+  return g != ASC_OK ? g : status;
+}
+
+asc_status_t asc_kernel_param_count(const asc_kernel_t* kernel, size_t* out) {
+  return guard([&] { *require(out, "out") = reinterpret_cast<const Kernel*>(require(kernel, "kernel"))->num_params; });
+}
+
+}  // extern "C"

@@ -1,0 +1,93 @@
+// Library-level entry points: version, last error, status names, logging.
+#include <cstring>
+
+#include "handles.h"
+#include "support/log.h"
+
+namespace asc::capi {
+namespace {
+
+struct LastError {
+  std::string message;
+  std::string file;
+  uint32_t line = 0;
+  uint32_t col = 0;
+};
+
+LastError& last() {
+  thread_local LastError e;
+  return e;
+}
+
+}  // namespace
+
+void set_last_error(asc_status_t status, const std::string& message, const Location& loc) {
+  LastError& e = last();
+  e.file = loc.known() ? *loc.file : std::string();
+  e.line = loc.line;
+  e.col = loc.col;
+  e.message = loc.known() ? loc.str() + ": " + message : message;
+  log().debug("{}: {}", asc_status_name(status), e.message);
+}
+
+void clear_last_error() { last() = LastError{}; }
+
+asc_status_t copy_out(const std::string& s, char* buf, size_t cap, size_t* len) {
+  if (len) *len = s.size();
+  if (buf && cap) {
+    size_t n = std::min(cap - 1, s.size());
+    std::memcpy(buf, s.data(), n);
+    buf[n] = '\0';
+  }
+  if (cap <= s.size()) {
+    set_last_error(ASC_ERR_BUFFER_TOO_SMALL, fmt::format("the text needs {} bytes plus the terminator", s.size()), {});
+    return ASC_ERR_BUFFER_TOO_SMALL;
+  }
+  return ASC_OK;
+}
+
+}  // namespace asc::capi
+
+using namespace asc;
+
+extern "C" {
+
+uint32_t asc_abi_version(void) { return (ASC_ABI_VERSION_MAJOR << 16) | ASC_ABI_VERSION_MINOR; }
+
+const char* asc_last_error(void) { return capi::last().message.c_str(); }
+
+asc_status_t asc_last_error_loc(const char** file, uint32_t* line, uint32_t* col) {
+  const capi::LastError& e = capi::last();
+  if (file) *file = e.file.c_str();
+  if (line) *line = e.line;
+  if (col) *col = e.col;
+  return ASC_OK;
+}
+
+const char* asc_status_name(asc_status_t status) {
+  switch (status) {
+    case ASC_OK: return "ASC_OK";
+    case ASC_ERR_INVALID_ARGUMENT: return "ASC_ERR_INVALID_ARGUMENT";
+    case ASC_ERR_UNKNOWN_OP: return "ASC_ERR_UNKNOWN_OP";
+    case ASC_ERR_TYPE: return "ASC_ERR_TYPE";
+    case ASC_ERR_VERIFY: return "ASC_ERR_VERIFY";
+    case ASC_ERR_UNSUPPORTED: return "ASC_ERR_UNSUPPORTED";
+    case ASC_ERR_OUT_OF_BOUNDS: return "ASC_ERR_OUT_OF_BOUNDS";
+    case ASC_ERR_MISALIGNED: return "ASC_ERR_MISALIGNED";
+    case ASC_ERR_DEADLOCK: return "ASC_ERR_DEADLOCK";
+    case ASC_ERR_BACKEND_UNAVAILABLE: return "ASC_ERR_BACKEND_UNAVAILABLE";
+    case ASC_ERR_RUNTIME: return "ASC_ERR_RUNTIME";
+    case ASC_ERR_BUFFER_TOO_SMALL: return "ASC_ERR_BUFFER_TOO_SMALL";
+    case ASC_ERR_INTERNAL: return "ASC_ERR_INTERNAL";
+  }
+  return "ASC_ERR_UNKNOWN_STATUS";
+}
+
+asc_status_t asc_set_log_level(int32_t level) {
+  return capi::guard([&] {
+    if (level < 0 || level > 6) fail(ASC_ERR_INVALID_ARGUMENT, "log level must be 0..6, got {}", level);
+    set_log_level(level);
+  });
+}
+
+}  // extern "C"

@@ -1,0 +1,220 @@
+/*
+ * asc — the C ABI of libasc.so.
+ *
+ * Every entry point returns an asc_status_t; the message (and source location)
+ * of the last failure on the calling thread is available from asc_last_error()
+ * and asc_last_error_loc(). No C++ exception, abort or exit crosses this
+ * boundary.
+ *
+ * Versioning: within one ASC_ABI_VERSION_MAJOR only additions are made.
+ * asc_abi_version() returns (major << 16) | minor of the loaded library.
+ *
+ * The block between ASC_CDEF_BEGIN and ASC_CDEF_END is also read verbatim by
+ * the Python package (cffi ABI mode), so it holds plain C declarations only.
+ */
+#ifndef ASC_ASC_H
+#define ASC_ASC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define ASC_ABI_VERSION_MAJOR 1
+#define ASC_ABI_VERSION_MINOR 0
+
+#if defined(_WIN32)
+#define ASC_API __declspec(dllexport)
+#else
+#define ASC_API __attribute__((visibility("default")))
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ASC_CDEF_BEGIN */
+
+typedef enum asc_status {
+  ASC_OK = 0,
+  ASC_ERR_INVALID_ARGUMENT = 1,    /* null handle, bad index, bad enum value */
+  ASC_ERR_UNKNOWN_OP = 2,          /* op name not in the op table */
+  ASC_ERR_TYPE = 3,                /* operand kinds / dtypes do not fit the op */
+  ASC_ERR_VERIFY = 4,              /* the verifier rejected the kernel */
+  ASC_ERR_UNSUPPORTED = 5,         /* valid request this build cannot do */
+  ASC_ERR_OUT_OF_BOUNDS = 6,       /* access outside a GM buffer or local memory */
+  ASC_ERR_MISALIGNED = 7,          /* address or length breaks alignment rules */
+  ASC_ERR_DEADLOCK = 8,            /* a wait_flag that no set_flag can satisfy */
+  ASC_ERR_BACKEND_UNAVAILABLE = 9, /* e.g. NPU requested but CANN is absent */
+  ASC_ERR_RUNTIME = 10,            /* other failure while running a kernel */
+  ASC_ERR_BUFFER_TOO_SMALL = 11,   /* output buffer shorter than the result */
+  ASC_ERR_INTERNAL = 12            /* a bug in libasc; please report */
+} asc_status_t;
+
+typedef enum asc_dtype {
+  ASC_DTYPE_BOOL = 0,
+  ASC_DTYPE_INT8 = 1,
+  ASC_DTYPE_UINT8 = 2,
+  ASC_DTYPE_INT16 = 3,
+  ASC_DTYPE_UINT16 = 4,
+  ASC_DTYPE_INT32 = 5,
+  ASC_DTYPE_UINT32 = 6,
+  ASC_DTYPE_INT64 = 7,
+  ASC_DTYPE_UINT64 = 8,
+  ASC_DTYPE_FLOAT16 = 9,
+  ASC_DTYPE_BFLOAT16 = 10,
+  ASC_DTYPE_FLOAT32 = 11,
+  ASC_DTYPE_COUNT = 12
+} asc_dtype_t;
+
+typedef enum asc_type_kind {
+  ASC_TYPE_NONE = 0,          /* ops without a result */
+  ASC_TYPE_SCALAR = 1,        /* dtype */
+  ASC_TYPE_GM_ADDR = 2,       /* pointer into a GM buffer of dtype */
+  ASC_TYPE_GLOBAL_TENSOR = 3, /* dtype */
+  ASC_TYPE_LOCAL_TENSOR = 4   /* dtype + position (TPosition value) */
+} asc_type_kind_t;
+
+/* TPosition values, as in pyasc / Ascend C. */
+typedef enum asc_position {
+  ASC_POS_GM = 0,
+  ASC_POS_A1 = 1,
+  ASC_POS_A2 = 2,
+  ASC_POS_B1 = 3,
+  ASC_POS_B2 = 4,
+  ASC_POS_C1 = 5,
+  ASC_POS_C2 = 6,
+  ASC_POS_CO1 = 7,
+  ASC_POS_CO2 = 8,
+  ASC_POS_VECIN = 9,
+  ASC_POS_VECOUT = 10,
+  ASC_POS_VECCALC = 11
+} asc_position_t;
+
+typedef struct asc_type {
+  uint32_t kind;     /* asc_type_kind_t */
+  uint32_t dtype;    /* asc_dtype_t */
+  uint32_t position; /* asc_position_t, local tensors only */
+} asc_type_t;
+
+/* A value inside the kernel under construction. */
+typedef uint32_t asc_value_t;
+#define ASC_NO_VALUE 0xFFFFFFFFu
+
+typedef enum asc_attr_kind { ASC_ATTR_INT = 0, ASC_ATTR_FLOAT = 1, ASC_ATTR_STRING = 2 } asc_attr_kind_t;
+
+typedef struct asc_attr {
+  const char* name;
+  size_t name_len;
+  uint32_t kind; /* asc_attr_kind_t */
+  int64_t i;
+  double f;
+  const char* s;
+  size_t s_len;
+} asc_attr_t;
+
+/* Source location of an op: the user's Python (or other) file. */
+typedef struct asc_loc {
+  const char* file;
+  size_t file_len;
+  uint32_t line;
+  uint32_t col;
+} asc_loc_t;
+
+typedef enum asc_backend { ASC_BACKEND_MODEL = 0, ASC_BACKEND_NPU = 1 } asc_backend_t;
+
+typedef enum asc_arg_kind { ASC_ARG_SCALAR = 0, ASC_ARG_BUFFER = 1 } asc_arg_kind_t;
+
+/* One launch argument. Scalars use i (integer dtypes) or f (float dtypes);
+   buffers use ptr/size (size in bytes; GM accesses outside it are errors). */
+typedef struct asc_arg {
+  uint32_t kind;  /* asc_arg_kind_t */
+  uint32_t dtype; /* asc_dtype_t: scalar type or buffer element type */
+  int64_t i;
+  double f;
+  void* ptr;
+  uint64_t size;
+} asc_arg_t;
+
+typedef struct asc_platform_info {
+  uint32_t aiv_cores;
+  uint32_t aic_cores;
+  uint64_t ub_bytes;
+  uint64_t l1_bytes;
+  uint64_t l0a_bytes;
+  uint64_t l0b_bytes;
+  uint64_t l0c_bytes;
+  uint32_t block_bytes;  /* data block size (32) */
+  uint32_t repeat_bytes; /* vector repeat size (256) */
+  uint32_t max_event_id; /* event ids are 0 .. max_event_id-1 */
+  double clock_ghz;
+} asc_platform_info_t;
+
+typedef struct asc_module asc_module_t;
+typedef struct asc_builder asc_builder_t;
+typedef struct asc_kernel asc_kernel_t;
+typedef struct asc_device asc_device_t;
+typedef struct asc_stream asc_stream_t;
+
+/* ---- library ---- */
+ASC_API uint32_t asc_abi_version(void);
+ASC_API const char* asc_last_error(void);
+ASC_API asc_status_t asc_last_error_loc(const char** file, uint32_t* line, uint32_t* col);
+ASC_API const char* asc_status_name(asc_status_t status);
+/* 0 trace .. 6 off; the initial level comes from ASC_LOG_LEVEL. */
+ASC_API asc_status_t asc_set_log_level(int32_t level);
+
+/* ---- modules and kernel building ---- */
+ASC_API asc_status_t asc_module_create(asc_module_t** out);
+/* Destroys the module and every kernel built in it. */
+ASC_API asc_status_t asc_module_destroy(asc_module_t* module);
+
+ASC_API asc_status_t asc_build_kernel(asc_module_t* module, const char* name, size_t name_len, const asc_type_t* params,
+                                      size_t n_params, asc_builder_t** out);
+ASC_API asc_status_t asc_builder_param(asc_builder_t* builder, size_t index, asc_value_t* out);
+/* Appends op `op_name` at the current insertion point. `result` receives the
+   result value, or ASC_NO_VALUE for ops without one. */
+ASC_API asc_status_t asc_builder_op(asc_builder_t* builder, const char* op_name, size_t op_name_len,
+                                    const asc_value_t* operands, size_t n_operands, const asc_attr_t* attrs,
+                                    size_t n_attrs, const asc_loc_t* loc, asc_value_t* result);
+ASC_API asc_status_t asc_builder_value_type(const asc_builder_t* builder, asc_value_t value, asc_type_t* out);
+/* for iv in range(lb, ub, step): opens the body region; iv is the induction variable. */
+ASC_API asc_status_t asc_builder_for_begin(asc_builder_t* builder, asc_value_t lb, asc_value_t ub, asc_value_t step,
+                                           const asc_loc_t* loc, asc_value_t* iv);
+ASC_API asc_status_t asc_builder_for_end(asc_builder_t* builder);
+ASC_API asc_status_t asc_builder_if_begin(asc_builder_t* builder, asc_value_t cond, const asc_loc_t* loc);
+ASC_API asc_status_t asc_builder_else(asc_builder_t* builder);
+ASC_API asc_status_t asc_builder_if_end(asc_builder_t* builder);
+/* Runs the verifier and the passes. Always consumes the builder; on success
+ *out is an immutable kernel owned by the module. */
+ASC_API asc_status_t asc_builder_finish(asc_builder_t* builder, asc_kernel_t** out);
+/* Abandons a kernel under construction. */
+ASC_API asc_status_t asc_builder_destroy(asc_builder_t* builder);
+
+/* IR as text. Writes at most `cap` bytes (NUL-terminated when room allows)
+   and the full length to *len; ASC_ERR_BUFFER_TOO_SMALL when cap <= length. */
+ASC_API asc_status_t asc_kernel_print(const asc_kernel_t* kernel, char* buf, size_t cap, size_t* len);
+ASC_API asc_status_t asc_builder_print(const asc_builder_t* builder, char* buf, size_t cap, size_t* len);
+ASC_API asc_status_t asc_kernel_param_count(const asc_kernel_t* kernel, size_t* out);
+
+/* ---- platforms, devices, streams, launch ---- */
+ASC_API size_t asc_platform_count(void);
+ASC_API const char* asc_platform_name(size_t index);
+ASC_API asc_status_t asc_platform_query(const char* name, size_t name_len, asc_platform_info_t* out);
+
+ASC_API asc_status_t asc_device_create(uint32_t backend, const char* platform, size_t platform_len, int32_t device_id,
+                                       asc_device_t** out);
+ASC_API asc_status_t asc_device_destroy(asc_device_t* device);
+ASC_API asc_status_t asc_stream_create(asc_device_t* device, asc_stream_t** out);
+ASC_API asc_status_t asc_stream_destroy(asc_stream_t* stream);
+ASC_API asc_status_t asc_stream_synchronize(asc_stream_t* stream);
+/* Runs `kernel` on block_dim blocks. On the Model backend GM buffers are the
+   caller's memory (no copies); results are visible when this returns. */
+ASC_API asc_status_t asc_launch(const asc_kernel_t* kernel, asc_stream_t* stream, uint32_t block_dim,
+                                const asc_arg_t* args, size_t n_args);
+
+/* ASC_CDEF_END */
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ASC_ASC_H */

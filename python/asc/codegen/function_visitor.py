@@ -1,0 +1,459 @@
+"""Turns the AST of an @asc.jit function into IR through the C ABI builder.
+
+Python values that are known while compiling (ints, dtypes, enums, ConstExpr
+parameters, module constants) are evaluated in Python; everything else is an
+IRObject (a run-time scalar, address or tensor) and becomes IR ops. `for` over
+range() and `if` on a run-time condition become structured regions. A name
+bound before a region and re-bound inside it becomes a mutable `var`.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import operator
+from typing import Any, Callable
+
+from ..errors import CodegenError, UnsupportedSyntaxError
+from ..language.core import dtype as dt
+from ..language.core.ir_value import IRObject, Scalar, is_runtime, logical_not, minmax, to_bool, to_int, to_scalar
+from ..language.core.ir_value import cast as scalar_cast
+from ..language.core.tensor import GlobalTensor, LocalTensor
+from .hints import did_you_mean, snake_case
+from .ir_builder import IRBuilder
+from .source import FunctionSource
+
+_BIN_OPS: dict[type, Callable[[Any, Any], Any]] = {
+    ast.Add: operator.add,
+    ast.Sub: operator.sub,
+    ast.Mult: operator.mul,
+    ast.FloorDiv: operator.floordiv,
+    ast.Mod: operator.mod,
+    ast.Div: operator.truediv,
+    ast.BitAnd: operator.and_,
+    ast.BitOr: operator.or_,
+    ast.BitXor: operator.xor,
+    ast.LShift: operator.lshift,
+    ast.RShift: operator.rshift,
+    ast.Pow: operator.pow,
+}
+_CMP_OPS: dict[type, Callable[[Any, Any], Any]] = {
+    ast.Lt: operator.lt,
+    ast.LtE: operator.le,
+    ast.Gt: operator.gt,
+    ast.GtE: operator.ge,
+    ast.Eq: operator.eq,
+    ast.NotEq: operator.ne,
+    ast.Is: operator.is_,
+    ast.IsNot: operator.is_not,
+    ast.In: lambda a, b: a in b,
+    ast.NotIn: lambda a, b: a not in b,
+}
+_ALLOWED_BUILTINS = {
+    "range", "int", "float", "bool", "len", "min", "max", "abs", "isinstance", "tuple", "list", "print",
+    "True", "False", "None", "divmod", "round", "str", "type", "enumerate", "zip", "ValueError", "TypeError",
+}  # fmt: skip
+_MUTABLE_KINDS = (Scalar, IRObject, bool, int, float)
+
+
+class _Return(Exception):
+    def __init__(self, value: Any):
+        self.value = value
+
+
+def _assigned_names(stmts: list[ast.stmt]) -> list[str]:
+    names: list[str] = []
+    for stmt in stmts:
+        for node in ast.walk(stmt):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) and node.id not in names:
+                names.append(node.id)
+    return names
+
+
+class FunctionVisitor(ast.NodeVisitor):
+    def __init__(self, builder: IRBuilder, source: FunctionSource, scope: dict[str, Any]):
+        self.builder = builder
+        self.source = source
+        self.scope = scope
+        self.region_depth = 0
+        self.dead: dict[str, int] = {}  # names local to an ended region -> line
+
+    # -- driving ------------------------------------------------------------
+    def run_body(self) -> Any:
+        try:
+            for stmt in self.source.tree.body:
+                self.visit(stmt)
+        except _Return as r:
+            return r.value
+        return None
+
+    def loc_of(self, node: ast.AST) -> tuple[str, int, int]:
+        return self.source.location(node)
+
+    def visit(self, node: ast.AST) -> Any:
+        if not hasattr(node, "lineno"):
+            return super().visit(node)
+        saved = self.builder.loc
+        self.builder.loc = self.loc_of(node)
+        try:
+            return super().visit(node)
+        except CodegenError as e:
+            if e.file:
+                raise
+            raise type(e)(e.message, *self.builder.loc) from None  # raised by an asc function: add the line
+        except _Return:
+            raise
+        except RecursionError:
+            raise
+        except Exception as e:  # a Python error while evaluating user code: point at the line
+            raise CodegenError(f"{type(e).__name__}: {e}", *self.builder.loc) from None
+        finally:
+            self.builder.loc = saved
+
+    def end_line(self, node: ast.stmt) -> int:
+        return (getattr(node, "end_lineno", None) or node.lineno) + self.source.line_offset
+
+    def error(self, node: ast.AST, message: str, cls: type[CodegenError] = CodegenError) -> CodegenError:
+        return cls(message, *self.loc_of(node))
+
+    def generic_visit(self, node: ast.AST) -> Any:
+        raise self.error(node, f"{type(node).__name__} is not supported inside a kernel", UnsupportedSyntaxError)
+
+    # -- names ------------------------------------------------------------------
+    def lookup(self, name: str, node: ast.AST) -> Any:
+        if name in self.scope:
+            return self.scope[name]
+        if name in self.dead:
+            raise self.error(
+                node,
+                f"'{name}' is assigned only inside the loop or run-time if that ends at line {self.dead[name]} "
+                "and is not visible after it; assign it before that statement",
+            )
+        found, value = self.source.resolve_global(name)
+        if found:
+            return value
+        if name in _ALLOWED_BUILTINS:
+            return getattr(builtins, name)
+        raise self.error(node, f"name '{name}' is not defined{did_you_mean(name)}")
+
+    def bind(self, name: str, value: Any, node: ast.AST) -> None:
+        current = self.scope.get(name)
+        if isinstance(current, IRObject) and getattr(current, "_mutable", False):
+            self.assign_var(name, current, value, node)
+            return
+        if isinstance(value, IRObject) and getattr(value, "_mutable", False):
+            value = self.make_var(value)  # `y = x` copies a mutable variable
+        self.scope[name] = value
+
+    def make_var(self, value: Any) -> IRObject:
+        obj = to_scalar(value) if not isinstance(value, IRObject) else value
+        var = obj._with_handle(self.builder.op("var", [obj.handle]))
+        var._mutable = True
+        return var
+
+    def assign_var(self, name: str, var: IRObject, value: Any, node: ast.AST) -> None:
+        if isinstance(var, Scalar):
+            new = to_scalar(value, var.dtype) if not isinstance(value, Scalar) else scalar_cast(value, var.dtype)
+        elif type(value) is type(var):
+            new = value
+        else:
+            raise self.error(node, f"'{name}' holds a {type(var).__name__}; it cannot be re-bound to {value!r} here")
+        self.builder.op("assign", [var.handle, new.handle])
+
+    def prepare_region(self, stmts: list[ast.stmt]) -> None:
+        """Names bound before a region and assigned inside it become mutable vars."""
+        for name in _assigned_names(stmts):
+            value = self.scope.get(name)
+            if value is None or getattr(value, "_mutable", False):
+                continue
+            if isinstance(value, (GlobalTensor,)) and value.handle is None:
+                continue
+            if isinstance(value, _MUTABLE_KINDS):
+                self.scope[name] = self.make_var(value)
+
+    def close_region(self, before: set[str], end_line: int) -> None:
+        for name in [n for n in self.scope if n not in before]:
+            del self.scope[name]
+            self.dead[name] = end_line
+
+    # -- statements ------------------------------------------------------------------
+    def visit_FunctionDef(self, node: ast.FunctionDef) -> None:
+        raise self.error(node, "nested function definitions are not supported in kernels; use @asc.jit functions")
+
+    def visit_Expr(self, node: ast.Expr) -> None:
+        if isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
+            return  # docstring
+        self.visit(node.value)
+
+    def visit_Pass(self, node: ast.Pass) -> None:
+        return None
+
+    def visit_Assign(self, node: ast.Assign) -> None:
+        if len(node.targets) != 1:
+            raise self.error(node, "chained assignment (a = b = ...) is not supported in kernels")
+        target = node.targets[0]
+        self.builder.pending_name = target.id if isinstance(target, ast.Name) else None
+        try:
+            value = self.visit(node.value)
+        finally:
+            self.builder.pending_name = None
+        self.assign_target(target, value)
+
+    def visit_AnnAssign(self, node: ast.AnnAssign) -> None:
+        if node.value is None:
+            return
+        self.assign_target(node.target, self.visit(node.value))
+
+    def assign_target(self, target: ast.expr, value: Any) -> None:
+        if isinstance(target, ast.Name):
+            self.bind(target.id, value, target)
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            if not isinstance(value, (tuple, list)) or len(value) != len(target.elts):
+                raise self.error(target, "tuple assignment needs a tuple of the same length on the right")
+            for t, v in zip(target.elts, value):
+                self.assign_target(t, v)
+        elif isinstance(target, ast.Subscript):
+            raise self.error(target, "element assignment t[i] = v (set_value) is not supported yet")
+        else:
+            raise self.error(target, f"cannot assign to {type(target).__name__} in a kernel", UnsupportedSyntaxError)
+
+    def visit_AugAssign(self, node: ast.AugAssign) -> None:
+        if not isinstance(node.target, ast.Name):
+            raise self.error(node, "augmented assignment needs a plain name on the left")
+        op = _BIN_OPS.get(type(node.op))
+        if op is None:
+            raise self.error(node, f"operator {type(node.op).__name__} is not supported", UnsupportedSyntaxError)
+        current = self.lookup(node.target.id, node.target)
+        self.bind(node.target.id, op(current, self.visit(node.value)), node.target)
+
+    def visit_Return(self, node: ast.Return) -> None:
+        if self.region_depth:
+            raise self.error(node, "return inside a loop or run-time if is not supported; return at the end")
+        raise _Return(None if node.value is None else self.visit(node.value))
+
+    def visit_Assert(self, node: ast.Assert) -> None:
+        test = self.visit(node.test)
+        if is_runtime(test):
+            raise self.error(node, "assert needs a compile-time condition")
+        if not test:
+            msg = self.visit(node.msg) if node.msg is not None else "assertion failed"
+            raise self.error(node, f"AssertionError: {msg}")
+
+    def visit_For(self, node: ast.For) -> None:
+        if node.orelse:
+            raise self.error(node, "for ... else is not supported in kernels", UnsupportedSyntaxError)
+        if not isinstance(node.target, ast.Name):
+            raise self.error(node.target, "the loop variable must be a single name")
+        call = node.iter
+        func = self.visit(call.func) if isinstance(call, ast.Call) else None
+        if func is not builtins.range:
+            raise self.error(node.iter, "kernel loops iterate over range(...)", UnsupportedSyntaxError)
+        if call.keywords or not 1 <= len(call.args) <= 3:
+            raise self.error(call, "range() takes 1 to 3 positional arguments")
+        args = [self.visit(a) for a in call.args]
+        lb, ub, step = (0, args[0], 1) if len(args) == 1 else (args[0], args[1], args[2] if len(args) == 3 else 1)
+        if not is_runtime(step) and step == 0:
+            raise self.error(call, "range() step must not be zero")
+        dtypes = [a.dtype for a in (lb, ub, step) if isinstance(a, Scalar)]
+        iv_dtype = dt.int32
+        for d in dtypes:
+            if not d.is_int():
+                raise self.error(call, f"range() needs integers, got {d.name}")
+            iv_dtype = dt.promote(iv_dtype, d)
+        bounds = [to_int(v, "a range() bound") for v in (lb, ub, step)]
+        bounds = [scalar_cast(b, iv_dtype) for b in bounds]
+        self.prepare_region(node.body)
+        before = set(self.scope)
+        iv = self.builder.for_begin(*(b.handle for b in bounds))
+        self.scope[node.target.id] = Scalar(iv, iv_dtype)
+        self.region_depth += 1
+        try:
+            for stmt in node.body:
+                self.visit(stmt)
+        finally:
+            self.region_depth -= 1
+        self.builder.for_end()
+        end = self.end_line(node)
+        self.close_region(before | {node.target.id}, end)
+        self.scope.pop(node.target.id, None)
+        self.dead[node.target.id] = end
+
+    def visit_If(self, node: ast.If) -> None:
+        test = self.visit(node.test)
+        if not is_runtime(test):
+            for stmt in node.body if test else node.orelse:
+                self.visit(stmt)
+            return
+        cond = to_bool(test)
+        self.prepare_region(node.body + node.orelse)
+        before = set(self.scope)
+        self.builder.if_begin(cond.handle)
+        self.region_depth += 1
+        try:
+            for stmt in node.body:
+                self.visit(stmt)
+            self.close_region(before, self.loc_of(node)[1])
+            if node.orelse:
+                self.builder.else_begin()
+                for stmt in node.orelse:
+                    self.visit(stmt)
+        finally:
+            self.region_depth -= 1
+        self.builder.if_end()
+        self.close_region(before, self.end_line(node))
+
+    def visit_While(self, node: ast.While) -> None:
+        raise self.error(node, "while loops are not supported in kernels; use for ... in range(...)",
+                         UnsupportedSyntaxError)  # fmt: skip
+
+    def visit_Break(self, node: ast.Break) -> None:
+        raise self.error(node, "break is not supported in kernels", UnsupportedSyntaxError)
+
+    def visit_Continue(self, node: ast.Continue) -> None:
+        raise self.error(node, "continue is not supported in kernels", UnsupportedSyntaxError)
+
+    # -- expressions -------------------------------------------------------------------------
+    def visit_Constant(self, node: ast.Constant) -> Any:
+        return node.value
+
+    def visit_Name(self, node: ast.Name) -> Any:
+        return self.lookup(node.id, node)
+
+    def visit_Tuple(self, node: ast.Tuple) -> tuple:
+        return tuple(self.visit(e) for e in node.elts)
+
+    def visit_List(self, node: ast.List) -> list:
+        return [self.visit(e) for e in node.elts]
+
+    def visit_Attribute(self, node: ast.Attribute) -> Any:
+        base = self.visit(node.value)
+        try:
+            return getattr(base, node.attr)
+        except AttributeError:
+            owner = getattr(base, "__name__", type(base).__name__)
+            hint = did_you_mean(node.attr)
+            if not hint and snake_case(node.attr) != node.attr and hasattr(base, snake_case(node.attr)):
+                hint = f"; did you mean {owner}.{snake_case(node.attr)}?"
+            raise self.error(node, f"{owner} has no attribute '{node.attr}'{hint}") from None
+
+    def visit_BinOp(self, node: ast.BinOp) -> Any:
+        op = _BIN_OPS.get(type(node.op))
+        left, right = self.visit(node.left), self.visit(node.right)
+        if op is None or (op is operator.pow and (is_runtime(left) or is_runtime(right))):
+            raise self.error(node, f"operator {type(node.op).__name__} is not supported on run-time values")
+        return op(left, right)
+
+    def visit_UnaryOp(self, node: ast.UnaryOp) -> Any:
+        value = self.visit(node.operand)
+        if isinstance(node.op, ast.Not):
+            return logical_not(value) if is_runtime(value) else not value
+        ops = {ast.USub: operator.neg, ast.UAdd: operator.pos, ast.Invert: operator.invert}
+        return ops[type(node.op)](value)
+
+    def visit_Compare(self, node: ast.Compare) -> Any:
+        left = self.visit(node.left)
+        result: Any = True
+        for op_node, right_node in zip(node.ops, node.comparators):
+            right = self.visit(right_node)
+            if (is_runtime(left) or is_runtime(right)) and isinstance(op_node, (ast.Is, ast.IsNot, ast.In, ast.NotIn)):
+                raise self.error(node, f"{type(op_node).__name__} needs compile-time values")
+            part = _CMP_OPS[type(op_node)](left, right)
+            result = part if result is True else self.logical_and(result, part)
+            left = right
+        return result
+
+    def logical_and(self, a: Any, b: Any) -> Any:
+        if not is_runtime(a) and not is_runtime(b):
+            return a and b
+        return to_bool(a) & to_bool(b)
+
+    def visit_BoolOp(self, node: ast.BoolOp) -> Any:
+        is_and = isinstance(node.op, ast.And)
+        result = self.visit(node.values[0])
+        for value_node in node.values[1:]:
+            if not is_runtime(result):  # Python short-circuit on compile-time values
+                if (is_and and not result) or (not is_and and result):
+                    return result
+                result = self.visit(value_node)
+                continue
+            right = self.visit(value_node)
+            result = to_bool(result) & to_bool(right) if is_and else to_bool(result) | to_bool(right)
+        return result
+
+    def visit_IfExp(self, node: ast.IfExp) -> Any:
+        test = self.visit(node.test)
+        if is_runtime(test):
+            raise self.error(node, "a conditional expression needs a compile-time condition; use an if statement")
+        return self.visit(node.body if test else node.orelse)
+
+    def visit_Subscript(self, node: ast.Subscript) -> Any:
+        value = self.visit(node.value)
+        index = self.visit(node.slice)
+        return value[index]
+
+    def visit_Slice(self, node: ast.Slice) -> slice:
+        parts = [None if n is None else self.visit(n) for n in (node.lower, node.upper, node.step)]
+        return slice(*parts)
+
+    def visit_Index(self, node: Any) -> Any:  # Python 3.8 compatibility
+        return self.visit(node.value)
+
+    def visit_JoinedStr(self, node: ast.JoinedStr) -> str:
+        parts = [self.visit(v) for v in node.values]
+        if any(is_runtime(p) for p in parts):
+            raise self.error(node, "f-strings need compile-time values")
+        return "".join(str(p) for p in parts)
+
+    def visit_FormattedValue(self, node: ast.FormattedValue) -> Any:
+        return self.visit(node.value)
+
+    def visit_Call(self, node: ast.Call) -> Any:
+        from ..runtime.jit import JITFunction
+
+        func = self.visit(node.func)
+        args, kwargs = [], {}
+        for a in node.args:
+            if isinstance(a, ast.Starred):
+                args.extend(self.visit(a.value))
+            else:
+                args.append(self.visit(a))
+        for kw in node.keywords:
+            if kw.arg is None:
+                kwargs.update(self.visit(kw.value))
+            else:
+                kwargs[kw.arg] = self.visit(kw.value)
+        runtime_args = any(is_runtime(v) for v in [*args, *kwargs.values()])
+        if func is builtins.range:
+            raise self.error(node, "range() can only be used as the iterable of a for loop")
+        if isinstance(func, JITFunction):
+            return func._inline(self.builder, args, kwargs, self.loc_of(node))
+        if getattr(func, "__asc_builtin__", False) or func in (GlobalTensor, LocalTensor):
+            return func(*args, **kwargs)
+        if isinstance(getattr(func, "__self__", None), (IRObject, dt.DataType)):
+            return func(*args, **kwargs)  # a method of a kernel value (x_gm.set_global_buffer, dtype.sizeof)
+        if runtime_args:
+            return self.call_with_runtime_args(node, func, args, kwargs)
+        return func(*args, **kwargs)  # evaluated while compiling
+
+    def call_with_runtime_args(self, node: ast.Call, func: Any, args: list, kwargs: dict) -> Any:
+        if kwargs:
+            raise self.error(node, f"{getattr(func, '__name__', func)}() takes no keywords on run-time values")
+        if func in (builtins.int, builtins.float, builtins.bool) and len(args) == 1:
+            target = {builtins.int: dt.int32, builtins.float: dt.float32, builtins.bool: dt.bool_}[func]
+            value = args[0]
+            if func is builtins.bool:
+                return to_bool(value)
+            if isinstance(value, Scalar) and func is builtins.int and value.dtype.is_int():
+                return value
+            return scalar_cast(to_scalar(value), target)
+        if func in (builtins.min, builtins.max) and len(args) >= 2:
+            return minmax(func.__name__, list(args))
+        if func is builtins.abs and len(args) == 1:
+            value = to_scalar(args[0])
+            return minmax("max", [value, -value])
+        name = getattr(func, "__name__", repr(func))
+        raise self.error(
+            node,
+            f"{name}() is a plain Python function and cannot take run-time values inside a kernel; "
+            "decorate it with @asc.jit to make it a device function" + did_you_mean(name),
+        )

@@ -1,0 +1,58 @@
+"""The parsed source of a Python function, with its file, line offsets and globals."""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import textwrap
+from typing import Any, Callable
+
+from ..errors import CodegenError
+
+
+class FunctionSource:
+    def __init__(self, fn: Callable[..., Any]):
+        self.fn = fn
+        self.name = fn.__name__
+        try:
+            self.file = inspect.getsourcefile(fn) or "<unknown>"
+            lines, start = inspect.getsourcelines(fn)
+        except (OSError, TypeError) as e:
+            raise CodegenError(f"cannot read the source of kernel '{fn.__name__}': {e}") from None
+        self.text = "".join(lines)
+        self.line_offset = start - 1
+        self.col_offset = len(lines[0]) - len(lines[0].lstrip())
+        module = ast.parse(textwrap.dedent(self.text))
+        tree = module.body[0]
+        if not isinstance(tree, ast.FunctionDef):
+            raise CodegenError(f"@asc.jit needs a function definition, got {type(tree).__name__}", self.file, start)
+        self.tree: ast.FunctionDef = tree
+        self.line = start
+        self.globals: dict[str, Any] = fn.__globals__
+        self.closure: dict[str, Any] = {}
+        if fn.__closure__:
+            for name, cell in zip(fn.__code__.co_freevars, fn.__closure__):
+                try:
+                    self.closure[name] = cell.cell_contents
+                except ValueError:
+                    pass
+
+    def location(self, node: ast.AST) -> tuple[str, int, int]:
+        return self.file, node.lineno + self.line_offset, node.col_offset + self.col_offset + 1
+
+    def resolve_global(self, name: str) -> tuple[bool, Any]:
+        if name in self.closure:
+            return True, self.closure[name]
+        if name in self.globals:
+            return True, self.globals[name]
+        return False, None
+
+    def referenced_globals(self) -> dict[str, Any]:
+        """Module-level names the function reads (part of the specialisation key)."""
+        out = {}
+        for node in ast.walk(self.tree):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+                found, value = self.resolve_global(node.id)
+                if found:
+                    out[node.id] = value
+        return out

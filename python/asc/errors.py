@@ -1,0 +1,90 @@
+"""Exceptions raised to users. Every one names the kernel's file and line."""
+
+from __future__ import annotations
+
+import linecache
+from typing import Optional
+
+
+def source_excerpt(file: str, line: int, col: int = 0, context: int = 2) -> str:
+    """The lines around file:line with a caret under the column, or '' if unreadable."""
+    if not file or line <= 0:
+        return ""
+    out = []
+    for n in range(max(1, line - context), line + 1):
+        text = linecache.getline(file, n).rstrip("\n")
+        if not text and n != line:
+            continue
+        out.append(f"  {n:>4} | {text}")
+    if not out or not linecache.getline(file, line):
+        return ""
+    if col > 0:
+        out.append("       | " + " " * (col - 1) + "^")
+    return "\n".join(out)
+
+
+class CodegenError(Exception):
+    """A kernel could not be compiled: unsupported syntax, wrong types, a verifier rule."""
+
+    def __init__(self, message: str, file: str = "", line: int = 0, col: int = 0):
+        self.message, self.file, self.line, self.col = message, file, line, col
+        super().__init__(self._format())
+
+    def _format(self) -> str:
+        if not self.file:
+            return self.message
+        excerpt = source_excerpt(self.file, self.line, self.col)
+        where = f"at {self.file}:{self.line}:{self.col}:"
+        return f"{where}\n{excerpt}\n{self.message}" if excerpt else f"{where} {self.message}"
+
+
+class UnsupportedSyntaxError(CodegenError):
+    """Python syntax that kernels cannot use."""
+
+
+class KernelError(RuntimeError):
+    """A kernel failed while running on a device."""
+
+    status_name = "ASC_ERR_RUNTIME"
+
+    def __init__(self, message: str, file: str = "", line: int = 0, col: int = 0, kernel: Optional[str] = None):
+        self.message, self.file, self.line, self.col, self.kernel = message, file, line, col, kernel
+        text = f"{kernel}: {message}" if kernel else message
+        if file:
+            text += f"\n  at {file}:{line}:{col}"
+            excerpt = source_excerpt(file, line, col, context=0)
+            if excerpt:
+                text += "\n" + excerpt
+        super().__init__(text)
+
+
+class DeadlockError(KernelError):
+    """A wait_flag that no set_flag can satisfy."""
+
+
+class OutOfBoundsError(KernelError, IndexError):
+    """An access outside a GM buffer, a tensor or the local memory."""
+
+
+class MisalignedError(KernelError):
+    """An address or length that breaks the hardware's alignment rules."""
+
+
+class BackendUnavailableError(KernelError):
+    """The requested backend cannot be used on this machine (e.g. NPU without CANN)."""
+
+
+class LaunchArgumentError(TypeError):
+    """Launch arguments that do not fit the kernel's parameters."""
+
+
+_BY_STATUS = {
+    "ASC_ERR_DEADLOCK": DeadlockError,
+    "ASC_ERR_OUT_OF_BOUNDS": OutOfBoundsError,
+    "ASC_ERR_MISALIGNED": MisalignedError,
+    "ASC_ERR_BACKEND_UNAVAILABLE": BackendUnavailableError,
+}
+
+
+def kernel_error_class(status_name: str) -> type[KernelError]:
+    return _BY_STATUS.get(status_name, KernelError)

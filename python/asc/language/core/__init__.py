@@ -1,0 +1,49 @@
+"""asc.language.core: types, tensors and enums."""
+
+from .constexpr import ConstExpr
+from .dtype import (
+    DataType,
+    bfloat16,
+    bool_,
+    float16,
+    float32,
+    float_,
+    half,
+    int8,
+    int16,
+    int32,
+    int64,
+    int_,
+    uint8,
+    uint16,
+    uint32,
+    uint64,
+)
+from .enums import HardEvent, PipeID, TPosition
+from .tensor import GlobalAddress, GlobalTensor, LocalTensor
+
+__all__ = [
+    "ConstExpr",
+    "DataType",
+    "GlobalAddress",
+    "GlobalTensor",
+    "HardEvent",
+    "LocalTensor",
+    "PipeID",
+    "TPosition",
+    "bfloat16",
+    "bool_",
+    "float16",
+    "float32",
+    "float_",
+    "half",
+    "int16",
+    "int32",
+    "int64",
+    "int8",
+    "int_",
+    "uint16",
+    "uint32",
+    "uint64",
+    "uint8",
+]

@@ -1,0 +1,89 @@
+"""Element data types, spelled as in pyasc (asc.float32, asc.int16, ...)."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+
+class DataType:
+    """An element type. ``code`` is the C ABI's asc_dtype_t value."""
+
+    __slots__ = ("name", "code", "bitwidth", "kind")
+
+    def __init__(self, name: str, code: int, bitwidth: int, kind: str):
+        self.name, self.code, self.bitwidth, self.kind = name, code, bitwidth, kind
+
+    def sizeof(self) -> int:
+        return max(1, self.bitwidth // 8)
+
+    def is_float(self) -> bool:
+        return self.kind == "float"
+
+    def is_int(self) -> bool:
+        return self.kind in ("int", "uint", "bool")
+
+    def is_signed(self) -> bool:
+        return self.kind == "int"
+
+    def is_unsigned(self) -> bool:
+        return self.kind in ("uint", "bool")
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, DataType) and other.code == self.code
+
+    def __hash__(self) -> int:
+        return hash(self.code)
+
+    def __repr__(self) -> str:
+        return f"asc.{self.name}"
+
+    __str__ = __repr__
+
+
+bool_ = DataType("bool", 0, 8, "bool")
+int8 = DataType("int8", 1, 8, "int")
+uint8 = DataType("uint8", 2, 8, "uint")
+int16 = DataType("int16", 3, 16, "int")
+uint16 = DataType("uint16", 4, 16, "uint")
+int32 = DataType("int32", 5, 32, "int")
+uint32 = DataType("uint32", 6, 32, "uint")
+int64 = DataType("int64", 7, 64, "int")
+uint64 = DataType("uint64", 8, 64, "uint")
+float16 = DataType("float16", 9, 16, "float")
+bfloat16 = DataType("bfloat16", 10, 16, "float")
+float32 = DataType("float32", 11, 32, "float")
+
+half = float16
+float_ = float32
+int_ = int32
+
+ALL_DTYPES = (bool_, int8, uint8, int16, uint16, int32, uint32, int64, uint64, float16, bfloat16, float32)
+_BY_CODE = {d.code: d for d in ALL_DTYPES}
+_BY_NAME = {d.name: d for d in ALL_DTYPES}
+
+
+def from_code(code: int) -> DataType:
+    return _BY_CODE[code]
+
+
+def from_name(name: str) -> Optional[DataType]:
+    """numpy / torch dtype names ("float32", "torch.float16", "bool") to a DataType."""
+    name = name.replace("torch.", "")
+    return _BY_NAME.get(name)
+
+
+def promote(a: DataType, b: DataType) -> DataType:
+    """Result type of a scalar binary op: float wins, then the wider integer."""
+    if a == b:
+        return a
+    if a.is_float() or b.is_float():
+        if a.is_float() and b.is_float():
+            return a if a.bitwidth >= b.bitwidth else b
+        return a if a.is_float() else b
+    if a == bool_:
+        return b
+    if b == bool_:
+        return a
+    if a.bitwidth != b.bitwidth:
+        return a if a.bitwidth > b.bitwidth else b
+    return a if a.is_signed() else b

@@ -1,0 +1,68 @@
+"""Enumerations with the values pyasc and Ascend C use."""
+
+from enum import IntEnum
+
+
+class TPosition(IntEnum):
+    GM = 0
+    A1 = 1
+    A2 = 2
+    B1 = 3
+    B2 = 4
+    C1 = 5
+    C2 = 6
+    CO1 = 7
+    CO2 = 8
+    VECIN = 9
+    VECOUT = 10
+    VECCALC = 11
+    MAX = 12
+
+
+class HardEvent(IntEnum):
+    MTE2_MTE1 = 0
+    MTE1_MTE2 = 1
+    MTE1_M = 2
+    M_MTE1 = 3
+    MTE2_V = 4
+    V_MTE2 = 5
+    MTE3_V = 6
+    V_MTE3 = 7
+    M_V = 8
+    V_M = 9
+    V_V = 10
+    MTE3_MTE1 = 11
+    MTE1_MTE3 = 12
+    MTE1_V = 13
+    MTE2_M = 14
+    M_MTE2 = 15
+    V_MTE1 = 16
+    M_FIX = 17
+    FIX_M = 18
+    MTE3_MTE2 = 19
+    MTE2_MTE3 = 20
+    S_V = 21
+    V_S = 22
+    S_MTE2 = 23
+    MTE2_S = 24
+    S_MTE3 = 25
+    MTE3_S = 26
+    MTE2_FIX = 27
+    FIX_MTE2 = 28
+    FIX_S = 29
+    M_S = 30
+    FIX_MTE3 = 31
+    MTE1_FIX = 32
+    FIX_MTE1 = 33
+    FIX_FIX = 34
+
+
+class PipeID(IntEnum):
+    PIPE_S = 0
+    PIPE_V = 1
+    PIPE_M = 2
+    PIPE_MTE1 = 3
+    PIPE_MTE2 = 4
+    PIPE_MTE3 = 5
+    PIPE_ALL = 6
+    PIPE_FIX = 10

@@ -1,0 +1,148 @@
+"""The current backend, platform, device and stream of this process."""
+
+from __future__ import annotations
+
+import threading
+from typing import Optional
+
+from ..._ffi import ffi, last_error, lib, status_name
+from ...errors import kernel_error_class
+
+_lock = threading.Lock()
+
+
+class Stream:
+    """A stream on a device. Launches on the Model complete before they return."""
+
+    def __init__(self, device: _Device):
+        out = ffi.new("asc_stream_t**")
+        _check(lib.asc_stream_create(device.handle, out))
+        self.handle = out[0]
+        self.device = device
+
+    def synchronize(self) -> None:
+        _check(lib.asc_stream_synchronize(self.handle))
+
+    def destroy(self) -> None:
+        if self.handle is not None:
+            lib.asc_stream_destroy(self.handle)
+            self.handle = None
+
+    def __repr__(self) -> str:
+        return f"Stream({self.device.backend}, {self.device.platform})"
+
+
+class _Device:
+    def __init__(self, backend: str, platform: str, device_id: int):
+        out = ffi.new("asc_device_t**")
+        code = lib.ASC_BACKEND_NPU if backend == "NPU" else lib.ASC_BACKEND_MODEL
+        encoded = platform.encode()
+        _check(lib.asc_device_create(code, encoded, len(encoded), device_id, out))
+        self.handle = out[0]
+        self.backend, self.platform, self.device_id = backend, platform, device_id
+
+
+def _check(status: int) -> None:
+    if status != lib.ASC_OK:
+        message, file, line, col = last_error()
+        name = status_name(status)
+        raise kernel_error_class(name)(f"{message} [{name}]", file, line, col)
+
+
+class _State:
+    backend = "Model"
+    platform = "Ascend910B1"
+    device_id = 0
+    device: Optional[_Device] = None
+    stream: Optional[Stream] = None
+
+
+_state = _State()
+
+
+def _reset() -> None:
+    _state.device = None
+    _state.stream = None
+
+
+def known_platforms() -> list[str]:
+    return [ffi.string(lib.asc_platform_name(i)).decode() for i in range(lib.asc_platform_count())]
+
+
+def use_model() -> None:
+    with _lock:
+        if _state.backend != "Model":
+            _state.backend = "Model"
+            _reset()
+
+
+def use_npu() -> None:
+    with _lock:
+        if _state.backend != "NPU":
+            _state.backend = "NPU"
+            _reset()
+
+
+def is_model() -> bool:
+    return _state.backend == "Model"
+
+
+def set_soc_version(platform) -> None:
+    name = getattr(platform, "value", platform)
+    if name not in known_platforms():
+        raise ValueError(f"platform {name!r} is not in libasc's platform table (supported: {known_platforms()})")
+    with _lock:
+        if _state.platform != name:
+            _state.platform = name
+            _reset()
+
+
+def get_soc_version() -> str:
+    return _state.platform
+
+
+def current_platform() -> str:
+    return _state.platform
+
+
+def set_device(device_id: int) -> None:
+    with _lock:
+        if _state.device_id != device_id:
+            _state.device_id = device_id
+            _reset()
+
+
+def _current_device() -> _Device:
+    with _lock:
+        if _state.device is None:
+            _state.device = _Device(_state.backend, _state.platform, _state.device_id)
+        return _state.device
+
+
+def is_available() -> bool:
+    """Whether the current backend can run kernels (the Model always can)."""
+    try:
+        _current_device()
+        return True
+    except Exception:
+        return False
+
+
+def current_stream() -> Stream:
+    device = _current_device()
+    with _lock:
+        if _state.stream is None or _state.stream.device is not device:
+            _state.stream = Stream(device)
+        return _state.stream
+
+
+def create_stream() -> Stream:
+    return Stream(_current_device())
+
+
+def destroy_stream(stream: Stream) -> None:
+    stream.destroy()
+
+
+def synchronize(stream: Optional[Stream] = None) -> None:
+    (stream or current_stream()).synchronize()

@@ -1,0 +1,83 @@
+"""Launch arguments: numpy arrays, torch tensors and Python/numpy scalars."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..errors import LaunchArgumentError
+from ..language.core import dtype as dt
+
+KIND_SCALAR, KIND_BUFFER = 0, 1
+_INT32_MIN, _INT32_MAX = -(2**31), 2**31 - 1
+
+
+@dataclass(frozen=True)
+class ArgSpec:
+    """What a launch argument contributes to the specialisation key."""
+
+    kind: int  # KIND_SCALAR / KIND_BUFFER
+    dtype: dt.DataType
+
+
+_INT32, _INT64, _FLOAT32 = (ArgSpec(KIND_SCALAR, d) for d in (dt.int32, dt.int64, dt.float32))
+
+
+def _is_torch_tensor(value: Any) -> bool:
+    return type(value).__module__.startswith("torch") and hasattr(value, "data_ptr")
+
+
+_BUFFER_SPECS: dict[Any, ArgSpec] = {}  # numpy / torch dtype object -> spec, filled on first use
+
+
+def _buffer_spec(dtype: Any) -> Any:
+    spec = _BUFFER_SPECS.get(dtype)
+    if spec is None:
+        d = dt.from_name(str(dtype))
+        if d is None:
+            return None
+        spec = _BUFFER_SPECS[dtype] = ArgSpec(KIND_BUFFER, d)
+    return spec
+
+
+def describe(value: Any, kernel: str, param: str) -> ArgSpec:
+    """The kind and dtype of one argument; raises LaunchArgumentError if unsupported."""
+    if isinstance(value, np.ndarray) or _is_torch_tensor(value):
+        spec = _buffer_spec(value.dtype)
+        if spec is None:
+            raise LaunchArgumentError(
+                f"{kernel}(): argument '{param}' has dtype {value.dtype}, which kernels do not support"
+            )
+        return spec
+    if isinstance(value, (bool, np.bool_)):
+        return ArgSpec(KIND_SCALAR, dt.bool_)
+    if isinstance(value, int):
+        return _INT32 if _INT32_MIN <= value <= _INT32_MAX else _INT64
+    if isinstance(value, np.generic):
+        d = dt.from_name(value.dtype.name)
+        if d is None:
+            raise LaunchArgumentError(f"{kernel}(): argument '{param}' has dtype {value.dtype}, which is not supported")
+        return ArgSpec(KIND_SCALAR, d)
+    if isinstance(value, float):
+        return _FLOAT32
+    raise LaunchArgumentError(
+        f"{kernel}(): argument '{param}' is a {type(value).__name__}; kernels take numpy arrays, torch tensors, "
+        "ints, floats and bools"
+    )
+
+
+def buffer_of(value: Any, kernel: str, param: str) -> tuple[int, int]:
+    """(address, size in bytes) of an array argument, without copying it."""
+    if isinstance(value, np.ndarray):
+        if not value.flags.c_contiguous:
+            raise LaunchArgumentError(f"{kernel}(): argument '{param}' must be C-contiguous (use np.ascontiguousarray)")
+        return value.__array_interface__["data"][0], value.nbytes
+    if value.device.type != "cpu":
+        raise LaunchArgumentError(
+            f"{kernel}(): argument '{param}' is on {value.device}; the Model backend runs on CPU tensors"
+        )
+    if not value.is_contiguous():
+        raise LaunchArgumentError(f"{kernel}(): argument '{param}' must be contiguous (use .contiguous())")
+    return value.data_ptr(), value.numel() * value.element_size()

@@ -1,0 +1,197 @@
+"""@asc.jit: compile a Python kernel to IR once per specialisation, launch it."""
+
+from __future__ import annotations
+
+import inspect
+import re
+from enum import Enum
+from typing import Any, Callable, Optional
+
+from .._ffi import ffi, last_error, lib, status_name
+from ..codegen.context import compiling, in_kernel
+from ..codegen.function_visitor import FunctionVisitor
+from ..codegen.ir_builder import IRBuilder, kernel_ir_text
+from ..codegen.source import FunctionSource
+from ..errors import CodegenError, LaunchArgumentError, kernel_error_class
+from ..language.core.constexpr import is_constexpr
+from ..language.core.ir_value import Scalar
+from ..language.core.tensor import GlobalAddress
+from ..lib.runtime import state as rt
+from .arguments import KIND_BUFFER, ArgSpec, buffer_of, describe
+
+_TYPE_SCALAR, _TYPE_GM_ADDR = 1, 2
+_KEY_CONSTANTS = (int, float, bool, str, bytes, type(None), Enum)
+
+
+class CompiledKernel:
+    def __init__(self, name: str, handle: Any, runtime_params: list[tuple[str, ArgSpec]]):
+        self.name, self.handle, self.runtime_params = name, handle, runtime_params
+
+    @property
+    def ir(self) -> str:
+        return kernel_ir_text(self.handle)
+
+
+class JITFunction:
+    """A kernel (launched as ``kernel[core_num, stream](*args)``) or a device
+    function called from another kernel (inlined)."""
+
+    def __init__(self, fn: Callable[..., Any], **options: Any):
+        self.fn = fn
+        self.options = options
+        self.signature = inspect.signature(fn)
+        self.__name__ = fn.__name__
+        self.__doc__ = fn.__doc__
+        self._source: Optional[FunctionSource] = None
+        self._cache: dict[tuple, CompiledKernel] = {}
+        self._global_names: Optional[list[str]] = None
+        self._param_names = list(self.signature.parameters)
+        self._constexpr = {name for name, p in self.signature.parameters.items() if is_constexpr(self._annotation(p))}
+
+    def _annotation(self, p: inspect.Parameter) -> Any:
+        ann = p.annotation
+        if isinstance(ann, str):  # from __future__ import annotations
+            try:
+                ann = eval(ann, self.fn.__globals__)  # noqa: S307 - the user's own annotation
+            except Exception:
+                return None
+        return ann
+
+    @property
+    def source(self) -> FunctionSource:
+        if self._source is None:
+            self._source = FunctionSource(self.fn)
+        return self._source
+
+    def __repr__(self) -> str:
+        return f"<asc.jit {self.fn.__module__}.{self.__name__}>"
+
+    # -- launching ------------------------------------------------------------------
+    def __getitem__(self, grid: Any) -> Callable[..., None]:
+        grid = grid if isinstance(grid, tuple) else (grid,)
+        if len(grid) not in (1, 2):
+            raise ValueError(f"{self.__name__}[core_num, stream]: expected one or two values, got {len(grid)}")
+        core_num, stream = grid[0], grid[1] if len(grid) == 2 else None
+        if not isinstance(core_num, int) or isinstance(core_num, bool) or core_num <= 0:
+            raise ValueError(f"{self.__name__}[core_num, stream]: core_num must be a positive int, got {core_num!r}")
+        return lambda *args, **kwargs: self.launch(core_num, stream, args, kwargs)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if in_kernel():
+            raise CodegenError(f"{self.__name__} is called inside a kernel but was not compiled as a device function")
+        raise TypeError(f"launch a kernel with {self.__name__}[core_num, stream](...), not {self.__name__}(...)")
+
+    def _bind(self, args: tuple, kwargs: dict) -> inspect.BoundArguments:
+        try:
+            bound = self.signature.bind(*args, **kwargs)
+        except TypeError as e:
+            names = ", ".join(self.signature.parameters)
+            raise LaunchArgumentError(f"{self.__name__}({names}): {e}") from None
+        bound.apply_defaults()
+        return bound
+
+    def specialise(self, args: tuple, kwargs: dict) -> tuple[CompiledKernel, list[Any]]:
+        """The compiled kernel for these arguments and the run-time argument values."""
+        if kwargs or len(args) != len(self._param_names):
+            args = tuple(self._bind(args, kwargs).arguments.values())
+        key: list[Any] = [rt.current_platform(), self._globals_key(set())]
+        runtime_values = []
+        specs: list[tuple[str, ArgSpec]] = []
+        constexprs = {}
+        for name, value in zip(self._param_names, args):
+            if name in self._constexpr:
+                try:
+                    hash(value)
+                except TypeError:
+                    raise LaunchArgumentError(f"{self.__name__}(): ConstExpr '{name}' must be hashable") from None
+                key.append((name, type(value).__name__, value))
+                constexprs[name] = value
+                continue
+            spec = describe(value, self.__name__, name)
+            key.append((name, spec.kind, spec.dtype.code))
+            specs.append((name, spec))
+            runtime_values.append(value)
+        cache_key = tuple(key)
+        kernel = self._cache.get(cache_key)
+        if kernel is None:
+            kernel = self._compile(specs, constexprs)
+            self._cache[cache_key] = kernel
+        return kernel, runtime_values
+
+    def _globals_key(self, seen: set) -> tuple:
+        """Current values of the module constants this function and the device
+        functions it calls read: changing one recompiles."""
+        if id(self) in seen:
+            return ()
+        seen.add(id(self))
+        if self._global_names is None:
+            self._global_names = list(self.source.referenced_globals())
+        out: list[Any] = []
+        for name in self._global_names:
+            found, value = self.source.resolve_global(name)
+            if isinstance(value, JITFunction):
+                out.extend(value._globals_key(seen))
+            elif isinstance(value, _KEY_CONSTANTS):
+                out.append((self.__name__, name, type(value).__name__, value))
+        return tuple(out)
+
+    def launch(self, core_num: int, stream: Optional[rt.Stream], args: tuple, kwargs: dict) -> None:
+        kernel, values = self.specialise(args, kwargs)
+        stream = stream or rt.current_stream()
+        c_args = ffi.new("asc_arg_t[]", max(1, len(values)))
+        for i, ((name, spec), value) in enumerate(zip(kernel.runtime_params, values)):
+            a = c_args[i]
+            a.kind, a.dtype = spec.kind, spec.dtype.code
+            if spec.kind == KIND_BUFFER:
+                address, size = buffer_of(value, self.__name__, name)
+                a.ptr, a.size = ffi.cast("void*", address), size
+            elif spec.dtype.is_float():
+                a.f = float(value)
+            else:
+                a.i = int(value)
+        status = lib.asc_launch(kernel.handle, stream.handle, core_num, c_args, len(values))
+        if status != lib.ASC_OK:
+            message, file, line, col = last_error()
+            name = status_name(status)
+            params = [p for p, _ in kernel.runtime_params]
+            message = re.sub(r"kernel argument (\d+)", lambda m: f"argument '{params[int(m[1])]}'", message)
+            raise kernel_error_class(name)(f"{message} [{name}]", file, line, col, kernel=self.__name__)
+
+    # -- compiling ----------------------------------------------------------------------
+    def _compile(self, specs: list[tuple[str, ArgSpec]], constexprs: dict[str, Any]) -> CompiledKernel:
+        source = self.source
+        params = [(_TYPE_GM_ADDR if s.kind == KIND_BUFFER else _TYPE_SCALAR, s.dtype.code, 0) for _, s in specs]
+        builder = IRBuilder(self.__name__, params, source.file, source.line)
+        scope: dict[str, Any] = dict(constexprs)
+        for index, (name, spec) in enumerate(specs):
+            handle = builder.param(index)
+            scope[name] = GlobalAddress(handle, spec.dtype) if spec.kind == KIND_BUFFER else Scalar(handle, spec.dtype)
+        try:
+            with compiling(builder):
+                result = FunctionVisitor(builder, source, scope).run_body()
+                if result is not None:
+                    raise CodegenError(f"kernel '{self.__name__}' must not return a value", source.file, source.line)
+            handle = builder.finish()
+        finally:
+            builder.abandon()
+        return CompiledKernel(self.__name__, handle, specs)
+
+    def _inline(self, builder: IRBuilder, args: list, kwargs: dict, call_loc: tuple[str, int, int]) -> Any:
+        """Compiles a call to this device function into the calling kernel."""
+        try:
+            bound = self.signature.bind(*args, **kwargs)
+        except TypeError as e:
+            raise CodegenError(f"{self.__name__}(): {e}", *call_loc) from None
+        bound.apply_defaults()
+        return FunctionVisitor(builder, self.source, dict(bound.arguments)).run_body()
+
+    def ir(self, *args: Any, **kwargs: Any) -> str:
+        """The IR text of the kernel specialised for these arguments (nothing runs)."""
+        return self.specialise(args, kwargs)[0].ir
+
+
+def jit(fn: Optional[Callable[..., Any]] = None, **options: Any) -> Any:
+    """Decorator: ``@asc.jit`` or ``@asc.jit(...)``."""
+    if fn is None:
+        return lambda f: JITFunction(f, **options)
+    return JITFunction(fn, **options)

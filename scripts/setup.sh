@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Installs what asc needs (Debian packages, Python packages), builds libasc.so
+# and installs the Python package in editable mode. Safe to run repeatedly:
+# each step is skipped when already done.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+APT_PACKAGES=(g++ make ninja-build cmake libgtest-dev libgmock-dev libbenchmark-dev libspdlog-dev libfmt-dev
+  libffi-dev clang-format)
+PIP_PACKAGES=(cffi numpy pytest ml_dtypes ruff "torch==2.13.0")
+
+missing=()
+for p in "${APT_PACKAGES[@]}"; do
+  dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "setup: installing Debian packages: ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+PYTHON=${PYTHON:-python3}
+if ! "$PYTHON" -c "import cffi, numpy, pytest, ml_dtypes, torch" >/dev/null 2>&1 || ! command -v ruff >/dev/null; then
+  echo "setup: installing Python packages: ${PIP_PACKAGES[*]}"
+  "$PYTHON" -m pip install -q --disable-pip-version-check "${PIP_PACKAGES[@]}"
+fi
+
+BUILD_DIR=${BUILD_DIR:-build}
+if [ ! -f "$BUILD_DIR/build.ninja" ]; then
+  cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release -DASC_WERROR=ON >/dev/null
+fi
+cmake --build "$BUILD_DIR"
+
+# (Re)install when asc is missing or an install from another checkout shadows this one.
+if ! "$PYTHON" -c "import asc, sys; sys.exit(asc.__file__.startswith('$PWD/python/') is False)" >/dev/null 2>&1; then
+  echo "setup: installing the asc Python package (editable)"
+  "$PYTHON" -m pip install -q --disable-pip-version-check --no-build-isolation --no-deps -e python
+fi

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Runs every check: formatting, the C++ tests (ctest) and the Python tests (pytest).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BUILD_DIR=${BUILD_DIR:-build}
+PYTHON=${PYTHON:-python3}
+
+echo "== format: clang-format and ruff"
+git ls-files -co --exclude-standard '*.cpp' '*.h' '*.c' | grep -v '^python/asc/_lib/' |
+  xargs clang-format --dry-run -Werror
+ruff check python examples test/python
+ruff format --check python examples test/python
+
+echo "== C++ tests (ctest)"
+ctest --test-dir "$BUILD_DIR" --output-on-failure -j2
+
+echo "== Python tests (pytest)"
+"$PYTHON" -m pytest -q test/python

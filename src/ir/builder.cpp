@@ -1,0 +1,164 @@
+#include "ir/builder.h"
+
+#include "passes/verifier.h"
+
+namespace asc {
+
+Builder::Builder(Module& module, std::string name, std::vector<Type> params) : module_(module) {
+  if (name.empty()) fail(ASC_ERR_INVALID_ARGUMENT, "a kernel needs a name");
+  kernel_ = std::make_unique<Kernel>();
+  kernel_->name = std::move(name);
+  kernel_->num_params = params.size();
+  for (const Type& t : params) {
+    if (t.kind == TypeKind::None || t.kind == TypeKind::LocalTensor)
+      fail(ASC_ERR_TYPE, "kernel parameters are scalars, GM addresses or GlobalTensors, not {}", t.str());
+    new_value(t, nullptr);
+  }
+}
+
+uint32_t Builder::new_value(const Type& t, const Op* def) {
+  kernel_->value_types.push_back(t);
+  kernel_->value_def.push_back(def);
+  live_.push_back(1);
+  return static_cast<uint32_t>(kernel_->value_types.size() - 1);
+}
+
+uint32_t Builder::param(size_t index) const {
+  if (index >= kernel_->num_params)
+    fail(ASC_ERR_INVALID_ARGUMENT, "parameter index {} out of range (kernel has {})", index, kernel_->num_params);
+  return static_cast<uint32_t>(index);
+}
+
+const Type& Builder::value_type(uint32_t v) const {
+  if (v >= kernel_->value_types.size()) fail(ASC_ERR_INVALID_ARGUMENT, "%{} is not a value of this kernel", v);
+  return kernel_->value_types[v];
+}
+
+Location Builder::location(const char* file, size_t len, uint32_t line, uint32_t col) {
+  Location loc;
+  loc.line = line;
+  loc.col = col;
+  if (file && len) {
+    std::string_view name(file, len);
+    auto it = files_.find(name);
+    if (it == files_.end()) it = files_.emplace(std::string(name), std::make_shared<const std::string>(name)).first;
+    loc.file = it->second;
+  }
+  return loc;
+}
+
+Region& Builder::current_region() {
+  if (stack_.empty()) return kernel_->body;
+  return stack_.back().op->regions[stack_.back().region];
+}
+
+void Builder::check_operands_live(const std::vector<uint32_t>& operands, const Location& loc) const {
+  for (size_t i = 0; i < operands.size(); ++i) {
+    uint32_t v = operands[i];
+    if (v >= live_.size()) fail(ASC_ERR_INVALID_ARGUMENT, loc, "operand {} (%{}) is not a value of this kernel", i, v);
+    if (!live_[v]) fail(ASC_ERR_VERIFY, loc, "operand {} (%{}) was defined inside a region that has ended", i, v);
+  }
+}
+
+Op& Builder::append(OpCode code, std::vector<uint32_t> operands, std::vector<Attr> attrs, const Location& loc) {
+  check_operands_live(operands, loc);
+  auto op = std::make_unique<Op>();
+  op->code = code;
+  op->operands = std::move(operands);
+  op->attrs = std::move(attrs);
+  op->loc = loc;
+  op->regions.resize(op->info().regions);
+  Type result = verify_op(*kernel_, *op);
+  if (result.kind != TypeKind::None) op->result = new_value(result, op.get());
+  Region& region = current_region();
+  region.ops.push_back(std::move(op));
+  return *region.ops.back();
+}
+
+uint32_t Builder::add_op(std::string_view name, const std::vector<uint32_t>& operands,
+                         const std::vector<AttrInput>& attrs, const Location& loc) {
+  check_operands_live(operands, loc);
+  std::vector<Type> types;
+  for (uint32_t v : operands) types.push_back(kernel_->value_types[v]);
+  const OpInfo* info = find_op(name, types);
+  if (!info) {
+    if (name == "data_copy")
+      fail(ASC_ERR_TYPE, loc,
+           "data_copy copies (LocalTensor <- GlobalTensor), (GlobalTensor <- LocalTensor) or "
+           "(LocalTensor <- LocalTensor) with a count; got {} operand(s)",
+           operands.size());
+    fail(ASC_ERR_UNKNOWN_OP, loc, "unknown op '{}'", name);
+  }
+  if (info->regions != 0)
+    fail(ASC_ERR_INVALID_ARGUMENT, loc, "'{}' owns regions; use the asc_builder_{}_begin/end calls", name, name);
+
+  std::vector<Attr> normalised(info->attrs.size());
+  std::vector<uint8_t> seen(info->attrs.size(), 0);
+  for (const auto& in : attrs) {
+    int idx = attr_index(*info, in.name);
+    if (idx < 0) fail(ASC_ERR_TYPE, loc, "{}: unknown attribute '{}'", info->name, in.name);
+    normalised[idx] = in.value;
+    if (in.value.kind == ASC_ATTR_INT && info->attrs[idx].kind == ASC_ATTR_FLOAT)
+      normalised[idx].f = static_cast<double>(in.value.i);
+    seen[idx] = 1;
+  }
+  for (size_t i = 0; i < info->attrs.size(); ++i) {
+    if (seen[i]) continue;
+    if (info->attrs[i].required) fail(ASC_ERR_TYPE, loc, "{}: missing attribute '{}'", info->name, info->attrs[i].name);
+    normalised[i].kind = info->attrs[i].kind;
+    normalised[i].i = info->attrs[i].default_int;
+  }
+  return append(info->code, operands, std::move(normalised), loc).result;
+}
+
+uint32_t Builder::for_begin(uint32_t lb, uint32_t ub, uint32_t step, const Location& loc) {
+  Op& op = append(OpCode::For, {lb, ub, step}, {}, loc);
+  stack_.push_back({&op, 0});
+  return op.result;
+}
+
+Builder::Frame& Builder::top(OpCode expected, const char* what) {
+  if (stack_.empty() || stack_.back().op->code != expected)
+    fail(ASC_ERR_INVALID_ARGUMENT, "{} without a matching begin", what);
+  return stack_.back();
+}
+
+void Builder::close_region(Region& region) {
+  for (const auto& op : region.ops)
+    if (op->result != kNoValue) live_[op->result] = 0;
+}
+
+void Builder::for_end() {
+  Frame& f = top(OpCode::For, "for_end");
+  close_region(f.op->regions[0]);
+  live_[f.op->result] = 0;  // the induction variable
+  stack_.pop_back();
+}
+
+void Builder::if_begin(uint32_t cond, const Location& loc) {
+  Op& op = append(OpCode::If, {cond}, {}, loc);
+  stack_.push_back({&op, 0});
+}
+
+void Builder::else_begin() {
+  Frame& f = top(OpCode::If, "else");
+  if (f.region != 0) fail(ASC_ERR_INVALID_ARGUMENT, "else given twice for one if");
+  close_region(f.op->regions[0]);
+  f.region = 1;
+}
+
+void Builder::if_end() {
+  Frame& f = top(OpCode::If, "if_end");
+  close_region(f.op->regions[f.region]);
+  stack_.pop_back();
+}
+
+Kernel* Builder::finish() {
+  if (!stack_.empty())
+    fail(ASC_ERR_VERIFY, stack_.back().op->loc, "'{}' region was never closed", stack_.back().op->info().name);
+  verify_kernel(*kernel_);
+  module_.kernels.push_back(std::move(kernel_));
+  return module_.kernels.back().get();
+}
+
+}  // namespace asc

@@ -1,0 +1,63 @@
+// The IR: a kernel is a list of ops in regions over typed values.
+//
+// Values are numbered per kernel; parameters are values 0..n-1. The IR is SSA
+// except for the explicit `var`/`assign` pair, which models a mutable local
+// (a Python name re-bound inside a loop or branch).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ir/op_table.h"
+#include "support/error.h"
+
+namespace asc {
+
+constexpr uint32_t kNoValue = ASC_NO_VALUE;
+
+struct Attr {
+  asc_attr_kind_t kind = ASC_ATTR_INT;
+  int64_t i = 0;
+  double f = 0;
+  std::string s;
+};
+
+struct Region;
+
+struct Op {
+  OpCode code;
+  std::vector<uint32_t> operands;
+  uint32_t result = kNoValue;
+  std::vector<Attr> attrs;  // in the op table's AttrSpec order
+  Location loc;
+  std::vector<Region> regions;
+
+  const OpInfo& info() const { return op_info(code); }
+  int64_t attr_int(size_t i) const { return attrs[i].i; }
+  const Attr& attr(size_t i) const { return attrs[i]; }
+};
+
+struct Region {
+  std::vector<std::unique_ptr<Op>> ops;
+};
+
+struct Kernel {
+  std::string name;
+  size_t num_params = 0;
+  std::vector<Type> value_types;     // indexed by value id
+  std::vector<const Op*> value_def;  // defining op, nullptr for parameters and loop ivs
+  Region body;
+
+  const Type& type_of(uint32_t v) const { return value_types[v]; }
+};
+
+struct Module {
+  std::vector<std::unique_ptr<Kernel>> kernels;
+};
+
+// Attribute lookup by name (for printing and diagnostics).
+int attr_index(const OpInfo& info, std::string_view name);
+
+}  // namespace asc

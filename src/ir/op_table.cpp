@@ -1,0 +1,497 @@
+#include "ir/op_table.h"
+
+#include <array>
+#include <string>
+
+#include "ir/ir.h"
+
+namespace asc {
+namespace {
+
+using K = OperandKind;
+constexpr uint8_t kAll = 255;  // min_operands placeholder: "all operands required"
+
+// ---- shared checks -------------------------------------------------------
+
+[[noreturn]] void type_error(const OpView& v, const std::string& msg) {
+  throw Error(ASC_ERR_TYPE, fmt::format("{}: {}", v.op.info().name, msg), v.op.loc);
+}
+
+void require_same_dtype(const OpView& v, size_t a, size_t b) {
+  DType da = v.operand_type(a).dtype, db = v.operand_type(b).dtype;
+  if (da != db)
+    type_error(v, fmt::format("operand {} is {} but operand {} is {}; they must have the same dtype", a, dtype_name(da),
+                              b, dtype_name(db)));
+}
+
+void require_ub_position(const OpView& v, size_t i, const char* role) {
+  Position p = v.operand_type(i).position;
+  if (!position_is_vector(p))
+    type_error(v, fmt::format("{} is a LocalTensor at TPosition.{}; this op needs one in the Unified Buffer "
+                              "(VECIN, VECOUT or VECCALC)",
+                              role, position_name(p)));
+}
+
+template <size_t N>
+void require_dtype_in(const OpView& v, size_t i, const std::array<DType, N>& allowed) {
+  DType d = v.operand_type(i).dtype;
+  for (DType a : allowed)
+    if (a == d) return;
+  std::string names;
+  for (DType a : allowed) names += std::string(names.empty() ? "" : ", ") + dtype_name(a);
+  type_error(v, fmt::format("dtype {} is not supported (supported: {})", dtype_name(d), names));
+}
+
+// ---- result rules ----------------------------------------------------------
+
+Type no_result(const OpView&) { return Type::none(); }
+Type same_as_operand0(const OpView& v) { return v.operand_type(0); }
+Type bool_result(const OpView&) { return Type::scalar(DType::Bool); }
+Type int64_result(const OpView&) { return Type::scalar(DType::Int64); }
+Type dtype_attr_scalar(const OpView& v) { return Type::scalar(static_cast<DType>(v.op.attr_int(0))); }
+Type global_tensor_of_addr(const OpView& v) { return Type::global_tensor(v.operand_type(0).dtype); }
+Type local_tensor_from_attrs(const OpView& v) {
+  return Type::local_tensor(static_cast<DType>(v.op.attr_int(0)), static_cast<Position>(v.op.attr_int(1)));
+}
+
+// ---- op-specific checks ------------------------------------------------------
+
+void check_dtype_attr(const OpView& v) {
+  if (!dtype_valid(static_cast<uint32_t>(v.op.attr_int(0))))
+    type_error(v, fmt::format("unknown dtype {}", v.op.attr_int(0)));
+}
+
+void check_assign(const OpView& v) {
+  const Type& dst = v.operand_type(0);
+  if (dst != v.operand_type(1))
+    type_error(v, fmt::format("cannot assign a {} to a variable of type {}", v.operand_type(1).str(), dst.str()));
+  const Op* def = v.kernel.value_def[v.op.operands[0]];
+  if (!def || def->code != OpCode::Var) type_error(v, "the destination must be a value created by `var`");
+}
+
+void check_same_scalars(const OpView& v) { require_same_dtype(v, 0, 1); }
+
+void check_int_scalars(const OpView& v) {
+  require_same_dtype(v, 0, 1);
+  if (!v.operand_type(0).is_int_scalar()) type_error(v, "needs integer operands");
+}
+
+void check_float_scalars(const OpView& v) {
+  require_same_dtype(v, 0, 1);
+  if (!dtype_is_float(v.operand_type(0).dtype)) type_error(v, "needs floating-point operands");
+}
+
+void check_for(const OpView& v) {
+  require_same_dtype(v, 0, 1);
+  require_same_dtype(v, 0, 2);
+  int64_t step;
+  if (v.operand_const_int(2, &step) && step == 0) type_error(v, "range() step must not be zero");
+}
+
+void check_local_create(const OpView& v) {
+  check_dtype_attr(v);
+  int64_t pos = v.op.attr_int(1);
+  if (!position_valid(static_cast<uint32_t>(pos)) || pos == ASC_POS_GM)
+    type_error(v, fmt::format("{} is not a local TPosition", pos));
+  if (!position_is_vector(static_cast<Position>(pos)))
+    throw Error(ASC_ERR_UNSUPPORTED,
+                fmt::format("LocalTensor at TPosition.{} needs the cube core's memories, which this version of the "
+                            "Model does not simulate yet; use VECIN, VECOUT or VECCALC",
+                            position_name(static_cast<Position>(pos))),
+                v.op.loc);
+  int64_t offset;
+  if (v.operand_const_int(0, &offset) && offset < 0)
+    throw Error(ASC_ERR_OUT_OF_BOUNDS, fmt::format("LocalTensor address {} is negative", offset), v.op.loc);
+  if (v.operand_const_int(0, &offset) && offset % 32 != 0)
+    throw Error(ASC_ERR_MISALIGNED,
+                fmt::format("LocalTensor address {} is not 32-byte aligned (Unified Buffer addresses must be multiples "
+                            "of 32 bytes)",
+                            offset),
+                v.op.loc);
+  int64_t length;
+  if (v.operand_const_int(1, &length) && length < 0) type_error(v, "LocalTensor length must not be negative");
+}
+
+void check_gm_to_local(const OpView& v) {
+  require_same_dtype(v, 0, 1);
+  require_ub_position(v, 0, "the destination");
+}
+
+void check_local_to_gm(const OpView& v) {
+  require_same_dtype(v, 0, 1);
+  require_ub_position(v, 1, "the source");
+}
+
+void check_local_to_local(const OpView& v) {
+  require_same_dtype(v, 0, 1);
+  require_ub_position(v, 1, "the source");
+  Position dst = v.operand_type(0).position;
+  if (dst != Position::VecCalc && dst != Position::VecOut)
+    type_error(v, fmt::format("a Unified Buffer to Unified Buffer copy writes VECCALC or VECOUT, not TPosition.{}",
+                              position_name(dst)));
+}
+
+void check_vector_binary_common(const OpView& v) {
+  require_same_dtype(v, 0, 1);
+  require_same_dtype(v, 0, 2);
+  require_ub_position(v, 0, "dst");
+  require_ub_position(v, 1, "src0");
+  require_ub_position(v, 2, "src1");
+}
+
+// Add/Sub/Mul/Max/Min on Atlas A2: half, int16_t, int32_t, float.
+void check_vector_binary_arith(const OpView& v) {
+  check_vector_binary_common(v);
+  require_dtype_in(v, 0, std::array{DType::Float16, DType::Float32, DType::Int16, DType::Int32});
+}
+
+// Div on Atlas A2: half and float only.
+void check_vector_div(const OpView& v) {
+  check_vector_binary_common(v);
+  require_dtype_in(v, 0, std::array{DType::Float16, DType::Float32});
+}
+
+constexpr int64_t kMaxEventId = 8;  // event ids 0..7 on Atlas A2
+
+void check_flag(const OpView& v) {
+  if (!hard_event_valid(v.op.attr_int(0))) type_error(v, fmt::format("unknown HardEvent {}", v.op.attr_int(0)));
+  int64_t id;
+  if (v.operand_const_int(0, &id) && (id < 0 || id >= kMaxEventId))
+    type_error(v, fmt::format("event id {} is out of range (0..{})", id, kMaxEventId - 1));
+}
+
+void check_barrier(const OpView& v) {
+  if (!pipe_valid(v.op.attr_int(0))) type_error(v, fmt::format("unknown pipe {}", v.op.attr_int(0)));
+}
+
+Pipe set_flag_pipe(const Op& op) { return hard_event(op.attr_int(0)).src; }
+Pipe wait_flag_pipe(const Op& op) { return hard_event(op.attr_int(0)).dst; }
+Pipe barrier_pipe(const Op& op) { return static_cast<Pipe>(op.attr_int(0)); }
+
+// ---- the table -----------------------------------------------------------------
+
+const AttrSpec kDTypeAttr{"dtype", ASC_ATTR_INT, true};
+
+OpInfo scalar_binary(OpCode code, const char* name, CheckFn check, ResultFn result = same_as_operand0) {
+  return {code, name, Pipe::S, nullptr, {K::AnyScalar, K::AnyScalar}, kAll, {}, result, check, {}, nullptr, 0};
+}
+
+OpInfo vector_binary(OpCode code, const char* name, const char* ascendc, CheckFn check) {
+  return {code,    name, Pipe::V,   nullptr, {K::LocalTensor, K::LocalTensor, K::LocalTensor, K::IntScalar},
+          kAll,    {},   no_result, check,   {{1, 3, false, false}, {2, 3, false, false}, {0, 3, true, false}},
+          ascendc, 0};
+}
+
+OpInfo copy_op(OpCode code, const char* name, Pipe pipe, K dst, K src, CheckFn check) {
+  return {code,       name, pipe,      nullptr, {dst, src, K::IntScalar},
+          kAll,       {},   no_result, check,   {{1, 2, false, true}, {0, 2, true, true}},
+          "DataCopy", 0};
+}
+
+std::vector<OpInfo> build_table() {
+  std::vector<OpInfo> t;
+  t.push_back({OpCode::For,
+               "for",
+               Pipe::S,
+               nullptr,
+               {K::IntScalar, K::IntScalar, K::IntScalar},
+               kAll,
+               {},
+               same_as_operand0,
+               check_for,
+               {},
+               nullptr,
+               1});
+  t.push_back({OpCode::If, "if", Pipe::S, nullptr, {K::AnyScalar}, kAll, {}, no_result, nullptr, {}, nullptr, 2});
+  t.push_back({OpCode::Const,
+               "const",
+               Pipe::S,
+               nullptr,
+               {},
+               0,
+               {kDTypeAttr, {"value", ASC_ATTR_FLOAT, true}},
+               dtype_attr_scalar,
+               check_dtype_attr,
+               {},
+               nullptr,
+               0});
+  t.push_back({OpCode::Var, "var", Pipe::S, nullptr, {K::Any}, kAll, {}, same_as_operand0, nullptr, {}, nullptr, 0});
+  t.push_back({OpCode::Assign,
+               "assign",
+               Pipe::S,
+               nullptr,
+               {K::Any, K::Any},
+               kAll,
+               {},
+               no_result,
+               check_assign,
+               {},
+               nullptr,
+               0});
+  t.push_back({OpCode::Cast,
+               "arith.cast",
+               Pipe::S,
+               nullptr,
+               {K::AnyScalar},
+               kAll,
+               {kDTypeAttr},
+               dtype_attr_scalar,
+               check_dtype_attr,
+               {},
+               nullptr,
+               0});
+  t.push_back({OpCode::Neg,
+               "arith.neg",
+               Pipe::S,
+               nullptr,
+               {K::AnyScalar},
+               kAll,
+               {},
+               same_as_operand0,
+               nullptr,
+               {},
+               nullptr,
+               0});
+  t.push_back(
+      {OpCode::Not, "arith.not", Pipe::S, nullptr, {K::AnyScalar}, kAll, {}, bool_result, nullptr, {}, nullptr, 0});
+  t.push_back(scalar_binary(OpCode::AddS, "arith.add", check_same_scalars));
+  t.push_back(scalar_binary(OpCode::SubS, "arith.sub", check_same_scalars));
+  t.push_back(scalar_binary(OpCode::MulS, "arith.mul", check_same_scalars));
+  t.push_back(scalar_binary(OpCode::FloorDivS, "arith.floordiv", check_same_scalars));
+  t.push_back(scalar_binary(OpCode::ModS, "arith.mod", check_same_scalars));
+  t.push_back(scalar_binary(OpCode::TrueDivS, "arith.truediv", check_float_scalars));
+  t.push_back(scalar_binary(OpCode::MinS, "arith.min", check_same_scalars));
+  t.push_back(scalar_binary(OpCode::MaxS, "arith.max", check_same_scalars));
+  t.push_back(scalar_binary(OpCode::AndS, "arith.and", check_int_scalars));
+  t.push_back(scalar_binary(OpCode::OrS, "arith.or", check_int_scalars));
+  t.push_back(scalar_binary(OpCode::XorS, "arith.xor", check_int_scalars));
+  t.push_back(scalar_binary(OpCode::ShlS, "arith.shl", check_int_scalars));
+  t.push_back(scalar_binary(OpCode::ShrS, "arith.shr", check_int_scalars));
+  t.push_back(scalar_binary(OpCode::CmpEq, "cmp.eq", check_same_scalars, bool_result));
+  t.push_back(scalar_binary(OpCode::CmpNe, "cmp.ne", check_same_scalars, bool_result));
+  t.push_back(scalar_binary(OpCode::CmpLt, "cmp.lt", check_same_scalars, bool_result));
+  t.push_back(scalar_binary(OpCode::CmpLe, "cmp.le", check_same_scalars, bool_result));
+  t.push_back(scalar_binary(OpCode::CmpGt, "cmp.gt", check_same_scalars, bool_result));
+  t.push_back(scalar_binary(OpCode::CmpGe, "cmp.ge", check_same_scalars, bool_result));
+  t.push_back({OpCode::GetBlockIdx,
+               "get_block_idx",
+               Pipe::S,
+               nullptr,
+               {},
+               0,
+               {},
+               int64_result,
+               nullptr,
+               {},
+               "AscendC::GetBlockIdx",
+               0});
+  t.push_back({OpCode::GetBlockNum,
+               "get_block_num",
+               Pipe::S,
+               nullptr,
+               {},
+               0,
+               {},
+               int64_result,
+               nullptr,
+               {},
+               "AscendC::GetBlockNum",
+               0});
+  t.push_back({OpCode::GmOffset,
+               "gm.offset",
+               Pipe::S,
+               nullptr,
+               {K::GmAddr, K::IntScalar},
+               kAll,
+               {},
+               same_as_operand0,
+               nullptr,
+               {},
+               nullptr,
+               0});
+  t.push_back({OpCode::GlobalSetBuffer,
+               "global_tensor.set_global_buffer",
+               Pipe::S,
+               nullptr,
+               {K::GmAddr, K::IntScalar},
+               1,
+               {},
+               global_tensor_of_addr,
+               nullptr,
+               {},
+               "SetGlobalBuffer",
+               0});
+  t.push_back({OpCode::GlobalSlice,
+               "global_tensor.slice",
+               Pipe::S,
+               nullptr,
+               {K::GlobalTensor, K::IntScalar},
+               kAll,
+               {},
+               same_as_operand0,
+               nullptr,
+               {},
+               nullptr,
+               0});
+  t.push_back({OpCode::LocalCreate,
+               "local_tensor.create",
+               Pipe::S,
+               nullptr,
+               {K::IntScalar, K::IntScalar},
+               kAll,
+               {kDTypeAttr, {"position", ASC_ATTR_INT, true}, {"name", ASC_ATTR_STRING, false}},
+               local_tensor_from_attrs,
+               check_local_create,
+               {},
+               "AscendC::LocalTensor",
+               0});
+  t.push_back({OpCode::LocalSlice,
+               "local_tensor.slice",
+               Pipe::S,
+               nullptr,
+               {K::LocalTensor, K::IntScalar},
+               kAll,
+               {},
+               same_as_operand0,
+               nullptr,
+               {},
+               nullptr,
+               0});
+  t.push_back(copy_op(OpCode::CopyGmToLocal, "data_copy.gm_to_local", Pipe::MTE2, K::LocalTensor, K::GlobalTensor,
+                      check_gm_to_local));
+  t.push_back(copy_op(OpCode::CopyLocalToGm, "data_copy.local_to_gm", Pipe::MTE3, K::GlobalTensor, K::LocalTensor,
+                      check_local_to_gm));
+  t.push_back(copy_op(OpCode::CopyLocalToLocal, "data_copy.local_to_local", Pipe::V, K::LocalTensor, K::LocalTensor,
+                      check_local_to_local));
+  t.push_back(vector_binary(OpCode::VAdd, "add", "AscendC::Add", check_vector_binary_arith));
+  t.push_back(vector_binary(OpCode::VSub, "sub", "AscendC::Sub", check_vector_binary_arith));
+  t.push_back(vector_binary(OpCode::VMul, "mul", "AscendC::Mul", check_vector_binary_arith));
+  t.push_back(vector_binary(OpCode::VDiv, "div", "AscendC::Div", check_vector_div));
+  t.push_back(vector_binary(OpCode::VMax, "max", "AscendC::Max", check_vector_binary_arith));
+  t.push_back(vector_binary(OpCode::VMin, "min", "AscendC::Min", check_vector_binary_arith));
+  t.push_back({OpCode::SetFlag,
+               "set_flag",
+               Pipe::S,
+               set_flag_pipe,
+               {K::IntScalar},
+               kAll,
+               {{"event", ASC_ATTR_INT, true}},
+               no_result,
+               check_flag,
+               {},
+               "AscendC::SetFlag",
+               0});
+  t.push_back({OpCode::WaitFlag,
+               "wait_flag",
+               Pipe::S,
+               wait_flag_pipe,
+               {K::IntScalar},
+               kAll,
+               {{"event", ASC_ATTR_INT, true}},
+               no_result,
+               check_flag,
+               {},
+               "AscendC::WaitFlag",
+               0});
+  t.push_back({OpCode::PipeBarrier,
+               "pipe_barrier",
+               Pipe::S,
+               barrier_pipe,
+               {},
+               0,
+               {{"pipe", ASC_ATTR_INT, true}},
+               no_result,
+               check_barrier,
+               {},
+               "AscendC::PipeBarrier",
+               0});
+
+  for (auto& row : t)
+    if (row.min_operands == kAll) row.min_operands = static_cast<uint8_t>(row.operands.size());
+  return t;
+}
+
+const std::vector<OpInfo>& table() {
+  static const std::vector<OpInfo> t = [] {
+    auto rows = build_table();
+    // Rows must be in OpCode order and complete; checked once at start-up.
+    if (rows.size() != static_cast<size_t>(kOpCount)) std::abort();
+    for (size_t i = 0; i < rows.size(); ++i)
+      if (static_cast<size_t>(rows[i].code) != i) std::abort();
+    return rows;
+  }();
+  return t;
+}
+
+}  // namespace
+
+const char* operand_kind_name(OperandKind k) {
+  switch (k) {
+    case K::AnyScalar: return "a scalar";
+    case K::IntScalar: return "an integer scalar";
+    case K::GmAddr: return "a GM address";
+    case K::GlobalTensor: return "a GlobalTensor";
+    case K::LocalTensor: return "a LocalTensor";
+    case K::Any: return "a value";
+  }
+  return "?";
+}
+
+bool operand_kind_accepts(OperandKind k, const Type& t) {
+  switch (k) {
+    case K::AnyScalar: return t.kind == TypeKind::Scalar;
+    case K::IntScalar: return t.is_int_scalar();
+    case K::GmAddr: return t.kind == TypeKind::GmAddr;
+    case K::GlobalTensor: return t.kind == TypeKind::GlobalTensor;
+    case K::LocalTensor: return t.kind == TypeKind::LocalTensor;
+    case K::Any: return t.kind != TypeKind::None;
+  }
+  return false;
+}
+
+const Type& OpView::operand_type(size_t i) const { return kernel.type_of(op.operands[i]); }
+
+bool OpView::operand_const_int(size_t i, int64_t* out) const {
+  const Op* def = kernel.value_def[op.operands[i]];
+  if (!def || def->code != OpCode::Const) return false;
+  const Attr& a = def->attr(1);
+  *out = a.kind == ASC_ATTR_INT ? a.i : static_cast<int64_t>(a.f);
+  return true;
+}
+
+const OpInfo& op_info(OpCode code) { return table()[static_cast<size_t>(code)]; }
+
+const OpInfo* find_op(std::string_view name, const std::vector<Type>& operand_types) {
+  if (name == "data_copy" && operand_types.size() == 3) {
+    TypeKind dst = operand_types[0].kind, src = operand_types[1].kind;
+    if (dst == TypeKind::LocalTensor && src == TypeKind::GlobalTensor) return &op_info(OpCode::CopyGmToLocal);
+    if (dst == TypeKind::GlobalTensor && src == TypeKind::LocalTensor) return &op_info(OpCode::CopyLocalToGm);
+    if (dst == TypeKind::LocalTensor && src == TypeKind::LocalTensor) return &op_info(OpCode::CopyLocalToLocal);
+    return nullptr;
+  }
+  for (const auto& row : table())
+    if (name == row.name) return &row;
+  return nullptr;
+}
+
+std::vector<std::string_view> op_names() {
+  std::vector<std::string_view> names;
+  for (const auto& row : table()) names.emplace_back(row.name);
+  names.emplace_back("data_copy");
+  return names;
+}
+
+Pipe op_pipe(const Op& op) {
+  const OpInfo& info = op.info();
+  return info.pipe_fn ? info.pipe_fn(op) : info.pipe;
+}
+
+bool op_runs_on_scalar_unit(const Op& op) { return op_pipe(op) == Pipe::S && op.code != OpCode::PipeBarrier; }
+
+int attr_index(const OpInfo& info, std::string_view name) {
+  for (size_t i = 0; i < info.attrs.size(); ++i)
+    if (name == info.attrs[i].name) return static_cast<int>(i);
+  return -1;
+}
+
+}  // namespace asc

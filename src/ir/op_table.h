@@ -1,0 +1,90 @@
+// The op table: one row per IR op, read by the builder, verifier, printer and
+// simulator (and later the sync inserter, sanitizer, timing model and Ascend C
+// emitter). Nothing about an op is described twice.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "ir/pipes.h"
+#include "ir/types.h"
+
+namespace asc {
+
+enum class OpCode : uint16_t {
+#define ASC_OP(id, name) id,
+#include "ir/ops.def"
+#undef ASC_OP
+  Count
+};
+constexpr int kOpCount = static_cast<int>(OpCode::Count);
+
+// What an operand must be. The op's check function adds finer rules
+// (matching dtypes, positions).
+enum class OperandKind : uint8_t { AnyScalar, IntScalar, GmAddr, GlobalTensor, LocalTensor, Any };
+const char* operand_kind_name(OperandKind k);
+bool operand_kind_accepts(OperandKind k, const Type& t);
+
+struct AttrSpec {
+  const char* name;
+  asc_attr_kind_t kind;
+  bool required;
+  int64_t default_int = 0;
+};
+
+// A byte range an op reads or writes: `count` elements of the tensor operand
+// `tensor`, starting at its address, where the element count is the value of
+// the integer operand `count_operand`. Effects are listed reads first; the
+// simulator resolves them to checked pointers in this order.
+struct MemEffect {
+  uint8_t tensor;
+  uint8_t count_operand;
+  bool write;
+  bool whole_blocks;  // the byte length must be a multiple of the 32-byte block
+};
+
+struct Op;
+struct Kernel;
+
+// Read-only view of an op under construction, for check/result functions.
+struct OpView {
+  const Op& op;
+  const Kernel& kernel;
+  const Type& operand_type(size_t i) const;
+  // The value of operand i if it is defined by a `const` op.
+  bool operand_const_int(size_t i, int64_t* out) const;
+};
+
+using CheckFn = void (*)(const OpView&);   // throws asc::Error (ASC_ERR_TYPE / VERIFY)
+using ResultFn = Type (*)(const OpView&);  // result type, Type::none() if no result
+using PipeFn = Pipe (*)(const Op&);        // pipe that executes this op instance
+
+struct OpInfo {
+  OpCode code;
+  const char* name;
+  Pipe pipe;                          // fixed pipe (PipeFn overrides)
+  PipeFn pipe_fn;                     // nullptr: use `pipe`
+  std::vector<OperandKind> operands;  // positional operand kinds
+  uint8_t min_operands;               // trailing operands past this are optional
+  std::vector<AttrSpec> attrs;        // normalised into this order on build
+  ResultFn result;
+  CheckFn check;                   // nullptr: no rule beyond operand kinds
+  std::vector<MemEffect> effects;  // local/global memory the op touches
+  const char* ascendc;             // Ascend C spelling, for the emitter
+  int regions;                     // number of regions (for: 1, if: 2)
+};
+
+const OpInfo& op_info(OpCode code);
+// Looks an op up by name, resolving aliases (data_copy picks its direction
+// from the operand kinds). Returns nullptr if unknown.
+const OpInfo* find_op(std::string_view name, const std::vector<Type>& operand_types);
+// All op names, for "did you mean" and documentation.
+std::vector<std::string_view> op_names();
+
+Pipe op_pipe(const Op& op);
+// Scalar-unit ops run in program order on the issuing core; all others are
+// dispatched to their pipe's queue.
+bool op_runs_on_scalar_unit(const Op& op);
+
+}  // namespace asc

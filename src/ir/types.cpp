@@ -1,0 +1,80 @@
+#include "ir/types.h"
+
+#include <fmt/format.h>
+
+#include "support/error.h"
+
+namespace asc {
+namespace {
+
+struct DTypeRow {
+  const char* name;
+  const char* short_name;
+  uint32_t size;
+  bool is_float;
+  bool is_signed;
+};
+
+// Indexed by DType.
+constexpr DTypeRow kDTypes[] = {
+    {"bool", "i1", 1, false, false},    {"int8", "i8", 1, false, true},       {"uint8", "u8", 1, false, false},
+    {"int16", "i16", 2, false, true},   {"uint16", "u16", 2, false, false},   {"int32", "i32", 4, false, true},
+    {"uint32", "u32", 4, false, false}, {"int64", "i64", 8, false, true},     {"uint64", "u64", 8, false, false},
+    {"float16", "f16", 2, true, false}, {"bfloat16", "bf16", 2, true, false}, {"float32", "f32", 4, true, false},
+};
+static_assert(sizeof(kDTypes) / sizeof(kDTypes[0]) == ASC_DTYPE_COUNT);
+
+constexpr const char* kPositions[] = {"GM", "A1",  "A2",  "B1",    "B2",     "C1",
+                                      "C2", "CO1", "CO2", "VECIN", "VECOUT", "VECCALC"};
+
+const DTypeRow& row(DType t) { return kDTypes[static_cast<int>(t)]; }
+
+}  // namespace
+
+bool dtype_valid(uint32_t raw) { return raw < ASC_DTYPE_COUNT; }
+const char* dtype_name(DType t) { return row(t).name; }
+uint32_t dtype_size(DType t) { return row(t).size; }
+bool dtype_is_float(DType t) { return row(t).is_float; }
+bool dtype_is_signed(DType t) { return row(t).is_signed; }
+bool dtype_is_int(DType t) { return !row(t).is_float; }
+
+bool position_valid(uint32_t raw) { return raw <= ASC_POS_VECCALC; }
+const char* position_name(Position p) { return kPositions[static_cast<int>(p)]; }
+bool position_is_vector(Position p) { return p == Position::VecIn || p == Position::VecOut || p == Position::VecCalc; }
+
+bool Type::operator==(const Type& o) const {
+  if (kind != o.kind) return false;
+  if (kind == TypeKind::None) return true;
+  if (dtype != o.dtype) return false;
+  return kind != TypeKind::LocalTensor || position == o.position;
+}
+
+std::string Type::str() const {
+  const char* d = row(dtype).short_name;
+  switch (kind) {
+    case TypeKind::None: return "none";
+    case TypeKind::Scalar: return d;
+    case TypeKind::GmAddr: return fmt::format("!gm_addr<{}>", d);
+    case TypeKind::GlobalTensor: return fmt::format("!global<{}>", d);
+    case TypeKind::LocalTensor: return fmt::format("!local<{}, {}>", d, position_name(position));
+  }
+  return "?";
+}
+
+Type type_from_c(const asc_type_t& t) {
+  if (t.kind > ASC_TYPE_LOCAL_TENSOR) fail(ASC_ERR_INVALID_ARGUMENT, "unknown type kind {}", t.kind);
+  if (!dtype_valid(t.dtype)) fail(ASC_ERR_INVALID_ARGUMENT, "unknown dtype {}", t.dtype);
+  Type out{static_cast<TypeKind>(t.kind), static_cast<DType>(t.dtype), Position::GM};
+  if (out.kind == TypeKind::LocalTensor) {
+    if (!position_valid(t.position) || t.position == ASC_POS_GM)
+      fail(ASC_ERR_INVALID_ARGUMENT, "invalid local tensor position {}", t.position);
+    out.position = static_cast<Position>(t.position);
+  }
+  return out;
+}
+
+asc_type_t type_to_c(const Type& t) {
+  return asc_type_t{static_cast<uint32_t>(t.kind), static_cast<uint32_t>(t.dtype), static_cast<uint32_t>(t.position)};
+}
+
+}  // namespace asc

@@ -1,0 +1,82 @@
+// Element dtypes and value types of the IR.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "asc/asc.h"
+
+namespace asc {
+
+enum class DType : uint8_t {
+  Bool = ASC_DTYPE_BOOL,
+  Int8 = ASC_DTYPE_INT8,
+  UInt8 = ASC_DTYPE_UINT8,
+  Int16 = ASC_DTYPE_INT16,
+  UInt16 = ASC_DTYPE_UINT16,
+  Int32 = ASC_DTYPE_INT32,
+  UInt32 = ASC_DTYPE_UINT32,
+  Int64 = ASC_DTYPE_INT64,
+  UInt64 = ASC_DTYPE_UINT64,
+  Float16 = ASC_DTYPE_FLOAT16,
+  BFloat16 = ASC_DTYPE_BFLOAT16,
+  Float32 = ASC_DTYPE_FLOAT32,
+};
+
+bool dtype_valid(uint32_t raw);
+const char* dtype_name(DType t);  // pyasc spelling: "float32", "int16", ...
+uint32_t dtype_size(DType t);     // bytes
+bool dtype_is_float(DType t);
+bool dtype_is_signed(DType t);  // signed integers (floats are not "signed ints")
+bool dtype_is_int(DType t);     // bool counts as an integer
+
+enum class TypeKind : uint8_t {
+  None = ASC_TYPE_NONE,
+  Scalar = ASC_TYPE_SCALAR,
+  GmAddr = ASC_TYPE_GM_ADDR,
+  GlobalTensor = ASC_TYPE_GLOBAL_TENSOR,
+  LocalTensor = ASC_TYPE_LOCAL_TENSOR,
+};
+
+enum class Position : uint8_t {
+  GM = ASC_POS_GM,
+  A1 = ASC_POS_A1,
+  A2 = ASC_POS_A2,
+  B1 = ASC_POS_B1,
+  B2 = ASC_POS_B2,
+  C1 = ASC_POS_C1,
+  C2 = ASC_POS_C2,
+  CO1 = ASC_POS_CO1,
+  CO2 = ASC_POS_CO2,
+  VecIn = ASC_POS_VECIN,
+  VecOut = ASC_POS_VECOUT,
+  VecCalc = ASC_POS_VECCALC,
+};
+
+bool position_valid(uint32_t raw);
+const char* position_name(Position p);
+bool position_is_vector(Position p);  // VECIN / VECOUT / VECCALC: the Unified Buffer
+
+struct Type {
+  TypeKind kind = TypeKind::None;
+  DType dtype = DType::Int32;
+  Position position = Position::GM;
+
+  static Type none() { return {}; }
+  static Type scalar(DType d) { return {TypeKind::Scalar, d, Position::GM}; }
+  static Type gm_addr(DType d) { return {TypeKind::GmAddr, d, Position::GM}; }
+  static Type global_tensor(DType d) { return {TypeKind::GlobalTensor, d, Position::GM}; }
+  static Type local_tensor(DType d, Position p) { return {TypeKind::LocalTensor, d, p}; }
+
+  bool is_scalar() const { return kind == TypeKind::Scalar; }
+  bool is_int_scalar() const { return kind == TypeKind::Scalar && dtype_is_int(dtype); }
+  bool is_tensor() const { return kind == TypeKind::GlobalTensor || kind == TypeKind::LocalTensor; }
+  bool operator==(const Type& o) const;
+  bool operator!=(const Type& o) const { return !(*this == o); }
+  std::string str() const;  // "f32", "!gm<f32>", "!local<f32, VECIN>" ...
+};
+
+Type type_from_c(const asc_type_t& t);  // throws asc::Error on bad values
+asc_type_t type_to_c(const Type& t);
+
+}  // namespace asc

@@ -1,0 +1,194 @@
+#include "sim/block.h"
+
+#include "sim/handlers.h"
+
+namespace asc::sim {
+
+Block::Block(const LaunchContext& ctx, uint32_t block_idx, uint8_t* ub)
+    : ctx_(ctx),
+      block_idx_(block_idx),
+      ub_(ub),
+      regs_(ctx.kernel.value_types.size()),
+      flags_(static_cast<size_t>(kHardEventCount) * ctx.platform.info.max_event_id, nullptr) {
+  for (size_t i = 0; i < ctx.param_values.size(); ++i) regs_[i] = ctx.param_values[i];
+}
+
+void Block::run() {
+  region(ctx_.kernel.body);
+  drain();
+  for (const auto& q : queues_)
+    if (!q.empty()) deadlock(q.front());
+}
+
+static bool truthy(const Kernel& k, uint32_t v, const RtValue& r) {
+  return dtype_is_float(k.type_of(v).dtype) ? r.f != 0.0 : r.i != 0;
+}
+
+void Block::region(const Region& r) {
+  for (const auto& op_ptr : r.ops) {
+    const Op& op = *op_ptr;
+    switch (op.code) {
+      case OpCode::For: {
+        int64_t lb = regs_[op.operands[0]].i, ub = regs_[op.operands[1]].i, step = regs_[op.operands[2]].i;
+        if (step == 0) fail(ASC_ERR_RUNTIME, op.loc, "range() step is zero");
+        for (int64_t v = lb; step > 0 ? v < ub : v > ub; v += step) {
+          regs_[op.result].i = v;
+          region(op.regions[0]);
+        }
+        break;
+      }
+      case OpCode::If: region(op.regions[truthy(kernel(), op.operands[0], regs_[op.operands[0]]) ? 0 : 1]); break;
+      default:
+        if (op_runs_on_scalar_unit(op))
+          scalar_op(op);
+        else
+          issue(op);
+    }
+  }
+}
+
+void Block::scalar_op(const Op& op) {
+  if (op.code == OpCode::WaitFlag) {
+    wait_on_scalar(op, op.attr_int(0), regs_[op.operands[0]].i);
+    return;
+  }
+  std::array<RtValue, kMaxIssuedOperands> in;
+  for (size_t i = 0; i < op.operands.size(); ++i) in[i] = regs_[op.operands[i]];
+  RtValue* out = op.result == kNoValue ? nullptr : &regs_[op.result];
+  exec_fn(op.code)(*this, op, in.data(), out);
+  if (op.code == OpCode::SetFlag) drain();
+}
+
+void Block::issue(const Op& op) {
+  Pipe pipe = op_pipe(op);
+  if (op.code == OpCode::PipeBarrier) {
+    if (pipe == Pipe::All) barrier_all(op);
+    // A barrier on one pipe orders that pipe's own instructions, which the
+    // in-order queue already does.
+    return;
+  }
+  if (op.operands.size() > kMaxIssuedOperands)
+    fail(ASC_ERR_INTERNAL, op.loc, "{} has more operands than a pipe queue entry holds", op.info().name);
+  Issued entry{&op, {}};
+  for (size_t i = 0; i < op.operands.size(); ++i) entry.in[i] = regs_[op.operands[i]];
+  auto& q = queues_[static_cast<size_t>(pipe)];
+  q.push_back(entry);
+  // Only a pipe that was idle can make progress now; a set_flag may release others.
+  if (q.size() == 1 && step(pipe) && op.code == OpCode::SetFlag) drain();
+}
+
+bool Block::step(Pipe p) {
+  auto& q = queues_[static_cast<size_t>(p)];
+  if (q.empty()) return false;
+  const Issued& head = q.front();
+  if (head.op->code == OpCode::WaitFlag) {
+    int64_t event = head.op->attr_int(0), id = head.in[0].i;
+    if (id < 0 || id >= static_cast<int64_t>(platform().info.max_event_id))
+      fail(ASC_ERR_INVALID_ARGUMENT, head.op->loc, "wait_flag event id {} is out of range (0..{})", id,
+           platform().info.max_event_id - 1);
+    const Op*& flag = flags_[static_cast<size_t>(event) * platform().info.max_event_id + id];
+    if (!flag) return false;
+    flag = nullptr;
+  } else {
+    check_effects(*head.op, head.in.data());
+    exec_fn(head.op->code)(*this, *head.op, head.in.data(), nullptr);
+  }
+  q.pop_front();
+  return true;
+}
+
+void Block::drain() {
+  bool progress = true;
+  while (progress) {
+    progress = false;
+    for (int p = 0; p < kPipeSlots; ++p)
+      while (step(static_cast<Pipe>(p))) progress = true;
+  }
+}
+
+void Block::set_flag(const Op& op, int64_t event, int64_t id) {
+  uint32_t max_id = platform().info.max_event_id;
+  if (id < 0 || id >= static_cast<int64_t>(max_id))
+    fail(ASC_ERR_INVALID_ARGUMENT, op.loc, "set_flag event id {} is out of range (0..{})", id, max_id - 1);
+  const Op*& flag = flags_[static_cast<size_t>(event) * max_id + id];
+  if (flag)
+    fail(ASC_ERR_RUNTIME, op.loc,
+         "set_flag(HardEvent.{}, {}) on a flag that is still set by the set_flag at {}; every set_flag needs a "
+         "wait_flag before the same event id is set again",
+         hard_event(event).name, id, flag->loc.str());
+  flag = &op;
+}
+
+void Block::wait_on_scalar(const Op& op, int64_t event, int64_t id) {
+  drain();
+  Issued entry{&op, {}};
+  entry.in[0].i = id;
+  auto& q = queues_[static_cast<size_t>(Pipe::S)];
+  q.push_back(entry);
+  if (!step(Pipe::S)) deadlock(entry);
+}
+
+void Block::barrier_all(const Op& op) {
+  drain();
+  for (const auto& q : queues_)
+    if (!q.empty()) deadlock(q.front());
+  (void)op;
+}
+
+void Block::deadlock(const Issued& blocked) {
+  const Op& op = *blocked.op;
+  const HardEventInfo& ev = hard_event(op.attr_int(0));
+  fail(ASC_ERR_DEADLOCK, op.loc,
+       "deadlock: wait_flag(HardEvent.{}, {}) on pipe {} can never complete: no set_flag(HardEvent.{}, {}) on "
+       "pipe {} is pending or issued before it is needed",
+       ev.name, blocked.in[0].i, pipe_name(ev.dst), ev.name, blocked.in[0].i, pipe_name(ev.src));
+}
+
+void Block::check_effects(const Op& op, const RtValue* in) {
+  const auto& effects = op.info().effects;
+  for (size_t i = 0; i < effects.size(); ++i) {
+    const MemEffect& e = effects[i];
+    DType dtype = kernel().type_of(op.operands[e.tensor]).dtype;
+    effect_ptrs_[i] = memory(op, in[e.tensor], dtype, in[e.count_operand].i, e);
+  }
+}
+
+uint8_t* Block::memory(const Op& op, const RtValue& t, DType dtype, int64_t count, const MemEffect& e) {
+  const char* verb = e.write ? "writes" : "reads";
+  const char* role = e.write ? "destination" : "source";
+  if (count < 0) fail(ASC_ERR_OUT_OF_BOUNDS, op.loc, "{}: element count {} is negative", op.info().name, count);
+  uint64_t size = dtype_size(dtype);
+  // No memory is anywhere near 2^48 bytes; this also keeps count * size from overflowing.
+  constexpr int64_t kMaxElements = int64_t{1} << 48;
+  if (count > kMaxElements)
+    fail(ASC_ERR_OUT_OF_BOUNDS, op.loc, "{}: element count {} exceeds every memory", op.info().name, count);
+  uint64_t bytes = static_cast<uint64_t>(count) * size;
+  if (e.whole_blocks && bytes % platform().info.block_bytes != 0)
+    fail(ASC_ERR_MISALIGNED, op.loc,
+         "{}: {} elements of {} is {} bytes, not a whole number of {}-byte blocks; the NPU would silently copy only "
+         "{} bytes. Copy a multiple of {} elements (or use data_copy_pad)",
+         op.info().name, count, dtype_name(dtype), bytes, platform().info.block_bytes,
+         bytes / platform().info.block_bytes * platform().info.block_bytes, platform().info.block_bytes / size);
+  if (t.len != kUnknownLength && static_cast<uint64_t>(count) > t.len)
+    fail(ASC_ERR_OUT_OF_BOUNDS, op.loc, "{} {} {} elements but the {} tensor has only {} elements", op.info().name,
+         verb, count, role, t.len);
+  if (t.mem == kMemUB) {
+    uint64_t cap = platform().info.ub_bytes;
+    if (t.addr % platform().info.block_bytes != 0)
+      fail(ASC_ERR_MISALIGNED, op.loc, "{}: {} address {} in the Unified Buffer is not 32-byte aligned", op.info().name,
+           role, t.addr);
+    if (t.addr < 0 || static_cast<uint64_t>(t.addr) + bytes > cap)
+      fail(ASC_ERR_OUT_OF_BOUNDS, op.loc,
+           "{} {} Unified Buffer bytes [{}, {}) but the Unified Buffer of {} has {} bytes", op.info().name, verb,
+           t.addr, t.addr + static_cast<int64_t>(bytes), platform().name, cap);
+    return ub_ + t.addr;
+  }
+  const GmBuffer& buf = ctx_.gm[t.mem];
+  if (t.addr < 0 || static_cast<uint64_t>(t.addr) + bytes > buf.size)
+    fail(ASC_ERR_OUT_OF_BOUNDS, op.loc,
+         "{} {} GM bytes [{}, {}) of kernel argument {}, which has only {} bytes; nothing was {}", op.info().name, verb,
+         t.addr, t.addr + static_cast<int64_t>(bytes), t.mem, buf.size, e.write ? "written" : "read");
+  return buf.ptr + t.addr;
+}
+
+}  // namespace asc::sim

@@ -1,0 +1,17 @@
+// One execution handler per IR op (see ir/ops.def). Scalar-unit ops write
+// their result to *out; pipe ops get the operands captured at issue time.
+#pragma once
+
+#include "sim/block.h"
+
+namespace asc::sim {
+
+using ExecFn = void (*)(Block& b, const Op& op, const RtValue* in, RtValue* out);
+
+#define ASC_OP(id, name) void exec_##id(Block& b, const Op& op, const RtValue* in, RtValue* out);
+#include "ir/ops.def"
+#undef ASC_OP
+
+ExecFn exec_fn(OpCode code);
+
+}  // namespace asc::sim

@@ -1,0 +1,391 @@
+// The C ABI of libasc.so, used as a C program would: status codes, the
+// thread-local last error, and a kernel built and launched through it.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <functional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "asc/asc.h"
+#include "kernel_fixtures.h"
+
+namespace {
+
+using namespace asc_test;
+
+constexpr std::string_view kPlatform = "Ascend910B1";
+
+// `status` is `want` and asc_last_error() mentions every one of `needles`.
+::testing::AssertionResult fails_with(asc_status_t status, asc_status_t want,
+                                      std::initializer_list<std::string_view> needles = {}) {
+  if (status != want)
+    return ::testing::AssertionFailure() << "got " << asc_status_name(status) << " (" << asc_last_error()
+                                         << "); expected " << asc_status_name(want);
+  const std::string_view message = asc_last_error();
+  if (message.empty()) return ::testing::AssertionFailure() << "asc_last_error() is empty";
+  for (std::string_view needle : needles)
+    if (message.find(needle) == std::string_view::npos)
+      return ::testing::AssertionFailure()
+             << "asc_last_error() \"" << message << "\" does not mention \"" << needle << "\"";
+  return ::testing::AssertionSuccess();
+}
+
+// Leaves an unrelated message in asc_last_error(), so that a check of the next
+// message proves the next call wrote it.
+void scribble_last_error() { (void)asc_set_log_level(-1); }
+
+class CapiTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    check(asc_device_create(ASC_BACKEND_MODEL, kPlatform.data(), kPlatform.size(), 0, &device_), "device");
+    check(asc_stream_create(device_, &stream_), "stream");
+  }
+  void TearDown() override {
+    asc_stream_destroy(stream_);
+    asc_device_destroy(device_);
+  }
+
+  asc_kernel_t* build_vadd(const TiledBinary& k = {}) {
+    CapiWriter w(module_.get(), "vadd", k.params());
+    emit_tiled_binary(w, k);
+    return w.finish();
+  }
+
+  CapiModule module_;
+  asc_device_t* device_ = nullptr;
+  asc_stream_t* stream_ = nullptr;
+};
+
+TEST(CapiLibrary, AbiVersionMatchesTheHeader) {
+  EXPECT_EQ(asc_abi_version(), (uint32_t{ASC_ABI_VERSION_MAJOR} << 16) | ASC_ABI_VERSION_MINOR);
+}
+
+TEST(CapiLibrary, StatusNamesSpellTheEnumerators) {
+  EXPECT_STREQ(asc_status_name(ASC_OK), "ASC_OK");
+  EXPECT_STREQ(asc_status_name(ASC_ERR_UNKNOWN_OP), "ASC_ERR_UNKNOWN_OP");
+  EXPECT_STREQ(asc_status_name(ASC_ERR_DEADLOCK), "ASC_ERR_DEADLOCK");
+  EXPECT_STREQ(asc_status_name(ASC_ERR_BUFFER_TOO_SMALL), "ASC_ERR_BUFFER_TOO_SMALL");
+  EXPECT_STREQ(asc_status_name(ASC_ERR_INTERNAL), "ASC_ERR_INTERNAL");
+  for (int s = ASC_ERR_INVALID_ARGUMENT; s <= ASC_ERR_INTERNAL; ++s)
+    EXPECT_EQ(std::string(asc_status_name(static_cast<asc_status_t>(s))),
+              std::string("ASC_ERR_") + status_label(static_cast<asc_status_t>(s)));
+  EXPECT_STREQ(asc_status_name(static_cast<asc_status_t>(13)), "ASC_ERR_UNKNOWN_STATUS");
+}
+
+TEST(CapiLibrary, LogLevelIsRangeChecked) {
+  EXPECT_TRUE(fails_with(asc_set_log_level(7), ASC_ERR_INVALID_ARGUMENT, {"0..6", "7"}));
+  EXPECT_EQ(asc_set_log_level(3), ASC_OK);
+}
+
+TEST(CapiLibrary, LastErrorIsPerThread) {
+  scribble_last_error();
+  const std::string mine = asc_last_error();
+  std::string theirs;
+  std::thread([&] {
+    EXPECT_STREQ(asc_last_error(), "");  // a fresh thread has no error yet
+    (void)asc_module_destroy(nullptr);
+    theirs = asc_last_error();
+  }).join();
+  EXPECT_NE(theirs.find("module is null"), std::string::npos);
+  EXPECT_EQ(asc_last_error(), mine);
+}
+
+// ---- null handles and pointers -----------------------------------------------------------
+
+struct NullCase {
+  const char* call;
+  std::function<asc_status_t()> run;
+  const char* null_what;  // the name asc_last_error() gives the null argument
+};
+
+TEST_F(CapiTest, EveryNullHandleOrPointerIsAnInvalidArgument) {
+  asc_kernel_t* kernel = build_vadd();
+  const asc_type_t param = gm_addr_type(ASC_DTYPE_FLOAT32);
+  asc_builder_t* b = nullptr;
+  check(asc_build_kernel(module_.get(), "k", 1, &param, 1, &b), "asc_build_kernel");
+  asc_builder_t* consumed = nullptr;  // asc_builder_finish(b, NULL) consumes its builder
+  check(asc_build_kernel(module_.get(), "k2", 2, &param, 1, &consumed), "asc_build_kernel");
+
+  asc_module_t* m = module_.get();
+  asc_builder_t* no_builder = nullptr;
+  asc_value_t v = 0;
+  asc_type_t t{};
+  asc_kernel_t* k = nullptr;
+  asc_device_t* d = nullptr;
+  asc_stream_t* s = nullptr;
+  asc_platform_info_t info{};
+  char buf[8];
+  size_t len = 0;
+  const asc_loc_t null_file{nullptr, 3, 1, 1};
+  std::vector<float> data(8);
+  const asc_arg_t args[3] = {buffer_arg(data), buffer_arg(data), buffer_arg(data)};
+
+  const std::vector<NullCase> cases = {
+      {"asc_module_create", [&] { return asc_module_create(nullptr); }, "out"},
+      {"asc_module_destroy", [&] { return asc_module_destroy(nullptr); }, "module"},
+      {"asc_build_kernel(module)", [&] { return asc_build_kernel(nullptr, "k", 1, &param, 1, &b); }, "module"},
+      {"asc_build_kernel(out)", [&] { return asc_build_kernel(m, "k", 1, &param, 1, nullptr); }, "out"},
+      {"asc_build_kernel(name)", [&] { return asc_build_kernel(m, nullptr, 1, &param, 1, &b); }, "name"},
+      {"asc_build_kernel(params)", [&] { return asc_build_kernel(m, "k", 1, nullptr, 1, &b); }, "params"},
+      {"asc_builder_param(builder)", [&] { return asc_builder_param(nullptr, 0, &v); }, "builder"},
+      {"asc_builder_param(out)", [&] { return asc_builder_param(b, 0, nullptr); }, "out"},
+      {"asc_builder_op(builder)",
+       [&] { return asc_builder_op(nullptr, "get_block_idx", 13, nullptr, 0, nullptr, 0, nullptr, &v); }, "builder"},
+      {"asc_builder_op(op_name)", [&] { return asc_builder_op(b, nullptr, 13, nullptr, 0, nullptr, 0, nullptr, &v); },
+       "op name"},
+      {"asc_builder_op(operands)", [&] { return asc_builder_op(b, "add", 3, nullptr, 4, nullptr, 0, nullptr, &v); },
+       "operands"},
+      {"asc_builder_op(attrs)", [&] { return asc_builder_op(b, "const", 5, nullptr, 0, nullptr, 2, nullptr, &v); },
+       "attrs"},
+      {"asc_builder_op(loc->file)",
+       [&] { return asc_builder_op(b, "get_block_idx", 13, nullptr, 0, nullptr, 0, &null_file, &v); }, "loc->file"},
+      {"asc_builder_value_type(builder)", [&] { return asc_builder_value_type(nullptr, 0, &t); }, "builder"},
+      {"asc_builder_value_type(out)", [&] { return asc_builder_value_type(b, 0, nullptr); }, "out"},
+      {"asc_builder_for_begin", [&] { return asc_builder_for_begin(nullptr, 0, 0, 0, nullptr, &v); }, "builder"},
+      {"asc_builder_for_end", [&] { return asc_builder_for_end(nullptr); }, "builder"},
+      {"asc_builder_if_begin", [&] { return asc_builder_if_begin(nullptr, 0, nullptr); }, "builder"},
+      {"asc_builder_else", [&] { return asc_builder_else(nullptr); }, "builder"},
+      {"asc_builder_if_end", [&] { return asc_builder_if_end(nullptr); }, "builder"},
+      {"asc_builder_finish(builder)", [&] { return asc_builder_finish(no_builder, &k); }, "builder"},
+      {"asc_builder_finish(out)", [&] { return asc_builder_finish(std::exchange(consumed, nullptr), nullptr); }, "out"},
+      {"asc_builder_destroy", [&] { return asc_builder_destroy(nullptr); }, "builder"},
+      {"asc_builder_print", [&] { return asc_builder_print(nullptr, buf, sizeof buf, &len); }, "builder"},
+      {"asc_kernel_print", [&] { return asc_kernel_print(nullptr, buf, sizeof buf, &len); }, "kernel"},
+      {"asc_kernel_param_count(kernel)", [&] { return asc_kernel_param_count(nullptr, &len); }, "kernel"},
+      {"asc_kernel_param_count(out)", [&] { return asc_kernel_param_count(kernel, nullptr); }, "out"},
+      {"asc_platform_query(name)", [&] { return asc_platform_query(nullptr, 11, &info); }, "platform name"},
+      {"asc_platform_query(out)", [&] { return asc_platform_query(kPlatform.data(), kPlatform.size(), nullptr); },
+       "out"},
+      {"asc_device_create(platform)", [&] { return asc_device_create(ASC_BACKEND_MODEL, nullptr, 11, 0, &d); },
+       "platform name"},
+      {"asc_device_create(out)",
+       [&] { return asc_device_create(ASC_BACKEND_MODEL, kPlatform.data(), kPlatform.size(), 0, nullptr); }, "out"},
+      {"asc_device_destroy", [&] { return asc_device_destroy(nullptr); }, "device"},
+      {"asc_stream_create(device)", [&] { return asc_stream_create(nullptr, &s); }, "device"},
+      {"asc_stream_create(out)", [&] { return asc_stream_create(device_, nullptr); }, "out"},
+      {"asc_stream_destroy", [&] { return asc_stream_destroy(nullptr); }, "stream"},
+      {"asc_stream_synchronize", [&] { return asc_stream_synchronize(nullptr); }, "stream"},
+      {"asc_launch(kernel)", [&] { return asc_launch(nullptr, stream_, 1, args, 3); }, "kernel"},
+      {"asc_launch(stream)", [&] { return asc_launch(kernel, nullptr, 1, args, 3); }, "stream"},
+      {"asc_launch(args)", [&] { return asc_launch(kernel, stream_, 1, nullptr, 3); }, "args"},
+  };
+  for (const NullCase& c : cases) {
+    SCOPED_TRACE(c.call);
+    scribble_last_error();
+    EXPECT_TRUE(fails_with(c.run(), ASC_ERR_INVALID_ARGUMENT, {std::string(c.null_what) + " is null"}));
+  }
+  EXPECT_EQ(asc_builder_destroy(b), ASC_OK);
+
+  // Null out-pointers of asc_last_error_loc are skipped, not dereferenced.
+  EXPECT_EQ(asc_last_error_loc(nullptr, nullptr, nullptr), ASC_OK);
+}
+
+// ---- building ------------------------------------------------------------------------------
+
+TEST_F(CapiTest, UnknownOpIsReportedWithItsLocation) {
+  CapiWriter w(module_.get(), "k", {});
+  const asc_loc_t loc{"user/vadd.py", 12, 42, 9};
+  asc_value_t result = 0;
+  EXPECT_TRUE(fails_with(asc_builder_op(w.builder(), "vmadd", 5, nullptr, 0, nullptr, 0, &loc, &result),
+                         ASC_ERR_UNKNOWN_OP, {"vmadd", "user/vadd.py:42:9"}));
+  const char* file = nullptr;
+  uint32_t line = 0, col = 0;
+  ASSERT_EQ(asc_last_error_loc(&file, &line, &col), ASC_OK);
+  EXPECT_STREQ(file, "user/vadd.py");
+  EXPECT_EQ(line, 42u);
+  EXPECT_EQ(col, 9u);
+
+  // An error without a location clears the previous one.
+  scribble_last_error();
+  ASSERT_EQ(asc_last_error_loc(&file, &line, &col), ASC_OK);
+  EXPECT_STREQ(file, "");
+  EXPECT_EQ(line, 0u);
+}
+
+TEST_F(CapiTest, TypeErrorsNameTheOp) {
+  CapiWriter w(module_.get(), "k", {});
+  Value n = w.i32(64);
+  Value x = w.local_tensor(0, 64, ASC_DTYPE_FLOAT32, ASC_POS_VECIN, "x");
+  const asc_value_t operands[] = {n, x, x, n};
+  EXPECT_TRUE(fails_with(asc_builder_op(w.builder(), "add", 3, operands, 4, nullptr, 0, nullptr, nullptr), ASC_ERR_TYPE,
+                         {"add", "operand 0"}));
+  const asc_value_t unknown[] = {12345};
+  EXPECT_TRUE(fails_with(asc_builder_op(w.builder(), "arith.neg", 9, unknown, 1, nullptr, 0, nullptr, nullptr),
+                         ASC_ERR_INVALID_ARGUMENT, {"%12345"}));
+}
+
+TEST_F(CapiTest, BadParameterTypesAreRejected) {
+  asc_builder_t* b = nullptr;
+  const asc_type_t bad_kind{9, ASC_DTYPE_FLOAT32, ASC_POS_GM};
+  EXPECT_TRUE(
+      fails_with(asc_build_kernel(module_.get(), "k", 1, &bad_kind, 1, &b), ASC_ERR_INVALID_ARGUMENT, {"type kind 9"}));
+  const asc_type_t bad_dtype{ASC_TYPE_GM_ADDR, ASC_DTYPE_COUNT, ASC_POS_GM};
+  EXPECT_TRUE(
+      fails_with(asc_build_kernel(module_.get(), "k", 1, &bad_dtype, 1, &b), ASC_ERR_INVALID_ARGUMENT, {"dtype 12"}));
+  const asc_type_t bad_position{ASC_TYPE_LOCAL_TENSOR, ASC_DTYPE_FLOAT32, 99};
+  EXPECT_TRUE(fails_with(asc_build_kernel(module_.get(), "k", 1, &bad_position, 1, &b), ASC_ERR_INVALID_ARGUMENT,
+                         {"position 99"}));
+  const asc_type_t local{ASC_TYPE_LOCAL_TENSOR, ASC_DTYPE_FLOAT32, ASC_POS_VECIN};
+  EXPECT_TRUE(fails_with(asc_build_kernel(module_.get(), "k", 1, &local, 1, &b), ASC_ERR_TYPE, {"kernel parameters"}));
+  EXPECT_TRUE(fails_with(asc_build_kernel(module_.get(), "", 0, nullptr, 0, &b), ASC_ERR_INVALID_ARGUMENT, {"name"}));
+  EXPECT_EQ(b, nullptr);
+}
+
+TEST_F(CapiTest, BadAttributeKindIsRejected) {
+  CapiWriter w(module_.get(), "k", {});
+  const asc_attr_t attrs[] = {{"dtype", 5, ASC_ATTR_INT, ASC_DTYPE_INT32, 0, nullptr, 0},
+                              {"value", 5, 7, 1, 0, nullptr, 0}};
+  EXPECT_TRUE(fails_with(asc_builder_op(w.builder(), "const", 5, nullptr, 0, attrs, 2, nullptr, nullptr),
+                         ASC_ERR_INVALID_ARGUMENT, {"'value'", "kind 7"}));
+}
+
+TEST_F(CapiTest, FinishConsumesTheBuilderEvenOnFailure) {
+  CapiWriter w(module_.get(), "k", {});
+  w.at_line(30);
+  w.for_begin(w.i32(0), w.i32(4), w.i32(1));
+  try {
+    w.finish();
+    FAIL() << "finish() with an open for region succeeded";
+  } catch (const CapiError& e) {
+    EXPECT_EQ(e.status(), ASC_ERR_VERIFY);
+    EXPECT_NE(std::string(asc_last_error()).find("never closed"), std::string::npos);
+  }
+  EXPECT_EQ(w.builder(), nullptr);
+}
+
+TEST_F(CapiTest, ValueTypesAndParamCount) {
+  CapiWriter w(module_.get(), "k", TiledBinary{}.params());
+  asc_type_t t{};
+  ASSERT_EQ(asc_builder_value_type(w.builder(), w.op("get_block_idx", {}), &t), ASC_OK);
+  EXPECT_EQ(t.kind, uint32_t{ASC_TYPE_SCALAR});
+  EXPECT_EQ(t.dtype, uint32_t{ASC_DTYPE_INT64});
+  ASSERT_EQ(asc_builder_value_type(w.builder(), w.param(2), &t), ASC_OK);
+  EXPECT_EQ(t.kind, uint32_t{ASC_TYPE_GM_ADDR});
+  EXPECT_EQ(t.dtype, uint32_t{ASC_DTYPE_FLOAT32});
+  size_t n = 0;
+  ASSERT_EQ(asc_kernel_param_count(w.finish(), &n), ASC_OK);
+  EXPECT_EQ(n, 3u);
+}
+
+TEST_F(CapiTest, KernelPrintReportsTheLengthItNeeds) {
+  asc_kernel_t* kernel = build_vadd();
+  size_t len = 0;
+  EXPECT_TRUE(fails_with(asc_kernel_print(kernel, nullptr, 0, &len), ASC_ERR_BUFFER_TOO_SMALL));
+  ASSERT_GT(len, 100u);
+
+  std::vector<char> full(len + 1, 'x');
+  size_t len2 = 0;
+  ASSERT_EQ(asc_kernel_print(kernel, full.data(), full.size(), &len2), ASC_OK);
+  EXPECT_EQ(len2, len);
+  EXPECT_EQ(std::strlen(full.data()), len);
+  const std::string text(full.data());
+  EXPECT_EQ(text.rfind("kernel @vadd(", 0), 0u);
+  EXPECT_NE(text.find("event = MTE2_V"), std::string::npos);
+
+  // Too small by one and by a lot: a NUL-terminated prefix and the full length.
+  for (size_t cap : {len, size_t{16}}) {
+    std::vector<char> small(cap, 'x');
+    size_t got = 0;
+    EXPECT_TRUE(fails_with(asc_kernel_print(kernel, small.data(), cap, &got), ASC_ERR_BUFFER_TOO_SMALL));
+    EXPECT_EQ(got, len);
+    EXPECT_EQ(std::string(small.data()), text.substr(0, cap - 1));
+  }
+}
+
+TEST_F(CapiTest, BuilderPrintShowsTheKernelSoFar) {
+  CapiWriter w(module_.get(), "partial", {});
+  w.op("get_block_idx", {});
+  char buf[256];
+  size_t len = 0;
+  ASSERT_EQ(asc_builder_print(w.builder(), buf, sizeof buf, &len), ASC_OK);
+  EXPECT_NE(std::string(buf).find("kernel @partial()"), std::string::npos);
+  EXPECT_NE(std::string(buf).find("get_block_idx"), std::string::npos);
+}
+
+// ---- platforms and devices ------------------------------------------------------------------
+
+TEST(CapiPlatforms, Ascend910B1IsDescribed) {
+  ASSERT_GE(asc_platform_count(), 4u);
+  bool found = false;
+  for (size_t i = 0; i < asc_platform_count(); ++i) {
+    ASSERT_NE(asc_platform_name(i), nullptr);
+    found = found || kPlatform == asc_platform_name(i);
+  }
+  EXPECT_TRUE(found);
+  EXPECT_EQ(asc_platform_name(asc_platform_count()), nullptr);
+
+  asc_platform_info_t info{};
+  ASSERT_EQ(asc_platform_query(kPlatform.data(), kPlatform.size(), &info), ASC_OK);
+  EXPECT_EQ(info.ub_bytes, 196608u);
+  EXPECT_EQ(info.aiv_cores, 48u);
+  EXPECT_EQ(info.aic_cores, 24u);
+  EXPECT_EQ(info.block_bytes, 32u);
+  EXPECT_EQ(info.repeat_bytes, 256u);
+  EXPECT_EQ(info.max_event_id, 8u);
+  EXPECT_TRUE(fails_with(asc_platform_query("Ascend310P", 10, &info), ASC_ERR_INVALID_ARGUMENT, {"Ascend310P"}));
+}
+
+TEST(CapiDevices, UnknownPlatformListsTheKnownOnes) {
+  asc_device_t* d = nullptr;
+  EXPECT_TRUE(fails_with(asc_device_create(ASC_BACKEND_MODEL, "Ascend310P", 10, 0, &d), ASC_ERR_INVALID_ARGUMENT,
+                         {"Ascend310P", "Ascend910B1", "Ascend910B4"}));
+  EXPECT_EQ(d, nullptr);
+}
+
+TEST(CapiDevices, NpuBackendNeedsCann) {
+  asc_device_t* d = nullptr;
+  EXPECT_TRUE(fails_with(asc_device_create(ASC_BACKEND_NPU, kPlatform.data(), kPlatform.size(), 0, &d),
+                         ASC_ERR_BACKEND_UNAVAILABLE, {"libascendcl.so"}));
+  EXPECT_TRUE(fails_with(asc_device_create(7, kPlatform.data(), kPlatform.size(), 0, &d), ASC_ERR_INVALID_ARGUMENT,
+                         {"backend 7"}));
+  EXPECT_EQ(d, nullptr);
+}
+
+// ---- launching ---------------------------------------------------------------------------------
+
+TEST_F(CapiTest, VaddBuiltAndLaunchedThroughTheCAbi) {
+  TiledBinary k;
+  k.block_length = 8192;  // 16 tiles of 512
+  asc_kernel_t* kernel = build_vadd(k);
+  constexpr uint32_t kBlocks = 8;
+  const size_t n = kBlocks * static_cast<size_t>(k.block_length);
+  std::vector<float> x = random_values<float>(n, 7, -50, 50), y = random_values<float>(n, 8, -50, 50), z(n, 0.0f);
+  const asc_arg_t args[] = {buffer_arg(x), buffer_arg(y), buffer_arg(z)};
+  ASSERT_EQ(asc_launch(kernel, stream_, kBlocks, args, 3), ASC_OK) << asc_last_error();
+  ASSERT_EQ(asc_stream_synchronize(stream_), ASC_OK);
+  size_t bad = 0;
+  for (size_t i = 0; i < n; ++i) bad += z[i] != x[i] + y[i];
+  EXPECT_EQ(bad, 0u);
+}
+
+TEST_F(CapiTest, LaunchChecksBlockDimAndArguments) {
+  asc_kernel_t* kernel = build_vadd();
+  std::vector<float> x(2048), y(2048), z(2048);
+  const asc_arg_t args[] = {buffer_arg(x), buffer_arg(y), buffer_arg(z)};
+  EXPECT_TRUE(fails_with(asc_launch(kernel, stream_, 0, args, 3), ASC_ERR_INVALID_ARGUMENT, {"block_dim"}));
+  EXPECT_TRUE(fails_with(asc_launch(kernel, stream_, 65536, args, 3), ASC_ERR_INVALID_ARGUMENT, {"block_dim"}));
+  EXPECT_TRUE(fails_with(asc_launch(kernel, stream_, 1, args, 2), ASC_ERR_TYPE, {"takes 3"}));
+  asc_arg_t bad_dtype[3] = {args[0], args[1], args[2]};
+  bad_dtype[2].dtype = 99;
+  EXPECT_TRUE(fails_with(asc_launch(kernel, stream_, 1, bad_dtype, 3), ASC_ERR_TYPE, {"argument 2", "unknown dtype"}));
+  EXPECT_EQ(asc_launch(kernel, stream_, 1, args, 3), ASC_OK) << asc_last_error();
+}
+
+TEST_F(CapiTest, KernelErrorsCarryTheOpLocation) {
+  CapiWriter w(module_.get(), "stuck", {gm_addr_type(ASC_DTYPE_FLOAT32)});
+  w.at_line(17);
+  w.wait_flag(MTE2_V, w.i32(0));  // line 17: the constant, line 18: the wait
+  asc_kernel_t* kernel = w.finish();
+  std::vector<float> x(8);
+  const asc_arg_t arg = buffer_arg(x);
+  EXPECT_TRUE(fails_with(asc_launch(kernel, stream_, 1, &arg, 1), ASC_ERR_DEADLOCK, {"kernels.py:18:5: ", "MTE2_V"}));
+  const char* file = nullptr;
+  uint32_t line = 0, col = 0;
+  asc_last_error_loc(&file, &line, &col);
+  EXPECT_STREQ(file, "kernels.py");
+  EXPECT_EQ(line, 18u);
+}
+
+}  // namespace

@@ -1,0 +1,243 @@
+// Builder, verifier and printer: every op is checked as it is added, so each
+// rule below fails at the offending op, with its source location.
+#include <gtest/gtest.h>
+
+#include <sstream>
+#include <string>
+
+#include "ir/printer.h"
+#include "kernel_fixtures.h"
+#include "passes/verifier.h"
+
+namespace {
+
+using namespace asc_test;
+
+// A kernel with params x, y, z (float32 GM addresses) and helpers for the
+// operands the rules are about.
+class IrTest : public ::testing::Test {
+ protected:
+  asc::Module module_;
+  CoreWriter w_{module_, "k", TiledBinary{}.params()};
+
+  Value ub(asc_dtype_t d, asc_position_t pos, int64_t offset_bytes = 0) {
+    return w_.local_tensor(offset_bytes, 64, d, pos, "t");
+  }
+  asc::Type type(Value v) { return w_.builder().value_type(v); }
+};
+
+// The line of `needle` in `text`, or "" if absent.
+std::string line_with(const std::string& text, std::string_view needle) {
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);)
+    if (line.find(needle) != std::string::npos) return line;
+  return {};
+}
+
+TEST_F(IrTest, ResultTypesFollowTheOpTable) {
+  Value idx = w_.op("get_block_idx", {});
+  EXPECT_EQ(type(idx), asc::Type::scalar(asc::DType::Int64));
+  EXPECT_EQ(type(w_.cast(idx, ASC_DTYPE_INT32)), asc::Type::scalar(asc::DType::Int32));
+  Value x = ub(ASC_DTYPE_FLOAT16, ASC_POS_VECIN);
+  EXPECT_EQ(type(x), asc::Type::local_tensor(asc::DType::Float16, asc::Position::VecIn));
+  EXPECT_EQ(type(w_.local_slice(x, w_.i32(16))), type(x));
+  Value gm = w_.global_tensor(w_.param(0), w_.i32(0), w_.i32(64));
+  EXPECT_EQ(type(gm), asc::Type::global_tensor(asc::DType::Float32));
+  EXPECT_EQ(type(w_.op("cmp.lt", {w_.i32(1), w_.i32(2)})), asc::Type::scalar(asc::DType::Bool));
+  EXPECT_EQ(w_.op("data_copy", {ub(ASC_DTYPE_FLOAT32, ASC_POS_VECIN), gm, w_.i32(64)}), ASC_NO_VALUE);
+}
+
+TEST_F(IrTest, UnknownOpNameIsRejectedAtItsLocation) {
+  w_.at_line(42);
+  auto e = error_of([&] { w_.op("vadd_fused", {}); });
+  ASSERT_TRUE(is_error(e, ASC_ERR_UNKNOWN_OP, {"vadd_fused"}));
+  ASSERT_TRUE(e->loc().known());
+  EXPECT_EQ(*e->loc().file, "kernels.py");
+  EXPECT_EQ(e->loc().line, 42u);
+  EXPECT_EQ(e->loc().col, KernelWriter::kCol);
+}
+
+TEST_F(IrTest, ScalarAsVectorDestinationIsATypeError) {
+  Value x = ub(ASC_DTYPE_FLOAT32, ASC_POS_VECIN), n = w_.i32(64);
+  EXPECT_TRUE(is_error(error_of([&] {
+                         w_.op("add", {n, x, x, n});
+                       }),
+                       ASC_ERR_TYPE, {"add", "operand 0", "LocalTensor"}));
+}
+
+TEST_F(IrTest, WrongOperandCountIsATypeError) {
+  Value x = ub(ASC_DTYPE_FLOAT32, ASC_POS_VECIN);
+  EXPECT_TRUE(is_error(error_of([&] { w_.op("add", {x, x, x}); }), ASC_ERR_TYPE, {"add", "4 operand"}));
+  EXPECT_TRUE(is_error(error_of([&] { w_.op("data_copy", {x, x}); }), ASC_ERR_TYPE, {"data_copy", "2 operand"}));
+}
+
+TEST_F(IrTest, VectorAddNeedsOneDtype) {
+  Value x = ub(ASC_DTYPE_FLOAT32, ASC_POS_VECIN), y = ub(ASC_DTYPE_FLOAT16, ASC_POS_VECIN, 256);
+  Value z = ub(ASC_DTYPE_FLOAT32, ASC_POS_VECOUT, 512), n = w_.i32(64);
+  EXPECT_TRUE(is_error(error_of([&] { w_.op("add", {z, x, y, n}); }), ASC_ERR_TYPE, {"add", "float16", "float32"}));
+  w_.op("add", {z, x, x, n});  // the same op with matching dtypes is fine
+}
+
+TEST_F(IrTest, UbToUbCopyMayNotWriteVecin) {
+  Value src = ub(ASC_DTYPE_FLOAT32, ASC_POS_VECIN), n = w_.i32(64);
+  Value vecin = ub(ASC_DTYPE_FLOAT32, ASC_POS_VECIN, 256);
+  EXPECT_TRUE(
+      is_error(error_of([&] { w_.data_copy(vecin, src, n); }), ASC_ERR_TYPE, {"data_copy.local_to_local", "VECIN"}));
+  w_.data_copy(ub(ASC_DTYPE_FLOAT32, ASC_POS_VECCALC, 512), src, n);
+  w_.data_copy(ub(ASC_DTYPE_FLOAT32, ASC_POS_VECOUT, 768), src, n);
+}
+
+TEST_F(IrTest, LocalTensorsMustLiveInTheUnifiedBuffer) {
+  EXPECT_TRUE(is_error(error_of([&] { ub(ASC_DTYPE_FLOAT32, ASC_POS_A1); }), ASC_ERR_UNSUPPORTED, {"A1"}));
+  EXPECT_TRUE(is_error(error_of([&] { ub(ASC_DTYPE_FLOAT32, ASC_POS_GM); }), ASC_ERR_TYPE, {"local_tensor.create"}));
+}
+
+TEST_F(IrTest, DivIsFloatOnly) {
+  Value x = ub(ASC_DTYPE_INT32, ASC_POS_VECIN), z = ub(ASC_DTYPE_INT32, ASC_POS_VECOUT, 256), n = w_.i32(64);
+  EXPECT_TRUE(is_error(error_of([&] { w_.op("div", {z, x, x, n}); }), ASC_ERR_TYPE, {"div", "int32"}));
+  Value h = ub(ASC_DTYPE_FLOAT16, ASC_POS_VECIN, 512);
+  w_.op("div", {h, h, h, n});
+}
+
+TEST_F(IrTest, IntegerVectorOpsAcceptInt16AndInt32Only) {
+  Value b = ub(ASC_DTYPE_INT8, ASC_POS_VECIN), n = w_.i32(64);
+  EXPECT_TRUE(is_error(error_of([&] { w_.op("mul", {b, b, b, n}); }), ASC_ERR_TYPE, {"mul", "int8"}));
+  Value s = ub(ASC_DTYPE_INT16, ASC_POS_VECIN, 256);
+  w_.op("mul", {s, s, s, n});
+}
+
+TEST_F(IrTest, EventIdsAreZeroToSeven) {
+  EXPECT_TRUE(is_error(error_of([&] { w_.set_flag(MTE2_V, w_.i32(8)); }), ASC_ERR_TYPE, {"set_flag", "8"}));
+  EXPECT_TRUE(is_error(error_of([&] { w_.wait_flag(MTE2_V, w_.i32(-1)); }), ASC_ERR_TYPE, {"wait_flag", "-1"}));
+  EXPECT_TRUE(is_error(error_of([&] { w_.op("set_flag", {w_.i32(0)}, {int_attr("event", 35)}); }), ASC_ERR_TYPE,
+                       {"HardEvent 35"}));
+  w_.set_flag(MTE2_V, w_.i32(7));
+  w_.wait_flag(MTE2_V, w_.i32(7));
+}
+
+TEST_F(IrTest, ConstantLocalTensorOffsetMustBe32ByteAligned) {
+  EXPECT_TRUE(is_error(error_of([&] { ub(ASC_DTYPE_FLOAT32, ASC_POS_VECIN, 16); }), ASC_ERR_MISALIGNED, {"16"}));
+  ub(ASC_DTYPE_FLOAT32, ASC_POS_VECIN, 32);
+}
+
+// A negative address is out of bounds, not misaligned (-32 is a multiple of
+// 32); the run-time check for a computed address says OUT_OF_BOUNDS, and the
+// constant case should agree with it.
+TEST_F(IrTest, NegativeConstantLocalOffsetIsOutOfBoundsNotMisaligned) {
+  EXPECT_TRUE(is_error(error_of([&] { ub(ASC_DTYPE_FLOAT32, ASC_POS_VECIN, -32); }), ASC_ERR_OUT_OF_BOUNDS, {"-32"}));
+}
+
+TEST_F(IrTest, ScalarArithmeticNeedsOneDtype) {
+  Value idx = w_.op("get_block_idx", {}), four = w_.i32(4);  // int64, int32
+  EXPECT_TRUE(is_error(error_of([&] {
+                         w_.op("arith.mul", {idx, four});
+                       }),
+                       ASC_ERR_TYPE, {"arith.mul", "int64", "int32"}));
+  Value a = w_.constant_f(ASC_DTYPE_FLOAT32, 1), b = w_.constant_f(ASC_DTYPE_FLOAT32, 2);
+  EXPECT_TRUE(is_error(error_of([&] { w_.op("arith.and", {a, b}); }), ASC_ERR_TYPE, {"arith.and", "integer"}));
+  w_.op("arith.mul", {w_.cast(idx, ASC_DTYPE_INT32), four});
+}
+
+TEST_F(IrTest, AttributesAreChecked) {
+  Value one = w_.i32(1);
+  auto cast_with = [&](std::vector<Attr> attrs) { return error_of([&] { w_.op("arith.cast", {one}, attrs); }); };
+  EXPECT_TRUE(is_error(cast_with({}), ASC_ERR_TYPE, {"missing attribute 'dtype'"}));
+  EXPECT_TRUE(is_error(cast_with({int_attr("dtype", ASC_DTYPE_INT16), int_attr("colour", 1)}), ASC_ERR_TYPE,
+                       {"unknown attribute 'colour'"}));
+  EXPECT_TRUE(is_error(cast_with({string_attr("dtype", "int16")}), ASC_ERR_TYPE, {"'dtype' has the wrong kind"}));
+  EXPECT_TRUE(is_error(cast_with({int_attr("dtype", ASC_DTYPE_COUNT)}), ASC_ERR_TYPE, {"unknown dtype 12"}));
+  EXPECT_TRUE(is_error(error_of([&] { w_.op("const", {}, {int_attr("dtype", ASC_DTYPE_INT32)}); }), ASC_ERR_TYPE,
+                       {"missing attribute 'value'"}));
+}
+
+TEST_F(IrTest, ForBoundsShareADtypeAndStepIsNonZero) {
+  Value idx = w_.op("get_block_idx", {});
+  EXPECT_TRUE(is_error(error_of([&] { w_.for_begin(w_.i32(0), idx, w_.i32(1)); }), ASC_ERR_TYPE, {"for"}));
+  EXPECT_TRUE(is_error(error_of([&] { w_.for_begin(w_.i32(0), w_.i32(4), w_.i32(0)); }), ASC_ERR_TYPE, {"zero"}));
+}
+
+TEST_F(IrTest, ValueFromForBodyIsDeadAfterForEnd) {
+  Value iv = w_.for_begin(w_.i32(0), w_.i32(4), w_.i32(1));
+  Value inner = w_.op("arith.add", {iv, w_.i32(1)});
+  w_.for_end();
+  EXPECT_TRUE(is_error(error_of([&] { w_.op("arith.add", {inner, w_.i32(1)}); }), ASC_ERR_VERIFY, {"region"}));
+  EXPECT_TRUE(is_error(error_of([&] { w_.op("arith.add", {iv, w_.i32(1)}); }), ASC_ERR_VERIFY, {"region"}));
+}
+
+TEST_F(IrTest, ValueFromThenBranchIsDeadInElse) {
+  w_.if_begin(w_.op("cmp.lt", {w_.i32(1), w_.i32(2)}));
+  Value then_value = w_.i32(3);
+  w_.builder().else_begin();
+  EXPECT_TRUE(is_error(error_of([&] { w_.op("arith.neg", {then_value}); }), ASC_ERR_VERIFY));
+  w_.if_end();
+}
+
+TEST_F(IrTest, UnclosedRegionFailsFinish) {
+  w_.at_line(7);
+  w_.for_begin(w_.i32(0), w_.i32(4), w_.i32(1));
+  auto e = error_of([&] { w_.finish(); });
+  ASSERT_TRUE(is_error(e, ASC_ERR_VERIFY, {"for", "never closed"}));
+  EXPECT_EQ(e->loc().line, 10u);  // three constants, then the for
+}
+
+TEST_F(IrTest, UnbalancedRegionCallsAreRejected) {
+  EXPECT_TRUE(is_error(error_of([&] { w_.for_end(); }), ASC_ERR_INVALID_ARGUMENT, {"for_end"}));
+  EXPECT_TRUE(is_error(error_of([&] { w_.if_end(); }), ASC_ERR_INVALID_ARGUMENT, {"if_end"}));
+  w_.for_begin(w_.i32(0), w_.i32(4), w_.i32(1));
+  EXPECT_TRUE(is_error(error_of([&] { w_.if_end(); }), ASC_ERR_INVALID_ARGUMENT));
+  w_.for_end();
+  EXPECT_TRUE(is_error(error_of([&] {
+                         w_.op("for", {w_.i32(0), w_.i32(1), w_.i32(1)});
+                       }),
+                       ASC_ERR_INVALID_ARGUMENT, {"regions"}));
+}
+
+TEST(IrParams, KernelParametersAreNotLocalTensors) {
+  asc::Module m;
+  asc_type_t local{ASC_TYPE_LOCAL_TENSOR, ASC_DTYPE_FLOAT32, ASC_POS_VECIN};
+  EXPECT_TRUE(is_error(error_of([&] { CoreWriter w(m, "k", {local}); }), ASC_ERR_TYPE, {"kernel parameters"}));
+  EXPECT_TRUE(is_error(error_of([&] { CoreWriter w(m, "", {}); }), ASC_ERR_INVALID_ARGUMENT, {"name"}));
+  CoreWriter w(m, "k", {gm_addr_type(ASC_DTYPE_FLOAT32)});
+  EXPECT_TRUE(is_error(error_of([&] { w.param(1); }), ASC_ERR_INVALID_ARGUMENT, {"parameter index 1"}));
+}
+
+TEST(IrVadd, FixtureVerifiesAndPrints) {
+  asc::Module m;
+  TiledBinary k;
+  CoreWriter w(m, "vadd", k.params());
+  w.at_line(100);
+  emit_tiled_binary(w, k);
+  const asc::Kernel& kernel = w.finish();
+  ASSERT_EQ(m.kernels.size(), 1u);
+  EXPECT_NO_THROW(asc::verify_kernel(kernel));
+
+  const std::string text = asc::print_kernel(kernel);
+  SCOPED_TRACE(text);
+  EXPECT_EQ(text.rfind("kernel @vadd(%0: !gm_addr<f32>, %1: !gm_addr<f32>, %2: !gm_addr<f32>) {", 0), 0u);
+  for (const char* needle : {"get_block_idx", "arith.cast", "global_tensor.set_global_buffer", "local_tensor.create",
+                             "name = \"x_local\"", "position = VECOUT", "for %", "arith.mod"})
+    EXPECT_NE(text.find(needle), std::string::npos) << needle;
+  EXPECT_NE(text.find("kernels.py:100:5"), std::string::npos);
+  // Each pipe op shows the pipe that runs it; set_flag runs on the event's
+  // source pipe, wait_flag on its destination.
+  EXPECT_NE(line_with(text, "data_copy.gm_to_local").find("[MTE2]"), std::string::npos);
+  EXPECT_NE(line_with(text, "set_flag %").find("event = MTE2_V} [MTE2]"), std::string::npos);
+  EXPECT_NE(line_with(text, "wait_flag %").find("event = MTE2_V} [V]"), std::string::npos);
+  EXPECT_NE(line_with(text, " add %").find("[V]"), std::string::npos);
+  EXPECT_NE(line_with(text, "data_copy.local_to_gm").find("[MTE3]"), std::string::npos);
+  EXPECT_NE(text.find("event = MTE3_MTE2} [MTE3]"), std::string::npos);
+  EXPECT_EQ(line_with(text, "get_block_idx").find('['), std::string::npos);  // scalar ops have no pipe tag
+}
+
+TEST(IrVerifier, UseBeforeDefinitionIsCaughtOnAHandEditedKernel) {
+  asc::Module m;
+  CoreWriter w(m, "k", {});
+  Value one = w.i32(1);
+  w.op("arith.neg", {one});
+  asc::Kernel* kernel = w.builder().finish();
+  std::swap(kernel->body.ops[0], kernel->body.ops[1]);  // neg now reads %0 before the const defines it
+  EXPECT_TRUE(
+      is_error(error_of([&] { asc::verify_kernel(*kernel); }), ASC_ERR_VERIFY, {"arith.neg", "outside the region"}));
+}
+
+}  // namespace

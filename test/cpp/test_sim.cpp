@@ -1,0 +1,590 @@
+// The Model simulator: results against host references computed here,
+// synchronisation semantics and run-time errors.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "kernel_fixtures.h"
+
+namespace {
+
+using namespace asc_test;
+
+constexpr int32_t kI32Min = std::numeric_limits<int32_t>::min();
+constexpr int32_t kI32Max = std::numeric_limits<int32_t>::max();
+
+std::vector<asc_type_t> gm_params(asc_dtype_t d, size_t n) { return std::vector<asc_type_t>(n, gm_addr_type(d)); }
+
+// ---- references and comparison -------------------------------------------------------
+
+// An exact integer result wrapped to T's width (two's complement).
+template <typename T>
+T wrap(int64_t exact) {
+  constexpr int64_t kRange = int64_t{1} << (8 * sizeof(T));
+  int64_t r = ((exact % kRange) + kRange) % kRange;  // in [0, 2^bits)
+  if (r > std::numeric_limits<T>::max()) r -= kRange;
+  return static_cast<T>(r);
+}
+
+// The host reference for one lane. Floats: the result is computed in double
+// and rounded once to T; double has more than 2p+2 bits for float and half, so
+// this is the correctly rounded IEEE result of the operation in T.
+template <typename T>
+T reference(const std::string& op, T a, T b) {
+  if constexpr (std::is_integral_v<T>) {
+    const int64_t x = a, y = b;
+    if (op == "add") return wrap<T>(x + y);
+    if (op == "sub") return wrap<T>(x - y);
+    if (op == "mul") return wrap<T>(x * y);
+  } else {
+    const double x = static_cast<double>(a), y = static_cast<double>(b);
+    if (op == "add") return static_cast<T>(x + y);
+    if (op == "sub") return static_cast<T>(x - y);
+    if (op == "mul") return static_cast<T>(x * y);
+    if (op == "div") return static_cast<T>(x / y);
+  }
+  if (op == "max") return a < b ? b : a;
+  if (op == "min") return b < a ? b : a;
+  throw std::invalid_argument("no reference for " + op);
+}
+
+// got[begin, end) equals want[begin, end) bit for bit.
+template <typename T>
+::testing::AssertionResult same_bits(const std::vector<T>& got, const std::vector<T>& want, size_t begin = 0,
+                                     size_t end = std::numeric_limits<size_t>::max()) {
+  end = std::min({end, want.size(), got.size()});
+  size_t bad = 0, first = 0;
+  for (size_t i = begin; i < end; ++i)
+    if (std::memcmp(&got[i], &want[i], sizeof(T)) != 0 && bad++ == 0) first = i;
+  if (bad == 0) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << bad << " of " << end - begin << " elements differ; first at [" << first
+                                       << "]: got " << static_cast<double>(got[first]) << ", want "
+                                       << static_cast<double>(want[first]);
+}
+
+template <typename T>
+std::vector<T> head(const std::vector<T>& v, size_t n) {
+  return std::vector<T>(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(n));
+}
+
+// ---- vadd, the tiled double-buffered kernel ------------------------------------------
+
+class VaddTest : public ::testing::TestWithParam<uint32_t> {};
+
+TEST_P(VaddTest, MatchesHostReference) {
+  const uint32_t blocks = GetParam();
+  const TiledBinary k;  // float32 add, 2048 elements per block in 16 tiles of 128
+  asc::Module m;
+  CoreWriter w(m, "vadd", k.params());
+  emit_tiled_binary(w, k);
+  const asc::Kernel& kernel = w.finish();
+
+  const size_t n = blocks * static_cast<size_t>(k.block_length);
+  std::vector<float> x = random_values<float>(n, 100 + blocks, -1000, 1000);
+  std::vector<float> y = random_values<float>(n, 200 + blocks, -1000, 1000);
+  std::vector<float> z(n, std::nanf(""));
+  run_model(kernel, blocks, {buffer_arg(x), buffer_arg(y), buffer_arg(z)});
+
+  std::vector<float> want(n);
+  for (size_t i = 0; i < n; ++i) want[i] = x[i] + y[i];
+  EXPECT_TRUE(same_bits(z, want));
+}
+
+INSTANTIATE_TEST_SUITE_P(Blocks, VaddTest, ::testing::Values(1u, 8u, 48u));
+
+TEST(Vadd, OtherOpsAndDtypesThroughTheTiledKernel) {
+  TiledBinary k;
+  k.op = "mul";
+  k.dtype = ASC_DTYPE_INT16;
+  k.block_length = 4096;  // 16 tiles of 256 int16 (512 bytes)
+  asc::Module m;
+  CoreWriter w(m, "vmul_i16", k.params());
+  emit_tiled_binary(w, k);
+  const asc::Kernel& kernel = w.finish();
+
+  const size_t n = 4 * static_cast<size_t>(k.block_length);
+  std::vector<int16_t> x = random_values<int16_t>(n, 1, -32768, 32767), y = random_values<int16_t>(n, 2, -32768, 32767);
+  std::vector<int16_t> z(n, 0);
+  run_model(kernel, 4, {buffer_arg(x), buffer_arg(y), buffer_arg(z)});
+  std::vector<int16_t> want(n);
+  for (size_t i = 0; i < n; ++i) want[i] = wrap<int16_t>(int64_t{x[i]} * int64_t{y[i]});
+  EXPECT_TRUE(same_bits(z, want));
+}
+
+// ---- vector ops on data in the Unified Buffer, with tail counts ----------------------
+
+// Runs emit_ub_binary on one block. x and y are padded with zeros, z starts as
+// `sentinel` everywhere; returns z (padded_count(count) elements).
+template <typename T>
+std::vector<T> run_ub_binary(const std::string& op, std::vector<T> x, std::vector<T> y, int64_t count, T sentinel) {
+  constexpr asc_dtype_t d = dtype_of<T>();
+  asc::Module m;
+  CoreWriter w(m, op, gm_params(d, 3));
+  emit_ub_binary(w, {op, d, count});
+  const size_t padded = static_cast<size_t>(padded_count(count, d));
+  x.resize(padded, T{});
+  y.resize(padded, T{});
+  std::vector<T> z(padded, sentinel);
+  run_model(w.finish(), 1, {buffer_arg(x), buffer_arg(y), buffer_arg(z)});
+  return z;
+}
+
+struct VectorCase {
+  std::string op;
+  asc_dtype_t dtype;
+  int64_t count;
+};
+
+const char* dtype_label(asc_dtype_t d) {
+  switch (d) {
+    case ASC_DTYPE_FLOAT32: return "float32";
+    case ASC_DTYPE_FLOAT16: return "float16";
+    case ASC_DTYPE_INT16: return "int16";
+    case ASC_DTYPE_INT32: return "int32";
+    default: return "other";
+  }
+}
+
+void PrintTo(const VectorCase& c, std::ostream* os) { *os << c.op << " " << dtype_label(c.dtype) << " x" << c.count; }
+
+std::vector<VectorCase> vector_cases() {
+  const std::vector<std::string> float_ops = {"add", "sub", "mul", "div", "max", "min"};
+  const std::vector<std::string> int_ops = {"add", "sub", "mul", "max", "min"};
+  std::vector<VectorCase> cases;
+  for (asc_dtype_t d : {ASC_DTYPE_FLOAT32, ASC_DTYPE_FLOAT16, ASC_DTYPE_INT16, ASC_DTYPE_INT32})
+    for (const std::string& op : d == ASC_DTYPE_FLOAT32 || d == ASC_DTYPE_FLOAT16 ? float_ops : int_ops)
+      for (int64_t count : {13, 300}) cases.push_back({op, d, count});
+  return cases;
+}
+
+class VectorOpTest : public ::testing::TestWithParam<VectorCase> {
+ protected:
+  template <typename T>
+  void check() {
+    const VectorCase& c = GetParam();
+    const size_t n = static_cast<size_t>(c.count);
+    std::vector<T> x, y;
+    if constexpr (std::is_integral_v<T>) {
+      // The full range, so that add/sub/mul overflow often, plus the extremes.
+      constexpr T lo = std::numeric_limits<T>::min(), hi = std::numeric_limits<T>::max();
+      x = random_values<T>(n, 11, lo, hi);
+      y = random_values<T>(n, 12, lo, hi);
+      const T edge_x[] = {hi, lo, hi, lo}, edge_y[] = {1, 1, hi, -1};
+      std::copy(std::begin(edge_x), std::end(edge_x), x.begin());
+      std::copy(std::begin(edge_y), std::end(edge_y), y.begin());
+    } else {
+      x = random_values<T>(n, 11, -100, 100);
+      y = random_values<T>(n, 12, 0.5, 100);  // divisors away from zero, both signs
+      for (size_t i = 0; i < n; i += 2) y[i] = -y[i];
+    }
+    std::vector<T> want(n);
+    for (size_t i = 0; i < n; ++i) want[i] = reference(c.op, x[i], y[i]);
+
+    const T sentinel = static_cast<T>(77);
+    std::vector<T> z = run_ub_binary(c.op, x, y, c.count, sentinel);
+    EXPECT_TRUE(same_bits(z, want, 0, n));
+    // The op writes exactly `count` elements: the rest of the copied blocks keep z's initial value.
+    ASSERT_EQ(z.size(), static_cast<size_t>(padded_count(c.count, c.dtype)));
+    EXPECT_TRUE(same_bits(z, std::vector<T>(z.size(), sentinel), n, z.size()));
+  }
+};
+
+TEST_P(VectorOpTest, MatchesHostReferenceAndLeavesTheTail) {
+  switch (GetParam().dtype) {
+    case ASC_DTYPE_FLOAT32: return check<float>();
+    case ASC_DTYPE_FLOAT16: return check<_Float16>();
+    case ASC_DTYPE_INT16: return check<int16_t>();
+    case ASC_DTYPE_INT32: return check<int32_t>();
+    default: FAIL() << "no host type for this dtype";
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Ops, VectorOpTest, ::testing::ValuesIn(vector_cases()),
+                         [](const ::testing::TestParamInfo<VectorCase>& p) {
+                           return p.param.op + "_" + dtype_label(p.param.dtype) + "_" + std::to_string(p.param.count);
+                         });
+
+// Hand-derived: the exact result modulo 2^32 (2^16), as a signed value.
+TEST(VectorWrap, Int32LanesWrapOnOverflow) {
+  auto run = [](const char* op, std::vector<int32_t> x, std::vector<int32_t> y) {
+    const size_t n = x.size();
+    return head(run_ub_binary<int32_t>(op, std::move(x), std::move(y), static_cast<int64_t>(n), 0), n);
+  };
+  EXPECT_EQ(run("add", {kI32Max, kI32Min, -5}, {1, -1, 3}), (std::vector<int32_t>{kI32Min, kI32Max, -2}));
+  EXPECT_EQ(run("sub", {kI32Min, kI32Max, 5}, {1, -1, 7}), (std::vector<int32_t>{kI32Max, kI32Min, -2}));
+  // 65536^2 = 2^32 -> 0; 46341^2 = 2147488281 -> 2147488281 - 2^32 = -2147479015.
+  EXPECT_EQ(run("mul", {65536, 46341, kI32Min, -3}, {65536, 46341, -1, 7}),
+            (std::vector<int32_t>{0, -2147479015, kI32Min, -21}));
+  EXPECT_EQ(run("max", {kI32Min, 5}, {kI32Max, -5}), (std::vector<int32_t>{kI32Max, 5}));
+  EXPECT_EQ(run("min", {kI32Min, 5}, {kI32Max, -5}), (std::vector<int32_t>{kI32Min, -5}));
+}
+
+TEST(VectorWrap, Int16LanesWrapOnOverflow) {
+  auto run = [](const char* op, std::vector<int16_t> x, std::vector<int16_t> y) {
+    const size_t n = x.size();
+    return head(run_ub_binary<int16_t>(op, std::move(x), std::move(y), static_cast<int64_t>(n), 0), n);
+  };
+  EXPECT_EQ(run("add", {32767, -32768, 100}, {1, -1, -300}), (std::vector<int16_t>{-32768, 32767, -200}));
+  EXPECT_EQ(run("sub", {-32768, 32767}, {1, -1}), (std::vector<int16_t>{32767, -32768}));
+  // 300^2 = 90000 -> 90000 - 65536 = 24464; 256^2 = 2^16 -> 0.
+  EXPECT_EQ(run("mul", {300, 256, -32768, -3}, {300, 256, -1, 7}), (std::vector<int16_t>{24464, 0, -32768, -21}));
+}
+
+TEST(VectorRounding, FloatLanesRoundToNearestEven) {
+  // float32: 2^24 + 1 is a tie between 2^24 and 2^24 + 2 -> 2^24 (even).
+  std::vector<float> f = run_ub_binary<float>("add", {16777216.0f, 16777216.0f}, {1.0f, 3.0f}, 2, 0.0f);
+  EXPECT_EQ(f[0], 16777216.0f);
+  EXPECT_EQ(f[1], 16777220.0f);  // 2^24 + 3 ties between +2 and +4 -> +4 (even)
+  // float16: spacing 2 at 2048; 2048 + 1 -> 2048, 2048 + 3 -> 2052; 65504 + 32 reaches the overflow threshold -> inf.
+  std::vector<_Float16> h = run_ub_binary<_Float16>("add", {_Float16(2048), _Float16(2048), _Float16(65504)},
+                                                    {_Float16(1), _Float16(3), _Float16(32)}, 3, _Float16(0));
+  EXPECT_EQ(static_cast<float>(h[0]), 2048.0f);
+  EXPECT_EQ(static_cast<float>(h[1]), 2052.0f);
+  EXPECT_TRUE(std::isinf(static_cast<float>(h[2])));
+}
+
+// ---- synchronisation -----------------------------------------------------------------
+
+// A one-block kernel over x, y, z (64 float32 each) with the tensors in place;
+// the test adds the body.
+struct SyncKernel {
+  static constexpr int64_t kN = 64;
+  asc::Module m;
+  CoreWriter w{m, "sync", gm_params(ASC_DTYPE_FLOAT32, 3)};
+  Value n = w.i32(kN), zero = w.i32(0);
+  Value x_gm = w.global_tensor(w.param(0), zero, n), y_gm = w.global_tensor(w.param(1), zero, n);
+  Value z_gm = w.global_tensor(w.param(2), zero, n);
+  Value x = w.local_tensor(0, kN, ASC_DTYPE_FLOAT32, ASC_POS_VECIN, "x_local");
+  Value y = w.local_tensor(kN * 4, kN, ASC_DTYPE_FLOAT32, ASC_POS_VECIN, "y_local");
+  Value z = w.local_tensor(2 * kN * 4, kN, ASC_DTYPE_FLOAT32, ASC_POS_VECOUT, "z_local");
+
+  std::vector<float> xs = random_values<float>(kN, 1, -10, 10), ys = random_values<float>(kN, 2, -10, 10);
+  std::vector<float> zs = std::vector<float>(kN, 0.0f);
+  void run() { run_model(w.finish(), 1, {buffer_arg(xs), buffer_arg(ys), buffer_arg(zs)}); }
+};
+
+TEST(Sync, WaitWithoutSetIsADeadlockAtTheWait) {
+  SyncKernel k;
+  k.w.data_copy(k.x, k.x_gm, k.n);
+  k.w.wait_flag(MTE2_V, k.zero);
+  const uint32_t wait_line = k.w.last_line();
+  k.w.op("add", {k.z, k.x, k.x, k.n});
+  auto e = error_of([&] { k.run(); });
+  ASSERT_TRUE(is_error(e, ASC_ERR_DEADLOCK, {"MTE2_V", "block 0"}));
+  EXPECT_EQ(e->loc().str(), "kernels.py:" + std::to_string(wait_line) + ":5");
+}
+
+// The vector pipe may reach a wait before the MTE2 pipe reaches the matching
+// set: each pipe runs its own queue in order, so V just holds until MTE2 sets
+// the flag. The add must see the copied data.
+TEST(Sync, WaitOnAnotherPipeIssuedBeforeItsSetIsLegal) {
+  SyncKernel k;
+  k.w.wait_flag(MTE2_V, k.zero);
+  k.w.op("add", {k.z, k.x, k.y, k.n});
+  k.w.data_copy(k.x, k.x_gm, k.n);
+  k.w.data_copy(k.y, k.y_gm, k.n);
+  k.w.set_flag(MTE2_V, k.zero);
+  k.w.sync(V_MTE3, k.zero);
+  k.w.data_copy(k.z_gm, k.z, k.n);
+  ASSERT_NO_THROW(k.run());
+  std::vector<float> want(SyncKernel::kN);
+  for (size_t i = 0; i < want.size(); ++i) want[i] = k.xs[i] + k.ys[i];
+  EXPECT_TRUE(same_bits(k.zs, want));
+}
+
+// A wait whose destination is the scalar unit stalls program order, so a set
+// that comes later in the program can never be issued.
+TEST(Sync, ScalarWaitBeforeItsSetIsADeadlock) {
+  SyncKernel k;
+  k.w.wait_flag(MTE2_S, k.zero);
+  const uint32_t wait_line = k.w.last_line();
+  k.w.data_copy(k.x, k.x_gm, k.n);
+  k.w.set_flag(MTE2_S, k.zero);
+  auto e = error_of([&] { k.run(); });
+  ASSERT_TRUE(is_error(e, ASC_ERR_DEADLOCK, {"MTE2_S"}));
+  EXPECT_EQ(e->loc().line, wait_line);
+}
+
+TEST(Sync, SetTwiceWithoutWaitIsARuntimeError) {
+  SyncKernel k;
+  k.w.set_flag(MTE2_V, k.zero);
+  const uint32_t first = k.w.last_line();
+  k.w.set_flag(MTE2_V, k.zero);
+  const uint32_t second = k.w.last_line();
+  auto e = error_of([&] { k.run(); });
+  ASSERT_TRUE(is_error(e, ASC_ERR_RUNTIME, {"MTE2_V", "kernels.py:" + std::to_string(first) + ":5"}));
+  EXPECT_EQ(e->loc().line, second);
+}
+
+TEST(Sync, DistinctEventIdsAreIndependentFlags) {
+  SyncKernel k;
+  k.w.data_copy(k.x, k.x_gm, k.n);
+  k.w.set_flag(MTE2_V, k.w.i32(0));
+  k.w.data_copy(k.y, k.y_gm, k.n);
+  k.w.set_flag(MTE2_V, k.w.i32(1));
+  k.w.wait_flag(MTE2_V, k.w.i32(1));
+  k.w.wait_flag(MTE2_V, k.w.i32(0));
+  k.w.op("sub", {k.z, k.x, k.y, k.n});
+  k.w.sync(V_MTE3, k.zero);
+  k.w.data_copy(k.z_gm, k.z, k.n);
+  ASSERT_NO_THROW(k.run());
+  std::vector<float> want(SyncKernel::kN);
+  for (size_t i = 0; i < want.size(); ++i) want[i] = k.xs[i] - k.ys[i];
+  EXPECT_TRUE(same_bits(k.zs, want));
+}
+
+// ---- memory errors ------------------------------------------------------------------------
+
+TEST(Memory, GmReadPastTheBufferIsOutOfBounds) {
+  SyncKernel k;
+  k.w.data_copy(k.x, k.x_gm, k.n);
+  k.xs.resize(SyncKernel::kN / 2);  // the GlobalTensor claims 64 elements, the buffer has 32
+  EXPECT_TRUE(is_error(error_of([&] { k.run(); }), ASC_ERR_OUT_OF_BOUNDS, {"kernel argument 0", "128 bytes"}));
+}
+
+TEST(Memory, GmWritePastTheBufferWritesNothing) {
+  SyncKernel k;
+  k.w.data_copy(k.x, k.x_gm, k.n);
+  k.w.sync(MTE2_MTE3, k.zero);
+  k.w.data_copy(k.z_gm, k.x, k.n);
+  // z's buffer is declared as 48 elements; the 16 after it are a guard region.
+  constexpr float kGuard = -12345.0f;
+  std::vector<float> z(SyncKernel::kN, kGuard);
+  auto e = error_of([&] {
+    run_model(k.w.finish(), 1, {buffer_arg(k.xs), buffer_arg(k.ys), buffer_arg(z, 48 * sizeof(float))});
+  });
+  EXPECT_TRUE(is_error(e, ASC_ERR_OUT_OF_BOUNDS, {"kernel argument 2", "192 bytes"}));
+  EXPECT_TRUE(same_bits(z, std::vector<float>(z.size(), kGuard)));  // guard and buffer untouched
+}
+
+TEST(Memory, CopyLongerThanTheGlobalTensorIsOutOfBounds) {
+  SyncKernel k;
+  Value short_gm = k.w.global_tensor(k.w.param(0), k.zero, k.w.i32(32));
+  k.w.data_copy(k.x, short_gm, k.n);
+  EXPECT_TRUE(is_error(error_of([&] { k.run(); }), ASC_ERR_OUT_OF_BOUNDS, {"only 32 elements"}));
+}
+
+TEST(Memory, LocalTensorLargerThanTheUnifiedBufferNamesTheTensor) {
+  constexpr int64_t kFloatsInUb = static_cast<int64_t>(kUbBytes / 4);
+  {
+    SyncKernel k;  // exactly the whole UB is fine
+    k.w.local_tensor(0, kFloatsInUb, ASC_DTYPE_FLOAT32, ASC_POS_VECCALC, "whole_ub");
+    EXPECT_NO_THROW(k.run());
+  }
+  SyncKernel k;
+  const Value huge = k.w.local_tensor(32, kFloatsInUb, ASC_DTYPE_FLOAT32, ASC_POS_VECCALC, "huge_local");
+  (void)huge;
+  auto e = error_of([&] { k.run(); });
+  ASSERT_TRUE(is_error(e, ASC_ERR_OUT_OF_BOUNDS, {"huge_local", "196608"}));
+  EXPECT_EQ(e->loc().line, k.w.last_line());
+}
+
+// 2^62 float32 elements are 2^64 bytes: the byte size must not wrap to 0 and
+// pass the Unified Buffer bound (with it wrapped, vector ops over such a tensor
+// are accepted too and index far outside the host's UB allocation).
+TEST(Memory, LocalTensorByteSizeOverflowIsOutOfBounds) {
+  SyncKernel k;
+  k.w.op("local_tensor.create", {k.zero, k.w.constant(ASC_DTYPE_INT64, int64_t{1} << 62)},
+         {int_attr("dtype", ASC_DTYPE_FLOAT32), int_attr("position", ASC_POS_VECCALC), string_attr("name", "huge")});
+  EXPECT_TRUE(is_error(error_of([&] { k.run(); }), ASC_ERR_OUT_OF_BOUNDS, {"huge"}));
+}
+
+TEST(Memory, CopyOfPartialBlockIsMisaligned) {
+  SyncKernel k;
+  k.w.data_copy(k.x, k.x_gm, k.w.i32(3));  // 12 bytes
+  EXPECT_TRUE(is_error(error_of([&] { k.run(); }), ASC_ERR_MISALIGNED, {"12 bytes"}));
+}
+
+TEST(Memory, UnalignedLocalSliceIsMisalignedAtRunTime) {
+  SyncKernel k;
+  k.w.data_copy(k.w.local_slice(k.x, k.w.i32(3)), k.x_gm, k.w.i32(8));  // UB address 12
+  EXPECT_TRUE(is_error(error_of([&] { k.run(); }), ASC_ERR_MISALIGNED, {"address 12"}));
+}
+
+TEST(Memory, NegativeGmOffsetIsOutOfBounds) {
+  SyncKernel k;
+  Value before = k.w.global_tensor(k.w.param(0), k.w.i32(-8), k.n);
+  k.w.data_copy(k.x, before, k.w.i32(8));
+  EXPECT_TRUE(is_error(error_of([&] { k.run(); }), ASC_ERR_OUT_OF_BOUNDS, {"[-32, 0)"}));
+}
+
+TEST(Memory, FirstFailingBlockIsReported) {
+  const TiledBinary k;
+  asc::Module m;
+  CoreWriter w(m, "vadd", k.params());
+  emit_tiled_binary(w, k);
+  const asc::Kernel& kernel = w.finish();
+  const size_t n = 8 * static_cast<size_t>(k.block_length);
+  std::vector<float> x(n, 1.0f), y(n, 2.0f), z(n, 0.0f);
+  // z is 7 blocks long: only block 7 writes outside it.
+  auto e = error_of([&] {
+    run_model(kernel, 8, {buffer_arg(x), buffer_arg(y), buffer_arg(z, 7 * k.block_length * sizeof(float))});
+  });
+  EXPECT_TRUE(is_error(e, ASC_ERR_OUT_OF_BOUNDS, {"block 7:", "kernel argument 2"}));
+}
+
+// ---- launch arguments ------------------------------------------------------------------
+
+class LaunchArgs : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    emit_tiled_binary(w_, k_);
+    kernel_ = &w_.finish();
+  }
+  std::optional<asc::Error> launch(uint32_t blocks, std::vector<asc_arg_t> args) {
+    return error_of([&] { run_model(*kernel_, blocks, std::move(args)); });
+  }
+
+  TiledBinary k_;
+  asc::Module m_;
+  CoreWriter w_{m_, "vadd", k_.params()};
+  const asc::Kernel* kernel_ = nullptr;
+  std::vector<float> x_ = std::vector<float>(2048), y_ = x_, z_ = x_;
+};
+
+TEST_F(LaunchArgs, WrongCountIsATypeError) {
+  EXPECT_TRUE(is_error(launch(1, {buffer_arg(x_), buffer_arg(y_)}), ASC_ERR_TYPE, {"takes 3 argument(s), got 2"}));
+}
+
+TEST_F(LaunchArgs, WrongDtypeIsATypeError) {
+  std::vector<_Float16> half(2048);
+  EXPECT_TRUE(is_error(launch(1, {buffer_arg(x_), buffer_arg(half), buffer_arg(z_)}), ASC_ERR_TYPE,
+                       {"argument 1", "float32", "float16"}));
+}
+
+TEST_F(LaunchArgs, ScalarForABufferIsATypeError) {
+  EXPECT_TRUE(is_error(launch(1, {buffer_arg(x_), int_scalar_arg(ASC_DTYPE_FLOAT32, 1), buffer_arg(z_)}), ASC_ERR_TYPE,
+                       {"argument 1", "must be a buffer"}));
+}
+
+TEST_F(LaunchArgs, BlockDimZeroIsInvalid) {
+  EXPECT_TRUE(
+      is_error(launch(0, {buffer_arg(x_), buffer_arg(y_), buffer_arg(z_)}), ASC_ERR_INVALID_ARGUMENT, {"block_dim"}));
+}
+
+TEST_F(LaunchArgs, CorrectArgumentsRun) {
+  EXPECT_FALSE(launch(1, {buffer_arg(x_), buffer_arg(y_), buffer_arg(z_)}).has_value());
+}
+
+TEST(LaunchScalarArgs, ScalarParameterDrivesTheKernel) {
+  // Copies the first `count` elements (a kernel argument) of x to z.
+  asc::Module m;
+  CoreWriter w(
+      m, "copy_n",
+      {gm_addr_type(ASC_DTYPE_INT32), gm_addr_type(ASC_DTYPE_INT32), {ASC_TYPE_SCALAR, ASC_DTYPE_INT32, ASC_POS_GM}});
+  Value count = w.param(2), zero = w.i32(0);
+  Value x = w.local_tensor(0, 64, ASC_DTYPE_INT32, ASC_POS_VECIN, "x_local");
+  w.data_copy(x, w.global_tensor(w.param(0), zero, count), count);
+  w.sync(MTE2_MTE3, zero);
+  w.data_copy(w.global_tensor(w.param(1), zero, count), x, count);
+  const asc::Kernel& kernel = w.finish();
+  std::vector<int32_t> xs = random_values<int32_t>(64, 5, -1000, 1000), zs(64, -1);
+  run_model(kernel, 1, {buffer_arg(xs), buffer_arg(zs), int_scalar_arg(ASC_DTYPE_INT32, 24)});
+  EXPECT_TRUE(same_bits(zs, xs, 0, 24));
+  EXPECT_TRUE(same_bits(zs, std::vector<int32_t>(64, -1), 24, 64));
+}
+
+// ---- scalar unit ------------------------------------------------------------------------
+
+struct ScalarCase {
+  const char* python;  // what Python (with the dtype's wrap-around) computes
+  int32_t expected;    // derived by hand
+  Value value;         // the kernel's int32 result
+};
+
+TEST(ScalarSemantics, MatchPythonWithFixedWidthWrap) {
+  asc::Module m;
+  CoreWriter w(m, "scalars", ScalarProbe::params());
+  auto i32 = [&](int64_t v) { return w.i32(v); };
+  auto i16 = [&](int64_t v) { return w.constant(ASC_DTYPE_INT16, v); };
+  auto i64 = [&](int64_t v) { return w.constant(ASC_DTYPE_INT64, v); };
+  auto u32 = [&](int64_t v) { return w.constant(ASC_DTYPE_UINT32, v); };
+  auto f32 = [&](double v) { return w.constant_f(ASC_DTYPE_FLOAT32, v); };
+  auto op = [&](const char* name, Value a, Value b) { return w.op(name, {a, b}); };
+  auto as_i32 = [&](Value v) { return w.cast(v, ASC_DTYPE_INT32); };
+
+  // x = 1; for i in range(4): x += i
+  Value acc = w.op("var", {i32(1)});
+  Value i = w.for_begin(i32(0), i32(4), i32(1));
+  w.op("assign", {acc, op("arith.add", acc, i)});
+  w.for_end();
+
+  const std::vector<ScalarCase> cases = {
+      {"0", 0, i32(0)},
+      {"-1", -1, i32(-1)},
+      // // rounds towards negative infinity; % takes the sign of the divisor.
+      {"7 // 2", 3, op("arith.floordiv", i32(7), i32(2))},
+      {"7 % 2", 1, op("arith.mod", i32(7), i32(2))},
+      {"-7 // 2", -4, op("arith.floordiv", i32(-7), i32(2))},
+      {"-7 % 2", 1, op("arith.mod", i32(-7), i32(2))},
+      {"7 // -2", -4, op("arith.floordiv", i32(7), i32(-2))},
+      {"7 % -2", -1, op("arith.mod", i32(7), i32(-2))},
+      {"-7 // -2", 3, op("arith.floordiv", i32(-7), i32(-2))},
+      {"-7 % -2", -1, op("arith.mod", i32(-7), i32(-2))},
+      {"-8 // 2", -4, op("arith.floordiv", i32(-8), i32(2))},
+      {"-8 % 2", 0, op("arith.mod", i32(-8), i32(2))},
+      {"-1 // 10", -1, op("arith.floordiv", i32(-1), i32(10))},
+      {"-1 % 10", 9, op("arith.mod", i32(-1), i32(10))},
+      {"int16: -7 // 2", -4, as_i32(op("arith.floordiv", i16(-7), i16(2)))},
+      {"int64: (get_block_idx() - 7) // 2", -4,
+       as_i32(op("arith.floordiv", op("arith.sub", w.op("get_block_idx", {}), i64(7)), i64(2)))},
+      // int32 arithmetic wraps modulo 2^32.
+      {"int32: 2147483647 + 1", kI32Min, op("arith.add", i32(kI32Max), i32(1))},
+      {"int32: -2147483648 - 1", kI32Max, op("arith.sub", i32(kI32Min), i32(1))},
+      {"int32: 65536 * 65536", 0, op("arith.mul", i32(65536), i32(65536))},
+      {"int32: 46341 * 46341", -2147479015, op("arith.mul", i32(46341), i32(46341))},
+      {"int32: -(-2147483648)", kI32Min, w.op("arith.neg", {i32(kI32Min)})},
+      {"int32: -2147483648 // -1", kI32Min, op("arith.floordiv", i32(kI32Min), i32(-1))},
+      {"int32: -2147483648 % -1", 0, op("arith.mod", i32(kI32Min), i32(-1))},
+      {"int16: 32767 + 1", -32768, as_i32(op("arith.add", i16(32767), i16(1)))},
+      {"int32(int64 4294967297)", 1, as_i32(i64(4294967297))},
+      // bit operations (>> is arithmetic, as in Python)
+      {"-16 >> 2", -4, op("arith.shr", i32(-16), i32(2))},
+      {"-1 >> 40", -1, op("arith.shr", i32(-1), i32(40))},
+      {"int32: 1 << 31", kI32Min, op("arith.shl", i32(1), i32(31))},
+      {"int32: 1 << 40", 0, op("arith.shl", i32(1), i32(40))},
+      {"5 & 3", 1, op("arith.and", i32(5), i32(3))},
+      {"5 | 3", 7, op("arith.or", i32(5), i32(3))},
+      {"5 ^ 3", 6, op("arith.xor", i32(5), i32(3))},
+      {"min(-3, 2)", -3, op("arith.min", i32(-3), i32(2))},
+      {"max(-3, 2)", 2, op("arith.max", i32(-3), i32(2))},
+      // comparisons give bool; unsigned dtypes compare as unsigned
+      {"int(-1 < 1)", 1, as_i32(op("cmp.lt", i32(-1), i32(1)))},
+      {"int(-1 > 1)", 0, as_i32(op("cmp.gt", i32(-1), i32(1)))},
+      {"uint32: int(4294967295 > 1)", 1, as_i32(op("cmp.gt", u32(4294967295), u32(1)))},
+      // floats: floor division and modulo as in Python, int() truncates
+      {"int(-7.5 // 2.0)", -4, as_i32(op("arith.floordiv", f32(-7.5), f32(2.0)))},
+      {"int((-7.5 % 2.0) * 4)", 2, as_i32(op("arith.mul", op("arith.mod", f32(-7.5), f32(2.0)), f32(4)))},
+      {"int((7.5 % -2.0) * 4)", -2, as_i32(op("arith.mul", op("arith.mod", f32(7.5), f32(-2.0)), f32(4)))},
+      {"int(7.0 / 2.0 * 2)", 7, as_i32(op("arith.mul", op("arith.truediv", f32(7), f32(2)), f32(2)))},
+      {"int(-2.7)", -2, as_i32(f32(-2.7))},
+      {"x = 1; for i in range(4): x += i", 7, acc},
+  };
+  ScalarProbe probe(w);
+  for (const ScalarCase& c : cases) probe.observe(c.value);
+  const asc::Kernel& kernel = w.finish();
+
+  std::vector<int32_t> ones(ScalarProbe::kOnes, 1), out(ScalarProbe::out_elements(cases.size()), 0);
+  run_model(kernel, 1, {buffer_arg(ones), buffer_arg(out)});
+  for (size_t c = 0; c < cases.size(); ++c)
+    EXPECT_EQ(ScalarProbe::decode(out, c), cases[c].expected) << cases[c].python;
+}
+
+TEST(ScalarSemantics, IntegerDivisionByZeroIsARuntimeError) {
+  asc::Module m;
+  CoreWriter w(m, "div0", {});
+  w.op("arith.floordiv", {w.i32(7), w.i32(0)});
+  const uint32_t line = w.last_line();
+  auto e = error_of([&] { run_model(w.finish(), 1, {}); });
+  ASSERT_TRUE(is_error(e, ASC_ERR_RUNTIME, {"division by zero"}));
+  EXPECT_EQ(e->loc().line, line);
+}
+
+}  // namespace

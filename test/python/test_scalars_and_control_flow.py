@@ -1,0 +1,229 @@
+"""Run-time scalar arithmetic, loops, branches, mutable variables and device
+functions, observed through which slots of z a kernel marks."""
+
+import numpy as np
+import pytest
+
+import asc
+import asc.lib.runtime as rt
+
+from probe import buffers, mark, marked, views
+
+
+def wrap32(v):
+    return (v + 2**31) % 2**32 - 2**31
+
+
+INT_OPS = {
+    "add": lambda a, b: wrap32(a + b),
+    "sub": lambda a, b: wrap32(a - b),
+    "mul": lambda a, b: wrap32(a * b),
+    "floordiv": lambda a, b: wrap32(a // b),  # Python semantics: towards -inf
+    "mod": lambda a, b: wrap32(a % b),  # Python semantics: the divisor's sign
+    "and": lambda a, b: a & b,
+    "or": lambda a, b: a | b,
+    "xor": lambda a, b: a ^ b,
+    "min": min,
+    "max": max,
+    "lt": lambda a, b: int(a < b),
+    "ge": lambda a, b: int(a >= b),
+}
+
+
+@asc.jit
+def int_probe(
+    ones: asc.GlobalAddress,
+    z: asc.GlobalAddress,
+    a: int,
+    b: int,
+    expected: int,
+    OP: asc.ConstExpr[str],
+):
+    ones_gm, z_gm = views(ones, z)
+    if OP == "add":
+        r = a + b
+    elif OP == "sub":
+        r = a - b
+    elif OP == "mul":
+        r = a * b
+    elif OP == "floordiv":
+        r = a // b
+    elif OP == "mod":
+        r = a % b
+    elif OP == "and":
+        r = a & b
+    elif OP == "or":
+        r = a | b
+    elif OP == "xor":
+        r = a ^ b
+    elif OP == "min":
+        r = min(a, b)
+    elif OP == "max":
+        r = max(a, b)
+    elif OP == "lt":
+        r = int(a < b)
+    else:
+        r = int(a >= b)
+    if r == expected:
+        mark(ones_gm, z_gm, 0)
+    else:
+        mark(ones_gm, z_gm, 1)
+
+
+PAIRS = [
+    (7, 2),
+    (-7, 2),
+    (7, -2),
+    (-7, -2),
+    (2**31 - 1, 1),
+    (-(2**31), -1),
+    (123456, 789),
+    (0, 5),
+]
+
+
+@pytest.mark.parametrize("op", sorted(INT_OPS))
+@pytest.mark.parametrize("a,b", PAIRS)
+def test_int32_scalar_ops_follow_python_with_int32_wrap(op, a, b):
+    expected = INT_OPS[op](a, b)
+    ones, z = buffers(2)
+    int_probe[1, rt.current_stream()](ones, z, a, b, expected, op)
+    assert marked(z) == [True, False], f"{a} {op} {b} != {expected}"
+    ones, z = buffers(2)
+    int_probe[1, rt.current_stream()](ones, z, a, b, wrap32(expected + 1), op)
+    assert marked(z) == [False, True]
+
+
+@asc.jit
+def float_probe(ones: asc.GlobalAddress, z: asc.GlobalAddress, a: float, b: float, expected: float):
+    ones_gm, z_gm = views(ones, z)
+    r = (a * b + a) / b - 0.5
+    if r == expected:
+        mark(ones_gm, z_gm, 0)
+
+
+def test_float32_scalar_arithmetic_rounds_like_float32(rng):
+    for a, b in rng.uniform(-10, 10, (20, 2)).astype(np.float32):
+        expected = (a * b + a) / b - np.float32(0.5)
+        ones, z = buffers(1)
+        float_probe[1, rt.current_stream()](ones, z, float(a), float(b), float(expected))
+        assert marked(z) == [True], (a, b, expected)
+
+
+@asc.jit
+def loops(ones: asc.GlobalAddress, z: asc.GlobalAddress, n: int, start: int, step: int):
+    ones_gm, z_gm = views(ones, z)
+    total = 0
+    count = 0
+    for i in range(start, n, step):
+        total += i
+        if i % 3 == 0:
+            count += 1
+        else:
+            count += 10
+        for j in range(2):
+            total = total + j
+    slot = 0
+    for _k in range(4):
+        slot = slot + 1
+    mark(ones_gm, z_gm, slot - 4)  # slot 0: the fixed-bound loop ran 4 times
+    if total == reference_total(n, start, step):
+        mark(ones_gm, z_gm, 1)
+    if count == reference_count(n, start, step):
+        mark(ones_gm, z_gm, 2)
+
+
+@asc.jit
+def reference_total(n, start, step):
+    t = 0
+    for i in range(start, n, step):
+        t = t + i + 1
+    return t
+
+
+@asc.jit
+def reference_count(n, start, step):
+    c = 0
+    for i in range(start, n, step):
+        if i % 3 == 0:
+            c = c + 1
+        if i % 3 != 0:
+            c = c + 10
+    return c
+
+
+@pytest.mark.parametrize("n,start,step", [(10, 0, 1), (17, 3, 4), (-5, 5, -2), (0, 0, 1), (3, 7, 1)])
+def test_loops_branches_and_device_functions(n, start, step):
+    ones, z = buffers(3)
+    loops[1, rt.current_stream()](ones, z, n, start, step)
+    assert marked(z) == [True, True, True]
+
+
+@asc.jit
+def per_block(ones: asc.GlobalAddress, z: asc.GlobalAddress, expected_blocks: int):
+    ones_gm, z_gm = views(ones, z)
+    if asc.get_block_num() == expected_blocks:
+        mark(ones_gm, z_gm, asc.get_block_idx())
+
+
+@pytest.mark.parametrize("cores", [1, 3, 8, 48])
+def test_block_idx_and_block_num(cores):
+    ones, z = buffers(48)
+    per_block[cores, rt.current_stream()](ones, z, cores)
+    assert marked(z) == [i < cores for i in range(48)]
+
+
+LIMIT = 2
+
+
+@asc.jit
+def reads_module_constant(ones: asc.GlobalAddress, z: asc.GlobalAddress):
+    ones_gm, z_gm = views(ones, z)
+    mark(ones_gm, z_gm, LIMIT)
+
+
+def test_changing_a_module_constant_recompiles():
+    global LIMIT
+    ones, z = buffers(4)
+    reads_module_constant[1, rt.current_stream()](ones, z)
+    LIMIT = 3
+    try:
+        reads_module_constant[1, rt.current_stream()](ones, z)
+    finally:
+        LIMIT = 2
+    assert marked(z) == [False, False, True, True]
+
+
+@asc.jit
+def wait_before_set(x: asc.GlobalAddress, y: asc.GlobalAddress, n: int):
+    """wait_flag is issued to V before set_flag is issued to MTE2: legal, since
+    only the V pipe waits while MTE2 goes on."""
+    x_gm = asc.GlobalTensor()
+    y_gm = asc.GlobalTensor()
+    x_gm.set_global_buffer(x, n)
+    y_gm.set_global_buffer(y, n)
+    a = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, n)
+    b = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, 1024, n)
+    asc.data_copy(a, x_gm, n)
+    asc.wait_flag(asc.HardEvent.MTE2_V, 0)
+    asc.add(b, a, a, n)
+    asc.set_flag(asc.HardEvent.MTE2_V, 0)
+    asc.set_flag(asc.HardEvent.V_MTE3, 0)
+    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
+    asc.data_copy(y_gm, b, n)
+
+
+def test_wait_issued_before_set_on_another_pipe(rng):
+    x = rng.random(64, dtype=np.float32)
+    y = np.zeros_like(x)
+    wait_before_set[1, rt.current_stream()](x, y, 64)
+    np.testing.assert_array_equal(y, x + x)
+
+
+def test_ir_text_shows_ops_pipes_and_lines():
+    ones, z = buffers(1)
+    text = per_block.ir(ones, z, 1)
+    assert "kernel @per_block" in text
+    assert "get_block_num" in text and "if %" in text
+    assert "data_copy.gm_to_local" in text and "[MTE2]" in text and "MTE2_MTE3" in text
+    assert "test_scalars_and_control_flow.py:" in text and "probe.py:" in text
