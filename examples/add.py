@@ -78,31 +78,16 @@ def main() -> None:
     config.set_platform(config.Backend(args.r), args.v and config.Platform(args.v))
     size = 8 * 2048
     if torch is not None:
-        x, y = (
-            torch.rand(size, dtype=torch.float32),
-            torch.rand(size, dtype=torch.float32),
-        )
-        z = vadd_launch(x, y)
-        ok, x0, y0, z0 = (
-            bool(torch.equal(z, x + y)),
-            float(x[0]),
-            float(y[0]),
-            float(z[0]),
-        )
+        x, y = torch.rand(size, dtype=torch.float32), torch.rand(size, dtype=torch.float32)
     else:
         rng = np.random.default_rng()
         x, y = rng.random(size, dtype=np.float32), rng.random(size, dtype=np.float32)
-        z = vadd_launch(x, y)
-        ok, x0, y0, z0 = (
-            bool(np.array_equal(z, x + y)),
-            float(x[0]),
-            float(y[0]),
-            float(z[0]),
-        )
-    if not ok:
+    z = vadd_launch(x, y)
+    x, y, z = (np.asarray(v) for v in (x, y, z))
+    if not np.array_equal(z, x + y):
         raise SystemExit("[FAIL] Add Hello World: z != x + y")
     print(f"[PASS] Add Hello World on {args.r}/{rt.current_platform()}: {size} float32 on {USE_CORE_NUM} cores")
-    print(f"  x[0] = {x0:.6f}, y[0] = {y0:.6f}, z[0] = {z0:.6f}")
+    print(f"  x[0] = {x[0]:.6f}, y[0] = {y[0]:.6f}, z[0] = {z[0]:.6f}")
 
 
 if __name__ == "__main__":
