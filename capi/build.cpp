@@ -108,6 +108,10 @@ asc_status_t asc_builder_if_end(asc_builder_t* builder) {
   return guard([&] { require(builder, "builder")->builder->if_end(); });
 }
 
+asc_status_t asc_builder_set_option(asc_builder_t* builder, const char* name, size_t name_len, int64_t value) {
+  return guard([&] { require(builder, "builder")->builder->set_option(capi::text(name, name_len, "name"), value); });
+}
+
 asc_status_t asc_builder_finish(asc_builder_t* builder, asc_kernel_t** out) {
   std::unique_ptr<asc_builder> owned(builder);  // consumed whatever happens
   return guard([&] {

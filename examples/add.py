@@ -7,14 +7,12 @@ TILE_NUM * BUFFER_NUM tiles through the Unified Buffer with double buffering,
 and orders its pipes (MTE2 copy-in, V compute, MTE3 copy-out) with flags.
 """
 
-import argparse
-import logging
-
 import numpy as np
 
 import asc
 import asc.lib.runtime as rt
-import asc.runtime.config as config
+
+from common import parse_args
 
 try:
     import torch
@@ -69,13 +67,7 @@ def vadd_launch(x, y):
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("-r", default="Model", choices=[b.value for b in config.Backend], help="backend")
-    parser.add_argument("-v", default=None, choices=[p.value for p in config.Platform], help="platform")
-    args = parser.parse_args()
-    logging.basicConfig(level=logging.INFO, format="%(message)s")
-
-    config.set_platform(config.Backend(args.r), args.v and config.Platform(args.v))
+    args = parse_args(__doc__)
     size = 8 * 2048
     if torch is not None:
         x, y = torch.rand(size, dtype=torch.float32), torch.rand(size, dtype=torch.float32)

@@ -19,7 +19,7 @@
 #include <stdint.h>
 
 #define ASC_ABI_VERSION_MAJOR 1
-#define ASC_ABI_VERSION_MINOR 0
+#define ASC_ABI_VERSION_MINOR 1
 
 #if defined(_WIN32)
 #define ASC_API __declspec(dllexport)
@@ -70,7 +70,11 @@ typedef enum asc_type_kind {
   ASC_TYPE_SCALAR = 1,        /* dtype */
   ASC_TYPE_GM_ADDR = 2,       /* pointer into a GM buffer of dtype */
   ASC_TYPE_GLOBAL_TENSOR = 3, /* dtype */
-  ASC_TYPE_LOCAL_TENSOR = 4   /* dtype + position (TPosition value) */
+  ASC_TYPE_LOCAL_TENSOR = 4,  /* dtype + position (TPosition value) */
+  /* since 1.1: the framework objects (lowered by asc_builder_finish) */
+  ASC_TYPE_PIPE = 5,  /* TPipe */
+  ASC_TYPE_QUEUE = 6, /* TQue / TQueBind */
+  ASC_TYPE_TBUF = 7   /* TBuf */
 } asc_type_kind_t;
 
 /* TPosition values, as in pyasc / Ascend C. */
@@ -183,8 +187,14 @@ ASC_API asc_status_t asc_builder_for_end(asc_builder_t* builder);
 ASC_API asc_status_t asc_builder_if_begin(asc_builder_t* builder, asc_value_t cond, const asc_loc_t* loc);
 ASC_API asc_status_t asc_builder_else(asc_builder_t* builder);
 ASC_API asc_status_t asc_builder_if_end(asc_builder_t* builder);
-/* Runs the verifier and the passes. Always consumes the builder; on success
- *out is an immutable kernel owned by the module. */
+/* Compilation options (since 1.1), read by asc_builder_finish:
+   "auto_sync" (default 1): order Scalar<->MTE2/MTE3/V and V<->V dependences;
+   "insert_sync" (default 0): insert every set_flag/wait_flag/pipe_barrier the
+   kernel's local-memory dependences need (implied by local_tensor.auto). */
+ASC_API asc_status_t asc_builder_set_option(asc_builder_t* builder, const char* name, size_t name_len, int64_t value);
+/* Runs the verifier and the passes (framework lowering, local-memory
+   allocation, sync insertion, verifier again). Always consumes the builder;
+   on success *out is an immutable kernel owned by the module. */
 ASC_API asc_status_t asc_builder_finish(asc_builder_t* builder, asc_kernel_t** out);
 /* Abandons a kernel under construction. */
 ASC_API asc_status_t asc_builder_destroy(asc_builder_t* builder);

@@ -4,8 +4,18 @@ from . import errors
 from .errors import CodegenError, KernelError
 from .language import *  # noqa: F403
 from .language import __all__ as _language_all
+from .runtime.compiler import CodegenOptions, CompileOptions
 from .runtime.jit import JITFunction, jit
 
 __version__ = "0.1.0"
 
-__all__ = ["CodegenError", "JITFunction", "KernelError", "errors", "jit", *_language_all]
+__all__ = [
+    "CodegenError",
+    "CodegenOptions",
+    "CompileOptions",
+    "JITFunction",
+    "KernelError",
+    "errors",
+    "jit",
+    *_language_all,
+]

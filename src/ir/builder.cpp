@@ -1,5 +1,9 @@
 #include "ir/builder.h"
 
+#include "passes/allocate_local.h"
+#include "passes/insert_sync.h"
+#include "passes/lower_framework.h"
+#include "passes/rewriter.h"
 #include "passes/verifier.h"
 
 namespace asc {
@@ -17,10 +21,8 @@ Builder::Builder(Module& module, std::string name, std::vector<Type> params) : m
 }
 
 uint32_t Builder::new_value(const Type& t, const Op* def) {
-  kernel_->value_types.push_back(t);
-  kernel_->value_def.push_back(def);
   live_.push_back(1);
-  return static_cast<uint32_t>(kernel_->value_types.size() - 1);
+  return kernel_->new_value(t, def);
 }
 
 uint32_t Builder::param(size_t index) const {
@@ -62,13 +64,8 @@ void Builder::check_operands_live(const std::vector<uint32_t>& operands, const L
 
 Op& Builder::append(OpCode code, std::vector<uint32_t> operands, std::vector<Attr> attrs, const Location& loc) {
   check_operands_live(operands, loc);
-  auto op = std::make_unique<Op>();
-  op->code = code;
-  op->operands = std::move(operands);
-  op->attrs = std::move(attrs);
-  op->loc = loc;
-  op->regions.resize(op->info().regions);
-  Type result = verify_op(*kernel_, *op);
+  Type result;
+  auto op = make_op(*kernel_, code, std::move(operands), std::move(attrs), loc, &result);
   if (result.kind != TypeKind::None) op->result = new_value(result, op.get());
   Region& region = current_region();
   region.ops.push_back(std::move(op));
@@ -108,7 +105,17 @@ uint32_t Builder::add_op(std::string_view name, const std::vector<uint32_t>& ope
     normalised[i].kind = info->attrs[i].kind;
     normalised[i].i = info->attrs[i].default_int;
   }
+  if (info->code == OpCode::LocalAuto) uses_auto_tensors_ = true;
   return append(info->code, operands, std::move(normalised), loc).result;
+}
+
+void Builder::set_option(std::string_view name, int64_t value) {
+  if (name == "auto_sync")
+    kernel_->options.auto_sync = value != 0;
+  else if (name == "insert_sync")
+    kernel_->options.insert_sync = value != 0;
+  else
+    fail(ASC_ERR_INVALID_ARGUMENT, "unknown option '{}' (known: auto_sync, insert_sync)", name);
 }
 
 uint32_t Builder::for_begin(uint32_t lb, uint32_t ub, uint32_t step, const Location& loc) {
@@ -156,6 +163,12 @@ void Builder::if_end() {
 Kernel* Builder::finish() {
   if (!stack_.empty())
     fail(ASC_ERR_VERIFY, stack_.back().op->loc, "'{}' region was never closed", stack_.back().op->info().name);
+  verify_kernel(*kernel_);
+  // LocalTensorAuto hands placement and synchronisation to the compiler.
+  if (uses_auto_tensors_) kernel_->options.insert_sync = true;
+  int64_t ub_start = allocate_local(*kernel_);
+  lower_framework(*kernel_, ub_start);
+  insert_sync(*kernel_);
   verify_kernel(*kernel_);
   module_.kernels.push_back(std::move(kernel_));
   return module_.kernels.back().get();

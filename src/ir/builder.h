@@ -30,7 +30,8 @@ class Builder {
   void if_begin(uint32_t cond, const Location& loc);
   void else_begin();
   void if_end();
-  // Verifies the whole kernel and hands it to the module.
+  void set_option(std::string_view name, int64_t value);
+  // Verifies the whole kernel, runs the passes and hands it to the module.
   Kernel* finish();
 
   const Type& value_type(uint32_t v) const;
@@ -51,6 +52,7 @@ class Builder {
 
   Module& module_;
   std::unique_ptr<Kernel> kernel_;
+  bool uses_auto_tensors_ = false;
   std::vector<Frame> stack_;
   std::vector<uint8_t> live_;  // by value id: usable at the insertion point
   std::map<std::string, std::shared_ptr<const std::string>, std::less<>> files_;

@@ -5,6 +5,7 @@
 // (a Python name re-bound inside a loop or branch).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -43,14 +44,29 @@ struct Region {
   std::vector<std::unique_ptr<Op>> ops;
 };
 
+struct CompileOptions {
+  bool auto_sync = true;     // order S<->MTE2/MTE3/V and V<->V dependences
+  bool insert_sync = false;  // order every local-memory dependence between pipes
+};
+
 struct Kernel {
   std::string name;
+  CompileOptions options;
+  // Event ids the framework lowering reserved, per HardEvent (bit i = id i).
+  std::array<uint8_t, kHardEventCount> reserved_event_ids{};
+  // Number of syncs (set_flag/wait_flag pairs and barriers) the passes inserted.
+  int inserted_syncs = 0;
   size_t num_params = 0;
   std::vector<Type> value_types;     // indexed by value id
   std::vector<const Op*> value_def;  // defining op, nullptr for parameters and loop ivs
   Region body;
 
   const Type& type_of(uint32_t v) const { return value_types[v]; }
+  uint32_t new_value(const Type& t, const Op* def) {
+    value_types.push_back(t);
+    value_def.push_back(def);
+    return static_cast<uint32_t>(value_types.size() - 1);
+  }
 };
 
 struct Module {

@@ -164,6 +164,101 @@ void check_barrier(const OpView& v) {
   if (!pipe_valid(v.op.attr_int(0))) type_error(v, fmt::format("unknown pipe {}", v.op.attr_int(0)));
 }
 
+void check_get_value(const OpView& v) { require_ub_position(v, 0, "the tensor"); }
+
+void check_set_value(const OpView& v) {
+  require_ub_position(v, 0, "the tensor");
+  if (v.operand_type(2).dtype != v.operand_type(0).dtype)
+    type_error(v, fmt::format("the value is {} but the tensor holds {}", dtype_name(v.operand_type(2).dtype),
+                              dtype_name(v.operand_type(0).dtype)));
+}
+
+// Duplicate on Atlas A2: half, float, int16/uint16, int32/uint32.
+void check_duplicate(const OpView& v) {
+  require_ub_position(v, 0, "dst");
+  if (v.operand_type(1).dtype != v.operand_type(0).dtype)
+    type_error(v, fmt::format("the scalar is {} but dst holds {}", dtype_name(v.operand_type(1).dtype),
+                              dtype_name(v.operand_type(0).dtype)));
+  require_dtype_in(
+      v, 0, std::array{DType::Float16, DType::Float32, DType::Int16, DType::UInt16, DType::Int32, DType::UInt32});
+}
+
+Type tensor_dtype_scalar(const OpView& v) { return Type::scalar(v.operand_type(0).dtype); }
+
+// ---- framework ops -------------------------------------------------------------
+
+bool local_position(int64_t p) { return position_valid(static_cast<uint32_t>(p)) && p != ASC_POS_GM; }
+
+void check_que_create(const OpView& v) {
+  if (!local_position(v.op.attr_int(0)) || !local_position(v.op.attr_int(1)))
+    type_error(v, "a queue's positions must be local TPositions");
+  if (v.op.attr_int(2) < 1) type_error(v, fmt::format("queue depth must be at least 1, got {}", v.op.attr_int(2)));
+}
+
+void check_tbuf_create(const OpView& v) {
+  if (!local_position(v.op.attr_int(0))) type_error(v, "a TBuf's position must be a local TPosition");
+}
+
+// The framework object an operand refers to must be created directly (not
+// passed through a mutable variable), so the lowering can find it.
+void require_created_by(const OpView& v, size_t i, OpCode code, const char* what) {
+  const Op* def = v.operand_def(i);
+  if (!def || def->code != code) type_error(v, fmt::format("{} must come straight from its constructor", what));
+}
+
+void check_init_queue(const OpView& v) {
+  require_created_by(v, 1, OpCode::QueCreate, "the queue");
+  int64_t num;
+  if (!v.operand_const_int(2, &num))
+    type_error(v, "the number of buffers (num) must be a compile-time constant such as BUFFER_NUM");
+  if (num < 1 || num > 8) type_error(v, fmt::format("num must be 1..8, got {}", num));
+}
+
+void check_queue_use(const OpView& v) { require_created_by(v, 0, OpCode::QueCreate, "the queue"); }
+void check_tbuf_use(const OpView& v) {
+  require_created_by(v, 0, OpCode::TBufCreate, "the TBuf");
+  check_dtype_attr(v);
+}
+void check_queue_tensor_op(const OpView& v) {
+  check_dtype_attr(v);
+  check_queue_use(v);
+}
+
+void check_event_attr(const OpView& v) {
+  if (!hard_event_valid(v.op.attr_int(0))) type_error(v, fmt::format("unknown HardEvent {}", v.op.attr_int(0)));
+}
+
+Type que_src_tensor(const OpView& v) {
+  const Op* q = v.operand_def(0);
+  Position p = q && q->code == OpCode::QueCreate ? static_cast<Position>(q->attr_int(0)) : Position::VecIn;
+  return Type::local_tensor(static_cast<DType>(v.op.attr_int(0)), p);
+}
+Type que_dst_tensor(const OpView& v) {
+  const Op* q = v.operand_def(0);
+  Position p = q && q->code == OpCode::QueCreate ? static_cast<Position>(q->attr_int(1)) : Position::VecIn;
+  return Type::local_tensor(static_cast<DType>(v.op.attr_int(0)), p);
+}
+Type tbuf_tensor(const OpView& v) {
+  const Op* b = v.operand_def(0);
+  Position p = b && b->code == OpCode::TBufCreate ? static_cast<Position>(b->attr_int(0)) : Position::VecCalc;
+  return Type::local_tensor(static_cast<DType>(v.op.attr_int(0)), p);
+}
+Type pipe_result(const OpView&) { return Type::object(TypeKind::Pipe); }
+Type queue_result(const OpView&) { return Type::object(TypeKind::Queue); }
+Type tbuf_result(const OpView&) { return Type::object(TypeKind::TBuf); }
+Type int32_result(const OpView&) { return Type::scalar(DType::Int32); }
+
+void check_local_auto(const OpView& v) {
+  check_dtype_attr(v);
+  int64_t length;
+  if (!v.operand_const_int(0, &length))
+    type_error(v, "LocalTensorAuto's length must be a compile-time constant (asc.ConstExpr or a literal)");
+  if (length <= 0) type_error(v, fmt::format("LocalTensorAuto's length must be positive, got {}", length));
+}
+Type local_auto_result(const OpView& v) {
+  return Type::local_tensor(static_cast<DType>(v.op.attr_int(0)), Position::VecCalc);
+}
+
 Pipe set_flag_pipe(const Op& op) { return hard_event(op.attr_int(0)).src; }
 Pipe wait_flag_pipe(const Op& op) { return hard_event(op.attr_int(0)).dst; }
 Pipe barrier_pipe(const Op& op) { return static_cast<Pipe>(op.attr_int(0)); }
@@ -406,6 +501,221 @@ std::vector<OpInfo> build_table() {
                "AscendC::PipeBarrier",
                0});
 
+  t.push_back({OpCode::GetValue,
+               "local_tensor.get_value",
+               Pipe::S,
+               nullptr,
+               {K::LocalTensor, K::IntScalar},
+               kAll,
+               {},
+               tensor_dtype_scalar,
+               check_get_value,
+               {{0, kNoOperand, false, false, 1, false}},
+               "GetValue",
+               0});
+  t.push_back({OpCode::SetValue,
+               "local_tensor.set_value",
+               Pipe::S,
+               nullptr,
+               {K::LocalTensor, K::IntScalar, K::AnyScalar},
+               kAll,
+               {},
+               no_result,
+               check_set_value,
+               {{0, kNoOperand, true, false, 1, false}},
+               "SetValue",
+               0});
+  t.push_back({OpCode::Duplicate,
+               "duplicate",
+               Pipe::V,
+               nullptr,
+               {K::LocalTensor, K::AnyScalar, K::IntScalar},
+               kAll,
+               {},
+               no_result,
+               check_duplicate,
+               {{0, 2, true, false}},
+               "AscendC::Duplicate",
+               0});
+  const AttrSpec name_attr{"name", ASC_ATTR_STRING, false};
+  const AttrSpec event_attr{"event", ASC_ATTR_INT, true};
+  auto fw = [&](OpInfo row) {
+    row.framework = true;
+    t.push_back(std::move(row));
+  };
+  fw({OpCode::PipeCreate, "tpipe.create", Pipe::S, nullptr, {}, 0, {}, pipe_result, nullptr, {}, "AscendC::TPipe", 0});
+  fw({OpCode::QueCreate,
+      "tque.create",
+      Pipe::S,
+      nullptr,
+      {},
+      0,
+      {{"src_position", ASC_ATTR_INT, true},
+       {"dst_position", ASC_ATTR_INT, true},
+       {"depth", ASC_ATTR_INT, true},
+       name_attr},
+      queue_result,
+      check_que_create,
+      {},
+      "AscendC::TQueBind",
+      0});
+  fw({OpCode::TBufCreate,
+      "tbuf.create",
+      Pipe::S,
+      nullptr,
+      {},
+      0,
+      {{"position", ASC_ATTR_INT, true}, name_attr},
+      tbuf_result,
+      check_tbuf_create,
+      {},
+      "AscendC::TBuf",
+      0});
+  fw({OpCode::InitQueue,
+      "tpipe.init_buffer",
+      Pipe::S,
+      nullptr,
+      {K::Pipe, K::Queue, K::IntScalar, K::IntScalar},
+      kAll,
+      {},
+      no_result,
+      check_init_queue,
+      {},
+      "InitBuffer",
+      0});
+  fw({OpCode::InitTBuf,
+      "tpipe.init_tbuf",
+      Pipe::S,
+      nullptr,
+      {K::Pipe, K::TBuf, K::IntScalar},
+      kAll,
+      {},
+      no_result,
+      [](const OpView& v) { require_created_by(v, 1, OpCode::TBufCreate, "the TBuf"); },
+      {},
+      "InitBuffer",
+      0});
+  fw({OpCode::AllocTensor,
+      "tque.alloc_tensor",
+      Pipe::S,
+      nullptr,
+      {K::Queue},
+      kAll,
+      {kDTypeAttr},
+      que_src_tensor,
+      check_queue_tensor_op,
+      {},
+      "AllocTensor",
+      0});
+  fw({OpCode::Enque,
+      "tque.enque",
+      Pipe::S,
+      nullptr,
+      {K::Queue, K::LocalTensor},
+      kAll,
+      {},
+      no_result,
+      check_queue_use,
+      {},
+      "EnQue",
+      0});
+  fw({OpCode::Deque,
+      "tque.deque",
+      Pipe::S,
+      nullptr,
+      {K::Queue},
+      kAll,
+      {kDTypeAttr},
+      que_dst_tensor,
+      check_queue_tensor_op,
+      {},
+      "DeQue",
+      0});
+  fw({OpCode::FreeTensor,
+      "tque.free_tensor",
+      Pipe::S,
+      nullptr,
+      {K::Queue, K::LocalTensor},
+      kAll,
+      {},
+      no_result,
+      check_queue_use,
+      {},
+      "FreeTensor",
+      0});
+  fw({OpCode::TBufGet,
+      "tbuf.get",
+      Pipe::S,
+      nullptr,
+      {K::TBuf, K::IntScalar},
+      1,
+      {kDTypeAttr},
+      tbuf_tensor,
+      check_tbuf_use,
+      {},
+      "Get",
+      0});
+  fw({OpCode::TBufGetWithOffset,
+      "tbuf.get_with_offset",
+      Pipe::S,
+      nullptr,
+      {K::TBuf, K::IntScalar, K::IntScalar},
+      kAll,
+      {kDTypeAttr},
+      tbuf_tensor,
+      check_tbuf_use,
+      {},
+      "GetWithOffset",
+      0});
+  fw({OpCode::AllocEventId,
+      "tpipe.alloc_event_id",
+      Pipe::S,
+      nullptr,
+      {K::Pipe},
+      kAll,
+      {event_attr},
+      int32_result,
+      check_event_attr,
+      {},
+      "AllocEventID",
+      0});
+  fw({OpCode::ReleaseEventId,
+      "tpipe.release_event_id",
+      Pipe::S,
+      nullptr,
+      {K::Pipe, K::IntScalar},
+      kAll,
+      {event_attr},
+      no_result,
+      check_event_attr,
+      {},
+      "ReleaseEventID",
+      0});
+  fw({OpCode::FetchEventId,
+      "tpipe.fetch_event_id",
+      Pipe::S,
+      nullptr,
+      {K::Pipe},
+      kAll,
+      {event_attr},
+      int32_result,
+      check_event_attr,
+      {},
+      "FetchEventID",
+      0});
+  fw({OpCode::LocalAuto,
+      "local_tensor.auto",
+      Pipe::S,
+      nullptr,
+      {K::IntScalar},
+      kAll,
+      {kDTypeAttr, name_attr},
+      local_auto_result,
+      check_local_auto,
+      {},
+      nullptr,
+      0});
+
   for (auto& row : t)
     if (row.min_operands == kAll) row.min_operands = static_cast<uint8_t>(row.operands.size());
   return t;
@@ -414,10 +724,13 @@ std::vector<OpInfo> build_table() {
 const std::vector<OpInfo>& table() {
   static const std::vector<OpInfo> t = [] {
     auto rows = build_table();
-    // Rows must be in OpCode order and complete; checked once at start-up.
-    if (rows.size() != static_cast<size_t>(kOpCount)) std::abort();
+    // Rows must be in OpCode order and complete; checked once, on first use
+    // (test_ir checks it too, so a wrong table never ships).
+    if (rows.size() != static_cast<size_t>(kOpCount))
+      fail(ASC_ERR_INTERNAL, "op table has {} rows for {} ops", rows.size(), kOpCount);
     for (size_t i = 0; i < rows.size(); ++i)
-      if (static_cast<size_t>(rows[i].code) != i) std::abort();
+      if (static_cast<size_t>(rows[i].code) != i)
+        fail(ASC_ERR_INTERNAL, "op table row {} ('{}') is out of OpCode order", i, rows[i].name);
     return rows;
   }();
   return t;
@@ -432,6 +745,9 @@ const char* operand_kind_name(OperandKind k) {
     case K::GmAddr: return "a GM address";
     case K::GlobalTensor: return "a GlobalTensor";
     case K::LocalTensor: return "a LocalTensor";
+    case K::Pipe: return "a TPipe";
+    case K::Queue: return "a TQue";
+    case K::TBuf: return "a TBuf";
     case K::Any: return "a value";
   }
   return "?";
@@ -444,12 +760,17 @@ bool operand_kind_accepts(OperandKind k, const Type& t) {
     case K::GmAddr: return t.kind == TypeKind::GmAddr;
     case K::GlobalTensor: return t.kind == TypeKind::GlobalTensor;
     case K::LocalTensor: return t.kind == TypeKind::LocalTensor;
+    case K::Pipe: return t.kind == TypeKind::Pipe;
+    case K::Queue: return t.kind == TypeKind::Queue;
+    case K::TBuf: return t.kind == TypeKind::TBuf;
     case K::Any: return t.kind != TypeKind::None;
   }
   return false;
 }
 
 const Type& OpView::operand_type(size_t i) const { return kernel.type_of(op.operands[i]); }
+
+const Op* OpView::operand_def(size_t i) const { return kernel.value_def[op.operands[i]]; }
 
 bool OpView::operand_const_int(size_t i, int64_t* out) const {
   const Op* def = kernel.value_def[op.operands[i]];

@@ -22,7 +22,7 @@ constexpr int kOpCount = static_cast<int>(OpCode::Count);
 
 // What an operand must be. The op's check function adds finer rules
 // (matching dtypes, positions).
-enum class OperandKind : uint8_t { AnyScalar, IntScalar, GmAddr, GlobalTensor, LocalTensor, Any };
+enum class OperandKind : uint8_t { AnyScalar, IntScalar, GmAddr, GlobalTensor, LocalTensor, Pipe, Queue, TBuf, Any };
 const char* operand_kind_name(OperandKind k);
 bool operand_kind_accepts(OperandKind k, const Type& t);
 
@@ -37,11 +37,15 @@ struct AttrSpec {
 // `tensor`, starting at its address, where the element count is the value of
 // the integer operand `count_operand`. Effects are listed reads first; the
 // simulator resolves them to checked pointers in this order.
+constexpr uint8_t kNoOperand = 255;
+
 struct MemEffect {
   uint8_t tensor;
-  uint8_t count_operand;
+  uint8_t count_operand;  // kNoOperand: one element
   bool write;
-  bool whole_blocks;  // the byte length must be a multiple of the 32-byte block
+  bool whole_blocks;                    // the byte length must be a multiple of the 32-byte block
+  uint8_t offset_operand = kNoOperand;  // element offset from the tensor's start, if any
+  bool block_aligned = true;            // the start must be 32-byte aligned (vector and copy ops)
 };
 
 struct Op;
@@ -54,6 +58,8 @@ struct OpView {
   const Type& operand_type(size_t i) const;
   // The value of operand i if it is defined by a `const` op.
   bool operand_const_int(size_t i, int64_t* out) const;
+  // The op defining operand i (nullptr for parameters and loop variables).
+  const Op* operand_def(size_t i) const;
 };
 
 using CheckFn = void (*)(const OpView&);   // throws asc::Error (ASC_ERR_TYPE / VERIFY)
@@ -73,6 +79,7 @@ struct OpInfo {
   std::vector<MemEffect> effects;  // local/global memory the op touches
   const char* ascendc;             // Ascend C spelling, for the emitter
   int regions;                     // number of regions (for: 1, if: 2)
+  bool framework = false;          // removed by lowering; never reaches a device
 };
 
 const OpInfo& op_info(OpCode code);

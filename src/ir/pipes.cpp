@@ -66,4 +66,10 @@ const char* pipe_name(Pipe p) {
 bool hard_event_valid(int64_t raw) { return raw >= 0 && raw < kHardEventCount; }
 const HardEventInfo& hard_event(int64_t raw) { return kEvents[raw]; }
 
+int find_hard_event(Pipe src, Pipe dst) {
+  for (int i = 0; i < kHardEventCount; ++i)
+    if (kEvents[i].src == src && kEvents[i].dst == dst) return i;
+  return -1;
+}
+
 }  // namespace asc

@@ -23,5 +23,8 @@ struct HardEventInfo {
 
 bool hard_event_valid(int64_t raw);
 const HardEventInfo& hard_event(int64_t raw);
+// The HardEvent that orders `src` before `dst`, or -1 if the hardware has none.
+int find_hard_event(Pipe src, Pipe dst);
+constexpr int kMaxEventIds = 8;  // ids 0..7 per HardEvent (Atlas A2)
 
 }  // namespace asc

@@ -44,7 +44,8 @@ bool position_is_vector(Position p) { return p == Position::VecIn || p == Positi
 
 bool Type::operator==(const Type& o) const {
   if (kind != o.kind) return false;
-  if (kind == TypeKind::None) return true;
+  if (kind == TypeKind::None || kind == TypeKind::Pipe || kind == TypeKind::Queue || kind == TypeKind::TBuf)
+    return true;
   if (dtype != o.dtype) return false;
   return kind != TypeKind::LocalTensor || position == o.position;
 }
@@ -57,12 +58,15 @@ std::string Type::str() const {
     case TypeKind::GmAddr: return fmt::format("!gm_addr<{}>", d);
     case TypeKind::GlobalTensor: return fmt::format("!global<{}>", d);
     case TypeKind::LocalTensor: return fmt::format("!local<{}, {}>", d, position_name(position));
+    case TypeKind::Pipe: return "!tpipe";
+    case TypeKind::Queue: return "!tque";
+    case TypeKind::TBuf: return "!tbuf";
   }
   return "?";
 }
 
 Type type_from_c(const asc_type_t& t) {
-  if (t.kind > ASC_TYPE_LOCAL_TENSOR) fail(ASC_ERR_INVALID_ARGUMENT, "unknown type kind {}", t.kind);
+  if (t.kind > ASC_TYPE_TBUF) fail(ASC_ERR_INVALID_ARGUMENT, "unknown type kind {}", t.kind);
   if (!dtype_valid(t.dtype)) fail(ASC_ERR_INVALID_ARGUMENT, "unknown dtype {}", t.dtype);
   Type out{static_cast<TypeKind>(t.kind), static_cast<DType>(t.dtype), Position::GM};
   if (out.kind == TypeKind::LocalTensor) {

@@ -36,6 +36,9 @@ enum class TypeKind : uint8_t {
   GmAddr = ASC_TYPE_GM_ADDR,
   GlobalTensor = ASC_TYPE_GLOBAL_TENSOR,
   LocalTensor = ASC_TYPE_LOCAL_TENSOR,
+  Pipe = ASC_TYPE_PIPE,
+  Queue = ASC_TYPE_QUEUE,
+  TBuf = ASC_TYPE_TBUF,
 };
 
 enum class Position : uint8_t {
@@ -67,6 +70,7 @@ struct Type {
   static Type gm_addr(DType d) { return {TypeKind::GmAddr, d, Position::GM}; }
   static Type global_tensor(DType d) { return {TypeKind::GlobalTensor, d, Position::GM}; }
   static Type local_tensor(DType d, Position p) { return {TypeKind::LocalTensor, d, p}; }
+  static Type object(TypeKind k) { return {k, DType::Int32, Position::GM}; }
 
   bool is_scalar() const { return kind == TypeKind::Scalar; }
   bool is_int_scalar() const { return kind == TypeKind::Scalar && dtype_is_int(dtype); }

@@ -54,6 +54,7 @@ void Block::scalar_op(const Op& op) {
   }
   std::array<RtValue, kMaxIssuedOperands> in;
   for (size_t i = 0; i < op.operands.size(); ++i) in[i] = regs_[op.operands[i]];
+  if (!op.info().effects.empty()) check_effects(op, in.data());  // get_value / set_value
   RtValue* out = op.result == kNoValue ? nullptr : &regs_[op.result];
   exec_fn(op.code)(*this, op, in.data(), out);
   if (op.code == OpCode::SetFlag) drain();
@@ -149,14 +150,25 @@ void Block::check_effects(const Op& op, const RtValue* in) {
   for (size_t i = 0; i < effects.size(); ++i) {
     const MemEffect& e = effects[i];
     DType dtype = kernel().type_of(op.operands[e.tensor]).dtype;
-    effect_ptrs_[i] = memory(op, in[e.tensor], dtype, in[e.count_operand].i, e);
+    int64_t count = e.count_operand == kNoOperand ? 1 : in[e.count_operand].i;
+    int64_t offset = e.offset_operand == kNoOperand ? 0 : in[e.offset_operand].i;
+    effect_ptrs_[i] = memory(op, in[e.tensor], dtype, offset, count, e);
   }
 }
 
-uint8_t* Block::memory(const Op& op, const RtValue& t, DType dtype, int64_t count, const MemEffect& e) {
+uint8_t* Block::memory(const Op& op, const RtValue& tensor, DType dtype, int64_t offset, int64_t count,
+                       const MemEffect& e) {
   const char* verb = e.write ? "writes" : "reads";
   const char* role = e.write ? "destination" : "source";
   if (count < 0) fail(ASC_ERR_OUT_OF_BOUNDS, op.loc, "{}: element count {} is negative", op.info().name, count);
+  if (offset < 0 || (tensor.len != kUnknownLength && static_cast<uint64_t>(offset) >= tensor.len))
+    fail(ASC_ERR_OUT_OF_BOUNDS, op.loc, "{}: index {} is outside the tensor's {} elements", op.info().name, offset,
+         tensor.len);
+  RtValue t = tensor;
+  if (offset) {
+    t.addr += offset * static_cast<int64_t>(dtype_size(dtype));
+    if (t.len != kUnknownLength) t.len -= static_cast<uint64_t>(offset);
+  }
   uint64_t size = dtype_size(dtype);
   // No memory is anywhere near 2^48 bytes; this also keeps count * size from overflowing.
   constexpr int64_t kMaxElements = int64_t{1} << 48;
@@ -174,7 +186,7 @@ uint8_t* Block::memory(const Op& op, const RtValue& t, DType dtype, int64_t coun
          verb, count, role, t.len);
   if (t.mem == kMemUB) {
     uint64_t cap = platform().info.ub_bytes;
-    if (t.addr % platform().info.block_bytes != 0)
+    if (e.block_aligned && t.addr % platform().info.block_bytes != 0)
       fail(ASC_ERR_MISALIGNED, op.loc, "{}: {} address {} in the Unified Buffer is not 32-byte aligned", op.info().name,
            role, t.addr);
     if (t.addr < 0 || static_cast<uint64_t>(t.addr) + bytes > cap)

@@ -64,7 +64,7 @@ class Block {
   void barrier_all(const Op& op);
   [[noreturn]] void deadlock(const Issued& blocked);
   void check_effects(const Op& op, const RtValue* in);
-  uint8_t* memory(const Op& op, const RtValue& tensor, DType dtype, int64_t count, const MemEffect& e);
+  uint8_t* memory(const Op& op, const RtValue& tensor, DType dtype, int64_t offset, int64_t count, const MemEffect& e);
 
   const LaunchContext& ctx_;
   uint32_t block_idx_;

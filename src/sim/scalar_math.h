@@ -53,6 +53,57 @@ inline void set_float(RtValue& out, DType d, double v) {
   out.i = 0;
 }
 
+// One element of local or global memory as a register value, and back.
+inline void load_scalar(RtValue& out, DType d, const uint8_t* p) {
+  switch (d) {
+    case DType::Bool: set_int(out, d, *p != 0); return;
+    case DType::Int8: set_int(out, d, *reinterpret_cast<const int8_t*>(p)); return;
+    case DType::UInt8: set_int(out, d, *p); return;
+    case DType::Int16: set_int(out, d, *reinterpret_cast<const int16_t*>(p)); return;
+    case DType::UInt16: set_int(out, d, *reinterpret_cast<const uint16_t*>(p)); return;
+    case DType::Int32: set_int(out, d, *reinterpret_cast<const int32_t*>(p)); return;
+    case DType::UInt32: set_int(out, d, *reinterpret_cast<const uint32_t*>(p)); return;
+    case DType::Int64:
+    case DType::UInt64: set_int(out, d, *reinterpret_cast<const int64_t*>(p)); return;
+    case DType::Float16: set_float(out, d, static_cast<float>(*reinterpret_cast<const _Float16*>(p))); return;
+    case DType::BFloat16: {
+      uint32_t bits = uint32_t{*reinterpret_cast<const uint16_t*>(p)} << 16;
+      float f;
+      std::memcpy(&f, &bits, 4);
+      set_float(out, d, f);
+      return;
+    }
+    case DType::Float32: set_float(out, d, *reinterpret_cast<const float*>(p)); return;
+  }
+}
+
+template <typename T>
+void store_as(uint8_t* p, T v) {
+  std::memcpy(p, &v, sizeof v);
+}
+
+inline void store_scalar(uint8_t* p, DType d, const RtValue& v) {
+  switch (d) {
+    case DType::Bool:
+    case DType::Int8:
+    case DType::UInt8: return store_as(p, static_cast<uint8_t>(v.i));
+    case DType::Int16:
+    case DType::UInt16: return store_as(p, static_cast<uint16_t>(v.i));
+    case DType::Int32:
+    case DType::UInt32: return store_as(p, static_cast<uint32_t>(v.i));
+    case DType::Int64:
+    case DType::UInt64: return store_as(p, v.i);
+    case DType::Float16: return store_as(p, static_cast<_Float16>(static_cast<float>(v.f)));
+    case DType::BFloat16: {
+      float f = static_cast<float>(round_bf16(v.f));
+      uint32_t bits;
+      std::memcpy(&bits, &f, 4);
+      return store_as(p, static_cast<uint16_t>(bits >> 16));
+    }
+    case DType::Float32: return store_as(p, static_cast<float>(v.f));
+  }
+}
+
 inline int64_t wrapping_add(int64_t a, int64_t b) {
   return static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b));
 }

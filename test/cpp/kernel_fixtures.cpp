@@ -27,9 +27,9 @@ void emit_ub_binary(KernelWriter& w, const UbBinary& k) {
   w.data_copy(x, x_gm, n);
   w.data_copy(y, y_gm, n);
   w.data_copy(z, z_gm, n);
-  w.sync(MTE2_V, zero);
+  if (k.manual_sync) w.sync(MTE2_V, zero);
   w.op(k.op, {z, x, y, w.i32(k.count)});
-  w.sync(V_MTE3, zero);
+  if (k.manual_sync) w.sync(V_MTE3, zero);
   w.data_copy(z_gm, z, n);
 }
 

@@ -164,13 +164,15 @@ class KernelWriter {
 //       set/wait_flag(MTE3_MTE2, buf_id)
 //
 // Kernel parameters: x, y, z, GM addresses of `dtype`. Block b handles
-// elements [b * block_length, (b + 1) * block_length).
+// elements [b * block_length, (b + 1) * block_length). With manual_sync off
+// the set/wait_flag pairs are left out (for the sync inserter to add).
 struct TiledBinary {
   std::string op = "add";
   asc_dtype_t dtype = ASC_DTYPE_FLOAT32;
   int64_t block_length = 2048;
   int64_t tile_num = 8;
   int64_t buffer_num = 2;
+  bool manual_sync = true;
 
   int64_t tile_length() const { return block_length / tile_num / buffer_num; }
   std::vector<asc_type_t> params() const { return {gm_addr_type(dtype), gm_addr_type(dtype), gm_addr_type(dtype)}; }
@@ -200,11 +202,66 @@ inline void emit_tiled_binary(KernelWriter& w, const TiledBinary& k) {
     Value z = w.local_slice(z_local, local_at);
     w.data_copy(x, w.global_slice(x_gm, gm_at), tile_length);
     w.data_copy(y, w.global_slice(y_gm, gm_at), tile_length);
-    w.sync(MTE2_V, buf_id);
+    if (k.manual_sync) w.sync(MTE2_V, buf_id);
     w.op(k.op, {z, x, y, tile_length});
-    w.sync(V_MTE3, buf_id);
+    if (k.manual_sync) w.sync(V_MTE3, buf_id);
     w.data_copy(w.global_slice(z_gm, gm_at), z, tile_length);
-    w.sync(MTE3_MTE2, buf_id);
+    if (k.manual_sync) w.sync(MTE3_MTE2, buf_id);
+  }
+  w.for_end();
+}
+
+// The same computation written with the framework, as in Ascend C's
+// add_framework sample: a TPipe, VECIN queues for x and y and a VECOUT queue
+// for z, each of depth (and num) k.buffer_num; the lowering supplies the
+// synchronisation (k.manual_sync is ignored).
+//
+//   for i in range(TILE_NUM * BUFFER_NUM):
+//       x, y = in_x/in_y.alloc_tensor(); data_copy x/y tile i; in_x/in_y.enque(x/y)   # CopyIn
+//       x, y = in_x/in_y.deque(); z = out_z.alloc_tensor(); op(z, x, y, TILE_LENGTH)   # Compute
+//       out_z.enque(z); in_x/in_y.free_tensor(x/y)
+//       z = out_z.deque(); data_copy z -> z tile i; out_z.free_tensor(z)              # CopyOut
+inline void emit_framework_binary(KernelWriter& w, const TiledBinary& k) {
+  const asc_dtype_t index = ASC_DTYPE_INT32;
+  const int64_t tile = k.tile_length();
+  const Attr dtype = int_attr("dtype", k.dtype);
+
+  Value block_length = w.i32(k.block_length);
+  Value offset = w.op("arith.mul", {w.cast(w.op("get_block_idx", {}), index), block_length});
+  Value x_gm = w.global_tensor(w.param(0), offset, block_length);
+  Value y_gm = w.global_tensor(w.param(1), offset, block_length);
+  Value z_gm = w.global_tensor(w.param(2), offset, block_length);
+  Value pipe = w.op("tpipe.create", {});
+  auto queue = [&](asc_position_t pos, const char* name) {
+    Value q = w.op("tque.create", {},
+                   {int_attr("src_position", pos), int_attr("dst_position", pos), int_attr("depth", k.buffer_num),
+                    string_attr("name", name)});
+    w.op("tpipe.init_buffer", {pipe, q, w.i32(k.buffer_num), w.i32(tile * dtype_bytes(k.dtype))});
+    return q;
+  };
+  Value in_x = queue(ASC_POS_VECIN, "in_queue_x"), in_y = queue(ASC_POS_VECIN, "in_queue_y");
+  Value out_z = queue(ASC_POS_VECOUT, "out_queue_z");
+  Value tile_length = w.i32(tile);
+
+  Value i = w.for_begin(w.i32(0), w.i32(k.tile_num * k.buffer_num), w.i32(1));
+  {
+    Value gm_at = w.op("arith.mul", {i, tile_length});
+    Value x_in = w.op("tque.alloc_tensor", {in_x}, {dtype}), y_in = w.op("tque.alloc_tensor", {in_y}, {dtype});
+    w.data_copy(x_in, w.global_slice(x_gm, gm_at), tile_length);
+    w.data_copy(y_in, w.global_slice(y_gm, gm_at), tile_length);
+    w.op("tque.enque", {in_x, x_in});
+    w.op("tque.enque", {in_y, y_in});
+
+    Value x = w.op("tque.deque", {in_x}, {dtype}), y = w.op("tque.deque", {in_y}, {dtype});
+    Value z_out = w.op("tque.alloc_tensor", {out_z}, {dtype});
+    w.op(k.op, {z_out, x, y, tile_length});
+    w.op("tque.enque", {out_z, z_out});
+    w.op("tque.free_tensor", {in_x, x});
+    w.op("tque.free_tensor", {in_y, y});
+
+    Value z = w.op("tque.deque", {out_z}, {dtype});
+    w.data_copy(w.global_slice(z_gm, gm_at), z, tile_length);
+    w.op("tque.free_tensor", {out_z, z});
   }
   w.for_end();
 }
@@ -420,10 +477,12 @@ void run_model(const asc::Kernel& kernel, uint32_t block_dim, std::vector<asc_ar
 // Unified Buffer. DataCopy moves whole blocks, so x, y and z are copied in
 // padded_count(count) elements each (z too, so that z[count:] comes back
 // unchanged unless the op writes past `count`). Params: x, y, z GM addresses.
+// With manual_sync off the MTE2_V and V_MTE3 pairs are left out.
 struct UbBinary {
   std::string op;
   asc_dtype_t dtype;
   int64_t count;
+  bool manual_sync = true;
 };
 void emit_ub_binary(KernelWriter& w, const UbBinary& k);
 

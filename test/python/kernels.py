@@ -1,11 +1,28 @@
-"""The Add example's kernel, imported from examples/add.py for the tests."""
+"""Kernels and device functions the tests share: the examples' own (imported
+from examples/, so the tests exercise exactly what users run) and small helpers."""
 
 import sys
 from pathlib import Path
+
+import asc
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "examples"))
 
 from add import BUFFER_NUM, TILE_NUM  # noqa: E402
 from add import vadd_kernel as vadd_manual_sync  # noqa: E402
+from add_framework import compute, copy_in, copy_out  # noqa: E402
 
-__all__ = ["BUFFER_NUM", "TILE_NUM", "vadd_manual_sync"]
+__all__ = ["BUFFER_NUM", "TILE_NUM", "block_views", "compute", "copy_in", "copy_out", "vadd_manual_sync"]
+
+
+@asc.jit
+def block_views(x: asc.GlobalAddress, y: asc.GlobalAddress, z: asc.GlobalAddress, block_length: int):
+    """This block's slice of three GM buffers, and its tile length (a device function returning a tuple)."""
+    offset = asc.get_block_idx() * block_length
+    x_gm = asc.GlobalTensor()
+    y_gm = asc.GlobalTensor()
+    z_gm = asc.GlobalTensor()
+    x_gm.set_global_buffer(x + offset, block_length)
+    y_gm.set_global_buffer(y + offset, block_length)
+    z_gm.set_global_buffer(z + offset, block_length)
+    return (x_gm, y_gm, z_gm), block_length // TILE_NUM

@@ -28,6 +28,7 @@ class IRBuilder:
         self.loc: tuple[str, int, int] = (file, line, 0)
         # The name an assignment is binding, for diagnostics (LocalTensor names).
         self.pending_name: Optional[str] = None
+        self.current_pipe = None  # the TPipe created last, for asc.get_tpipe_ptr()
         types = ffi.new("asc_type_t[]", max(1, len(params)))
         for i, (kind, dtype, position) in enumerate(params):
             types[i].kind, types[i].dtype, types[i].position = kind, dtype, position
@@ -121,6 +122,10 @@ class IRBuilder:
 
     def if_end(self) -> None:
         self._check(lib.asc_builder_if_end(self._handle))
+
+    def set_option(self, name: str, value: int) -> None:
+        encoded = name.encode()
+        self._check(lib.asc_builder_set_option(self._handle, encoded, len(encoded), int(value)))
 
     def finish(self):
         out = ffi.new("asc_kernel_t**")

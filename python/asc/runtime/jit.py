@@ -18,6 +18,7 @@ from ..language.core.ir_value import Scalar
 from ..language.core.tensor import GlobalAddress
 from ..lib.runtime import state as rt
 from .arguments import KIND_BUFFER, ArgSpec, buffer_of, describe
+from .compiler import split_options
 
 _TYPE_SCALAR, _TYPE_GM_ADDR = 1, 2
 _KEY_CONSTANTS = (int, float, bool, str, bytes, type(None), Enum)
@@ -38,7 +39,7 @@ class JITFunction:
 
     def __init__(self, fn: Callable[..., Any], **options: Any):
         self.fn = fn
-        self.options = options
+        self.compile_options, self.codegen_options = split_options(options)
         self.signature = inspect.signature(fn)
         self.__name__ = fn.__name__
         self.__doc__ = fn.__doc__
@@ -112,7 +113,7 @@ class JITFunction:
             specs.append((name, spec))
             runtime_values.append(value)
         cache_key = tuple(key)
-        kernel = self._cache.get(cache_key)
+        kernel = None if self.compile_options.always_compile else self._cache.get(cache_key)
         if kernel is None:
             kernel = self._compile(specs, constexprs)
             self._cache[cache_key] = kernel
@@ -162,6 +163,10 @@ class JITFunction:
         source = self.source
         params = [(_TYPE_GM_ADDR if s.kind == KIND_BUFFER else _TYPE_SCALAR, s.dtype.code, 0) for _, s in specs]
         builder = IRBuilder(self.__name__, params, source.file, source.line)
+        options = self.compile_options
+        builder.set_option("auto_sync", bool(options.auto_sync))
+        if options.insert_sync is not None:
+            builder.set_option("insert_sync", bool(options.insert_sync))
         scope: dict[str, Any] = dict(constexprs)
         for index, (name, spec) in enumerate(specs):
             handle = builder.param(index)

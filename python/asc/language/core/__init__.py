@@ -20,7 +20,7 @@ from .dtype import (
     uint64,
 )
 from .enums import HardEvent, PipeID, TPosition
-from .tensor import GlobalAddress, GlobalTensor, LocalTensor
+from .tensor import GlobalAddress, GlobalTensor, LocalTensor, LocalTensorAuto
 
 __all__ = [
     "ConstExpr",
@@ -29,6 +29,7 @@ __all__ = [
     "GlobalTensor",
     "HardEvent",
     "LocalTensor",
+    "LocalTensorAuto",
     "PipeID",
     "TPosition",
     "bfloat16",

@@ -8,14 +8,13 @@ from ...codegen.context import current_builder
 from ...errors import CodegenError
 from . import dtype as dt
 from .enums import TPosition
-from .ir_value import IRObject, to_int
+from .ir_value import IRObject, Scalar, cast, is_runtime, to_int, to_scalar
 
 
 def _slice_start(index: Any, what: str) -> Any:
+    """t[i] and t[i:] are both a view starting at element i (Ascend C's operator[])."""
     if not isinstance(index, slice):
-        raise CodegenError(
-            f"{what}[i] reads one element (get_value), which is not supported yet; use {what}[start:] for a view"
-        )
+        return index
     if index.stop is not None or index.step is not None:
         raise CodegenError(f"{what} views take a start only: {what}[start:]")
     return 0 if index.start is None else index.start
@@ -127,6 +126,17 @@ class LocalTensor(IRObject):
     def get_position(self) -> TPosition:
         return self.position
 
+    def get_value(self, index: Any) -> Scalar:
+        """Element `index`, read by the scalar unit (pipe S)."""
+        i = to_int(index, "get_value index")
+        return Scalar(current_builder().op("local_tensor.get_value", [self.handle, i.handle]), self.dtype)
+
+    def set_value(self, index: Any, value: Any) -> None:
+        """Writes element `index` from the scalar unit (pipe S)."""
+        i = to_int(index, "set_value index")
+        v = to_scalar(value, self.dtype) if not isinstance(value, Scalar) else cast(value, self.dtype)
+        current_builder().op("local_tensor.set_value", [self.handle, i.handle, v.handle])
+
     def __getitem__(self, index: Any) -> LocalTensor:
         start = to_int(_slice_start(index, "LocalTensor"), "a slice start")
         handle = current_builder().op("local_tensor.slice", [self.handle, start.handle])
@@ -134,3 +144,22 @@ class LocalTensor(IRObject):
 
     def __repr__(self) -> str:
         return f"LocalTensor(%{self.handle}: {self.dtype.name}, {self.position.name})"
+
+
+class LocalTensorAuto(LocalTensor):
+    """``asc.LocalTensorAuto(dtype, length)``: a local tensor the compiler places in
+    the Unified Buffer; kernels using it get every synchronisation inserted."""
+
+    __slots__ = ()
+
+    def __init__(self, dtype: dt.DataType, length: Any):  # noqa: D107
+        builder = current_builder()
+        if not isinstance(dtype, dt.DataType):
+            raise CodegenError(f"LocalTensorAuto's first argument is a dtype such as asc.float32, got {dtype!r}")
+        if is_runtime(length):
+            raise CodegenError("LocalTensorAuto's length must be known while compiling (a ConstExpr or literal)")
+        attrs: dict[str, Any] = {"dtype": dtype.code}
+        if builder.pending_name:
+            attrs["name"] = builder.pending_name
+        self.handle = builder.op("local_tensor.auto", [to_int(length, "length").handle], attrs)
+        self.dtype, self.position = dtype, TPosition.VECCALC

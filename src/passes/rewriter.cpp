@@ -1,0 +1,83 @@
+#include "passes/rewriter.h"
+
+#include "passes/verifier.h"
+
+namespace asc {
+
+Attr int_attr(int64_t v) {
+  Attr a;
+  a.kind = ASC_ATTR_INT;
+  a.i = v;
+  a.f = static_cast<double>(v);
+  return a;
+}
+
+Attr string_attr(std::string s) {
+  Attr a;
+  a.kind = ASC_ATTR_STRING;
+  a.s = std::move(s);
+  return a;
+}
+
+std::unique_ptr<Op> make_op(const Kernel& kernel, OpCode code, std::vector<uint32_t> operands, std::vector<Attr> attrs,
+                            const Location& loc, Type* result_type) {
+  auto op = std::make_unique<Op>();
+  op->code = code;
+  op->operands = std::move(operands);
+  op->attrs = std::move(attrs);
+  op->loc = loc;
+  op->regions.resize(op->info().regions);
+  *result_type = verify_op(kernel, *op);
+  return op;
+}
+
+namespace {
+
+void collect_event_ids(const Kernel& kernel, const Region& r, std::array<uint8_t, kHardEventCount>& ids) {
+  for (const auto& op : r.ops) {
+    for (const auto& sub : op->regions) collect_event_ids(kernel, sub, ids);
+    int64_t id;
+    if ((op->code == OpCode::SetFlag || op->code == OpCode::WaitFlag) &&
+        OpView{*op, kernel}.operand_const_int(0, &id) && id >= 0 && id < kMaxEventIds)
+      ids[op->attr_int(0)] |= static_cast<uint8_t>(1u << id);
+  }
+}
+
+}  // namespace
+
+std::array<uint8_t, kHardEventCount> constant_event_ids(const Kernel& kernel) {
+  std::array<uint8_t, kHardEventCount> ids{};
+  collect_event_ids(kernel, kernel.body, ids);
+  return ids;
+}
+
+Op& Rewriter::emit(OpList& out, OpCode code, std::vector<uint32_t> operands, std::vector<Attr> attrs,
+                   const Location& loc, uint32_t result) {
+  Type type;
+  auto op = make_op(kernel_, code, std::move(operands), std::move(attrs), loc, &type);
+  if (result != kNoValue) {
+    if (kernel_.type_of(result) != type)
+      fail(ASC_ERR_INTERNAL, loc, "{} would change the type of %{}", op->info().name, result);
+    op->result = result;
+    kernel_.value_def[result] = op.get();
+  } else if (type.kind != TypeKind::None) {
+    op->result = kernel_.new_value(type, op.get());
+  }
+  out.push_back(std::move(op));
+  return *out.back();
+}
+
+uint32_t Rewriter::const_int(OpList& out, DType d, int64_t v, const Location& loc) {
+  return value(out, OpCode::Const, {}, {int_attr(static_cast<int64_t>(d)), int_attr(v)}, loc);
+}
+
+uint32_t Rewriter::binary_const(OpList& out, OpCode code, uint32_t a, int64_t c, const Location& loc) {
+  return binary(out, code, a, const_int(out, kernel_.type_of(a).dtype, c, loc), loc);
+}
+
+uint32_t Rewriter::cast(OpList& out, uint32_t v, DType d, const Location& loc) {
+  if (kernel_.type_of(v).dtype == d) return v;
+  return value(out, OpCode::Cast, {v}, {int_attr(static_cast<int64_t>(d))}, loc);
+}
+
+}  // namespace asc

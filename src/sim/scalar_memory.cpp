@@ -1,0 +1,65 @@
+// get_value / set_value on the scalar unit, and duplicate (fill) on V. The
+// block has resolved each op's one memory effect to a checked pointer.
+#include "sim/handlers.h"
+#include "sim/scalar_math.h"
+
+namespace asc::sim {
+namespace {
+
+DType tensor_dtype(Block& b, const Op& op) { return b.kernel().type_of(op.operands[0]).dtype; }
+
+template <typename T>
+void fill(uint8_t* dst, int64_t n, T value) {
+  T* d = reinterpret_cast<T*>(dst);
+  for (int64_t i = 0; i < n; ++i) d[i] = value;
+}
+
+}  // namespace
+
+void exec_GetValue(Block& b, const Op& op, const RtValue*, RtValue* out) {
+  load_scalar(*out, tensor_dtype(b, op), b.effect_ptr(0));
+}
+
+void exec_SetValue(Block& b, const Op& op, const RtValue* in, RtValue*) {
+  store_scalar(b.effect_ptr(0), tensor_dtype(b, op), in[2]);
+}
+
+void exec_Duplicate(Block& b, const Op& op, const RtValue* in, RtValue*) {
+  uint8_t* dst = b.effect_ptr(0);
+  int64_t n = in[2].i;
+  const RtValue& v = in[1];
+  switch (tensor_dtype(b, op)) {
+    case DType::Float32: return fill(dst, n, static_cast<float>(v.f));
+    case DType::Float16: return fill(dst, n, static_cast<_Float16>(static_cast<float>(v.f)));
+    case DType::Int16:
+    case DType::UInt16: return fill(dst, n, static_cast<uint16_t>(v.i));
+    case DType::Int32:
+    case DType::UInt32: return fill(dst, n, static_cast<uint32_t>(v.i));
+    default: fail(ASC_ERR_INTERNAL, op.loc, "duplicate: dtype passed the verifier but has no kernel");
+  }
+}
+
+// Framework ops and local_tensor.auto are replaced by passes before a kernel
+// can run; reaching one here is a bug in the pass pipeline.
+#define ASC_LOWERED(id)                                                                             \
+  void exec_##id(Block&, const Op& op, const RtValue*, RtValue*) {                                  \
+    fail(ASC_ERR_INTERNAL, op.loc, "{} should have been lowered before execution", op.info().name); \
+  }
+ASC_LOWERED(PipeCreate)
+ASC_LOWERED(QueCreate)
+ASC_LOWERED(TBufCreate)
+ASC_LOWERED(InitQueue)
+ASC_LOWERED(InitTBuf)
+ASC_LOWERED(AllocTensor)
+ASC_LOWERED(Enque)
+ASC_LOWERED(Deque)
+ASC_LOWERED(FreeTensor)
+ASC_LOWERED(TBufGet)
+ASC_LOWERED(TBufGetWithOffset)
+ASC_LOWERED(AllocEventId)
+ASC_LOWERED(ReleaseEventId)
+ASC_LOWERED(FetchEventId)
+ASC_LOWERED(LocalAuto)
+#undef ASC_LOWERED
+
+}  // namespace asc::sim

@@ -1,0 +1,18 @@
+"""Every example runs on the Model and prints its PASS line."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+EXAMPLES = [p for p in sorted((Path(__file__).resolve().parents[2] / "examples").glob("*.py"))
+            if "__main__" in p.read_text()]  # fmt: skip
+
+
+@pytest.mark.parametrize("script", EXAMPLES, ids=[p.name for p in EXAMPLES])
+def test_example_passes(script):
+    out = subprocess.run([sys.executable, str(script), "-r", "Model", "-v", "Ascend910B1"], capture_output=True,
+                         text=True, timeout=300)  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    assert "[PASS]" in out.stdout
