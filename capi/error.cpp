@@ -79,6 +79,9 @@ const char* asc_status_name(asc_status_t status) {
     case ASC_ERR_RUNTIME: return "ASC_ERR_RUNTIME";
     case ASC_ERR_BUFFER_TOO_SMALL: return "ASC_ERR_BUFFER_TOO_SMALL";
     case ASC_ERR_INTERNAL: return "ASC_ERR_INTERNAL";
+    case ASC_ERR_RACE: return "ASC_ERR_RACE";
+    case ASC_ERR_UNINITIALIZED: return "ASC_ERR_UNINITIALIZED";
+    case ASC_ERR_GM_CONFLICT: return "ASC_ERR_GM_CONFLICT";
   }
   return "ASC_ERR_UNKNOWN_STATUS";
 }

@@ -27,6 +27,9 @@ struct asc_device {
 
 struct asc_stream {
   asc_device* device;
+  asc::sim::LaunchOptions options;
+  std::string profile_dir;
+  asc::sim::LaunchReport last;
 };
 
 namespace asc::capi {

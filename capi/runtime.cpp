@@ -1,5 +1,8 @@
 // Platforms, devices, streams and launch.
+#include <cstdlib>
+
 #include "handles.h"
+#include "sim/profile_writer.h"
 
 using namespace asc;
 using capi::guard;
@@ -46,8 +49,57 @@ asc_status_t asc_device_destroy(asc_device_t* device) {
 asc_status_t asc_stream_create(asc_device_t* device, asc_stream_t** out) {
   return guard([&] {
     require(out, "out");
-    *out = new asc_stream{require(device, "device")};
+    auto stream = std::make_unique<asc_stream>();
+    stream->device = require(device, "device");
+    const char* sanitize = std::getenv("ASC_SANITIZE");
+    stream->options.sanitize = !(sanitize && std::string(sanitize) == "0");
+    const char* profile = std::getenv("ASC_PROFILE");
+    if (profile) stream->profile_dir = profile;
+    *out = stream.release();
   });
+}
+
+asc_status_t asc_stream_set_option(asc_stream_t* stream, const char* name, size_t name_len, int64_t value) {
+  return guard([&] {
+    require(stream, "stream");
+    std::string_view n = capi::text(name, name_len, "name");
+    if (n != "sanitize") fail(ASC_ERR_INVALID_ARGUMENT, "unknown stream option '{}' (known: sanitize)", n);
+    stream->options.sanitize = value != 0;
+  });
+}
+
+asc_status_t asc_stream_set_profile_dir(asc_stream_t* stream, const char* dir, size_t dir_len) {
+  return guard([&] { require(stream, "stream")->profile_dir = std::string(capi::text(dir, dir_len, "dir")); });
+}
+
+asc_status_t asc_stream_last_stats(const asc_stream_t* stream, asc_launch_stats_t* out) {
+  return guard([&] {
+    const sim::LaunchReport& r = require(stream, "stream")->last;
+    require(out, "out");
+    *out = asc_launch_stats_t{};
+    out->cycles = r.cycles;
+    out->duration_us = r.duration_us;
+    out->blocks = r.blocks;
+    out->n_warnings = static_cast<uint32_t>(r.warnings.size());
+    for (size_t p = 0; p < kPipeSlots; ++p) out->busy_cycles[p] = r.busy[p];
+  });
+}
+
+asc_status_t asc_stream_last_warnings(const asc_stream_t* stream, char* buf, size_t cap, size_t* len) {
+  asc_status_t status = ASC_OK;
+  asc_status_t g = guard([&] {
+    std::string text;
+    for (const auto& w : require(stream, "stream")->last.warnings) text += w + "\n";
+    status = capi::copy_out(text, buf, cap, len);
+  });
+  return g != ASC_OK ? g : status;
+}
+
+asc_status_t asc_stream_last_lines(const asc_stream_t* stream, char* buf, size_t cap, size_t* len) {
+  asc_status_t status = ASC_OK;
+  asc_status_t g =
+      guard([&] { status = capi::copy_out(sim::lines_csv(require(stream, "stream")->last), buf, cap, len); });
+  return g != ASC_OK ? g : status;
 }
 
 asc_status_t asc_stream_destroy(asc_stream_t* stream) {
@@ -62,7 +114,12 @@ asc_status_t asc_launch(const asc_kernel_t* kernel, asc_stream_t* stream, uint32
                         size_t n_args) {
   return guard([&] {
     const auto* k = reinterpret_cast<const Kernel*>(require(kernel, "kernel"));
-    require(stream, "stream")->device->device->launch(*k, block_dim, args, n_args);
+    require(stream, "stream");
+    sim::LaunchOptions options = stream->options;
+    options.record = !stream->profile_dir.empty();
+    Device& device = *stream->device->device;
+    stream->last = device.launch(*k, block_dim, args, n_args, options);
+    if (options.record) sim::write_profile(stream->profile_dir, *k, device.platform(), stream->last);
   });
 }
 

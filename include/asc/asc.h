@@ -19,7 +19,7 @@
 #include <stdint.h>
 
 #define ASC_ABI_VERSION_MAJOR 1
-#define ASC_ABI_VERSION_MINOR 1
+#define ASC_ABI_VERSION_MINOR 2
 
 #if defined(_WIN32)
 #define ASC_API __declspec(dllexport)
@@ -46,7 +46,10 @@ typedef enum asc_status {
   ASC_ERR_BACKEND_UNAVAILABLE = 9, /* e.g. NPU requested but CANN is absent */
   ASC_ERR_RUNTIME = 10,            /* other failure while running a kernel */
   ASC_ERR_BUFFER_TOO_SMALL = 11,   /* output buffer shorter than the result */
-  ASC_ERR_INTERNAL = 12            /* a bug in libasc; please report */
+  ASC_ERR_INTERNAL = 12,           /* a bug in libasc; please report */
+  ASC_ERR_RACE = 13,               /* since 1.2: pipes touch the same local memory unordered */
+  ASC_ERR_UNINITIALIZED = 14,      /* since 1.2: a read of local memory nothing wrote */
+  ASC_ERR_GM_CONFLICT = 15         /* since 1.2: two blocks wrote the same GM bytes */
 } asc_status_t;
 
 typedef enum asc_dtype {
@@ -152,6 +155,17 @@ typedef struct asc_platform_info {
   double clock_ghz;
 } asc_platform_info_t;
 
+/* What the Model measured in a launch (since 1.2): estimated cycles at the
+   platform clock, and busy cycles per pipe summed over blocks, indexed by
+   PipeID value (S=0, V=1, M=2, MTE1=3, MTE2=4, MTE3=5, FIX=10). */
+typedef struct asc_launch_stats {
+  uint64_t cycles;
+  double duration_us;
+  uint32_t blocks;
+  uint32_t n_warnings;
+  uint64_t busy_cycles[11];
+} asc_launch_stats_t;
+
 typedef struct asc_module asc_module_t;
 typedef struct asc_builder asc_builder_t;
 typedef struct asc_kernel asc_kernel_t;
@@ -216,6 +230,17 @@ ASC_API asc_status_t asc_device_destroy(asc_device_t* device);
 ASC_API asc_status_t asc_stream_create(asc_device_t* device, asc_stream_t** out);
 ASC_API asc_status_t asc_stream_destroy(asc_stream_t* stream);
 ASC_API asc_status_t asc_stream_synchronize(asc_stream_t* stream);
+/* Stream options (since 1.2): "sanitize" (default 1 unless ASC_SANITIZE=0)
+   turns the Model's racecheck/initcheck/synccheck/GM-conflict checks on/off. */
+ASC_API asc_status_t asc_stream_set_option(asc_stream_t* stream, const char* name, size_t name_len, int64_t value);
+/* Directory for <kernel>.trace.json (Chrome trace) and <kernel>.lines.csv of
+   each launch; empty disables. Starts from ASC_PROFILE. */
+ASC_API asc_status_t asc_stream_set_profile_dir(asc_stream_t* stream, const char* dir, size_t dir_len);
+/* About the last successful launch on the stream. Warnings are one per line;
+   lines is CSV: file,line,cycles,count, most cycles first. */
+ASC_API asc_status_t asc_stream_last_stats(const asc_stream_t* stream, asc_launch_stats_t* out);
+ASC_API asc_status_t asc_stream_last_warnings(const asc_stream_t* stream, char* buf, size_t cap, size_t* len);
+ASC_API asc_status_t asc_stream_last_lines(const asc_stream_t* stream, char* buf, size_t cap, size_t* len);
 /* Runs `kernel` on block_dim blocks. On the Model backend GM buffers are the
    caller's memory (no copies); results are visible when this returns. */
 ASC_API asc_status_t asc_launch(const asc_kernel_t* kernel, asc_stream_t* stream, uint32_t block_dim,

@@ -74,6 +74,22 @@ class BackendUnavailableError(KernelError):
     """The requested backend cannot be used on this machine (e.g. NPU without CANN)."""
 
 
+class RaceError(KernelError):
+    """racecheck: two pipes touch the same local memory without a flag or barrier between them."""
+
+
+class UninitializedReadError(KernelError):
+    """initcheck: a read of local memory nothing wrote in this launch."""
+
+
+class GmWriteConflictError(KernelError):
+    """memcheck: two blocks wrote the same GM bytes."""
+
+
+class SyncWarning(UserWarning):
+    """synccheck: something the hardware tolerates but is almost certainly a mistake (an unpaired set_flag)."""
+
+
 class LaunchArgumentError(TypeError):
     """Launch arguments that do not fit the kernel's parameters."""
 
@@ -83,6 +99,9 @@ _BY_STATUS = {
     "ASC_ERR_OUT_OF_BOUNDS": OutOfBoundsError,
     "ASC_ERR_MISALIGNED": MisalignedError,
     "ASC_ERR_BACKEND_UNAVAILABLE": BackendUnavailableError,
+    "ASC_ERR_RACE": RaceError,
+    "ASC_ERR_UNINITIALIZED": UninitializedReadError,
+    "ASC_ERR_GM_CONFLICT": GmWriteConflictError,
 }
 
 

@@ -160,6 +160,13 @@ void Builder::if_end() {
   stack_.pop_back();
 }
 
+static void number_ops(Region& r, uint32_t& next) {
+  for (auto& op : r.ops) {
+    op->index = next++;
+    for (auto& sub : op->regions) number_ops(sub, next);
+  }
+}
+
 Kernel* Builder::finish() {
   if (!stack_.empty())
     fail(ASC_ERR_VERIFY, stack_.back().op->loc, "'{}' region was never closed", stack_.back().op->info().name);
@@ -170,6 +177,7 @@ Kernel* Builder::finish() {
   lower_framework(*kernel_, ub_start);
   insert_sync(*kernel_);
   verify_kernel(*kernel_);
+  number_ops(kernel_->body, kernel_->num_ops);
   module_.kernels.push_back(std::move(kernel_));
   return module_.kernels.back().get();
 }

@@ -31,6 +31,7 @@ struct Op {
   OpCode code;
   std::vector<uint32_t> operands;
   uint32_t result = kNoValue;
+  uint32_t index = 0;       // position in the finished kernel (0 .. Kernel::num_ops-1), for per-op tables
   std::vector<Attr> attrs;  // in the op table's AttrSpec order
   Location loc;
   std::vector<Region> regions;
@@ -56,6 +57,7 @@ struct Kernel {
   std::array<uint8_t, kHardEventCount> reserved_event_ids{};
   // Number of syncs (set_flag/wait_flag pairs and barriers) the passes inserted.
   int inserted_syncs = 0;
+  uint32_t num_ops = 0;  // set when the kernel is finished
   size_t num_params = 0;
   std::vector<Type> value_types;     // indexed by value id
   std::vector<const Op*> value_def;  // defining op, nullptr for parameters and loop ivs

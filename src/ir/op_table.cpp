@@ -263,6 +263,29 @@ Pipe set_flag_pipe(const Op& op) { return hard_event(op.attr_int(0)).src; }
 Pipe wait_flag_pipe(const Op& op) { return hard_event(op.attr_int(0)).dst; }
 Pipe barrier_pipe(const Op& op) { return static_cast<Pipe>(op.attr_int(0)); }
 
+CostKind cost_kind(OpCode code) {
+  switch (code) {
+    case OpCode::For:
+    case OpCode::If: return CostKind::Structure;
+    case OpCode::CopyGmToLocal:
+    case OpCode::CopyLocalToGm: return CostKind::GmCopy;
+    case OpCode::CopyLocalToLocal: return CostKind::UbCopy;
+    case OpCode::VAdd:
+    case OpCode::VSub:
+    case OpCode::VMul:
+    case OpCode::VMax:
+    case OpCode::VMin:
+    case OpCode::Duplicate: return CostKind::Vector;
+    case OpCode::VDiv: return CostKind::VectorDiv;
+    case OpCode::GetValue:
+    case OpCode::SetValue: return CostKind::ScalarMemory;
+    case OpCode::SetFlag:
+    case OpCode::WaitFlag:
+    case OpCode::PipeBarrier: return CostKind::Flag;
+    default: return CostKind::Scalar;
+  }
+}
+
 // ---- the table -----------------------------------------------------------------
 
 const AttrSpec kDTypeAttr{"dtype", ASC_ATTR_INT, true};
@@ -716,8 +739,10 @@ std::vector<OpInfo> build_table() {
       nullptr,
       0});
 
-  for (auto& row : t)
+  for (auto& row : t) {
     if (row.min_operands == kAll) row.min_operands = static_cast<uint8_t>(row.operands.size());
+    row.cost = cost_kind(row.code);
+  }
   return t;
 }
 

@@ -62,6 +62,9 @@ struct OpView {
   const Op* operand_def(size_t i) const;
 };
 
+// How the timing model charges an op (see sim/timing.cpp).
+enum class CostKind : uint8_t { Scalar, GmCopy, UbCopy, Vector, VectorDiv, ScalarMemory, Flag, Structure };
+
 using CheckFn = void (*)(const OpView&);   // throws asc::Error (ASC_ERR_TYPE / VERIFY)
 using ResultFn = Type (*)(const OpView&);  // result type, Type::none() if no result
 using PipeFn = Pipe (*)(const Op&);        // pipe that executes this op instance
@@ -75,11 +78,12 @@ struct OpInfo {
   uint8_t min_operands;               // trailing operands past this are optional
   std::vector<AttrSpec> attrs;        // normalised into this order on build
   ResultFn result;
-  CheckFn check;                   // nullptr: no rule beyond operand kinds
-  std::vector<MemEffect> effects;  // local/global memory the op touches
-  const char* ascendc;             // Ascend C spelling, for the emitter
-  int regions;                     // number of regions (for: 1, if: 2)
-  bool framework = false;          // removed by lowering; never reaches a device
+  CheckFn check;                     // nullptr: no rule beyond operand kinds
+  std::vector<MemEffect> effects;    // local/global memory the op touches
+  const char* ascendc;               // Ascend C spelling, for the emitter
+  int regions;                       // number of regions (for: 1, if: 2)
+  bool framework = false;            // removed by lowering; never reaches a device
+  CostKind cost = CostKind::Scalar;  // how the timing model charges it (set from the op code)
 };
 
 const OpInfo& op_info(OpCode code);

@@ -6,6 +6,7 @@
 
 #include "asc/asc.h"
 #include "ir/ir.h"
+#include "sim/launch.h"
 #include "sim/platform.h"
 
 namespace asc {
@@ -15,7 +16,8 @@ class Device {
   explicit Device(const Platform& platform) : platform_(platform) {}
   virtual ~Device() = default;
   // Runs to completion; results are visible when it returns.
-  virtual void launch(const Kernel& kernel, uint32_t block_dim, const asc_arg_t* args, size_t n_args) = 0;
+  virtual sim::LaunchReport launch(const Kernel& kernel, uint32_t block_dim, const asc_arg_t* args, size_t n_args,
+                                   const sim::LaunchOptions& options) = 0;
   virtual void synchronize() {}
   const Platform& platform() const { return platform_; }
 

@@ -7,8 +7,9 @@ namespace {
 class ModelDevice final : public Device {
  public:
   using Device::Device;
-  void launch(const Kernel& kernel, uint32_t block_dim, const asc_arg_t* args, size_t n_args) override {
-    sim::run_kernel(kernel, platform(), block_dim, args, n_args);
+  sim::LaunchReport launch(const Kernel& kernel, uint32_t block_dim, const asc_arg_t* args, size_t n_args,
+                           const sim::LaunchOptions& options) override {
+    return sim::run_kernel(kernel, platform(), block_dim, args, n_args, options);
   }
 };
 

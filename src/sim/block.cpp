@@ -9,8 +9,11 @@ Block::Block(const LaunchContext& ctx, uint32_t block_idx, uint8_t* ub)
       block_idx_(block_idx),
       ub_(ub),
       regs_(ctx.kernel.value_types.size()),
-      flags_(static_cast<size_t>(kHardEventCount) * ctx.platform.info.max_event_id, nullptr) {
+      flags_(static_cast<size_t>(kHardEventCount) * ctx.platform.info.max_event_id, nullptr),
+      timeline_(ctx.platform.cost, std::min(ctx.block_dim, ctx.platform.info.aiv_cores), ctx.kernel.num_ops,
+                ctx.options.record) {
   for (size_t i = 0; i < ctx.param_values.size(); ++i) regs_[i] = ctx.param_values[i];
+  if (ctx.options.sanitize) race_.emplace();
 }
 
 void Block::run() {
@@ -18,6 +21,20 @@ void Block::run() {
   drain();
   for (const auto& q : queues_)
     if (!q.empty()) deadlock(q.front());
+  finish();
+}
+
+// synccheck at kernel end: a flag still set means a set_flag without its wait.
+// The hardware still computes the right result, so this is a warning.
+void Block::finish() {
+  if (!ctx_.options.sanitize) return;
+  uint32_t ids = platform().info.max_event_id;
+  for (size_t i = 0; i < flags_.size(); ++i)
+    if (flags_[i])
+      warnings_.push_back(fmt::format(
+          "synccheck: block {}: set_flag(HardEvent.{}, {}) at {} is never waited for; pair every set_flag with a "
+          "wait_flag",
+          block_idx_, hard_event(static_cast<int64_t>(i / ids)).name, i % ids, flags_[i]->loc.str()));
 }
 
 static bool truthy(const Kernel& k, uint32_t v, const RtValue& r) {
@@ -52,25 +69,36 @@ void Block::scalar_op(const Op& op) {
     wait_on_scalar(op, op.attr_int(0), regs_[op.operands[0]].i);
     return;
   }
-  std::array<RtValue, kMaxIssuedOperands> in;
-  for (size_t i = 0; i < op.operands.size(); ++i) in[i] = regs_[op.operands[i]];
-  if (!op.info().effects.empty()) check_effects(op, in.data());  // get_value / set_value
+  Issued entry{&op, {}, 0};
+  for (size_t i = 0; i < op.operands.size(); ++i) entry.in[i] = regs_[op.operands[i]];
+  if (op.code == OpCode::SetFlag) {
+    entry.dispatched = timeline_.dispatch();
+    set_flag(entry);
+    drain();
+    return;
+  }
   RtValue* out = op.result == kNoValue ? nullptr : &regs_[op.result];
-  exec_fn(op.code)(*this, op, in.data(), out);
-  if (op.code == OpCode::SetFlag) drain();
+  if (op.info().effects.empty()) {
+    exec_fn(op.code)(*this, op, entry.in.data(), out);
+    timeline_.scalar(op);
+    return;
+  }
+  // get_value / set_value: the scalar unit touching the Unified Buffer.
+  uint64_t dispatched = timeline_.dispatch();
+  uint64_t bytes = check_effects(op, Pipe::S, entry.in.data());
+  exec_fn(op.code)(*this, op, entry.in.data(), out);
+  timeline_.run(op, Pipe::S, dispatched, bytes);
 }
 
 void Block::issue(const Op& op) {
   Pipe pipe = op_pipe(op);
-  if (op.code == OpCode::PipeBarrier) {
+  if (op.code == OpCode::PipeBarrier && (pipe == Pipe::All || pipe == Pipe::S)) {
     if (pipe == Pipe::All) barrier_all(op);
-    // A barrier on one pipe orders that pipe's own instructions, which the
-    // in-order queue already does.
     return;
   }
   if (op.operands.size() > kMaxIssuedOperands)
     fail(ASC_ERR_INTERNAL, op.loc, "{} has more operands than a pipe queue entry holds", op.info().name);
-  Issued entry{&op, {}};
+  Issued entry{&op, {}, timeline_.dispatch()};
   for (size_t i = 0; i < op.operands.size(); ++i) entry.in[i] = regs_[op.operands[i]];
   auto& q = queues_[static_cast<size_t>(pipe)];
   q.push_back(entry);
@@ -82,17 +110,21 @@ bool Block::step(Pipe p) {
   auto& q = queues_[static_cast<size_t>(p)];
   if (q.empty()) return false;
   const Issued& head = q.front();
-  if (head.op->code == OpCode::WaitFlag) {
-    int64_t event = head.op->attr_int(0), id = head.in[0].i;
-    if (id < 0 || id >= static_cast<int64_t>(platform().info.max_event_id))
-      fail(ASC_ERR_INVALID_ARGUMENT, head.op->loc, "wait_flag event id {} is out of range (0..{})", id,
-           platform().info.max_event_id - 1);
-    const Op*& flag = flags_[static_cast<size_t>(event) * platform().info.max_event_id + id];
-    if (!flag) return false;
-    flag = nullptr;
-  } else {
-    check_effects(*head.op, head.in.data());
-    exec_fn(head.op->code)(*this, *head.op, head.in.data(), nullptr);
+  const Op& op = *head.op;
+  switch (op.code) {
+    case OpCode::WaitFlag:
+      if (!wait_flag(head)) return false;
+      break;
+    case OpCode::SetFlag: set_flag(head); break;
+    case OpCode::PipeBarrier:  // a barrier on one pipe: its earlier instructions are complete
+      if (race_) race_->barrier(p);
+      timeline_.run(op, p, head.dispatched, 0);
+      break;
+    default: {
+      uint64_t bytes = check_effects(op, p, head.in.data());
+      exec_fn(op.code)(*this, op, head.in.data(), nullptr);
+      timeline_.run(op, p, head.dispatched, bytes);
+    }
   }
   q.pop_front();
   return true;
@@ -107,33 +139,55 @@ void Block::drain() {
   }
 }
 
-void Block::set_flag(const Op& op, int64_t event, int64_t id) {
+size_t Block::flag_index(const Op& op, int64_t event, int64_t id) const {
   uint32_t max_id = platform().info.max_event_id;
   if (id < 0 || id >= static_cast<int64_t>(max_id))
-    fail(ASC_ERR_INVALID_ARGUMENT, op.loc, "set_flag event id {} is out of range (0..{})", id, max_id - 1);
-  const Op*& flag = flags_[static_cast<size_t>(event) * max_id + id];
+    fail(ASC_ERR_INVALID_ARGUMENT, op.loc, "{} event id {} is out of range (0..{})", op.info().name, id, max_id - 1);
+  return static_cast<size_t>(event) * max_id + static_cast<size_t>(id);
+}
+
+void Block::set_flag(const Issued& entry) {
+  const Op& op = *entry.op;
+  int64_t event = op.attr_int(0), id = entry.in[0].i;
+  size_t index = flag_index(op, event, id);
+  const Op*& flag = flags_[index];
   if (flag)
     fail(ASC_ERR_RUNTIME, op.loc,
          "set_flag(HardEvent.{}, {}) on a flag that is still set by the set_flag at {}; every set_flag needs a "
          "wait_flag before the same event id is set again",
          hard_event(event).name, id, flag->loc.str());
   flag = &op;
+  Pipe src = hard_event(event).src;
+  if (race_) race_->set_flag(src, static_cast<int64_t>(index));
+  timeline_.set_flag(op, src, static_cast<int64_t>(index), entry.dispatched);
+}
+
+bool Block::wait_flag(const Issued& entry) {
+  const Op& op = *entry.op;
+  int64_t event = op.attr_int(0);
+  size_t index = flag_index(op, event, entry.in[0].i);
+  if (!flags_[index]) return false;
+  flags_[index] = nullptr;
+  Pipe dst = hard_event(event).dst;
+  if (race_) race_->wait_flag(dst, static_cast<int64_t>(index));
+  timeline_.wait_flag(op, dst, static_cast<int64_t>(index), entry.dispatched);
+  return true;
 }
 
 void Block::wait_on_scalar(const Op& op, int64_t event, int64_t id) {
   drain();
-  Issued entry{&op, {}};
+  Issued entry{&op, {}, timeline_.dispatch()};
   entry.in[0].i = id;
-  auto& q = queues_[static_cast<size_t>(Pipe::S)];
-  q.push_back(entry);
-  if (!step(Pipe::S)) deadlock(entry);
+  if (!wait_flag(entry)) deadlock(entry);
+  (void)event;
 }
 
 void Block::barrier_all(const Op& op) {
   drain();
   for (const auto& q : queues_)
     if (!q.empty()) deadlock(q.front());
-  (void)op;
+  if (race_) race_->barrier(Pipe::All);
+  timeline_.barrier_all(op);
 }
 
 void Block::deadlock(const Issued& blocked) {
@@ -145,15 +199,28 @@ void Block::deadlock(const Issued& blocked) {
        ev.name, blocked.in[0].i, pipe_name(ev.dst), ev.name, blocked.in[0].i, pipe_name(ev.src));
 }
 
-void Block::check_effects(const Op& op, const RtValue* in) {
+uint64_t Block::check_effects(const Op& op, Pipe pipe, const RtValue* in) {
   const auto& effects = op.info().effects;
+  uint64_t largest = 0;
   for (size_t i = 0; i < effects.size(); ++i) {
     const MemEffect& e = effects[i];
     DType dtype = kernel().type_of(op.operands[e.tensor]).dtype;
     int64_t count = e.count_operand == kNoOperand ? 1 : in[e.count_operand].i;
     int64_t offset = e.offset_operand == kNoOperand ? 0 : in[e.offset_operand].i;
     effect_ptrs_[i] = memory(op, in[e.tensor], dtype, offset, count, e);
+    largest = std::max(largest, effect_ranges_[i].second - effect_ranges_[i].first);
   }
+  if (!race_) return largest;
+  race_->tick(pipe);
+  for (size_t i = 0; i < effects.size(); ++i) {
+    auto [lo, hi] = effect_ranges_[i];
+    const RtValue& t = in[effects[i].tensor];
+    if (t.mem == kMemUB)
+      race_->access(op, pipe, lo, hi, effects[i].write);
+    else if (effects[i].write && hi > lo)
+      gm_writes_.push_back({t.mem, lo, hi, &op});
+  }
+  return largest;
 }
 
 uint8_t* Block::memory(const Op& op, const RtValue& tensor, DType dtype, int64_t offset, int64_t count,
@@ -184,6 +251,8 @@ uint8_t* Block::memory(const Op& op, const RtValue& tensor, DType dtype, int64_t
   if (t.len != kUnknownLength && static_cast<uint64_t>(count) > t.len)
     fail(ASC_ERR_OUT_OF_BOUNDS, op.loc, "{} {} {} elements but the {} tensor has only {} elements", op.info().name,
          verb, count, role, t.len);
+  size_t which = static_cast<size_t>(&e - op.info().effects.data());
+  effect_ranges_[which] = {static_cast<uint64_t>(t.addr), static_cast<uint64_t>(t.addr) + bytes};
   if (t.mem == kMemUB) {
     uint64_t cap = platform().info.ub_bytes;
     if (e.block_aligned && t.addr % platform().info.block_bytes != 0)

@@ -3,15 +3,22 @@
 // pipe executes its queue in order; wait_flag holds a pipe until the matching
 // set_flag has executed on the source pipe. Queues are drained eagerly, which
 // is one legal hardware interleaving; a wait no set can satisfy is a deadlock.
+// Every executed op also goes through the race checker (when sanitizing) and
+// the timeline (always).
 #pragma once
 
 #include <array>
 #include <cstdint>
 #include <deque>
+#include <memory>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "ir/ir.h"
 #include "sim/platform.h"
+#include "sim/race_checker.h"
+#include "sim/timing.h"
 #include "sim/value.h"
 
 namespace asc::sim {
@@ -21,20 +28,34 @@ struct GmBuffer {
   uint64_t size;  // bytes
 };
 
+struct LaunchOptions {
+  bool sanitize = true;  // racecheck, initcheck, synccheck, GM write conflicts
+  bool record = false;   // keep every op's start/end for a trace
+};
+
 struct LaunchContext {
   const Kernel& kernel;
   const Platform& platform;
   uint32_t block_dim;
   const std::vector<GmBuffer>& gm;           // by kernel parameter index (unused for scalars)
   const std::vector<RtValue>& param_values;  // initial registers of the parameters
+  LaunchOptions options;
+};
+
+// A GM byte range a block wrote, for the cross-block conflict check.
+struct GmWrite {
+  uint32_t arg;
+  uint64_t lo, hi;
+  const Op* op;
 };
 
 constexpr size_t kMaxIssuedOperands = 4;
 
-// An op waiting in a pipe queue, with its operands captured at issue time.
+// An op waiting in a pipe queue, with its operands captured at dispatch.
 struct Issued {
   const Op* op;
   std::array<RtValue, kMaxIssuedOperands> in;
+  uint64_t dispatched = 0;  // cycle
 };
 
 class Block {
@@ -52,7 +73,10 @@ class Block {
   // order), valid while a pipe op's handler runs.
   uint8_t* effect_ptr(size_t i) const { return effect_ptrs_[i]; }
 
-  void set_flag(const Op& op, int64_t event, int64_t id);
+  // Results, once run() returned.
+  const Timeline& timeline() const { return timeline_; }
+  const std::vector<std::string>& warnings() const { return warnings_; }
+  const std::vector<GmWrite>& gm_writes() const { return gm_writes_; }
 
  private:
   void region(const Region& r);
@@ -60,11 +84,17 @@ class Block {
   void issue(const Op& op);
   bool step(Pipe p);
   void drain();
+  void set_flag(const Issued& entry);
+  bool wait_flag(const Issued& entry);  // false: the flag is not set yet
   void wait_on_scalar(const Op& op, int64_t event, int64_t id);
   void barrier_all(const Op& op);
+  void finish();
   [[noreturn]] void deadlock(const Issued& blocked);
-  void check_effects(const Op& op, const RtValue* in);
+  // Resolves the op's memory effects (bounds, alignment, sanitizer); returns
+  // the largest effect's byte count, for the timing model.
+  uint64_t check_effects(const Op& op, Pipe pipe, const RtValue* in);
   uint8_t* memory(const Op& op, const RtValue& tensor, DType dtype, int64_t offset, int64_t count, const MemEffect& e);
+  size_t flag_index(const Op& op, int64_t event, int64_t id) const;
 
   const LaunchContext& ctx_;
   uint32_t block_idx_;
@@ -74,6 +104,11 @@ class Block {
   // One flag per (HardEvent, event id): the set_flag op that set it, or null.
   std::vector<const Op*> flags_;
   std::array<uint8_t*, 4> effect_ptrs_{};
+  std::array<std::pair<uint64_t, uint64_t>, 4> effect_ranges_{};  // byte ranges, UB or GM
+  std::optional<RaceChecker> race_;
+  Timeline timeline_;
+  std::vector<std::string> warnings_;
+  std::vector<GmWrite> gm_writes_;
 };
 
 }  // namespace asc::sim

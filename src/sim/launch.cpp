@@ -1,7 +1,10 @@
 #include "sim/launch.h"
 
+#include <algorithm>
+#include <map>
 #include <memory>
 #include <mutex>
+#include <tuple>
 
 #include "sim/block.h"
 #include "sim/scalar_math.h"
@@ -57,19 +60,92 @@ void bind_args(const Kernel& k, const asc_arg_t* args, size_t n_args, std::vecto
   }
 }
 
+// Two blocks writing the same GM bytes race on the NPU (blocks run in any
+// order). Checked after the launch from every block's recorded writes.
+void check_gm_conflicts(std::vector<std::pair<uint32_t, GmWrite>> writes) {
+  std::sort(writes.begin(), writes.end(), [](const auto& a, const auto& b) {
+    return std::tie(a.second.arg, a.second.lo) < std::tie(b.second.arg, b.second.lo);
+  });
+  const std::pair<uint32_t, GmWrite>* reach = nullptr;  // the write reaching furthest so far, per argument
+  for (const auto& w : writes) {
+    if (reach && reach->second.arg == w.second.arg && w.second.lo < reach->second.hi && reach->first != w.first)
+      fail(ASC_ERR_GM_CONFLICT, w.second.op->loc,
+           "memcheck: blocks {} and {} both write GM bytes [{}, {}) of kernel argument {} ({} at {}); blocks run in "
+           "any order, so give each block its own slice",
+           reach->first, w.first, w.second.lo, std::min(w.second.hi, reach->second.hi), w.second.arg,
+           reach->second.op->info().name, reach->second.op->loc.str());
+    if (!reach || reach->second.arg != w.second.arg || w.second.hi > reach->second.hi) reach = &w;
+  }
+}
+
+struct BlockResult {
+  uint64_t cycles = 0;
+  std::array<uint64_t, kPipeSlots> busy{};
+  std::vector<std::string> warnings;
+  std::vector<GmWrite> gm_writes;
+  std::vector<LineCost> per_op;  // by Op::index
+  std::vector<TraceEvent> events;
+};
+
+void collect_ops(const Region& r, std::vector<const Op*>& out) {
+  for (const auto& op : r.ops) {
+    out[op->index] = op.get();
+    for (const auto& sub : op->regions) collect_ops(sub, out);
+  }
+}
+
+LaunchReport summarise(const Kernel& kernel, const Platform& platform, std::vector<BlockResult>& blocks) {
+  LaunchReport r;
+  r.blocks = static_cast<uint32_t>(blocks.size());
+  uint32_t cores = std::max(1u, platform.info.aiv_cores);
+  uint64_t t = platform.cost.launch;
+  std::map<std::pair<const std::string*, uint32_t>, LaunchReport::Line> lines;
+  std::vector<const Op*> ops(kernel.num_ops);
+  collect_ops(kernel.body, ops);
+  for (size_t first = 0; first < blocks.size(); first += cores) {  // blocks beyond the cores run in waves
+    uint64_t wave = 0;
+    for (size_t b = first; b < std::min(blocks.size(), first + cores); ++b) {
+      BlockResult& br = blocks[b];
+      wave = std::max(wave, br.cycles);
+      for (size_t p = 0; p < kPipeSlots; ++p) r.busy[p] += br.busy[p];
+      for (auto& w : br.warnings) r.warnings.push_back(std::move(w));
+      for (const TraceEvent& e : br.events)
+        r.events.push_back({static_cast<uint32_t>(b), e.pipe, t + e.start, t + e.end, e.op});
+      for (size_t i = 0; i < br.per_op.size(); ++i) {
+        const LineCost& cost = br.per_op[i];
+        if (!cost.count) continue;
+        const Op* op = ops[i];
+        auto key = std::make_pair(op->loc.file.get(), op->loc.line);
+        auto& line = lines[key];
+        if (line.file.empty() && op->loc.file) line.file = *op->loc.file;
+        line.line = op->loc.line;
+        line.cycles += cost.cycles;
+        line.count += cost.count;
+      }
+    }
+    t += wave;
+  }
+  r.cycles = t;
+  r.duration_us = static_cast<double>(t) / (platform.info.clock_ghz * 1000.0);
+  for (auto& [key, line] : lines) r.lines.push_back(line);
+  std::sort(r.lines.begin(), r.lines.end(), [](const auto& a, const auto& b) { return a.cycles > b.cycles; });
+  return r;
+}
+
 }  // namespace
 
-void run_kernel(const Kernel& kernel, const Platform& platform, uint32_t block_dim, const asc_arg_t* args,
-                size_t n_args) {
+LaunchReport run_kernel(const Kernel& kernel, const Platform& platform, uint32_t block_dim, const asc_arg_t* args,
+                        size_t n_args, const LaunchOptions& options) {
   if (block_dim == 0 || block_dim > 65535)
     fail(ASC_ERR_INVALID_ARGUMENT, "block_dim must be 1..65535, got {}", block_dim);
   std::vector<GmBuffer> gm;
   std::vector<RtValue> values;
   bind_args(kernel, args, n_args, gm, values);
-  LaunchContext ctx{kernel, platform, block_dim, gm, values};
+  LaunchContext ctx{kernel, platform, block_dim, gm, values, options};
 
   // The first failing block (lowest index) is reported; blocks not yet
   // started when a failure is seen are skipped.
+  std::vector<BlockResult> results(block_dim);
   std::mutex error_mutex;
   std::unique_ptr<Error> first_error;
   uint32_t first_block = UINT32_MAX;
@@ -77,7 +153,15 @@ void run_kernel(const Kernel& kernel, const Platform& platform, uint32_t block_d
   ThreadPool::shared().run(block_dim, [&](uint32_t block, unsigned) {
     if (failed.load(std::memory_order_relaxed)) return;
     try {
-      Block(ctx, block, thread_ub(platform.info.ub_bytes)).run();
+      Block b(ctx, block, thread_ub(platform.info.ub_bytes));
+      b.run();
+      BlockResult& r = results[block];
+      r.cycles = b.timeline().end();
+      r.busy = b.timeline().busy();
+      r.warnings = b.warnings();
+      r.gm_writes = b.gm_writes();
+      r.per_op = b.timeline().per_op();
+      r.events = b.timeline().events();
     } catch (const Error& e) {
       failed = true;
       std::lock_guard<std::mutex> lock(error_mutex);
@@ -92,6 +176,13 @@ void run_kernel(const Kernel& kernel, const Platform& platform, uint32_t block_d
     throw Error(first_error->status(), fmt::format("block {}: {}", first_block, first_error->what()),
                 first_error->loc());
   }
+  if (options.sanitize) {
+    std::vector<std::pair<uint32_t, GmWrite>> writes;
+    for (uint32_t b = 0; b < block_dim; ++b)
+      for (const GmWrite& w : results[b].gm_writes) writes.emplace_back(b, w);
+    check_gm_conflicts(std::move(writes));
+  }
+  return summarise(kernel, platform, results);
 }
 
 }  // namespace asc::sim

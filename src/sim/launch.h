@@ -1,16 +1,42 @@
 // Runs a kernel on the Model: validates the arguments against the kernel's
-// parameters, then runs every block on the shared thread pool.
+// parameters, runs every block on the shared thread pool, checks GM write
+// conflicts between blocks and summarises the timing.
 #pragma once
 
+#include <array>
 #include <cstdint>
+#include <string>
+#include <vector>
 
 #include "asc/asc.h"
 #include "ir/ir.h"
+#include "sim/block.h"
 #include "sim/platform.h"
 
 namespace asc::sim {
 
-void run_kernel(const Kernel& kernel, const Platform& platform, uint32_t block_dim, const asc_arg_t* args,
-                size_t n_args);
+struct LaunchReport {
+  uint64_t cycles = 0;  // launch cost + the blocks, in waves of the platform's vector cores
+  double duration_us = 0;
+  uint32_t blocks = 0;
+  std::array<uint64_t, kPipeSlots> busy{};  // summed over blocks
+  std::vector<std::string> warnings;
+  struct Line {
+    std::string file;
+    uint32_t line;
+    uint64_t cycles, count;
+  };
+  std::vector<Line> lines;  // by source line, most cycles first
+  struct Event {
+    uint32_t block;
+    Pipe pipe;
+    uint64_t start, end;  // cycles from the launch's start
+    const Op* op;
+  };
+  std::vector<Event> events;  // only when LaunchOptions::record
+};
+
+LaunchReport run_kernel(const Kernel& kernel, const Platform& platform, uint32_t block_dim, const asc_arg_t* args,
+                        size_t n_args, const LaunchOptions& options);
 
 }  // namespace asc::sim

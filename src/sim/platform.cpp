@@ -16,14 +16,37 @@ asc_platform_info_t row(uint32_t aiv, uint32_t aic, double ghz) {
   return asc_platform_info_t{aiv, aic, kUB, kL1, kL0A, kL0B, kL0C, 32, 256, 8, ghz};
 }
 
+// Timing constants. Bandwidth: HBM at about 1.6 TB/s for the 910B parts (the
+// design notes' starting value), i.e. 1.6e12 / clock bytes per cycle, shared
+// by the active cores. The rest are estimates to be calibrated against a
+// board, chosen so that relative costs follow the Ascend C performance
+// guidance: one vector repeat (256 bytes) per cycle, data moves dominated by
+// bandwidth plus a few hundred cycles of GM latency, flags costing tens of
+// cycles, a launch costing a few microseconds.
+CostModel cost(double ghz) {
+  CostModel c{};
+  c.scalar_issue = 1;
+  c.scalar_memory = 10;
+  c.flag_latency = 16;
+  c.gm_latency = 300;
+  c.gm_bytes_per_cycle = 1.6e12 / (ghz * 1e9);
+  c.mte_bytes_per_cycle = 128;
+  c.vector_startup = 12;
+  c.vector_repeat = 1;
+  c.vector_div_repeat = 4;
+  c.ub_copy_bytes_per_cycle = 256;
+  c.launch = static_cast<uint32_t>(3.0 * ghz * 1000);  // about 3 us
+  return c;
+}
+
 }  // namespace
 
 const std::vector<Platform>& platforms() {
   static const std::vector<Platform> table = {
-      {"Ascend910B1", row(48, 24, 1.85)},
-      {"Ascend910B2", row(48, 24, 1.80)},
-      {"Ascend910B3", row(40, 20, 1.80)},
-      {"Ascend910B4", row(40, 20, 1.50)},
+      {"Ascend910B1", row(48, 24, 1.85), cost(1.85)},
+      {"Ascend910B2", row(48, 24, 1.80), cost(1.80)},
+      {"Ascend910B3", row(40, 20, 1.80), cost(1.80)},
+      {"Ascend910B4", row(40, 20, 1.50), cost(1.50)},
   };
   return table;
 }

@@ -8,9 +8,26 @@
 
 namespace asc {
 
+// Cycle costs of the timing model, at the platform clock. Each constant's
+// source (or the reason for the estimate) is in platform.cpp.
+struct CostModel {
+  uint32_t scalar_issue;       // the scalar unit dispatching one instruction
+  uint32_t scalar_memory;      // get_value / set_value on the Unified Buffer
+  uint32_t flag_latency;       // set_flag to the waiting pipe seeing the flag
+  uint32_t gm_latency;         // first byte of an MTE2/MTE3 transfer
+  double gm_bytes_per_cycle;   // HBM bandwidth, shared by the active cores
+  double mte_bytes_per_cycle;  // one core's MTE2/MTE3 peak
+  uint32_t vector_startup;     // vector pipeline fill per instruction
+  uint32_t vector_repeat;      // cycles per 256-byte repeat
+  uint32_t vector_div_repeat;  // cycles per 256-byte repeat of div
+  double ub_copy_bytes_per_cycle;
+  uint32_t launch;  // kernel launch, once per launch
+};
+
 struct Platform {
   const char* name;
   asc_platform_info_t info;
+  CostModel cost;
 };
 
 const std::vector<Platform>& platforms();

@@ -66,10 +66,11 @@ constexpr asc_dtype_t dtype_of() {
 // The enumerator's name, for messages (test_ir and test_sim do not link the
 // C ABI's asc_status_name).
 inline const char* status_label(asc_status_t s) {
-  static const char* const kNames[] = {"OK",       "INVALID_ARGUMENT",    "UNKNOWN_OP",    "TYPE",
-                                       "VERIFY",   "UNSUPPORTED",         "OUT_OF_BOUNDS", "MISALIGNED",
-                                       "DEADLOCK", "BACKEND_UNAVAILABLE", "RUNTIME",       "BUFFER_TOO_SMALL",
-                                       "INTERNAL"};
+  static const char* const kNames[] = {
+      "OK",          "INVALID_ARGUMENT", "UNKNOWN_OP", "TYPE",     "VERIFY",
+      "UNSUPPORTED", "OUT_OF_BOUNDS",    "MISALIGNED", "DEADLOCK", "BACKEND_UNAVAILABLE",
+      "RUNTIME",     "BUFFER_TOO_SMALL", "INTERNAL",   "RACE",     "UNINITIALIZED",
+      "GM_CONFLICT"};
   const auto i = static_cast<size_t>(s);
   return i < sizeof kNames / sizeof kNames[0] ? kNames[i] : "?";
 }
@@ -401,6 +402,7 @@ inline int64_t padded_count(int64_t count, asc_dtype_t d) {
 #include <optional>
 
 #include "ir/builder.h"
+#include "sim/block.h"
 #include "support/error.h"
 
 namespace asc_test {
@@ -471,7 +473,8 @@ inline ::testing::AssertionResult is_error(const std::optional<asc::Error>& e, a
 // ---- 3. test_sim only (defined in kernel_fixtures.cpp) ---------------------------
 
 // Runs `kernel` on the Model of Ascend910B1; throws asc::Error.
-void run_model(const asc::Kernel& kernel, uint32_t block_dim, std::vector<asc_arg_t> args);
+void run_model(const asc::Kernel& kernel, uint32_t block_dim, std::vector<asc_arg_t> args,
+               asc::sim::LaunchOptions options = {});
 
 // z[:count] = op(x[:count], y[:count]) on one block, on data already in the
 // Unified Buffer. DataCopy moves whole blocks, so x, y and z are copied in

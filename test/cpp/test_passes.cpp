@@ -371,10 +371,10 @@ TEST(AutoSync, OrdersScalarAndVectorDependencesOnly) {
   EXPECT_NE(text.find("pipe_barrier {pipe = V}"), std::string::npos);
   EXPECT_EQ(kernel.inserted_syncs, 2);
 
-  std::vector<float> x(64, 1.0f), z(8, 0.0f), want(8);
-  for (size_t k = 0; k < want.size(); ++k) want[k] = 1.5f + static_cast<float>(k);
-  run_model(kernel, 1, {buffer_arg(x), buffer_arg(z)});
-  EXPECT_TRUE(same_bits(z, want));
+  // The MTE2 -> V hand-over auto_sync leaves alone is a race the sanitizer reports.
+  std::vector<float> x(64, 1.0f), z(8, 0.0f);
+  auto e = error_of([&] { run_model(kernel, 1, {buffer_arg(x), buffer_arg(z)}); });
+  EXPECT_TRUE(is_error(e, ASC_ERR_RACE, {"read-after-write", "MTE2_V"}));
 }
 
 // (d) With both options off the kernel is left exactly as written.
@@ -597,7 +597,8 @@ TEST_P(ScalarAccessTest, GetValuePastTheEndIsOutOfBounds) {
   w.op("local_tensor.get_value", {a, w.i32(kN - 1)});  // the last element is fine
   w.op("local_tensor.get_value", {a, w.i32(kN)});
   const uint32_t line = w.last_line();
-  auto e = error_of([&] { run_model(w.finish(), 1, {}); });
+  // Without the sanitizer: its initcheck would stop at the first, unwritten read.
+  auto e = error_of([&] { run_model(w.finish(), 1, {}, asc::sim::LaunchOptions{false, false}); });
   ASSERT_TRUE(is_error(e, ASC_ERR_OUT_OF_BOUNDS, {"local_tensor.get_value", "index 64"}));
   EXPECT_EQ(e->loc().line, line);
 }

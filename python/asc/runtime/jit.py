@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import inspect
 import re
+import warnings
 from enum import Enum
 from typing import Any, Callable, Optional
 
@@ -12,10 +13,11 @@ from ..codegen.context import compiling, in_kernel
 from ..codegen.function_visitor import FunctionVisitor
 from ..codegen.ir_builder import IRBuilder, kernel_ir_text
 from ..codegen.source import FunctionSource
-from ..errors import CodegenError, LaunchArgumentError, kernel_error_class
+from ..errors import CodegenError, LaunchArgumentError, SyncWarning, kernel_error_class
 from ..language.core.constexpr import is_constexpr
 from ..language.core.ir_value import Scalar
 from ..language.core.tensor import GlobalAddress
+from ..lib.runtime import profile as rt_profile
 from ..lib.runtime import state as rt
 from .arguments import KIND_BUFFER, ArgSpec, buffer_of, describe
 from .compiler import split_options
@@ -157,6 +159,11 @@ class JITFunction:
             params = [p for p, _ in kernel.runtime_params]
             message = re.sub(r"kernel argument (\d+)", lambda m: f"argument '{params[int(m[1])]}'", message)
             raise kernel_error_class(name)(f"{message} [{name}]", file, line, col, kernel=self.__name__)
+        stats = ffi.new("asc_launch_stats_t*")
+        lib.asc_stream_last_stats(stream.handle, stats)
+        if stats.n_warnings:
+            for text in rt_profile.last_launch_stats(stream).warnings:
+                warnings.warn(f"{self.__name__}: {text}", SyncWarning, stacklevel=3)
 
     # -- compiling ----------------------------------------------------------------------
     def _compile(self, specs: list[tuple[str, ArgSpec]], constexprs: dict[str, Any]) -> CompiledKernel:

@@ -1,5 +1,6 @@
 """asc.lib.runtime: devices and streams (the Model simulator or an NPU)."""
 
+from .profile import LaunchStats, LineCost, last_launch_lines, last_launch_stats
 from .state import (
     Stream,
     create_stream,
@@ -17,6 +18,10 @@ from .state import (
 )
 
 __all__ = [
+    "LaunchStats",
+    "LineCost",
+    "last_launch_lines",
+    "last_launch_stats",
     "Stream",
     "create_stream",
     "current_platform",

@@ -20,6 +20,15 @@ class Stream:
         self.handle = out[0]
         self.device = device
 
+    def set_profile_dir(self, directory: Optional[str]) -> None:
+        """Write <kernel>.trace.json and <kernel>.lines.csv there after each launch (None: stop)."""
+        encoded = (directory or "").encode()
+        _check(lib.asc_stream_set_profile_dir(self.handle, encoded, len(encoded)))
+
+    def set_sanitize(self, on: bool) -> None:
+        """Turn the Model's sanitizer (racecheck, initcheck, synccheck, GM conflicts) on or off."""
+        _check(lib.asc_stream_set_option(self.handle, b"sanitize", 8, int(on)))
+
     def synchronize(self) -> None:
         _check(lib.asc_stream_synchronize(self.handle))
 

@@ -1,0 +1,128 @@
+#include "sim/race_checker.h"
+
+#include <algorithm>
+
+namespace asc::sim {
+namespace {
+
+size_t idx(Pipe p) { return static_cast<size_t>(p); }
+
+// The HardEvent to suggest for ordering `from` before `to`.
+std::string fix_hint(Pipe from, Pipe to) {
+  if (from == to)
+    return fmt::format("put asc.pipe_barrier(asc.PipeID.PIPE_{}) between them (auto_sync does this)", pipe_name(to));
+  int event = find_hard_event(from, to);
+  if (event < 0) return "order them with asc.pipe_barrier(asc.PipeID.PIPE_ALL)";
+  const char* name = hard_event(event).name;
+  return fmt::format(
+      "put asc.set_flag(asc.HardEvent.{0}, id) after the first and asc.wait_flag(asc.HardEvent.{0}, id) before the "
+      "second (or compile with insert_sync=True)",
+      name);
+}
+
+}  // namespace
+
+bool RaceChecker::ordered(Pipe earlier_pipe, uint64_t earlier_seq, Pipe later) const {
+  if (earlier_pipe == later) {
+    // Pipes run their own instructions in order; dependent vector instructions
+    // additionally need a barrier (or a set_flag on V) between them.
+    return later != Pipe::V || fence_[idx(Pipe::V)] >= earlier_seq;
+  }
+  return clock_[idx(later)][idx(earlier_pipe)] >= earlier_seq;
+}
+
+void RaceChecker::tick(Pipe pipe) { ++clock_[idx(pipe)][idx(pipe)]; }
+
+void RaceChecker::split(uint64_t at) {
+  auto it = shadow_.upper_bound(at);
+  if (it == shadow_.begin()) return;
+  --it;
+  if (it->first < at && at < it->second.end) {
+    Segment right = it->second;
+    it->second.end = at;
+    shadow_.emplace(at, right);
+  }
+}
+
+void RaceChecker::race(const char* kind, const Op& op, Pipe pipe, const Op& other, Pipe other_pipe, uint64_t lo,
+                       uint64_t hi) const {
+  fail(ASC_ERR_RACE, op.loc,
+       "racecheck: {} race on Unified Buffer bytes [{}, {}): {} on pipe {} here and {} on pipe {} at {} are not "
+       "ordered by any set_flag/wait_flag/pipe_barrier; {}",
+       kind, lo, hi, op.info().name, pipe_name(pipe), other.info().name, pipe_name(other_pipe), other.loc.str(),
+       fix_hint(other_pipe, pipe));
+}
+
+void RaceChecker::access(const Op& op, Pipe pipe, uint64_t lo, uint64_t hi, bool write) {
+  if (lo >= hi) return;
+  uint64_t seq = clock_[idx(pipe)][idx(pipe)];
+  split(lo);
+  split(hi);
+  // Check every byte range already known inside [lo, hi), and find the gaps.
+  uint64_t cursor = lo;
+  std::vector<std::pair<uint64_t, uint64_t>> gaps;
+  for (auto it = shadow_.lower_bound(lo); it != shadow_.end() && it->first < hi; ++it) {
+    Segment& s = it->second;
+    if (it->first > cursor) gaps.emplace_back(cursor, it->first);
+    cursor = s.end;
+    bool own_write = s.writer_pipe == pipe && s.writer.seq == seq;  // this op wrote it (an earlier effect)
+    if (s.writer.seq && !own_write && !ordered(s.writer_pipe, s.writer.seq, pipe))
+      race(write ? "write-after-write" : "read-after-write", op, pipe, *s.writer.op, s.writer_pipe, it->first, s.end);
+    if (write)
+      for (size_t p = 0; p < kPipeSlots; ++p)
+        if (s.readers[p].seq && (p != idx(pipe) || s.readers[p].seq != seq) &&
+            !ordered(static_cast<Pipe>(p), s.readers[p].seq, pipe))
+          race("write-after-read", op, pipe, *s.readers[p].op, static_cast<Pipe>(p), it->first, s.end);
+    if (!write && !s.writer.seq)
+      fail(ASC_ERR_UNINITIALIZED, op.loc,
+           "initcheck: {} reads Unified Buffer bytes [{}, {}) that nothing wrote in this launch; copy or compute them "
+           "first",
+           op.info().name, it->first, s.end);
+  }
+  if (cursor < hi) gaps.emplace_back(cursor, hi);
+  if (!write && !gaps.empty())
+    fail(ASC_ERR_UNINITIALIZED, op.loc,
+         "initcheck: {} reads Unified Buffer bytes [{}, {}) that nothing wrote in this launch; copy or compute them "
+         "first",
+         op.info().name, gaps.front().first, gaps.front().second);
+  for (auto [a, b] : gaps) shadow_.emplace(a, Segment{b, pipe, {}, {}});
+  for (auto it = shadow_.lower_bound(lo); it != shadow_.end() && it->first < hi; ++it) {
+    Segment& s = it->second;
+    if (write) {
+      s.writer_pipe = pipe;
+      s.writer = {seq, &op};
+      s.readers = {};
+    } else {
+      s.readers[idx(pipe)] = {seq, &op};
+    }
+  }
+}
+
+void RaceChecker::set_flag(Pipe src, int64_t key) {
+  tick(src);
+  fence_[idx(src)] = clock_[idx(src)][idx(src)];  // a set waits for its pipe's earlier work
+  flags_[key] = clock_[idx(src)];
+}
+
+void RaceChecker::wait_flag(Pipe dst, int64_t key) {
+  auto it = flags_.find(key);
+  if (it != flags_.end()) {
+    for (size_t q = 0; q < kPipeSlots; ++q) clock_[idx(dst)][q] = std::max(clock_[idx(dst)][q], it->second[q]);
+    flags_.erase(it);
+  }
+  tick(dst);
+}
+
+void RaceChecker::barrier(Pipe pipe) {
+  if (pipe != Pipe::All) {
+    fence_[idx(pipe)] = clock_[idx(pipe)][idx(pipe)];
+    return;
+  }
+  Clock all{};
+  for (const Clock& c : clock_)
+    for (size_t q = 0; q < kPipeSlots; ++q) all[q] = std::max(all[q], c[q]);
+  for (Clock& c : clock_) c = all;
+  for (size_t p = 0; p < kPipeSlots; ++p) fence_[p] = all[p];
+}
+
+}  // namespace asc::sim

@@ -1,0 +1,58 @@
+// The Model's racecheck / initcheck / synccheck for one block.
+//
+// Happens-before is tracked with one vector clock per pipe: an op on pipe P
+// ticks P's own entry; set_flag snapshots the setting pipe's clock into the
+// flag, wait_flag joins it into the waiting pipe's clock, pipe_barrier(ALL)
+// joins all. The Unified Buffer has a shadow map of byte ranges, each with its
+// last writer and the last reader per pipe. An access that is not ordered
+// after a conflicting earlier access (RAW, WAR, WAW) is a race; a read of
+// bytes nothing wrote in this launch is an initcheck error. Work is per
+// instruction and byte range, never per element.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "ir/ir.h"
+
+namespace asc::sim {
+
+class RaceChecker {
+ public:
+  using Clock = std::array<uint64_t, kPipeSlots>;
+
+  // Starts an op on `pipe` (ticks its clock); its accesses follow.
+  void tick(Pipe pipe);
+  // An access to UB bytes [lo, hi) by the op last started on `pipe`.
+  void access(const Op& op, Pipe pipe, uint64_t lo, uint64_t hi, bool write);
+  void set_flag(Pipe src, int64_t key);
+  void wait_flag(Pipe dst, int64_t key);
+  void barrier(Pipe pipe);  // Pipe::All joins every clock
+
+ private:
+  struct Use {
+    uint64_t seq = 0;  // 0: none
+    const Op* op = nullptr;
+  };
+  struct Segment {
+    uint64_t end;
+    Pipe writer_pipe = Pipe::S;
+    Use writer;
+    std::array<Use, kPipeSlots> readers;
+  };
+
+  bool ordered(Pipe earlier_pipe, uint64_t earlier_seq, Pipe later) const;
+  void split(uint64_t at);
+  [[noreturn]] void race(const char* kind, const Op& op, Pipe pipe, const Op& other, Pipe other_pipe, uint64_t lo,
+                         uint64_t hi) const;
+
+  std::array<Clock, kPipeSlots> clock_{};
+  std::array<uint64_t, kPipeSlots> fence_{};  // per pipe: its ops up to here are complete (barrier / set_flag)
+  std::map<int64_t, Clock> flags_;            // pending set_flag clocks by (event, id)
+  std::map<uint64_t, Segment> shadow_;        // start -> segment; only bytes touched so far
+};
+
+}  // namespace asc::sim

@@ -1,0 +1,95 @@
+#include "sim/timing.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace asc::sim {
+namespace {
+size_t idx(Pipe p) { return static_cast<size_t>(p); }
+}  // namespace
+
+Timeline::Timeline(const CostModel& cost, uint32_t active_cores, uint32_t num_ops, bool record)
+    : cost_(cost),
+      gm_bytes_per_cycle_(std::min(cost.mte_bytes_per_cycle, cost.gm_bytes_per_cycle / std::max(1u, active_cores))),
+      record_(record),
+      per_op_(num_ops) {}
+
+uint64_t Timeline::dispatch() {
+  uint64_t at = scalar_;
+  scalar_ += cost_.scalar_issue;
+  return at;
+}
+
+uint64_t Timeline::cost_of(const Op& op, uint64_t bytes) const {
+  double repeats = std::ceil(static_cast<double>(bytes) / 256.0);
+  switch (op.info().cost) {
+    case CostKind::GmCopy:
+      return cost_.gm_latency + static_cast<uint64_t>(std::ceil(static_cast<double>(bytes) / gm_bytes_per_cycle_));
+    case CostKind::UbCopy:
+      return cost_.vector_startup + static_cast<uint64_t>(std::ceil(bytes / cost_.ub_copy_bytes_per_cycle));
+    case CostKind::Vector: return cost_.vector_startup + static_cast<uint64_t>(repeats) * cost_.vector_repeat;
+    case CostKind::VectorDiv: return cost_.vector_startup + static_cast<uint64_t>(repeats) * cost_.vector_div_repeat;
+    case CostKind::ScalarMemory: return cost_.scalar_memory;
+    case CostKind::Flag: return 1;
+    case CostKind::Structure: return 0;
+    case CostKind::Scalar: return cost_.scalar_issue;
+  }
+  return 1;
+}
+
+void Timeline::record(const Op& op, Pipe pipe, uint64_t start, uint64_t end) {
+  busy_[idx(pipe)] += end - start;
+  LineCost& line = per_op_[op.index];
+  line.cycles += end - start;
+  ++line.count;
+  if (record_) events_.push_back({&op, pipe, start, end});
+}
+
+void Timeline::scalar(const Op& op) {
+  uint64_t start = dispatch();
+  uint64_t end = start + cost_of(op, 0);
+  scalar_ = std::max(scalar_, end);
+  record(op, Pipe::S, start, end);
+}
+
+void Timeline::run(const Op& op, Pipe pipe, uint64_t issued, uint64_t bytes) {
+  uint64_t start = std::max(issued, free_[idx(pipe)]);
+  uint64_t end = start + cost_of(op, bytes);
+  free_[idx(pipe)] = end;
+  if (pipe == Pipe::S) scalar_ = std::max(scalar_, end);
+  record(op, pipe, start, end);
+}
+
+void Timeline::set_flag(const Op& op, Pipe src, int64_t key, uint64_t issued) {
+  // A set fires once every earlier instruction of its pipe has finished.
+  uint64_t start = std::max(issued, src == Pipe::S ? scalar_ : free_[idx(src)]);
+  flag_time_[key] = start + cost_.flag_latency;
+  if (src != Pipe::S) free_[idx(src)] = start + 1;
+  record(op, src, start, start + 1);
+}
+
+void Timeline::wait_flag(const Op& op, Pipe dst, int64_t key, uint64_t issued) {
+  uint64_t ready = flag_time_.count(key) ? flag_time_[key] : issued;
+  uint64_t start = std::max({issued, dst == Pipe::S ? scalar_ : free_[idx(dst)], ready});
+  if (dst == Pipe::S)
+    scalar_ = start + 1;
+  else
+    free_[idx(dst)] = start + 1;
+  record(op, dst, start, start + 1);
+}
+
+void Timeline::barrier_all(const Op& op) {
+  uint64_t all = scalar_;
+  for (uint64_t f : free_) all = std::max(all, f);
+  for (uint64_t& f : free_) f = all;
+  record(op, Pipe::S, scalar_, all);
+  scalar_ = all;
+}
+
+uint64_t Timeline::end() const {
+  uint64_t e = scalar_;
+  for (uint64_t f : free_) e = std::max(e, f);
+  return e;
+}
+
+}  // namespace asc::sim

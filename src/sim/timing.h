@@ -1,0 +1,63 @@
+// The timing model of one block: every instruction gets a start and end cycle.
+// The scalar unit dispatches in program order (one instruction per
+// scalar_issue cycles); each pipe runs its instructions in order; a pipe op
+// starts when it is dispatched, its pipe is free, and (for wait_flag) its flag
+// has been set. Pipes therefore overlap exactly as flags allow.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <vector>
+
+#include "ir/ir.h"
+#include "sim/platform.h"
+
+namespace asc::sim {
+
+struct TraceEvent {
+  const Op* op;
+  Pipe pipe;
+  uint64_t start, end;
+};
+
+struct LineCost {
+  uint64_t cycles = 0;
+  uint64_t count = 0;
+};
+
+class Timeline {
+ public:
+  Timeline(const CostModel& cost, uint32_t active_cores, uint32_t num_ops, bool record);
+
+  // The scalar unit dispatches an instruction: returns its dispatch cycle.
+  uint64_t dispatch();
+  void scalar(const Op& op);
+  // A pipe instruction dispatched at `issued`, moving or computing `bytes`.
+  void run(const Op& op, Pipe pipe, uint64_t issued, uint64_t bytes);
+  void set_flag(const Op& op, Pipe src, int64_t key, uint64_t issued);
+  // `dst` may be S: then the scalar unit itself waits.
+  void wait_flag(const Op& op, Pipe dst, int64_t key, uint64_t issued);
+  void barrier_all(const Op& op);
+
+  uint64_t end() const;
+  const std::array<uint64_t, kPipeSlots>& busy() const { return busy_; }
+  const std::vector<TraceEvent>& events() const { return events_; }
+  const std::vector<LineCost>& per_op() const { return per_op_; }  // by Op::index
+
+ private:
+  uint64_t cost_of(const Op& op, uint64_t bytes) const;
+  void record(const Op& op, Pipe pipe, uint64_t start, uint64_t end);
+
+  const CostModel& cost_;
+  double gm_bytes_per_cycle_;  // this core's share
+  bool record_;
+  uint64_t scalar_ = 0;  // the scalar unit's next dispatch cycle
+  std::array<uint64_t, kPipeSlots> free_{};
+  std::array<uint64_t, kPipeSlots> busy_{};
+  std::map<int64_t, uint64_t> flag_time_;
+  std::vector<TraceEvent> events_;
+  std::vector<LineCost> per_op_;
+};
+
+}  // namespace asc::sim

@@ -1,0 +1,254 @@
+"""The Model's sanitizer: each deliberately broken kernel gets its own report,
+naming the right lines; correct kernels get none."""
+
+import inspect
+import warnings
+
+import numpy as np
+import pytest
+
+import asc
+import asc.lib.runtime as rt
+from asc.errors import (
+    DeadlockError,
+    GmWriteConflictError,
+    KernelError,
+    MisalignedError,
+    RaceError,
+    SyncWarning,
+    UninitializedReadError,
+)
+
+N = 256
+
+
+def line_of(kernel, text, nth=0):
+    lines, start = inspect.getsourcelines(kernel.fn)
+    hits = [start + i for i, line in enumerate(lines) if text in line]
+    return hits[nth]
+
+
+def at(kernel, text, nth=0):
+    return f"test_sanitizer.py:{line_of(kernel, text, nth)}"
+
+
+@asc.jit
+def add_with(x: asc.GlobalAddress, z: asc.GlobalAddress, DROP: asc.ConstExpr[str]):
+    """z = x + x, with one of its three waits deleted (DROP names it)."""
+    x_gm = asc.GlobalTensor()
+    z_gm = asc.GlobalTensor()
+    x_gm.set_global_buffer(x, N)
+    z_gm.set_global_buffer(z, N)
+    a = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, N)
+    c = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, N * 4, N)
+    asc.data_copy(a, x_gm, N)
+    asc.set_flag(asc.HardEvent.MTE2_V, 0)
+    if DROP != "MTE2_V":
+        asc.wait_flag(asc.HardEvent.MTE2_V, 0)
+    asc.add(c, a, a, N)
+    asc.set_flag(asc.HardEvent.V_MTE3, 0)
+    if DROP != "V_MTE3":
+        asc.wait_flag(asc.HardEvent.V_MTE3, 0)
+    asc.data_copy(z_gm, c, N)
+
+
+def run(kernel, *args, cores=1):
+    kernel[cores, rt.current_stream()](*args)
+
+
+def test_correct_kernel_has_no_report(rng):
+    x = rng.random(N, dtype=np.float32)
+    z = np.zeros_like(x)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        run(add_with, x, z, "")
+    np.testing.assert_array_equal(z, x + x)
+    assert rt.last_launch_stats().warnings == ()
+
+
+def test_deleted_mte2_v_wait_is_a_read_after_write_race():
+    x = np.ones(N, np.float32)
+    with pytest.raises(RaceError) as err:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", SyncWarning)  # the unwaited set is reported too, as a warning
+            run(add_with, x, np.zeros_like(x), "MTE2_V")
+    text = str(err.value)
+    assert "read-after-write" in text and "bytes [0, 1024)" in text
+    assert at(add_with, "asc.add(") in text  # the reading instruction
+    assert at(add_with, "asc.data_copy(a") in text  # the writer it races with
+    assert "HardEvent.MTE2_V" in text  # how to fix it
+
+
+def test_deleted_v_mte3_wait_is_a_race():
+    x = np.ones(N, np.float32)
+    with pytest.raises(RaceError) as err:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", SyncWarning)
+            run(add_with, x, np.zeros_like(x), "V_MTE3")
+    text = str(err.value)
+    assert at(add_with, "asc.data_copy(z_gm") in text and at(add_with, "asc.add(") in text
+    assert "HardEvent.V_MTE3" in text
+
+
+@asc.jit
+def double_buffered(x: asc.GlobalAddress, z: asc.GlobalAddress, TILE: asc.ConstExpr[int], DROP: asc.ConstExpr[bool]):
+    """examples/add.py's loop shape (two buffers), optionally without its MTE3_MTE2 wait."""
+    x_gm = asc.GlobalTensor()
+    z_gm = asc.GlobalTensor()
+    x_gm.set_global_buffer(x)
+    z_gm.set_global_buffer(z)
+    a = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, TILE * 2)
+    c = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, TILE * 8, TILE * 2)
+    for i in range(8):
+        b = i % 2
+        asc.data_copy(a[b * TILE :], x_gm[i * TILE :], TILE)
+        asc.set_flag(asc.HardEvent.MTE2_V, b)
+        asc.wait_flag(asc.HardEvent.MTE2_V, b)
+        asc.add(c[b * TILE :], a[b * TILE :], a[b * TILE :], TILE)
+        asc.set_flag(asc.HardEvent.V_MTE3, b)
+        asc.wait_flag(asc.HardEvent.V_MTE3, b)
+        asc.data_copy(z_gm[i * TILE :], c[b * TILE :], TILE)
+        if not DROP:
+            asc.set_flag(asc.HardEvent.MTE3_MTE2, b)
+            asc.wait_flag(asc.HardEvent.MTE3_MTE2, b)
+
+
+def test_deleted_mte3_mte2_wait_in_double_buffered_loop(rng):
+    x = rng.random(8 * 64, dtype=np.float32)
+    z = np.zeros_like(x)
+    run(double_buffered, x, z, 64, False)
+    np.testing.assert_array_equal(z, x + x)
+    with pytest.raises(RaceError) as err:
+        run(double_buffered, x, z, 64, True)
+    text = str(err.value)
+    assert "write-after-read" in text  # iteration i+2's copy-in overwrites what iteration i still reads
+    assert at(double_buffered, "asc.data_copy(a[") in text and at(double_buffered, "asc.add(") in text
+
+
+@asc.jit
+def unpaired_set(x: asc.GlobalAddress, z: asc.GlobalAddress):
+    x_gm = asc.GlobalTensor()
+    x_gm.set_global_buffer(x, N)
+    a = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, N)
+    asc.data_copy(a, x_gm, N)
+    asc.set_flag(asc.HardEvent.MTE2_V, 3)
+
+
+def test_unpaired_set_flag_is_a_warning():
+    x = np.ones(N, np.float32)
+    with pytest.warns(SyncWarning, match=r"set_flag\(HardEvent\.MTE2_V, 3\) at .* is never waited for") as rec:
+        run(unpaired_set, x, x)
+    assert at(unpaired_set, "asc.set_flag") in str(rec[0].message)
+    assert len(rt.last_launch_stats().warnings) == 1
+
+
+@asc.jit
+def wait_never_fires(x: asc.GlobalAddress):
+    asc.wait_flag(asc.HardEvent.V_MTE3, 2)
+
+
+def test_wait_that_never_fires_is_a_deadlock():
+    with pytest.raises(DeadlockError, match=r"wait_flag\(HardEvent\.V_MTE3, 2\)") as err:
+        run(wait_never_fires, np.zeros(8, np.float32))
+    assert at(wait_never_fires, "wait_flag") in str(err.value)
+
+
+@asc.jit
+def reads_uninitialised(x: asc.GlobalAddress, z: asc.GlobalAddress):
+    z_gm = asc.GlobalTensor()
+    z_gm.set_global_buffer(z, N)
+    a = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, N)
+    c = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, N * 4, N)
+    asc.add(c, a, a, N)
+    asc.set_flag(asc.HardEvent.V_MTE3, 0)
+    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
+    asc.data_copy(z_gm, c, N)
+
+
+def test_read_before_any_write_is_an_initcheck_error():
+    with pytest.raises(UninitializedReadError, match=r"initcheck: add reads Unified Buffer bytes \[0, 1024\)") as err:
+        run(reads_uninitialised, np.zeros(N, np.float32), np.zeros(N, np.float32))
+    assert at(reads_uninitialised, "asc.add(") in str(err.value)
+
+
+@asc.jit
+def misaligned_copy(x: asc.GlobalAddress, n: int):
+    x_gm = asc.GlobalTensor()
+    x_gm.set_global_buffer(x)
+    a = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, 64)
+    asc.data_copy(a[4:], x_gm, n)  # 16 bytes into the tensor: not 32-byte aligned
+
+
+def test_misaligned_data_copy():
+    with pytest.raises(MisalignedError, match="address 16 in the Unified Buffer is not 32-byte aligned") as err:
+        run(misaligned_copy, np.zeros(64, np.float32), 8)
+    assert at(misaligned_copy, "asc.data_copy") in str(err.value)
+
+
+@asc.jit
+def every_block_writes_slot_zero(x: asc.GlobalAddress, z: asc.GlobalAddress):
+    x_gm = asc.GlobalTensor()
+    z_gm = asc.GlobalTensor()
+    x_gm.set_global_buffer(x, 8)
+    z_gm.set_global_buffer(z, 8)  # forgot the per-block offset
+    a = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, 8)
+    asc.data_copy(a, x_gm, 8)
+    asc.set_flag(asc.HardEvent.MTE2_MTE3, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_MTE3, 0)
+    asc.data_copy(z_gm, a, 8)
+
+
+def test_two_blocks_writing_the_same_gm_bytes():
+    x = np.ones(8, np.float32)
+    run(every_block_writes_slot_zero, x, np.zeros(8, np.float32), cores=1)
+    with pytest.raises(GmWriteConflictError, match=r"blocks 0 and 1 both write GM bytes \[0, 32\) of argument 'z'"):
+        run(every_block_writes_slot_zero, x, np.zeros(8, np.float32), cores=4)
+
+
+@asc.jit
+def bad_event_id(x: asc.GlobalAddress, eid: int):
+    asc.set_flag(asc.HardEvent.MTE2_V, eid)
+    asc.wait_flag(asc.HardEvent.MTE2_V, eid)
+
+
+def test_out_of_range_event_id():
+    with pytest.raises(KernelError, match=r"event id 9 is out of range \(0..7\)") as err:
+        run(bad_event_id, np.zeros(8, np.float32), 9)
+    assert at(bad_event_id, "asc.set_flag") in str(err.value)
+
+
+def test_sanitizer_can_be_turned_off():
+    x = np.ones(N, np.float32)
+    stream = rt.current_stream()
+    stream.set_sanitize(False)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            run(reads_uninitialised, x, np.zeros_like(x))  # no initcheck, no race, no warning
+    finally:
+        stream.set_sanitize(True)
+    with pytest.raises(UninitializedReadError):
+        run(reads_uninitialised, x, np.zeros_like(x))
+
+
+def test_asc_sanitize_env_turns_it_off(tmp_path):
+    import subprocess
+    import sys
+
+    script = tmp_path / "k.py"
+    script.write_text(
+        "import numpy as np, asc, asc.lib.runtime as rt\n"
+        "@asc.jit\n"
+        "def k(x: asc.GlobalAddress):\n"
+        "    a = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, 8)\n"
+        "    c = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, 64, 8)\n"
+        "    asc.add(c, a, a, 8)\n"
+        "k[1, rt.current_stream()](np.zeros(8, np.float32))\n"
+        "print('ran')\n"
+    )
+    env = dict(__import__("os").environ, ASC_SANITIZE="0")
+    off = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=env, timeout=120)
+    assert off.returncode == 0 and "ran" in off.stdout, off.stderr
+    env["ASC_SANITIZE"] = "1"
+    on = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=env, timeout=120)
+    assert on.returncode != 0 and "UninitializedReadError" in on.stderr
