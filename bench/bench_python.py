@@ -5,7 +5,9 @@
 * launch: a cached launch of an empty kernel from Python, against one bare
   cffi call into libasc.so (the floor for any Python -> C launch);
 * Add: the examples/add.py kernel on the Model, against numpy's x + y on the
-  same arrays (a memory-bound kernel, so numpy is the natural yardstick).
+  same arrays (a memory-bound kernel, so numpy is the natural yardstick);
+* sanitizer overhead: the same Add at 16M float32 with the sanitizer on,
+  against the sanitizer off.
 """
 
 from __future__ import annotations
@@ -47,6 +49,23 @@ def main() -> None:
     rng = np.random.default_rng(0)
     for n in (1 << 20, 1 << 24):
         compare_add(n, stream, rng)
+    sanitizer_overhead(1 << 24, stream, rng)
+
+
+def sanitizer_overhead(n: int, stream: rt.Stream, rng: np.random.Generator) -> None:
+    cores = n // 32768
+    a, b = rng.random(n, dtype=np.float32), rng.random(n, dtype=np.float32)
+    z = np.empty_like(a)
+    times = {}
+    for on in (False, True, False, True):  # interleaved, so drift hits both alike
+        stream.set_sanitize(on)
+        t = best(lambda: vadd_kernel[cores, stream](a, b, z, n // cores), 3, repeat=3)
+        times[on] = min(times.get(on, t), t)
+    stream.set_sanitize(True)
+    print(
+        f"Add {n >> 20:>2}M float32, sanitizer on {times[True] * 1e3:7.2f} ms, off {times[False] * 1e3:7.2f} ms"
+        f"   on/off = {times[True] / times[False]:5.2f}"
+    )
 
 
 def compare_add(n: int, stream: rt.Stream, rng: np.random.Generator) -> None:

@@ -11,8 +11,16 @@ EXAMPLES = [p for p in sorted((Path(__file__).resolve().parents[2] / "examples")
 
 
 @pytest.mark.parametrize("script", EXAMPLES, ids=[p.name for p in EXAMPLES])
-def test_example_passes(script):
+def test_example_passes(script, tmp_path):
     out = subprocess.run([sys.executable, str(script), "-r", "Model", "-v", "Ascend910B1"], capture_output=True,
-                         text=True, timeout=300)  # fmt: skip
+                         text=True, timeout=300, cwd=tmp_path)  # fmt: skip
     assert out.returncode == 0, out.stderr
     assert "[PASS]" in out.stdout
+
+
+def test_timeline_example_draws_a_png(tmp_path):
+    script = EXAMPLES[0].parent / "trace_timeline.py"
+    out = subprocess.run([sys.executable, str(script), "-o", str(tmp_path / "t.png")], capture_output=True, text=True,
+                         timeout=300)  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    assert (tmp_path / "t.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -1,0 +1,91 @@
+"""The timing model and profiles: double buffering is visible, traces and the
+per-line table are written and make sense."""
+
+import json
+
+import numpy as np
+from test_framework import vadd_queues
+
+import asc.lib.runtime as rt
+
+
+def launch(depth, tile=1024, cores=1, rng=None):
+    rng = rng or np.random.default_rng(0)
+    block_length = 8 * tile
+    x = rng.random(cores * block_length, dtype=np.float32)
+    y = rng.random(cores * block_length, dtype=np.float32)
+    z = np.zeros_like(x)
+    vadd_queues[cores, rt.current_stream()](x, y, z, block_length, depth, tile * 4)
+    np.testing.assert_array_equal(z, x + y)
+    return rt.last_launch_stats()
+
+
+def test_double_buffering_is_estimated_faster():
+    single, double = launch(1), launch(2)
+    assert double.cycles < single.cycles
+    # the same work either way: the same busy cycles on the copy and vector pipes
+    for pipe in ("MTE2", "V", "MTE3"):
+        assert double.busy_cycles[pipe] == single.busy_cycles[pipe] > 0
+
+
+def test_stats_are_consistent():
+    stats = launch(2, cores=4)
+    assert stats.blocks == 4
+    assert stats.duration_us == stats.cycles / (1.85 * 1000)  # Ascend910B1 runs at 1.85 GHz
+    assert 0 < stats.utilisation("MTE2") <= 1
+    assert stats.busy_cycles["MTE2"] > stats.busy_cycles["V"]  # Add is memory-bound
+
+
+def test_more_cores_take_longer_per_byte_of_bandwidth():
+    # 8 cores share HBM, so each core's copies are no faster than with 1 core
+    one, eight = launch(2, cores=1), launch(2, cores=8)
+    assert eight.busy_cycles["MTE2"] / 8 >= one.busy_cycles["MTE2"]
+
+
+def overlaps(events, pipe_a, pipe_b):
+    """Whether some op of pipe_a and some op of pipe_b on core 0 run at the same time."""
+    by_pipe = {}
+    for e in events:
+        if e.get("ph") == "X":
+            by_pipe.setdefault((e["pid"], e["tid"]), []).append((e["ts"], e["ts"] + e["dur"]))
+    names = {e["tid"]: e["args"]["name"] for e in events if e.get("ph") == "M" and e["name"] == "thread_name"}
+    tid = {name: t for t, name in names.items()}
+    a = by_pipe.get((0, tid[pipe_a]), [])
+    b = by_pipe.get((0, tid[pipe_b]), [])
+    return any(s1 < e2 and s2 < e1 for s1, e1 in a for s2, e2 in b)
+
+
+def test_trace_shows_mte2_and_v_overlapping_with_two_buffers(tmp_path):
+    stream = rt.current_stream()
+    for depth in (1, 2):
+        stream.set_profile_dir(str(tmp_path / f"depth{depth}"))
+        (tmp_path / f"depth{depth}").mkdir()
+        try:
+            launch(depth)
+        finally:
+            stream.set_profile_dir(None)
+    traces = {}
+    for depth in (1, 2):
+        trace = json.loads((tmp_path / f"depth{depth}" / "vadd_queues.trace.json").read_text())
+        events = trace["traceEvents"]
+        assert any(e.get("name") == "add" and e.get("ph") == "X" for e in events)
+        traces[depth] = events
+    assert overlaps(traces[2], "MTE2", "V")
+    assert not overlaps(traces[1], "MTE2", "V")
+
+
+def test_per_line_table(tmp_path):
+    stream = rt.current_stream()
+    stream.set_profile_dir(str(tmp_path))
+    try:
+        launch(2)
+    finally:
+        stream.set_profile_dir(None)
+    lines = rt.last_launch_lines()
+    assert lines == sorted(lines, key=lambda row: -row.cycles)
+    top = lines[0]
+    assert top.file.endswith("add_framework.py")  # the data copies in copy_in cost the most
+    copies = [row for row in lines if row.file.endswith("add_framework.py")]
+    assert sum(row.count for row in copies) > 0
+    csv_text = (tmp_path / "vadd_queues.lines.csv").read_text().splitlines()
+    assert csv_text[0] == "file,line,cycles,count" and len(csv_text) == len(lines) + 1
