@@ -15,3 +15,9 @@ def model_backend():
 @pytest.fixture
 def rng():
     return np.random.default_rng(seed=20261130)
+
+
+def pytest_configure(config):
+    # A correct kernel gets no synccheck warning: any that appears fails the test
+    # (tests that expect one use pytest.warns or catch_warnings).
+    config.addinivalue_line("filterwarnings", "error::asc.errors.SyncWarning")

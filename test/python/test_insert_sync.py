@@ -196,3 +196,12 @@ def test_pipe_barriers(rng):
     np.testing.assert_array_equal(z, (x + x) * x)
     text = barrier_all_instead_of_flags.ir(x, z, 128)
     assert text.count("pipe_barrier {pipe = ALL}") == 2 and text.count("pipe_barrier {pipe = V}") == 1
+
+
+def test_scalar_hazard_is_ordered_with_auto_sync_and_reported_without():
+    from asc.errors import RaceError
+
+    z = np.zeros(8, np.float32)
+    scalar_then_copy_out[1, rt.current_stream()](z, 2.0)
+    with pytest.raises(RaceError, match="S_MTE3"):
+        scalar_then_copy_out_unsynced[1, rt.current_stream()](z, 2.0)
