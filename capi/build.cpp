@@ -35,6 +35,19 @@ std::vector<AttrInput> to_attrs(const asc_attr_t* attrs, size_t n) {
 
 extern "C" {
 
+size_t asc_op_count(void) { return static_cast<size_t>(kOpCount); }
+
+asc_status_t asc_op_describe(size_t index, asc_op_desc_t* out) {
+  return guard([&] {
+    require(out, "out");
+    if (index >= static_cast<size_t>(kOpCount))
+      fail(ASC_ERR_INVALID_ARGUMENT, "op index {} out of range (0..{})", index, kOpCount - 1);
+    const OpInfo& info = op_info(static_cast<OpCode>(index));
+    *out = asc_op_desc_t{info.name,   info.ascendc ? info.ascendc : "",   static_cast<uint32_t>(info.pipe),
+                         info.dtypes, static_cast<uint32_t>(info.family), info.mask_mode ? 1u : 0u};
+  });
+}
+
 asc_status_t asc_module_create(asc_module_t** out) {
   return guard([&] {
     require(out, "out");

@@ -166,6 +166,16 @@ typedef struct asc_launch_stats {
   uint64_t busy_cycles[11];
 } asc_launch_stats_t;
 
+/* One row of the op table (since 1.2), for tools and documentation. */
+typedef struct asc_op_desc {
+  const char* name;    /* IR op name, e.g. "add" or "add.mask" */
+  const char* ascendc; /* Ascend C spelling, or "" */
+  uint32_t pipe;       /* PipeID value of the pipe that runs it (S for scalar-unit ops) */
+  uint32_t dtypes;     /* vector ops: bit d set = element dtype d accepted; else 0 */
+  uint32_t family;     /* vector ops: 1 binary, 2 unary, 3 with a scalar; else 0 */
+  uint32_t mask_mode;  /* 1 for the mask/repeat form of a vector op */
+} asc_op_desc_t;
+
 typedef struct asc_module asc_module_t;
 typedef struct asc_builder asc_builder_t;
 typedef struct asc_kernel asc_kernel_t;
@@ -218,6 +228,9 @@ ASC_API asc_status_t asc_builder_destroy(asc_builder_t* builder);
 ASC_API asc_status_t asc_kernel_print(const asc_kernel_t* kernel, char* buf, size_t cap, size_t* len);
 ASC_API asc_status_t asc_builder_print(const asc_builder_t* builder, char* buf, size_t cap, size_t* len);
 ASC_API asc_status_t asc_kernel_param_count(const asc_kernel_t* kernel, size_t* out);
+
+ASC_API size_t asc_op_count(void);
+ASC_API asc_status_t asc_op_describe(size_t index, asc_op_desc_t* out);
 
 /* ---- platforms, devices, streams, launch ---- */
 ASC_API size_t asc_platform_count(void);

@@ -1,6 +1,8 @@
 #include "ir/op_table.h"
 
 #include <array>
+#include <initializer_list>
+#include <iterator>
 #include <string>
 
 #include "ir/ir.h"
@@ -131,24 +133,29 @@ void check_local_to_local(const OpView& v) {
                               position_name(dst)));
 }
 
-void check_vector_binary_common(const OpView& v) {
-  require_same_dtype(v, 0, 1);
-  require_same_dtype(v, 0, 2);
-  require_ub_position(v, 0, "dst");
-  require_ub_position(v, 1, "src0");
-  require_ub_position(v, 2, "src1");
-}
-
-// Add/Sub/Mul/Max/Min on Atlas A2: half, int16_t, int32_t, float.
-void check_vector_binary_arith(const OpView& v) {
-  check_vector_binary_common(v);
-  require_dtype_in(v, 0, std::array{DType::Float16, DType::Float32, DType::Int16, DType::Int32});
-}
-
-// Div on Atlas A2: half and float only.
-void check_vector_div(const OpView& v) {
-  check_vector_binary_common(v);
-  require_dtype_in(v, 0, std::array{DType::Float16, DType::Float32});
+// The vector instructions (ir/vector_ops.def), both modes: every tensor in
+// the Unified Buffer with dst's dtype, which the row's dtype set must contain;
+// the scalar of the SCALAR family has that dtype too.
+void check_vector(const OpView& v) {
+  const OpInfo& info = v.op.info();
+  size_t tensors = info.family == VecFamily::BINARY ? 3 : 2;
+  static const char* const kRoles[] = {"dst", "src0", "src1"};
+  for (size_t i = 0; i < tensors; ++i) {
+    require_ub_position(v, i, tensors == 2 && i == 1 ? "src" : kRoles[i]);
+    if (i) require_same_dtype(v, 0, i);
+  }
+  DType d = v.operand_type(0).dtype;
+  if (!(info.dtypes & (1u << static_cast<unsigned>(d)))) {
+    std::string names;
+    for (unsigned t = 0; t < ASC_DTYPE_COUNT; ++t)
+      if (info.dtypes & (1u << t)) names += std::string(names.empty() ? "" : ", ") + dtype_name(static_cast<DType>(t));
+    type_error(v, fmt::format("dtype {} is not supported (supported: {})", dtype_name(d), names));
+  }
+  if (info.family == VecFamily::SCALAR && v.operand_type(2).dtype != d)
+    type_error(
+        v, fmt::format("the scalar is {} but the tensors hold {}", dtype_name(v.operand_type(2).dtype), dtype_name(d)));
+  if (info.mask_mode && (v.op.attr_int(0) < 0 || v.op.attr_int(0) > 1))
+    type_error(v, "mask_mode is 0 (continuous: the first mask elements) or 1 (bit mask)");
 }
 
 constexpr int64_t kMaxEventId = 8;  // event ids 0..7 on Atlas A2
@@ -270,13 +277,7 @@ CostKind cost_kind(OpCode code) {
     case OpCode::CopyGmToLocal:
     case OpCode::CopyLocalToGm: return CostKind::GmCopy;
     case OpCode::CopyLocalToLocal: return CostKind::UbCopy;
-    case OpCode::VAdd:
-    case OpCode::VSub:
-    case OpCode::VMul:
-    case OpCode::VMax:
-    case OpCode::VMin:
     case OpCode::Duplicate: return CostKind::Vector;
-    case OpCode::VDiv: return CostKind::VectorDiv;
     case OpCode::GetValue:
     case OpCode::SetValue: return CostKind::ScalarMemory;
     case OpCode::SetFlag:
@@ -294,10 +295,80 @@ OpInfo scalar_binary(OpCode code, const char* name, CheckFn check, ResultFn resu
   return {code, name, Pipe::S, nullptr, {K::AnyScalar, K::AnyScalar}, kAll, {}, result, check, {}, nullptr, 0};
 }
 
-OpInfo vector_binary(OpCode code, const char* name, const char* ascendc, CheckFn check) {
-  return {code,    name, Pipe::V,   nullptr, {K::LocalTensor, K::LocalTensor, K::LocalTensor, K::IntScalar},
-          kAll,    {},   no_result, check,   {{1, 3, false, false}, {2, 3, false, false}, {0, 3, true, false}},
-          ascendc, 0};
+constexpr uint32_t dtype_bits(std::initializer_list<DType> ds) {
+  uint32_t bits = 0;
+  for (DType d : ds) bits |= 1u << static_cast<unsigned>(d);
+  return bits;
+}
+constexpr uint32_t kARITH = dtype_bits({DType::Float16, DType::Float32, DType::Int16, DType::Int32});
+constexpr uint32_t kFLOAT = dtype_bits({DType::Float16, DType::Float32});
+constexpr uint32_t kBITS = dtype_bits({DType::Int16, DType::UInt16});
+constexpr uint32_t kSHIFT = dtype_bits({DType::Int16, DType::UInt16, DType::Int32, DType::UInt32});
+constexpr uint32_t kRELU = dtype_bits({DType::Float16, DType::Float32, DType::Int32});
+constexpr uint32_t kADDRELU = dtype_bits({DType::Float16, DType::Float32, DType::Int16});
+
+struct VecSpec {
+  OpCode count, mask;
+  const char* name;
+  const char* ascendc;
+  VecFamily family;
+  uint32_t dtypes;
+  CostKind cost;
+};
+
+constexpr VecSpec kVecSpecs[] = {
+#define VEC(family, id, name, ascendc, dtypes, cost) \
+  {OpCode::id, OpCode::id##Mask, name, "AscendC::" #ascendc, VecFamily::family, k##dtypes, CostKind::cost},
+#include "ir/vector_ops.def"
+#undef VEC
+};
+
+// mul_add_dst and fused_mul_add also read their destination.
+bool reads_dst(OpCode code) { return code == OpCode::VMulAddDst || code == OpCode::VFusedMulAdd; }
+
+// The two rows of one vector instruction. Operands, count mode:
+//   tensors (dst first), [scalar], count
+// mask mode:
+//   tensors, [scalar], mask0, mask1, repeat_times, block stride per tensor, repeat stride per tensor
+void add_vector_rows(std::vector<OpInfo>& t, const VecSpec& spec, const std::string& mask_name) {
+  uint8_t tensors = spec.family == VecFamily::BINARY ? 3 : 2;
+  uint8_t scalars = spec.family == VecFamily::SCALAR ? 1 : 0;
+  std::vector<K> head(tensors, K::LocalTensor);
+  if (scalars) head.push_back(K::AnyScalar);
+  const uint8_t base = tensors + scalars;
+
+  OpInfo count{spec.count, spec.name, Pipe::V, nullptr, head, kAll, {}, no_result, check_vector, {}, spec.ascendc, 0};
+  count.operands.push_back(K::IntScalar);
+  for (uint8_t i = 1; i < tensors; ++i) count.effects.push_back({i, base, false, false});
+  if (reads_dst(spec.count)) count.effects.push_back({0, base, false, false});
+  count.effects.push_back({0, base, true, false});
+
+  OpInfo mask = count;
+  mask.code = spec.mask;
+  mask.name = mask_name.c_str();
+  mask.operands = head;
+  for (int i = 0; i < 3 + 2 * tensors; ++i) mask.operands.push_back(K::IntScalar);
+  mask.attrs = {{"mask_mode", ASC_ATTR_INT, true}};
+  mask.mask_mode = true;
+  mask.effects.clear();
+  auto strided = [&](uint8_t tensor, bool write) {
+    MemEffect e{tensor, kNoOperand, write, false};
+    e.repeat_operand = base + 2;
+    e.blk_stride_operand = base + 3 + tensor;
+    e.rep_stride_operand = base + 3 + tensors + tensor;
+    e.mask_operand = base;
+    return e;
+  };
+  for (uint8_t i = 1; i < tensors; ++i) mask.effects.push_back(strided(i, false));
+  if (reads_dst(spec.count)) mask.effects.push_back(strided(0, false));
+  mask.effects.push_back(strided(0, true));
+  for (OpInfo* row : {&count, &mask}) {
+    row->family = spec.family;
+    row->dtypes = spec.dtypes;
+    row->cost = spec.cost;
+  }
+  t.push_back(std::move(count));
+  t.push_back(std::move(mask));
 }
 
 OpInfo copy_op(OpCode code, const char* name, Pipe pipe, K dst, K src, CheckFn check) {
@@ -481,12 +552,12 @@ std::vector<OpInfo> build_table() {
                       check_local_to_gm));
   t.push_back(copy_op(OpCode::CopyLocalToLocal, "data_copy.local_to_local", Pipe::V, K::LocalTensor, K::LocalTensor,
                       check_local_to_local));
-  t.push_back(vector_binary(OpCode::VAdd, "add", "AscendC::Add", check_vector_binary_arith));
-  t.push_back(vector_binary(OpCode::VSub, "sub", "AscendC::Sub", check_vector_binary_arith));
-  t.push_back(vector_binary(OpCode::VMul, "mul", "AscendC::Mul", check_vector_binary_arith));
-  t.push_back(vector_binary(OpCode::VDiv, "div", "AscendC::Div", check_vector_div));
-  t.push_back(vector_binary(OpCode::VMax, "max", "AscendC::Max", check_vector_binary_arith));
-  t.push_back(vector_binary(OpCode::VMin, "min", "AscendC::Min", check_vector_binary_arith));
+  static const std::vector<std::string> mask_names = [] {
+    std::vector<std::string> n;
+    for (const VecSpec& spec : kVecSpecs) n.push_back(std::string(spec.name) + ".mask");
+    return n;
+  }();
+  for (size_t i = 0; i < std::size(kVecSpecs); ++i) add_vector_rows(t, kVecSpecs[i], mask_names[i]);
   t.push_back({OpCode::SetFlag,
                "set_flag",
                Pipe::S,
@@ -741,7 +812,7 @@ std::vector<OpInfo> build_table() {
 
   for (auto& row : t) {
     if (row.min_operands == kAll) row.min_operands = static_cast<uint8_t>(row.operands.size());
-    row.cost = cost_kind(row.code);
+    if (row.cost == CostKind::Scalar) row.cost = cost_kind(row.code);
   }
   return t;
 }

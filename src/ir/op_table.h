@@ -39,6 +39,11 @@ struct AttrSpec {
 // simulator resolves them to checked pointers in this order.
 constexpr uint8_t kNoOperand = 255;
 
+// A memory effect is either contiguous (`count` elements from the tensor's
+// start plus `offset`) or, for the vector mask/repeat mode, strided: per
+// repeat (repeat_operand of them) 8 data blocks of 32 bytes, block b of
+// repeat r at (r * rep_stride + b * blk_stride) blocks, only blocks holding
+// an element the mask (operands mask_operand, mask_operand+1) selects.
 struct MemEffect {
   uint8_t tensor;
   uint8_t count_operand;  // kNoOperand: one element
@@ -46,7 +51,14 @@ struct MemEffect {
   bool whole_blocks;                    // the byte length must be a multiple of the 32-byte block
   uint8_t offset_operand = kNoOperand;  // element offset from the tensor's start, if any
   bool block_aligned = true;            // the start must be 32-byte aligned (vector and copy ops)
+  uint8_t repeat_operand = kNoOperand;  // set: the strided form
+  uint8_t blk_stride_operand = kNoOperand;
+  uint8_t rep_stride_operand = kNoOperand;
+  uint8_t mask_operand = kNoOperand;
 };
+
+// Vector instruction families (ir/vector_ops.def).
+enum class VecFamily : uint8_t { NONE, BINARY, UNARY, SCALAR };
 
 struct Op;
 struct Kernel;
@@ -84,6 +96,9 @@ struct OpInfo {
   int regions;                       // number of regions (for: 1, if: 2)
   bool framework = false;            // removed by lowering; never reaches a device
   CostKind cost = CostKind::Scalar;  // how the timing model charges it (set from the op code)
+  uint32_t dtypes = 0;               // vector ops: the element dtypes they accept (bit = DType)
+  VecFamily family = VecFamily::NONE;
+  bool mask_mode = false;  // the `.mask` form of a vector instruction
 };
 
 const OpInfo& op_info(OpCode code);

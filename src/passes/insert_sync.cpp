@@ -119,6 +119,10 @@ class SyncInserter {
       uint32_t t = op.operands[e.tensor];
       if (k_.type_of(t).kind != TypeKind::LocalTensor) continue;  // GM is not a pipe hand-over here
       MemRef r = ref_of(t);
+      if (e.repeat_operand != kNoOperand) {  // mask/repeat form: from the tensor's start on, conservatively
+        out.emplace_back(MemRef{r.root, r.lo, kWhole}, e.write);
+        continue;
+      }
       uint64_t size = dtype_size(k_.type_of(t).dtype);
       auto count = e.count_operand == kNoOperand ? std::optional<int64_t>(1) : const_of(op.operands[e.count_operand]);
       auto offset =

@@ -205,6 +205,11 @@ uint64_t Block::check_effects(const Op& op, Pipe pipe, const RtValue* in) {
   for (size_t i = 0; i < effects.size(); ++i) {
     const MemEffect& e = effects[i];
     DType dtype = kernel().type_of(op.operands[e.tensor]).dtype;
+    if (e.repeat_operand != kNoOperand) {
+      effect_ptrs_[i] = strided_memory(op, in, dtype, e);
+      largest = std::max(largest, effect_ranges_[i].second - effect_ranges_[i].first);
+      continue;
+    }
     int64_t count = e.count_operand == kNoOperand ? 1 : in[e.count_operand].i;
     int64_t offset = e.offset_operand == kNoOperand ? 0 : in[e.offset_operand].i;
     effect_ptrs_[i] = memory(op, in[e.tensor], dtype, offset, count, e);
@@ -221,6 +226,53 @@ uint64_t Block::check_effects(const Op& op, Pipe pipe, const RtValue* in) {
       gm_writes_.push_back({t.mem, lo, hi, &op});
   }
   return largest;
+}
+
+// The mask/repeat form: checks the span from the first to the last data block
+// the instruction touches (only blocks holding a selected element count).
+uint8_t* Block::strided_memory(const Op& op, const RtValue* in, DType dtype, const MemEffect& e) {
+  const RtValue& t = in[e.tensor];
+  int64_t repeats = in[e.repeat_operand].i, blk = in[e.blk_stride_operand].i, rep = in[e.rep_stride_operand].i;
+  if (repeats < 0 || repeats > 255)
+    fail(ASC_ERR_INVALID_ARGUMENT, op.loc, "{}: repeat_times {} is outside 0..255", op.info().name, repeats);
+  // BinaryRepeatParams strides are uint8; UnaryRepeatParams block strides uint16, repeat strides uint8.
+  int64_t max_blk = op.info().family == VecFamily::BINARY ? 255 : 65535;
+  if (blk < 0 || blk > max_blk || rep < 0 || rep > 255)
+    fail(ASC_ERR_INVALID_ARGUMENT, op.loc, "{}: block stride {} must be 0..{} and repeat stride {} 0..255",
+         op.info().name, blk, max_blk, rep);
+  if (e.write && blk == 0)
+    fail(ASC_ERR_INVALID_ARGUMENT, op.loc, "{}: a destination block stride of 0 is undefined on the hardware",
+         op.info().name);
+  uint64_t mask[2];
+  vector_mask(op, in, e.mask_operand, mask);
+  int64_t per_block = 32 / dtype_size(dtype), per_repeat = 256 / dtype_size(dtype);
+  int64_t first = -1, last = -1;
+  for (int64_t i = 0; i < per_repeat; ++i)
+    if ((mask[i / 64] >> (i % 64)) & 1) {
+      if (first < 0) first = i;
+      last = i;
+    }
+  size_t which = static_cast<size_t>(&e - op.info().effects.data());
+  if (t.addr % platform().info.block_bytes != 0)
+    fail(ASC_ERR_MISALIGNED, op.loc, "{}: address {} in the Unified Buffer is not 32-byte aligned", op.info().name,
+         t.addr);
+  if (repeats == 0 || first < 0) {  // touches nothing
+    effect_ranges_[which] = {static_cast<uint64_t>(t.addr), static_cast<uint64_t>(t.addr)};
+    return ub_ + t.addr;
+  }
+  int64_t lo = (first / per_block) * blk * 32;
+  int64_t hi = ((repeats - 1) * rep + (last / per_block) * blk) * 32 + 32;
+  uint64_t tensor_bytes = t.len == kUnknownLength ? UINT64_MAX : t.len * dtype_size(dtype);
+  if (static_cast<uint64_t>(hi) > tensor_bytes)
+    fail(ASC_ERR_OUT_OF_BOUNDS, op.loc,
+         "{} {} bytes [{}, {}) of a tensor of {} bytes ({} repeats, block stride {}, repeat stride {})", op.info().name,
+         e.write ? "writes" : "reads", lo, hi, tensor_bytes, repeats, blk, rep);
+  uint64_t cap = platform().info.ub_bytes;
+  if (t.addr < 0 || static_cast<uint64_t>(t.addr + hi) > cap)
+    fail(ASC_ERR_OUT_OF_BOUNDS, op.loc, "{} reaches Unified Buffer byte {} but {} has {} bytes", op.info().name,
+         t.addr + hi, platform().name, cap);
+  effect_ranges_[which] = {static_cast<uint64_t>(t.addr + lo), static_cast<uint64_t>(t.addr + hi)};
+  return ub_ + t.addr;
 }
 
 uint8_t* Block::memory(const Op& op, const RtValue& tensor, DType dtype, int64_t offset, int64_t count,

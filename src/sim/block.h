@@ -49,7 +49,7 @@ struct GmWrite {
   const Op* op;
 };
 
-constexpr size_t kMaxIssuedOperands = 4;
+constexpr size_t kMaxIssuedOperands = 12;  // the widest op: a binary vector op in mask mode
 
 // An op waiting in a pipe queue, with its operands captured at dispatch.
 struct Issued {
@@ -94,6 +94,7 @@ class Block {
   // the largest effect's byte count, for the timing model.
   uint64_t check_effects(const Op& op, Pipe pipe, const RtValue* in);
   uint8_t* memory(const Op& op, const RtValue& tensor, DType dtype, int64_t offset, int64_t count, const MemEffect& e);
+  uint8_t* strided_memory(const Op& op, const RtValue* in, DType dtype, const MemEffect& e);
   size_t flag_index(const Op& op, int64_t event, int64_t id) const;
 
   const LaunchContext& ctx_;

@@ -44,3 +44,11 @@ def test_c_examples_build_and_pass(code, tmp_path):
     assert cc.returncode == 0, cc.stderr
     run = subprocess.run([str(exe)], capture_output=True, text=True, timeout=60)
     assert run.returncode == 0 and "PASS" in run.stdout, run.stdout + run.stderr
+
+
+def test_instruction_table_is_current():
+    from asc.tools.instruction_table import render
+
+    assert (ROOT / "docs" / "instructions.md").read_text() == render(), (
+        "docs/instructions.md is stale: python -m asc.tools.instruction_table > docs/instructions.md"
+    )

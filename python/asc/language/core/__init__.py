@@ -20,9 +20,12 @@ from .dtype import (
     uint64,
 )
 from .enums import HardEvent, PipeID, TPosition
+from .repeat_params import BinaryRepeatParams, UnaryRepeatParams
 from .tensor import GlobalAddress, GlobalTensor, LocalTensor, LocalTensorAuto
 
 __all__ = [
+    "BinaryRepeatParams",
+    "UnaryRepeatParams",
     "ConstExpr",
     "DataType",
     "GlobalAddress",

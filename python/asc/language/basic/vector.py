@@ -1,0 +1,132 @@
+"""The vector instructions (src/ir/vector_ops.def), each in two forms:
+
+* count mode:  ``op(dst, src..., count)`` — the first `count` elements;
+* mask mode:   ``op(dst, src..., mask, repeat_times, repeat_params)`` — repeats
+  of 256 bytes; `mask` is an int (the first `mask` elements of each repeat) or
+  a pair of 64-bit ints (a bit per element); `repeat_params` is a
+  BinaryRepeatParams (binary ops) or UnaryRepeatParams (unary and scalar ops).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from ...codegen.context import current_builder
+from ...errors import CodegenError
+from ..core import dtype as dt
+from ..core.ir_value import Scalar, cast, to_int, to_scalar
+from ..core.repeat_params import BinaryRepeatParams, UnaryRepeatParams
+from .utils import builtin, require_local
+
+_U64 = 2**64
+
+
+def _mask_operands(mask: Any) -> tuple[int, Scalar, Scalar]:
+    """(mask_mode, mask0, mask1): 0 = continuous (mask0 = element count), 1 = bit mask."""
+    if isinstance(mask, (list, tuple)):
+        if len(mask) != 2:
+            raise CodegenError("a bit mask is a pair [low 64 bits, high 64 bits]")
+        words = []
+        for word in mask:
+            if isinstance(word, int) and not isinstance(word, bool):
+                if not 0 <= word < _U64:
+                    raise CodegenError(f"a mask word must fit in 64 bits, got {word}")
+                word = word - _U64 if word >= 2**63 else word  # the same 64 bits, as int64
+                words.append(to_scalar(word, dt.int64))
+            else:
+                words.append(cast(to_int(word, "mask"), dt.int64))
+        return 1, words[0], words[1]
+    return 0, cast(to_int(mask, "mask"), dt.int64), to_scalar(0, dt.int64)
+
+
+def emit(name: str, tensors: list, scalar: Optional[Any], args: tuple, kwargs: dict, params_type: type) -> None:
+    """Emits `name` (count mode) or `name.mask` from a call's arguments."""
+    fields = ["count"] if len(args) <= 1 and "repeat_times" not in kwargs else ["mask", "repeat_times", "repeat_params"]
+    values = dict(zip(fields, args), **kwargs)
+    if not values.pop("is_set_mask", True):
+        raise CodegenError(f"{name}: is_set_mask=False (a mask set earlier with set_vector_mask) is not supported yet")
+    locals_ = [require_local(t, name, role) for t, role in tensors]
+    handles = [t.handle for t in locals_]
+    if scalar is not None:
+        value = cast(scalar, locals_[0].dtype) if isinstance(scalar, Scalar) else to_scalar(scalar, locals_[0].dtype)
+        handles.append(value.handle)
+    builder = current_builder()
+    if "count" in values and "mask" not in values:
+        handles.append(to_int(values["count"], f"{name} count").handle)
+        builder.op(name, handles)
+        return
+    missing = [f for f in ("mask", "repeat_times", "repeat_params") if f not in values]
+    if missing:
+        raise CodegenError(f"{name}: give count=, or mask=, repeat_times= and repeat_params= (missing {missing})")
+    params = values["repeat_params"]
+    if not isinstance(params, params_type):
+        raise CodegenError(f"{name}: repeat_params must be an asc.{params_type.__name__}, got {type(params).__name__}")
+    mode, mask0, mask1 = _mask_operands(values["mask"])
+    handles += [mask0.handle, mask1.handle, to_int(values["repeat_times"], "repeat_times").handle]
+    handles += [to_int(s, "a block stride").handle for s in params.block_strides()]
+    handles += [to_int(s, "a repeat stride").handle for s in params.repeat_strides()]
+    builder.op(f"{name}.mask", handles, {"mask_mode": mode})
+
+
+def _binary(name: str, doc: str):
+    def op(dst: Any, src0: Any, src1: Any, *args: Any, **kwargs: Any) -> None:
+        emit(name, [(dst, "dst"), (src0, "src0"), (src1, "src1")], None, args, kwargs, BinaryRepeatParams)
+
+    op.__name__ = op.__qualname__ = name
+    op.__doc__ = f"dst = {doc}; count mode or mask/repeat mode (BinaryRepeatParams)."
+    return builtin(op)
+
+
+def _unary(name: str, doc: str):
+    def op(dst: Any, src: Any, *args: Any, **kwargs: Any) -> None:
+        emit(name, [(dst, "dst"), (src, "src")], None, args, kwargs, UnaryRepeatParams)
+
+    op.__name__ = op.__qualname__ = name
+    op.__doc__ = f"dst = {doc}; count mode or mask/repeat mode (UnaryRepeatParams)."
+    return builtin(op)
+
+
+def _with_scalar(name: str, doc: str):
+    def op(dst: Any, src: Any, scalar: Any, *args: Any, **kwargs: Any) -> None:
+        emit(name, [(dst, "dst"), (src, "src")], scalar, args, kwargs, UnaryRepeatParams)
+
+    op.__name__ = op.__qualname__ = name
+    op.__doc__ = f"dst = {doc}; count mode or mask/repeat mode (UnaryRepeatParams)."
+    return builtin(op)
+
+
+add = _binary("add", "src0 + src1")
+sub = _binary("sub", "src0 - src1")
+mul = _binary("mul", "src0 * src1")
+div = _binary("div", "src0 / src1")
+max = _binary("max", "max(src0, src1)")  # noqa: A001
+min = _binary("min", "min(src0, src1)")  # noqa: A001
+bitwise_and = _binary("bitwise_and", "src0 & src1")
+bitwise_or = _binary("bitwise_or", "src0 | src1")
+add_relu = _binary("add_relu", "max(src0 + src1, 0)")
+sub_relu = _binary("sub_relu", "max(src0 - src1, 0)")
+mul_add_dst = _binary("mul_add_dst", "src0 * src1 + dst")
+fused_mul_add = _binary("fused_mul_add", "src0 * dst + src1")
+
+exp = _unary("exp", "e ** src")
+ln = _unary("ln", "log(src)")
+abs = _unary("abs", "|src|")  # noqa: A001
+sqrt = _unary("sqrt", "sqrt(src)")
+rsqrt = _unary("rsqrt", "1 / sqrt(src)")
+reciprocal = _unary("reciprocal", "1 / src")
+relu = _unary("relu", "max(src, 0)")
+bitwise_not = _unary("bitwise_not", "~src")
+
+adds = _with_scalar("adds", "src + scalar")
+muls = _with_scalar("muls", "src * scalar")
+maxs = _with_scalar("maxs", "max(src, scalar)")
+mins = _with_scalar("mins", "min(src, scalar)")
+leaky_relu = _with_scalar("leaky_relu", "src if src >= 0 else src * scalar")
+shift_left = _with_scalar("shift_left", "src << scalar")
+shift_right = _with_scalar("shift_right", "src >> scalar (arithmetic for signed types)")
+
+VECTOR_OPS = [
+    "add", "sub", "mul", "div", "max", "min", "bitwise_and", "bitwise_or", "add_relu", "sub_relu", "mul_add_dst",
+    "fused_mul_add", "exp", "ln", "abs", "sqrt", "rsqrt", "reciprocal", "relu", "bitwise_not", "adds", "muls",
+    "maxs", "mins", "leaky_relu", "shift_left", "shift_right",
+]  # fmt: skip
