@@ -82,7 +82,7 @@ uint32_t Builder::add_op(std::string_view name, const std::vector<uint32_t>& ope
     if (name == "data_copy")
       fail(ASC_ERR_TYPE, loc,
            "data_copy copies (LocalTensor <- GlobalTensor), (GlobalTensor <- LocalTensor) or "
-           "(LocalTensor <- LocalTensor) with a count; got {} operand(s)",
+           "(LocalTensor <- LocalTensor) with a count or the 4 DataCopyParams fields; got {} operand(s)",
            operands.size());
     fail(ASC_ERR_UNKNOWN_OP, loc, "unknown op '{}'", name);
   }

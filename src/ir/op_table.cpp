@@ -173,6 +173,12 @@ void check_barrier(const OpView& v) {
 
 void check_get_value(const OpView& v) { require_ub_position(v, 0, "the tensor"); }
 
+void check_scalar_value_dtype(const OpView& v) {
+  if (v.operand_type(2).dtype != v.operand_type(0).dtype)
+    type_error(v, fmt::format("the value is {} but the tensor holds {}", dtype_name(v.operand_type(2).dtype),
+                              dtype_name(v.operand_type(0).dtype)));
+}
+
 void check_set_value(const OpView& v) {
   require_ub_position(v, 0, "the tensor");
   if (v.operand_type(2).dtype != v.operand_type(0).dtype)
@@ -276,10 +282,15 @@ CostKind cost_kind(OpCode code) {
     case OpCode::If: return CostKind::Structure;
     case OpCode::CopyGmToLocal:
     case OpCode::CopyLocalToGm: return CostKind::GmCopy;
-    case OpCode::CopyLocalToLocal: return CostKind::UbCopy;
+    case OpCode::CopyLocalToLocal:
+    case OpCode::CopyLocalToLocalBlocks: return CostKind::UbCopy;
+    case OpCode::CopyGmToLocalBlocks:
+    case OpCode::CopyLocalToGmBlocks: return CostKind::GmCopy;
     case OpCode::Duplicate: return CostKind::Vector;
     case OpCode::GetValue:
-    case OpCode::SetValue: return CostKind::ScalarMemory;
+    case OpCode::SetValue:
+    case OpCode::GlobalGetValue:
+    case OpCode::GlobalSetValue: return CostKind::ScalarMemory;
     case OpCode::SetFlag:
     case OpCode::WaitFlag:
     case OpCode::PipeBarrier: return CostKind::Flag;
@@ -375,6 +386,19 @@ OpInfo copy_op(OpCode code, const char* name, Pipe pipe, K dst, K src, CheckFn c
   return {code,       name, pipe,      nullptr, {dst, src, K::IntScalar},
           kAll,       {},   no_result, check,   {{1, 2, false, true}, {0, 2, true, true}},
           "DataCopy", 0};
+}
+
+// data_copy(dst, src, DataCopyParams): operands dst, src, block_count,
+// block_len, src_gap, dst_gap (lengths and gaps in 32-byte blocks).
+OpInfo copy_blocks_op(OpCode code, const char* name, Pipe pipe, K dst, K src, CheckFn check) {
+  OpInfo row = copy_op(code, name, pipe, dst, src, check);
+  row.operands = {dst, src, K::IntScalar, K::IntScalar, K::IntScalar, K::IntScalar};
+  MemEffect read{1, 2, false, false}, write{0, 2, true, false};
+  read.block_len_operand = write.block_len_operand = 3;
+  read.gap_operand = 4;
+  write.gap_operand = 5;
+  row.effects = {read, write};
+  return row;
 }
 
 std::vector<OpInfo> build_table() {
@@ -552,6 +576,12 @@ std::vector<OpInfo> build_table() {
                       check_local_to_gm));
   t.push_back(copy_op(OpCode::CopyLocalToLocal, "data_copy.local_to_local", Pipe::V, K::LocalTensor, K::LocalTensor,
                       check_local_to_local));
+  t.push_back(copy_blocks_op(OpCode::CopyGmToLocalBlocks, "data_copy.gm_to_local.blocks", Pipe::MTE2, K::LocalTensor,
+                             K::GlobalTensor, check_gm_to_local));
+  t.push_back(copy_blocks_op(OpCode::CopyLocalToGmBlocks, "data_copy.local_to_gm.blocks", Pipe::MTE3, K::GlobalTensor,
+                             K::LocalTensor, check_local_to_gm));
+  t.push_back(copy_blocks_op(OpCode::CopyLocalToLocalBlocks, "data_copy.local_to_local.blocks", Pipe::V, K::LocalTensor,
+                             K::LocalTensor, check_local_to_local));
   static const std::vector<std::string> mask_names = [] {
     std::vector<std::string> n;
     for (const VecSpec& spec : kVecSpecs) n.push_back(std::string(spec.name) + ".mask");
@@ -616,6 +646,30 @@ std::vector<OpInfo> build_table() {
                {},
                no_result,
                check_set_value,
+               {{0, kNoOperand, true, false, 1, false}},
+               "SetValue",
+               0});
+  t.push_back({OpCode::GlobalGetValue,
+               "global_tensor.get_value",
+               Pipe::S,
+               nullptr,
+               {K::GlobalTensor, K::IntScalar},
+               kAll,
+               {},
+               tensor_dtype_scalar,
+               nullptr,
+               {{0, kNoOperand, false, false, 1, false}},
+               "GetValue",
+               0});
+  t.push_back({OpCode::GlobalSetValue,
+               "global_tensor.set_value",
+               Pipe::S,
+               nullptr,
+               {K::GlobalTensor, K::IntScalar, K::AnyScalar},
+               kAll,
+               {},
+               no_result,
+               check_scalar_value_dtype,
                {{0, kNoOperand, true, false, 1, false}},
                "SetValue",
                0});
@@ -879,11 +933,15 @@ bool OpView::operand_const_int(size_t i, int64_t* out) const {
 const OpInfo& op_info(OpCode code) { return table()[static_cast<size_t>(code)]; }
 
 const OpInfo* find_op(std::string_view name, const std::vector<Type>& operand_types) {
-  if (name == "data_copy" && operand_types.size() == 3) {
+  if (name == "data_copy" && (operand_types.size() == 3 || operand_types.size() == 6)) {
+    bool blocks = operand_types.size() == 6;
     TypeKind dst = operand_types[0].kind, src = operand_types[1].kind;
-    if (dst == TypeKind::LocalTensor && src == TypeKind::GlobalTensor) return &op_info(OpCode::CopyGmToLocal);
-    if (dst == TypeKind::GlobalTensor && src == TypeKind::LocalTensor) return &op_info(OpCode::CopyLocalToGm);
-    if (dst == TypeKind::LocalTensor && src == TypeKind::LocalTensor) return &op_info(OpCode::CopyLocalToLocal);
+    if (dst == TypeKind::LocalTensor && src == TypeKind::GlobalTensor)
+      return &op_info(blocks ? OpCode::CopyGmToLocalBlocks : OpCode::CopyGmToLocal);
+    if (dst == TypeKind::GlobalTensor && src == TypeKind::LocalTensor)
+      return &op_info(blocks ? OpCode::CopyLocalToGmBlocks : OpCode::CopyLocalToGm);
+    if (dst == TypeKind::LocalTensor && src == TypeKind::LocalTensor)
+      return &op_info(blocks ? OpCode::CopyLocalToLocalBlocks : OpCode::CopyLocalToLocal);
     return nullptr;
   }
   for (const auto& row : table())

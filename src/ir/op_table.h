@@ -55,6 +55,10 @@ struct MemEffect {
   uint8_t blk_stride_operand = kNoOperand;
   uint8_t rep_stride_operand = kNoOperand;
   uint8_t mask_operand = kNoOperand;
+  // set: the DataCopyParams form — count_operand rows of block_len_operand
+  // 32-byte blocks each, gap_operand blocks apart
+  uint8_t block_len_operand = kNoOperand;
+  uint8_t gap_operand = kNoOperand;
 };
 
 // Vector instruction families (ir/vector_ops.def).

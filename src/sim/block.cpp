@@ -205,6 +205,18 @@ uint64_t Block::check_effects(const Op& op, Pipe pipe, const RtValue* in) {
   for (size_t i = 0; i < effects.size(); ++i) {
     const MemEffect& e = effects[i];
     DType dtype = kernel().type_of(op.operands[e.tensor]).dtype;
+    if (e.block_len_operand != kNoOperand) {  // DataCopyParams: check the span from first to last block
+      int64_t rows = in[e.count_operand].i, len = in[e.block_len_operand].i, gap = in[e.gap_operand].i;
+      if (rows < 0 || rows > 4095 || len < 0 || len > 65535 || gap < 0 || gap > 65535)
+        fail(ASC_ERR_INVALID_ARGUMENT, op.loc,
+             "{}: DataCopyParams block_count {} must be 0..4095, block_len {} and strides {} 0..65535", op.info().name,
+             rows, len, gap);
+      int64_t blocks = rows && len ? (rows - 1) * (len + gap) + len : 0;
+      int64_t elements = blocks * 32 / static_cast<int64_t>(dtype_size(dtype));
+      effect_ptrs_[i] = memory(op, in[e.tensor], dtype, 0, elements, e);  // the span as one contiguous range
+      largest = std::max(largest, static_cast<uint64_t>(rows * len * 32));
+      continue;
+    }
     if (e.repeat_operand != kNoOperand) {
       effect_ptrs_[i] = strided_memory(op, in, dtype, e);
       largest = std::max(largest, effect_ranges_[i].second - effect_ranges_[i].first);
@@ -220,10 +232,9 @@ uint64_t Block::check_effects(const Op& op, Pipe pipe, const RtValue* in) {
   for (size_t i = 0; i < effects.size(); ++i) {
     auto [lo, hi] = effect_ranges_[i];
     const RtValue& t = in[effects[i].tensor];
-    if (t.mem == kMemUB)
-      race_->access(op, pipe, lo, hi, effects[i].write);
-    else if (effects[i].write && hi > lo)
-      gm_writes_.push_back({t.mem, lo, hi, &op});
+    bool ub = t.mem == kMemUB;
+    race_->access(op, pipe, ub ? 0 : t.mem + 1, lo, hi, effects[i].write);
+    if (!ub && effects[i].write && hi > lo) gm_writes_.push_back({t.mem, lo, hi, &op});
   }
   return largest;
 }

@@ -8,7 +8,7 @@ namespace {
 size_t idx(Pipe p) { return static_cast<size_t>(p); }
 
 // The HardEvent to suggest for ordering `from` before `to`.
-std::string fix_hint(Pipe from, Pipe to) {
+std::string fix_hint(Pipe from, Pipe to, bool local) {
   if (from == to)
     return fmt::format("put asc.pipe_barrier(asc.PipeID.PIPE_{}) between them (auto_sync does this)", pipe_name(to));
   int event = find_hard_event(from, to);
@@ -16,8 +16,8 @@ std::string fix_hint(Pipe from, Pipe to) {
   const char* name = hard_event(event).name;
   return fmt::format(
       "put asc.set_flag(asc.HardEvent.{0}, id) after the first and asc.wait_flag(asc.HardEvent.{0}, id) before the "
-      "second (or compile with insert_sync=True)",
-      name);
+      "second{1}",
+      name, local ? " (or compile with insert_sync=True)" : "");
 }
 
 }  // namespace
@@ -44,17 +44,21 @@ void RaceChecker::split(uint64_t at) {
   }
 }
 
-void RaceChecker::race(const char* kind, const Op& op, Pipe pipe, const Op& other, Pipe other_pipe, uint64_t lo,
-                       uint64_t hi) const {
+void RaceChecker::race(const char* kind, const Op& op, Pipe pipe, const Op& other, Pipe other_pipe, uint32_t space,
+                       uint64_t lo, uint64_t hi) const {
+  std::string where = space == 0 ? std::string("Unified Buffer") : fmt::format("kernel argument {} GM", space - 1);
   fail(ASC_ERR_RACE, op.loc,
-       "racecheck: {} race on Unified Buffer bytes [{}, {}): {} on pipe {} here and {} on pipe {} at {} are not "
+       "racecheck: {} race on {} bytes [{}, {}): {} on pipe {} here and {} on pipe {} at {} are not "
        "ordered by any set_flag/wait_flag/pipe_barrier; {}",
-       kind, lo, hi, op.info().name, pipe_name(pipe), other.info().name, pipe_name(other_pipe), other.loc.str(),
-       fix_hint(other_pipe, pipe));
+       kind, where, lo, hi, op.info().name, pipe_name(pipe), other.info().name, pipe_name(other_pipe), other.loc.str(),
+       fix_hint(other_pipe, pipe, space == 0));
 }
 
-void RaceChecker::access(const Op& op, Pipe pipe, uint64_t lo, uint64_t hi, bool write) {
-  if (lo >= hi) return;
+void RaceChecker::access(const Op& op, Pipe pipe, uint32_t space, uint64_t lo_in, uint64_t hi_in, bool write) {
+  if (lo_in >= hi_in) return;
+  const bool initcheck = space == 0;
+  const uint64_t base = static_cast<uint64_t>(space) << 48;  // no memory reaches 2^48 bytes
+  const uint64_t lo = base + lo_in, hi = base + hi_in;
   uint64_t seq = clock_[idx(pipe)][idx(pipe)];
   split(lo);
   split(hi);
@@ -67,24 +71,26 @@ void RaceChecker::access(const Op& op, Pipe pipe, uint64_t lo, uint64_t hi, bool
     cursor = s.end;
     bool own_write = s.writer_pipe == pipe && s.writer.seq == seq;  // this op wrote it (an earlier effect)
     if (s.writer.seq && !own_write && !ordered(s.writer_pipe, s.writer.seq, pipe))
-      race(write ? "write-after-write" : "read-after-write", op, pipe, *s.writer.op, s.writer_pipe, it->first, s.end);
+      race(write ? "write-after-write" : "read-after-write", op, pipe, *s.writer.op, s.writer_pipe, space,
+           it->first - base, s.end - base);
     if (write)
       for (size_t p = 0; p < kPipeSlots; ++p)
         if (s.readers[p].seq && (p != idx(pipe) || s.readers[p].seq != seq) &&
             !ordered(static_cast<Pipe>(p), s.readers[p].seq, pipe))
-          race("write-after-read", op, pipe, *s.readers[p].op, static_cast<Pipe>(p), it->first, s.end);
-    if (!write && !s.writer.seq)
+          race("write-after-read", op, pipe, *s.readers[p].op, static_cast<Pipe>(p), space, it->first - base,
+               s.end - base);
+    if (initcheck && !write && !s.writer.seq)
       fail(ASC_ERR_UNINITIALIZED, op.loc,
            "initcheck: {} reads Unified Buffer bytes [{}, {}) that nothing wrote in this launch; copy or compute them "
            "first",
-           op.info().name, it->first, s.end);
+           op.info().name, it->first - base, s.end - base);
   }
   if (cursor < hi) gaps.emplace_back(cursor, hi);
-  if (!write && !gaps.empty())
+  if (initcheck && !write && !gaps.empty())
     fail(ASC_ERR_UNINITIALIZED, op.loc,
          "initcheck: {} reads Unified Buffer bytes [{}, {}) that nothing wrote in this launch; copy or compute them "
          "first",
-         op.info().name, gaps.front().first, gaps.front().second);
+         op.info().name, gaps.front().first - base, gaps.front().second - base);
   for (auto [a, b] : gaps) shadow_.emplace(a, Segment{b, pipe, {}, {}});
   for (auto it = shadow_.lower_bound(lo); it != shadow_.end() && it->first < hi; ++it) {
     Segment& s = it->second;

@@ -26,8 +26,10 @@ class RaceChecker {
 
   // Starts an op on `pipe` (ticks its clock); its accesses follow.
   void tick(Pipe pipe);
-  // An access to UB bytes [lo, hi) by the op last started on `pipe`.
-  void access(const Op& op, Pipe pipe, uint64_t lo, uint64_t hi, bool write);
+  // An access to bytes [lo, hi) of a memory by the op last started on `pipe`.
+  // `space` keeps memories apart (0: the Unified Buffer, 1 + i: GM argument i);
+  // only the Unified Buffer is initcheck'ed (GM holds the caller's data).
+  void access(const Op& op, Pipe pipe, uint32_t space, uint64_t lo, uint64_t hi, bool write);
   void set_flag(Pipe src, int64_t key);
   void wait_flag(Pipe dst, int64_t key);
   void barrier(Pipe pipe);  // Pipe::All joins every clock
@@ -46,8 +48,8 @@ class RaceChecker {
 
   bool ordered(Pipe earlier_pipe, uint64_t earlier_seq, Pipe later) const;
   void split(uint64_t at);
-  [[noreturn]] void race(const char* kind, const Op& op, Pipe pipe, const Op& other, Pipe other_pipe, uint64_t lo,
-                         uint64_t hi) const;
+  [[noreturn]] void race(const char* kind, const Op& op, Pipe pipe, const Op& other, Pipe other_pipe, uint32_t space,
+                         uint64_t lo, uint64_t hi) const;
 
   std::array<Clock, kPipeSlots> clock_{};
   std::array<uint64_t, kPipeSlots> fence_{};  // per pipe: its ops up to here are complete (barrier / set_flag)

@@ -24,6 +24,14 @@ void exec_SetValue(Block& b, const Op& op, const RtValue* in, RtValue*) {
   store_scalar(b.effect_ptr(0), tensor_dtype(b, op), in[2]);
 }
 
+void exec_GlobalGetValue(Block& b, const Op& op, const RtValue*, RtValue* out) {
+  load_scalar(*out, tensor_dtype(b, op), b.effect_ptr(0));
+}
+
+void exec_GlobalSetValue(Block& b, const Op& op, const RtValue* in, RtValue*) {
+  store_scalar(b.effect_ptr(0), tensor_dtype(b, op), in[2]);
+}
+
 void exec_Duplicate(Block& b, const Op& op, const RtValue* in, RtValue*) {
   uint8_t* dst = b.effect_ptr(0);
   int64_t n = in[2].i;

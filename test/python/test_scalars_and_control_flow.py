@@ -227,3 +227,50 @@ def test_ir_text_shows_ops_pipes_and_lines():
     assert "get_block_num" in text and "if %" in text
     assert "data_copy.gm_to_local" in text and "[MTE2]" in text and "MTE2_MTE3" in text
     assert "test_scalars_and_control_flow.py:" in text and "probe.py:" in text
+
+
+@asc.jit
+def gm_scalar_access(x: asc.GlobalAddress, z: asc.GlobalAddress, n: int):
+    """z[i] = x[n - 1 - i] + 1, one element at a time through the scalar unit."""
+    x_gm = asc.GlobalTensor()
+    z_gm = asc.GlobalTensor()
+    x_gm.set_global_buffer(x, n)
+    z_gm.set_global_buffer(z, n)
+    for i in range(n):
+        z_gm.set_value(i, x_gm.get_value(n - 1 - i) + 1)
+
+
+def test_global_tensor_get_and_set_value(rng):
+    x = rng.integers(-1000, 1000, 37).astype(np.int32)
+    z = np.zeros_like(x)
+    gm_scalar_access[1, rt.current_stream()](x, z, 37)
+    np.testing.assert_array_equal(z, x[::-1] + 1)
+
+
+@asc.jit
+def gm_scalar_then_copy(x: asc.GlobalAddress, z: asc.GlobalAddress, SYNC: asc.ConstExpr[bool]):
+    """The scalar unit writes GM, then MTE2 reads the same bytes: needs S_MTE2 (auto_sync does not order GM)."""
+    x_gm = asc.GlobalTensor()
+    z_gm = asc.GlobalTensor()
+    x_gm.set_global_buffer(x, 8)
+    z_gm.set_global_buffer(z, 8)
+    x_gm.set_value(0, 42.0)
+    if SYNC:
+        asc.set_flag(asc.HardEvent.S_MTE2, 0)
+        asc.wait_flag(asc.HardEvent.S_MTE2, 0)
+    t = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, 8)
+    asc.data_copy(t, x_gm, 8)
+    asc.set_flag(asc.HardEvent.MTE2_MTE3, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_MTE3, 0)
+    asc.data_copy(z_gm, t, 8)
+
+
+def test_gm_scalar_write_before_copy_in_needs_a_flag():
+    from asc.errors import RaceError
+
+    x = np.ones(8, np.float32)
+    z = np.zeros_like(x)
+    gm_scalar_then_copy[1, rt.current_stream()](x, z, True)
+    assert z[0] == 42.0 and np.all(z[1:] == 1.0)
+    with pytest.raises(RaceError, match=r"argument 'x' GM bytes \[0, 4\).*S_MTE2"):
+        gm_scalar_then_copy[1, rt.current_stream()](x, z, False)

@@ -261,3 +261,44 @@ def test_half_results_saturate():
     z = np.zeros_like(x)
     kernel_for("add")[1, rt.current_stream()](x, x, z, 0.0, 64, 0, 0, 0, 1, 8, "count")
     assert np.all(z[:64] == F16(65504))  # Atlas A2 saturates half results by default: not inf
+
+
+@asc.jit
+def in_place(x: asc.GlobalAddress, y: asc.GlobalAddress, n: int, IS_ADD: asc.ConstExpr[bool]):
+    """dst is the same tensor as src0, which Ascend C allows (100% overlap)."""
+    x_gm = asc.GlobalTensor()
+    y_gm = asc.GlobalTensor()
+    x_gm.set_global_buffer(x, n)
+    y_gm.set_global_buffer(y, n)
+    a = asc.LocalTensor(asc.float32, asc.TPosition.VECCALC, 0, n)
+    b = asc.LocalTensor(asc.float32, asc.TPosition.VECCALC, 4096, n)
+    asc.data_copy(a, x_gm, n)
+    asc.data_copy(b, y_gm, n)
+    asc.set_flag(asc.HardEvent.MTE2_V, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_V, 0)
+    if IS_ADD:
+        asc.add(a, a, b, n)
+    else:
+        asc.mul(a, a, b, n)
+    asc.set_flag(asc.HardEvent.V_MTE3, 0)
+    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
+    asc.data_copy(x_gm, a, n)
+
+
+@pytest.mark.parametrize("is_add", [True, False])
+def test_in_place_dst_equals_src(is_add, rng):
+    x, y = rng.random(256, dtype=np.float32), rng.random(256, dtype=np.float32)
+    expected = x + y if is_add else x * y
+    in_place[1, rt.current_stream()](x, y, 256, is_add)
+    np.testing.assert_array_equal(x, expected)
+
+
+BF16 = pytest.importorskip("ml_dtypes").bfloat16
+
+
+@pytest.mark.parametrize("op,dtype", [("div", np.int32), ("add", np.int8), ("max", np.uint16), ("mul", BF16)])
+def test_unsupported_dtype_is_a_compile_error(op, dtype):
+    x = np.zeros(64, dtype)
+    with pytest.raises(asc.CodegenError, match=f"dtype {np.dtype(dtype).name} is not supported") as err:
+        kernel_for(op)[1, rt.current_stream()](x, x, x.copy(), 0, 64, 0, 0, 0, 1, 8, "count")
+    assert "test_vector_ops.py" in str(err.value)

@@ -1,6 +1,7 @@
 """asc.language.core: types, tensors and enums."""
 
 from .constexpr import ConstExpr
+from .data_copy_params import DataCopyParams
 from .dtype import (
     DataType,
     bfloat16,
@@ -27,6 +28,7 @@ __all__ = [
     "BinaryRepeatParams",
     "UnaryRepeatParams",
     "ConstExpr",
+    "DataCopyParams",
     "DataType",
     "GlobalAddress",
     "GlobalTensor",

@@ -81,6 +81,17 @@ class GlobalTensor(IRObject):
         self.handle = current_builder().op("global_tensor.set_global_buffer", operands)
         self._dtype = buffer.dtype
 
+    def get_value(self, offset: Any) -> Scalar:
+        """Element `offset`, read from GM by the scalar unit (pipe S)."""
+        i = to_int(offset, "get_value offset")
+        return Scalar(current_builder().op("global_tensor.get_value", [self._require(), i.handle]), self.dtype)
+
+    def set_value(self, offset: Any, value: Any) -> None:
+        """Writes element `offset` of GM from the scalar unit (pipe S)."""
+        i = to_int(offset, "set_value offset")
+        v = to_scalar(value, self.dtype) if not isinstance(value, Scalar) else cast(value, self.dtype)
+        current_builder().op("global_tensor.set_value", [self._require(), i.handle, v.handle])
+
     def __getitem__(self, index: Any) -> GlobalTensor:
         start = to_int(_slice_start(index, "GlobalTensor"), "a slice start")
         handle = current_builder().op("global_tensor.slice", [self._require(), start.handle])
