@@ -196,6 +196,56 @@ void check_duplicate(const OpView& v) {
       v, 0, std::array{DType::Float16, DType::Float32, DType::Int16, DType::UInt16, DType::Int32, DType::UInt32});
 }
 
+// Cast on Atlas A2: the (src, dst) pairs and the round modes each accepts
+// (Ascend C Cast page, "precision conversion" table). Modes: 0 NONE, 1 RINT,
+// 2 FLOOR, 3 CEIL, 4 ROUND, 5 TRUNC, 6 ODD.
+constexpr uint32_t kNoneOnly = 1u << 0, kRounding = 0x3e, kNoneAndRounding = 0x3f, kAllModes = 0x7f;
+
+uint32_t cast_modes(DType from, DType to) {
+  using D = DType;
+  struct Pair {
+    D from, to;
+    uint32_t modes;
+  };
+  static const Pair kPairs[] = {
+      {D::Int8, D::Float16, kNoneOnly},         {D::UInt8, D::Float16, kNoneOnly},
+      {D::Int16, D::Float32, kNoneOnly},        {D::Float16, D::Float32, kNoneOnly},
+      {D::BFloat16, D::Float32, kNoneOnly},     {D::Int32, D::Int16, kNoneOnly},
+      {D::Int32, D::Int64, kNoneOnly},          {D::Int64, D::Int32, kNoneOnly},
+      {D::Int16, D::Float16, kNoneAndRounding}, {D::Float16, D::Int8, kNoneAndRounding},
+      {D::Float16, D::UInt8, kNoneAndRounding}, {D::Int32, D::Float32, kNoneAndRounding},
+      {D::Float16, D::Int16, kRounding},        {D::Float16, D::Int32, kRounding},
+      {D::BFloat16, D::Int32, kRounding},       {D::Float32, D::Int16, kRounding},
+      {D::Float32, D::Int32, kRounding},        {D::Float32, D::BFloat16, kRounding},
+      {D::Float32, D::Float32, kRounding},      {D::Float32, D::Int64, kRounding},
+      {D::Int64, D::Float32, kRounding},        {D::Float32, D::Float16, kAllModes},
+  };
+  for (const Pair& p : kPairs)
+    if (p.from == from && p.to == to) return p.modes;
+  return 0;
+}
+
+void check_cast(const OpView& v) {
+  require_ub_position(v, 0, "dst");
+  require_ub_position(v, 1, "src");
+  DType to = v.operand_type(0).dtype, from = v.operand_type(1).dtype;
+  int64_t mode = v.op.attr_int(0);
+  static const char* const kModes[] = {"CAST_NONE",  "CAST_RINT",  "CAST_FLOOR", "CAST_CEIL",
+                                       "CAST_ROUND", "CAST_TRUNC", "CAST_ODD"};
+  if (mode < 0 || mode > 6) type_error(v, fmt::format("unknown RoundMode {}", mode));
+  uint32_t modes = cast_modes(from, to);
+  if (!modes)
+    type_error(v, fmt::format("casting {} to {} is not supported on Atlas A2", dtype_name(from), dtype_name(to)));
+  if (!(modes & (1u << mode))) {
+    std::string ok;
+    for (int m = 0; m < 7; ++m)
+      if (modes & (1u << m)) ok += std::string(ok.empty() ? "" : ", ") + kModes[m];
+    type_error(
+        v, fmt::format("{} to {} does not accept {} (accepted: {}){}", dtype_name(from), dtype_name(to), kModes[mode],
+                       ok, mode == 0 ? "; on the NPU CAST_NONE here would issue no instruction at all" : ""));
+  }
+}
+
 Type tensor_dtype_scalar(const OpView& v) { return Type::scalar(v.operand_type(0).dtype); }
 
 // ---- framework ops -------------------------------------------------------------
@@ -286,7 +336,8 @@ CostKind cost_kind(OpCode code) {
     case OpCode::CopyLocalToLocalBlocks: return CostKind::UbCopy;
     case OpCode::CopyGmToLocalBlocks:
     case OpCode::CopyLocalToGmBlocks: return CostKind::GmCopy;
-    case OpCode::Duplicate: return CostKind::Vector;
+    case OpCode::Duplicate:
+    case OpCode::VCast: return CostKind::Vector;
     case OpCode::GetValue:
     case OpCode::SetValue:
     case OpCode::GlobalGetValue:
@@ -684,6 +735,18 @@ std::vector<OpInfo> build_table() {
                check_duplicate,
                {{0, 2, true, false}},
                "AscendC::Duplicate",
+               0});
+  t.push_back({OpCode::VCast,
+               "cast",
+               Pipe::V,
+               nullptr,
+               {K::LocalTensor, K::LocalTensor, K::IntScalar},
+               kAll,
+               {{"round_mode", ASC_ATTR_INT, true}},
+               no_result,
+               check_cast,
+               {{1, 2, false, false}, {0, 2, true, false}},
+               "AscendC::Cast",
                0});
   const AttrSpec name_attr{"name", ASC_ATTR_STRING, false};
   const AttrSpec event_attr{"event", ASC_ATTR_INT, true};

@@ -1,5 +1,6 @@
 """asc.language.basic: the instruction-level API."""
 
+from .cast import cast
 from .data_copy import data_copy
 from .duplicate import duplicate
 from .sync import pipe_barrier, set_flag, wait_flag
@@ -42,6 +43,7 @@ __all__ = [
     "bitwise_and",
     "bitwise_not",
     "bitwise_or",
+    "cast",
     "data_copy",
     "div",
     "duplicate",

@@ -57,6 +57,16 @@ class HardEvent(IntEnum):
     FIX_FIX = 34
 
 
+class RoundMode(IntEnum):
+    CAST_NONE = 0
+    CAST_RINT = 1
+    CAST_FLOOR = 2
+    CAST_CEIL = 3
+    CAST_ROUND = 4
+    CAST_TRUNC = 5
+    CAST_ODD = 6
+
+
 class PipeID(IntEnum):
     PIPE_S = 0
     PIPE_V = 1
