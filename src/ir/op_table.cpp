@@ -246,6 +246,86 @@ void check_cast(const OpView& v) {
   }
 }
 
+// ---- reductions -----------------------------------------------------------------
+
+void check_reduce(const OpView& v) {
+  require_ub_position(v, 0, "dst");
+  require_ub_position(v, 1, "src");
+  require_same_dtype(v, 0, 1);
+  require_dtype_in(v, 0, std::array{DType::Float16, DType::Float32});
+}
+
+void check_reduce_count(const OpView& v) {
+  check_reduce(v);
+  require_ub_position(v, 2, "shared_tmp_buffer");
+  int64_t results;
+  if (!v.operand_const_int(4, &results) || results < 1 || results > 2)
+    type_error(v, "the result count operand is 1 (value) or 2 (value and index)");
+}
+
+void check_whole_reduce(const OpView& v) {
+  check_reduce(v);
+  if (v.op.attr_int(0) < 0 || v.op.attr_int(0) > 1) type_error(v, "mask_mode is 0 (continuous) or 1 (bit mask)");
+  if (v.op.attrs.size() > 1 && (v.op.attr_int(1) < 0 || v.op.attr_int(1) > 3))
+    type_error(v, fmt::format("unknown ReduceOrder {}", v.op.attr_int(1)));
+}
+
+// Per-repeat result width of whole_reduce_*: a sum is one element; max/min
+// write (value, index) pairs, a value alone, or a 4-byte index (ReduceOrder).
+uint32_t whole_reduce_elements(const Op& op, DType d) {
+  if (op.code == OpCode::WholeReduceSum) return 1;
+  switch (op.attr_int(1)) {
+    case 2: return 1;                  // ORDER_ONLY_VALUE
+    case 3: return 4 / dtype_size(d);  // ORDER_ONLY_INDEX: a uint32
+    default: return 2;                 // ORDER_VALUE_INDEX / ORDER_INDEX_VALUE
+  }
+}
+
+OpInfo reduce_count_op(OpCode code, const char* name, const char* ascendc) {
+  // dst, src, shared_tmp_buffer, count, results (1 or 2, a constant)
+  return {code,
+          name,
+          Pipe::V,
+          nullptr,
+          {K::LocalTensor, K::LocalTensor, K::LocalTensor, K::IntScalar, K::IntScalar},
+          kAll,
+          {},
+          no_result,
+          check_reduce_count,
+          {{1, 3, false, false}, {0, 4, true, false}},
+          ascendc,
+          0};
+}
+
+OpInfo whole_reduce_op(OpCode code, const char* name, const char* ascendc, bool with_order) {
+  // dst, src, mask0, mask1, repeat_times, dst_rep_stride, src_blk_stride, src_rep_stride
+  OpInfo row{code,
+             name,
+             Pipe::V,
+             nullptr,
+             {K::LocalTensor, K::LocalTensor},
+             kAll,
+             {{"mask_mode", ASC_ATTR_INT, true}},
+             no_result,
+             check_whole_reduce,
+             {},
+             ascendc,
+             0};
+  for (int i = 0; i < 6; ++i) row.operands.push_back(K::IntScalar);
+  if (with_order) row.attrs.push_back({"order", ASC_ATTR_INT, false, 0});
+  MemEffect src{1, kNoOperand, false, false};
+  src.repeat_operand = 4;
+  src.blk_stride_operand = 6;
+  src.rep_stride_operand = 7;
+  src.mask_operand = 2;
+  MemEffect dst{0, 4, true, false};
+  dst.results_stride_operand = 5;
+  dst.block_aligned = false;
+  row.effects = {src, dst};
+  row.result_elements = whole_reduce_elements;
+  return row;
+}
+
 Type tensor_dtype_scalar(const OpView& v) { return Type::scalar(v.operand_type(0).dtype); }
 
 // ---- framework ops -------------------------------------------------------------
@@ -337,7 +417,13 @@ CostKind cost_kind(OpCode code) {
     case OpCode::CopyGmToLocalBlocks:
     case OpCode::CopyLocalToGmBlocks: return CostKind::GmCopy;
     case OpCode::Duplicate:
-    case OpCode::VCast: return CostKind::Vector;
+    case OpCode::VCast:
+    case OpCode::ReduceSum:
+    case OpCode::ReduceMax:
+    case OpCode::ReduceMin:
+    case OpCode::WholeReduceSum:
+    case OpCode::WholeReduceMax:
+    case OpCode::WholeReduceMin: return CostKind::Vector;
     case OpCode::GetValue:
     case OpCode::SetValue:
     case OpCode::GlobalGetValue:
@@ -748,6 +834,12 @@ std::vector<OpInfo> build_table() {
                {{1, 2, false, false}, {0, 2, true, false}},
                "AscendC::Cast",
                0});
+  t.push_back(reduce_count_op(OpCode::ReduceSum, "reduce_sum", "AscendC::ReduceSum"));
+  t.push_back(reduce_count_op(OpCode::ReduceMax, "reduce_max", "AscendC::ReduceMax"));
+  t.push_back(reduce_count_op(OpCode::ReduceMin, "reduce_min", "AscendC::ReduceMin"));
+  t.push_back(whole_reduce_op(OpCode::WholeReduceSum, "whole_reduce_sum", "AscendC::WholeReduceSum", false));
+  t.push_back(whole_reduce_op(OpCode::WholeReduceMax, "whole_reduce_max", "AscendC::WholeReduceMax", true));
+  t.push_back(whole_reduce_op(OpCode::WholeReduceMin, "whole_reduce_min", "AscendC::WholeReduceMin", true));
   const AttrSpec name_attr{"name", ASC_ATTR_STRING, false};
   const AttrSpec event_attr{"event", ASC_ATTR_INT, true};
   auto fw = [&](OpInfo row) {

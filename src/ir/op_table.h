@@ -59,6 +59,9 @@ struct MemEffect {
   // 32-byte blocks each, gap_operand blocks apart
   uint8_t block_len_operand = kNoOperand;
   uint8_t gap_operand = kNoOperand;
+  // set: one result per repeat (count_operand repeats), results_stride_operand
+  // results apart, each OpInfo::result_elements elements wide
+  uint8_t results_stride_operand = kNoOperand;
 };
 
 // Vector instruction families (ir/vector_ops.def).
@@ -81,9 +84,10 @@ struct OpView {
 // How the timing model charges an op (see sim/timing.cpp).
 enum class CostKind : uint8_t { Scalar, GmCopy, UbCopy, Vector, VectorDiv, ScalarMemory, Flag, Structure };
 
-using CheckFn = void (*)(const OpView&);   // throws asc::Error (ASC_ERR_TYPE / VERIFY)
-using ResultFn = Type (*)(const OpView&);  // result type, Type::none() if no result
-using PipeFn = Pipe (*)(const Op&);        // pipe that executes this op instance
+using CheckFn = void (*)(const OpView&);                  // throws asc::Error (ASC_ERR_TYPE / VERIFY)
+using ResultFn = Type (*)(const OpView&);                 // result type, Type::none() if no result
+using PipeFn = Pipe (*)(const Op&);                       // pipe that executes this op instance
+using ResultElementsFn = uint32_t (*)(const Op&, DType);  // per-repeat result width of a reduction
 
 struct OpInfo {
   OpCode code;
@@ -103,6 +107,7 @@ struct OpInfo {
   uint32_t dtypes = 0;               // vector ops: the element dtypes they accept (bit = DType)
   VecFamily family = VecFamily::NONE;
   bool mask_mode = false;  // the `.mask` form of a vector instruction
+  ResultElementsFn result_elements = nullptr;
 };
 
 const OpInfo& op_info(OpCode code);

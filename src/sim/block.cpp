@@ -217,6 +217,16 @@ uint64_t Block::check_effects(const Op& op, Pipe pipe, const RtValue* in) {
       largest = std::max(largest, static_cast<uint64_t>(rows * len * 32));
       continue;
     }
+    if (e.results_stride_operand != kNoOperand) {  // one result per repeat, `stride` results apart
+      int64_t repeats = in[e.count_operand].i, stride = in[e.results_stride_operand].i;
+      if (stride < 0 || stride > 255)
+        fail(ASC_ERR_INVALID_ARGUMENT, op.loc, "{}: dst_rep_stride {} must be 0..255", op.info().name, stride);
+      int64_t unit = op.info().result_elements(op, dtype);
+      int64_t elements = repeats > 0 ? ((repeats - 1) * stride + 1) * unit : 0;
+      effect_ptrs_[i] = memory(op, in[e.tensor], dtype, 0, elements, e);
+      largest = std::max(largest, effect_ranges_[i].second - effect_ranges_[i].first);
+      continue;
+    }
     if (e.repeat_operand != kNoOperand) {
       effect_ptrs_[i] = strided_memory(op, in, dtype, e);
       largest = std::max(largest, effect_ranges_[i].second - effect_ranges_[i].first);

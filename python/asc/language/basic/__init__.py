@@ -3,6 +3,7 @@
 from .cast import cast
 from .data_copy import data_copy
 from .duplicate import duplicate
+from .reduce import reduce_max, reduce_min, reduce_sum, whole_reduce_max, whole_reduce_min, whole_reduce_sum
 from .sync import pipe_barrier, set_flag, wait_flag
 from .sys_var import get_block_idx, get_block_num
 from .vector import (  # noqa: A004
@@ -61,6 +62,9 @@ __all__ = [
     "mul_add_dst",
     "muls",
     "pipe_barrier",
+    "reduce_max",
+    "reduce_min",
+    "reduce_sum",
     "reciprocal",
     "relu",
     "rsqrt",
@@ -71,4 +75,7 @@ __all__ = [
     "sub",
     "sub_relu",
     "wait_flag",
+    "whole_reduce_max",
+    "whole_reduce_min",
+    "whole_reduce_sum",
 ]

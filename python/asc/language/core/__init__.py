@@ -20,7 +20,7 @@ from .dtype import (
     uint32,
     uint64,
 )
-from .enums import HardEvent, PipeID, RoundMode, TPosition
+from .enums import HardEvent, PipeID, ReduceOrder, RoundMode, TPosition
 from .repeat_params import BinaryRepeatParams, UnaryRepeatParams
 from .tensor import GlobalAddress, GlobalTensor, LocalTensor, LocalTensorAuto
 
@@ -36,6 +36,7 @@ __all__ = [
     "LocalTensor",
     "LocalTensorAuto",
     "PipeID",
+    "ReduceOrder",
     "RoundMode",
     "TPosition",
     "bfloat16",

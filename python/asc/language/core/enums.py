@@ -67,6 +67,13 @@ class RoundMode(IntEnum):
     CAST_ODD = 6
 
 
+class ReduceOrder(IntEnum):
+    ORDER_VALUE_INDEX = 0
+    ORDER_INDEX_VALUE = 1
+    ORDER_ONLY_VALUE = 2
+    ORDER_ONLY_INDEX = 3
+
+
 class PipeID(IntEnum):
     PIPE_S = 0
     PIPE_V = 1

@@ -1,0 +1,84 @@
+"""Reductions: reduce_* over the first `count` elements, whole_reduce_* per repeat."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...codegen.context import current_builder
+from ...errors import CodegenError
+from ..core import dtype as dt
+from ..core.enums import ReduceOrder
+from ..core.ir_value import to_int, to_scalar
+from .utils import builtin, require_local
+from .vector import _mask_operands
+
+
+def _reduce(name: str, dst: Any, src: Any, tmp: Any, count: Any, results: int, params: dict) -> None:
+    if params or count is None:
+        raise CodegenError(f"{name}(dst, src, shared_tmp_buffer, count) is supported; the mask form is not yet")
+    tensors = [require_local(t, name, r) for t, r in ((dst, "dst"), (src, "src"), (tmp, "shared_tmp_buffer"))]
+    handles = [t.handle for t in tensors] + [to_int(count, f"{name} count").handle, to_scalar(results, dt.int32).handle]
+    current_builder().op(name, handles)
+
+
+@builtin
+def reduce_sum(dst: Any, src: Any, shared_tmp_buffer: Any, count: Any = None, **params: Any) -> None:
+    """dst[0] = the sum of src[0:count] (a binary tree within each 256-byte repeat, repeats in order)."""
+    _reduce("reduce_sum", dst, src, shared_tmp_buffer, count, 1, params)
+
+
+@builtin
+def reduce_max(dst: Any, src: Any, shared_tmp_buffer: Any, count: Any = None, cal_index: bool = False,
+               **params: Any) -> None:  # fmt: skip
+    """dst[0] = max(src[0:count]); with cal_index, dst[1] holds its first index (as unsigned bits)."""
+    _reduce("reduce_max", dst, src, shared_tmp_buffer, count, 2 if cal_index else 1, params)
+
+
+@builtin
+def reduce_min(dst: Any, src: Any, shared_tmp_buffer: Any, count: Any = None, cal_index: bool = False,
+               **params: Any) -> None:  # fmt: skip
+    """dst[0] = min(src[0:count]); with cal_index, dst[1] holds its first index (as unsigned bits)."""
+    _reduce("reduce_min", dst, src, shared_tmp_buffer, count, 2 if cal_index else 1, params)
+
+
+def _whole(name: str, dst: Any, src: Any, mask: Any, repeat_time: Any, dst_rep_stride: Any, src_blk_stride: Any,
+           src_rep_stride: Any, is_set_mask: bool, order: Any = None) -> None:  # fmt: skip
+    if not is_set_mask:
+        raise CodegenError(f"{name}: is_set_mask=False is not supported yet")
+    d, s = require_local(dst, name, "dst"), require_local(src, name, "src")
+    mode, mask0, mask1 = _mask_operands(mask)
+    strides = [to_int(v, n) for v, n in ((repeat_time, "repeat_time"), (dst_rep_stride, "dst_rep_stride"),
+               (src_blk_stride, "src_blk_stride"), (src_rep_stride, "src_rep_stride"))]  # fmt: skip
+    attrs = {"mask_mode": mode}
+    if order is not None:
+        if not isinstance(order, ReduceOrder):
+            raise CodegenError(f"{name}: order must be an asc.ReduceOrder, got {order!r}")
+        attrs["order"] = int(order)
+    handles = [d.handle, s.handle, mask0.handle, mask1.handle, *(v.handle for v in strides)]
+    current_builder().op(name, handles, attrs)
+
+
+@builtin
+def whole_reduce_sum(dst: Any, src: Any, mask: Any, repeat_time: Any, dst_rep_stride: Any, src_blk_stride: Any,
+                     src_rep_stride: Any, is_set_mask: bool = True) -> None:  # fmt: skip
+    """For each repeat r: dst[r * dst_rep_stride] = the sum of its masked elements."""
+    _whole("whole_reduce_sum", dst, src, mask, repeat_time, dst_rep_stride, src_blk_stride, src_rep_stride,
+           is_set_mask)  # fmt: skip
+
+
+@builtin
+def whole_reduce_max(dst: Any, src: Any, mask: Any, repeat_time: Any, dst_rep_stride: Any, src_blk_stride: Any,
+                     src_rep_stride: Any, order: ReduceOrder = ReduceOrder.ORDER_VALUE_INDEX,
+                     is_set_mask: bool = True) -> None:  # fmt: skip
+    """For each repeat: the max of its masked elements and its index, laid out by `order`."""
+    _whole("whole_reduce_max", dst, src, mask, repeat_time, dst_rep_stride, src_blk_stride, src_rep_stride,
+           is_set_mask, order)  # fmt: skip
+
+
+@builtin
+def whole_reduce_min(dst: Any, src: Any, mask: Any, repeat_time: Any, dst_rep_stride: Any, src_blk_stride: Any,
+                     src_rep_stride: Any, order: ReduceOrder = ReduceOrder.ORDER_VALUE_INDEX,
+                     is_set_mask: bool = True) -> None:  # fmt: skip
+    """For each repeat: the min of its masked elements and its index, laid out by `order`."""
+    _whole("whole_reduce_min", dst, src, mask, repeat_time, dst_rep_stride, src_blk_stride, src_rep_stride,
+           is_set_mask, order)  # fmt: skip

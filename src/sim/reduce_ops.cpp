@@ -1,0 +1,143 @@
+// Reductions. reduce_* (count mode) reduce `count` contiguous elements into
+// dst[0] (and, for max/min asked for two results, the index into dst[1]);
+// whole_reduce_* reduce each repeat's masked elements into one result per
+// repeat. Sums add within a 256-byte repeat as a binary tree of neighbours and
+// across repeats in order (the Ascend C ReduceSum description), in float;
+// max/min keep the first index on ties. Indices are stored as the bits of an
+// unsigned integer of the element's width (uint32 for a 4-byte index).
+#include <cstring>
+#include <vector>
+
+#include "sim/handlers.h"
+
+namespace asc::sim {
+namespace {
+
+float load(const uint8_t* p, DType d) {
+  if (d == DType::Float16) return static_cast<float>(*reinterpret_cast<const _Float16*>(p));
+  float f;
+  std::memcpy(&f, p, 4);
+  return f;
+}
+
+void store(uint8_t* p, DType d, float v) {
+  if (d == DType::Float16) {
+    _Float16 h = static_cast<_Float16>(v);
+    std::memcpy(p, &h, 2);
+  } else {
+    std::memcpy(p, &v, 4);
+  }
+}
+
+void store_index(uint8_t* p, size_t width, uint32_t index) {
+  if (width == 2) {
+    uint16_t i = static_cast<uint16_t>(index);
+    std::memcpy(p, &i, 2);
+  } else {
+    std::memcpy(p, &index, 4);
+  }
+}
+
+// Neighbours first: (v0+v1), (v2+v3), ... until one value is left.
+float tree_sum(std::vector<float> v) {
+  if (v.empty()) return 0.0f;
+  while (v.size() > 1) {
+    size_t half = (v.size() + 1) / 2;
+    for (size_t i = 0; i < half; ++i) v[i] = 2 * i + 1 < v.size() ? v[2 * i] + v[2 * i + 1] : v[2 * i];
+    v.resize(half);
+  }
+  return v[0];
+}
+
+struct Extreme {
+  float value;
+  uint32_t index;
+};
+
+// The max (or min) of `values`, first index on ties.
+Extreme extreme(const std::vector<std::pair<float, uint32_t>>& values, bool max) {
+  Extreme e{values.front().first, values.front().second};
+  for (const auto& [v, i] : values)
+    if (max ? v > e.value : v < e.value) e = {v, i};
+  return e;
+}
+
+DType dtype_of(Block& b, const Op& op) { return b.kernel().type_of(op.operands[1]).dtype; }
+
+void reduce_count(Block& b, const Op& op, const RtValue* in) {
+  DType d = dtype_of(b, op);
+  size_t size = dtype_size(d);
+  int64_t n = in[3].i;
+  const uint8_t* src = b.effect_ptr(0);
+  uint8_t* dst = b.effect_ptr(1);
+  if (n <= 0) return;
+  if (op.code == OpCode::ReduceSum) {
+    size_t per_repeat = 256 / size;
+    float total = 0.0f;
+    for (int64_t start = 0; start < n; start += static_cast<int64_t>(per_repeat)) {
+      std::vector<float> chunk;
+      for (int64_t i = start; i < std::min<int64_t>(n, start + per_repeat); ++i)
+        chunk.push_back(load(src + i * size, d));
+      total += tree_sum(std::move(chunk));
+    }
+    store(dst, d, total);
+    return;
+  }
+  std::vector<std::pair<float, uint32_t>> values;
+  for (int64_t i = 0; i < n; ++i) values.emplace_back(load(src + i * size, d), static_cast<uint32_t>(i));
+  Extreme e = extreme(values, op.code == OpCode::ReduceMax);
+  store(dst, d, e.value);
+  if (in[4].i == 2) store_index(dst + size, size, e.index);
+}
+
+void whole_reduce(Block& b, const Op& op, const RtValue* in) {
+  DType d = dtype_of(b, op);
+  size_t size = dtype_size(d);
+  int64_t per_block = 32 / static_cast<int64_t>(size), per_repeat = 256 / static_cast<int64_t>(size);
+  uint64_t mask[2];
+  vector_mask(op, in, 2, mask);
+  int64_t repeats = in[4].i, dst_rep = in[5].i, blk = in[6].i, rep = in[7].i;
+  const uint8_t* src = b.effect_ptr(0);
+  uint8_t* dst = b.effect_ptr(1);
+  int64_t unit = op.info().result_elements(op, d);
+  for (int64_t r = 0; r < repeats; ++r) {
+    std::vector<std::pair<float, uint32_t>> lanes;
+    std::vector<float> sum_lanes;
+    for (int64_t i = 0; i < per_repeat; ++i) {
+      bool on = (mask[i / 64] >> (i % 64)) & 1;
+      float v = on ? load(src + ((r * rep + (i / per_block) * blk) * 32) + (i % per_block) * size, d) : 0.0f;
+      sum_lanes.push_back(v);  // masked-off lanes add nothing
+      if (on) lanes.emplace_back(v, static_cast<uint32_t>(i));
+    }
+    uint8_t* out = dst + r * dst_rep * unit * static_cast<int64_t>(size);
+    if (op.code == OpCode::WholeReduceSum) {
+      store(out, d, tree_sum(std::move(sum_lanes)));
+      continue;
+    }
+    if (lanes.empty()) continue;  // nothing selected: nothing written
+    Extreme e = extreme(lanes, op.code == OpCode::WholeReduceMax);
+    switch (op.attr_int(1)) {
+      case 0:  // ORDER_VALUE_INDEX
+        store(out, d, e.value);
+        store_index(out + size, size, e.index);
+        break;
+      case 1:  // ORDER_INDEX_VALUE
+        store_index(out, size, e.index);
+        store(out + size, d, e.value);
+        break;
+      case 2: store(out, d, e.value); break;   // ORDER_ONLY_VALUE
+      default: std::memcpy(out, &e.index, 4);  // ORDER_ONLY_INDEX: a uint32
+    }
+  }
+}
+
+}  // namespace
+
+void exec_ReduceSum(Block& b, const Op& op, const RtValue* in, RtValue*) { reduce_count(b, op, in); }
+void exec_ReduceMax(Block& b, const Op& op, const RtValue* in, RtValue*) { reduce_count(b, op, in); }
+void exec_ReduceMin(Block& b, const Op& op, const RtValue* in, RtValue*) { reduce_count(b, op, in); }
+void exec_WholeReduceSum(Block& b, const Op& op, const RtValue* in, RtValue*) { whole_reduce(b, op, in); }
+void exec_WholeReduceMax(Block& b, const Op& op, const RtValue* in, RtValue*) { whole_reduce(b, op, in); }
+void exec_WholeReduceMin(Block& b, const Op& op, const RtValue* in, RtValue*) { whole_reduce(b, op, in); }
+
+}  // namespace asc::sim
