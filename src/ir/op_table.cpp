@@ -326,6 +326,81 @@ OpInfo whole_reduce_op(OpCode code, const char* name, const char* ascendc, bool 
   return row;
 }
 
+// ---- compare / select ----------------------------------------------------------
+// compare: dst bit i (little-endian within each byte) = cmp(src0[i], src1[i]);
+// select: dst[i] = bit i of sel_mask ? src0[i] : src1[i] (src1 a tensor, mode
+// VSEL_TENSOR_TENSOR_MODE, or a scalar, VSEL_TENSOR_SCALAR_MODE).
+
+void check_compare(const OpView& v) {
+  require_ub_position(v, 0, "dst");
+  require_ub_position(v, 1, "src0");
+  require_dtype_in(v, 1, std::array{DType::Float16, DType::Float32});
+  if (!dtype_is_int(v.operand_type(0).dtype)) type_error(v, "dst holds the result bits: use an integer dtype");
+  if (v.op.code == OpCode::Compare) {
+    require_ub_position(v, 2, "src1");
+    require_same_dtype(v, 1, 2);
+  } else if (v.operand_type(2).dtype != v.operand_type(1).dtype) {
+    type_error(v, "the scalar must have src0's dtype");
+  }
+  if (v.op.attr_int(0) < 0 || v.op.attr_int(0) > 5) type_error(v, fmt::format("unknown CMPMODE {}", v.op.attr_int(0)));
+}
+
+void check_select(const OpView& v) {
+  require_ub_position(v, 0, "dst");
+  require_ub_position(v, 1, "sel_mask");
+  require_ub_position(v, 2, "src0");
+  require_same_dtype(v, 0, 2);
+  require_dtype_in(v, 0, std::array{DType::Float16, DType::Float32});
+  if (!dtype_is_int(v.operand_type(1).dtype)) type_error(v, "sel_mask holds bits: use an integer dtype");
+  if (v.op.code == OpCode::Select) {
+    require_ub_position(v, 3, "src1");
+    require_same_dtype(v, 0, 3);
+  } else if (v.operand_type(3).dtype != v.operand_type(0).dtype) {
+    type_error(v, "the scalar must have dst's dtype");
+  }
+}
+
+// operands: dst, src0, src1 (tensor or scalar), count, dst_count (dst elements holding count bits)
+OpInfo compare_op(OpCode code, const char* name, bool scalar) {
+  OpInfo row{code,
+             name,
+             Pipe::V,
+             nullptr,
+             {K::LocalTensor, K::LocalTensor, scalar ? K::AnyScalar : K::LocalTensor, K::IntScalar, K::IntScalar},
+             kAll,
+             {{"cmp_mode", ASC_ATTR_INT, true}},
+             no_result,
+             check_compare,
+             {},
+             scalar ? "AscendC::CompareScalar" : "AscendC::Compare",
+             0};
+  row.effects = {{1, 3, false, false}};
+  if (!scalar) row.effects.push_back({2, 3, false, false});
+  row.effects.push_back({0, 4, true, false});
+  return row;
+}
+
+// operands: dst, sel_mask, src0, src1 (tensor or scalar), count, mask_count (sel_mask elements holding count bits)
+OpInfo select_op(OpCode code, const char* name, bool scalar) {
+  OpInfo row{code,
+             name,
+             Pipe::V,
+             nullptr,
+             {K::LocalTensor, K::LocalTensor, K::LocalTensor, scalar ? K::AnyScalar : K::LocalTensor, K::IntScalar,
+              K::IntScalar},
+             kAll,
+             {},
+             no_result,
+             check_select,
+             {},
+             "AscendC::Select",
+             0};
+  row.effects = {{1, 5, false, false}, {2, 4, false, false}};
+  if (!scalar) row.effects.push_back({3, 4, false, false});
+  row.effects.push_back({0, 4, true, false});
+  return row;
+}
+
 Type tensor_dtype_scalar(const OpView& v) { return Type::scalar(v.operand_type(0).dtype); }
 
 // ---- framework ops -------------------------------------------------------------
@@ -423,7 +498,11 @@ CostKind cost_kind(OpCode code) {
     case OpCode::ReduceMin:
     case OpCode::WholeReduceSum:
     case OpCode::WholeReduceMax:
-    case OpCode::WholeReduceMin: return CostKind::Vector;
+    case OpCode::WholeReduceMin:
+    case OpCode::Compare:
+    case OpCode::CompareScalar:
+    case OpCode::Select:
+    case OpCode::SelectScalar: return CostKind::Vector;
     case OpCode::GetValue:
     case OpCode::SetValue:
     case OpCode::GlobalGetValue:
@@ -840,6 +919,10 @@ std::vector<OpInfo> build_table() {
   t.push_back(whole_reduce_op(OpCode::WholeReduceSum, "whole_reduce_sum", "AscendC::WholeReduceSum", false));
   t.push_back(whole_reduce_op(OpCode::WholeReduceMax, "whole_reduce_max", "AscendC::WholeReduceMax", true));
   t.push_back(whole_reduce_op(OpCode::WholeReduceMin, "whole_reduce_min", "AscendC::WholeReduceMin", true));
+  t.push_back(compare_op(OpCode::Compare, "compare", false));
+  t.push_back(compare_op(OpCode::CompareScalar, "compare_scalar", true));
+  t.push_back(select_op(OpCode::Select, "select", false));
+  t.push_back(select_op(OpCode::SelectScalar, "select_scalar", true));
   const AttrSpec name_attr{"name", ASC_ATTR_STRING, false};
   const AttrSpec event_attr{"event", ASC_ATTR_INT, true};
   auto fw = [&](OpInfo row) {

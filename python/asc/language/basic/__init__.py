@@ -1,6 +1,7 @@
 """asc.language.basic: the instruction-level API."""
 
 from .cast import cast
+from .compare import compare, compare_scalar, select
 from .data_copy import data_copy
 from .duplicate import duplicate
 from .reduce import reduce_max, reduce_min, reduce_sum, whole_reduce_max, whole_reduce_min, whole_reduce_sum
@@ -45,6 +46,8 @@ __all__ = [
     "bitwise_not",
     "bitwise_or",
     "cast",
+    "compare",
+    "compare_scalar",
     "data_copy",
     "div",
     "duplicate",
@@ -68,6 +71,7 @@ __all__ = [
     "reciprocal",
     "relu",
     "rsqrt",
+    "select",
     "set_flag",
     "shift_left",
     "shift_right",

@@ -20,13 +20,14 @@ from .dtype import (
     uint32,
     uint64,
 )
-from .enums import HardEvent, PipeID, ReduceOrder, RoundMode, TPosition
+from .enums import CMPMODE, HardEvent, PipeID, ReduceOrder, RoundMode, SelMode, TPosition
 from .repeat_params import BinaryRepeatParams, UnaryRepeatParams
 from .tensor import GlobalAddress, GlobalTensor, LocalTensor, LocalTensorAuto
 
 __all__ = [
     "BinaryRepeatParams",
     "UnaryRepeatParams",
+    "CMPMODE",
     "ConstExpr",
     "DataCopyParams",
     "DataType",
@@ -38,6 +39,7 @@ __all__ = [
     "PipeID",
     "ReduceOrder",
     "RoundMode",
+    "SelMode",
     "TPosition",
     "bfloat16",
     "bool_",

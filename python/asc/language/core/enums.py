@@ -67,6 +67,21 @@ class RoundMode(IntEnum):
     CAST_ODD = 6
 
 
+class CMPMODE(IntEnum):
+    LT = 0
+    GT = 1
+    EQ = 2
+    LE = 3
+    GE = 4
+    NE = 5
+
+
+class SelMode(IntEnum):
+    VSEL_CMPMASK_SPR = 0
+    VSEL_TENSOR_SCALAR_MODE = 1
+    VSEL_TENSOR_TENSOR_MODE = 2
+
+
 class ReduceOrder(IntEnum):
     ORDER_VALUE_INDEX = 0
     ORDER_INDEX_VALUE = 1
