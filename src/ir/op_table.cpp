@@ -273,7 +273,14 @@ void check_whole_reduce(const OpView& v) {
 // Per-repeat result width of whole_reduce_*: a sum is one element; max/min
 // write (value, index) pairs, a value alone, or a 4-byte index (ReduceOrder).
 uint32_t whole_reduce_elements(const Op& op, DType d) {
-  if (op.code == OpCode::WholeReduceSum) return 1;
+  switch (op.code) {
+    case OpCode::WholeReduceSum: return 1;
+    case OpCode::BlockReduceSum:
+    case OpCode::BlockReduceMax:
+    case OpCode::BlockReduceMin: return 8;                   // one per data block; dst_rep_stride counts 8 results
+    case OpCode::PairReduceSum: return 128 / dtype_size(d);  // dst_rep_stride counts 128 bytes
+    default: break;
+  }
   switch (op.attr_int(1)) {
     case 2: return 1;                  // ORDER_ONLY_VALUE
     case 3: return 4 / dtype_size(d);  // ORDER_ONLY_INDEX: a uint32
@@ -499,6 +506,10 @@ CostKind cost_kind(OpCode code) {
     case OpCode::WholeReduceSum:
     case OpCode::WholeReduceMax:
     case OpCode::WholeReduceMin:
+    case OpCode::BlockReduceSum:
+    case OpCode::BlockReduceMax:
+    case OpCode::BlockReduceMin:
+    case OpCode::PairReduceSum:
     case OpCode::Compare:
     case OpCode::CompareScalar:
     case OpCode::Select:
@@ -550,8 +561,10 @@ constexpr VecSpec kVecSpecs[] = {
 #undef VEC
 };
 
-// mul_add_dst and fused_mul_add also read their destination.
-bool reads_dst(OpCode code) { return code == OpCode::VMulAddDst || code == OpCode::VFusedMulAdd; }
+// mul_add_dst, fused_mul_add and axpy also read their destination.
+bool reads_dst(OpCode code) {
+  return code == OpCode::VMulAddDst || code == OpCode::VFusedMulAdd || code == OpCode::VAxpy;
+}
 
 // The two rows of one vector instruction. Operands, count mode:
 //   tensors (dst first), [scalar], count
@@ -919,6 +932,10 @@ std::vector<OpInfo> build_table() {
   t.push_back(whole_reduce_op(OpCode::WholeReduceSum, "whole_reduce_sum", "AscendC::WholeReduceSum", false));
   t.push_back(whole_reduce_op(OpCode::WholeReduceMax, "whole_reduce_max", "AscendC::WholeReduceMax", true));
   t.push_back(whole_reduce_op(OpCode::WholeReduceMin, "whole_reduce_min", "AscendC::WholeReduceMin", true));
+  t.push_back(whole_reduce_op(OpCode::BlockReduceSum, "block_reduce_sum", "AscendC::BlockReduceSum", false));
+  t.push_back(whole_reduce_op(OpCode::BlockReduceMax, "block_reduce_max", "AscendC::BlockReduceMax", false));
+  t.push_back(whole_reduce_op(OpCode::BlockReduceMin, "block_reduce_min", "AscendC::BlockReduceMin", false));
+  t.push_back(whole_reduce_op(OpCode::PairReduceSum, "pair_reduce_sum", "AscendC::PairReduceSum", false));
   t.push_back(compare_op(OpCode::Compare, "compare", false));
   t.push_back(compare_op(OpCode::CompareScalar, "compare_scalar", true));
   t.push_back(select_op(OpCode::Select, "select", false));

@@ -131,7 +131,50 @@ void whole_reduce(Block& b, const Op& op, const RtValue* in) {
   }
 }
 
+// block_reduce_*: one result per 32-byte block (over its selected elements),
+// 8 per repeat; pair_reduce_sum: one per pair of neighbours. A group with no
+// selected element writes nothing.
+void grouped_reduce(Block& b, const Op& op, const RtValue* in, int64_t group) {
+  DType d = dtype_of(b, op);
+  size_t size = dtype_size(d);
+  int64_t per_block = 32 / static_cast<int64_t>(size), per_repeat = 256 / static_cast<int64_t>(size);
+  uint64_t mask[2];
+  vector_mask(op, in, 2, mask);
+  int64_t repeats = in[4].i, dst_rep = in[5].i, blk = in[6].i, rep = in[7].i;
+  const uint8_t* src = b.effect_ptr(0);
+  uint8_t* dst = b.effect_ptr(1);
+  int64_t unit = op.info().result_elements(op, d);
+  for (int64_t r = 0; r < repeats; ++r)
+    for (int64_t g = 0; g < per_repeat / group; ++g) {
+      std::vector<std::pair<float, uint32_t>> lanes;
+      for (int64_t i = g * group; i < (g + 1) * group; ++i)
+        if ((mask[i / 64] >> (i % 64)) & 1)
+          lanes.emplace_back(load(src + ((r * rep + (i / per_block) * blk) * 32) + (i % per_block) * size, d),
+                             static_cast<uint32_t>(i));
+      if (lanes.empty()) continue;
+      uint8_t* out = dst + (r * dst_rep * unit + g) * static_cast<int64_t>(size);
+      if (op.code == OpCode::BlockReduceMax || op.code == OpCode::BlockReduceMin) {
+        store(out, d, extreme(lanes, op.code == OpCode::BlockReduceMax).value);
+      } else {
+        std::vector<float> values;
+        for (const auto& lane : lanes) values.push_back(lane.first);
+        store(out, d, tree_sum(std::move(values)));
+      }
+    }
+}
+
 }  // namespace
+
+void exec_BlockReduceSum(Block& b, const Op& op, const RtValue* in, RtValue*) {
+  grouped_reduce(b, op, in, 32 / static_cast<int64_t>(dtype_size(dtype_of(b, op))));
+}
+void exec_BlockReduceMax(Block& b, const Op& op, const RtValue* in, RtValue*) {
+  grouped_reduce(b, op, in, 32 / static_cast<int64_t>(dtype_size(dtype_of(b, op))));
+}
+void exec_BlockReduceMin(Block& b, const Op& op, const RtValue* in, RtValue*) {
+  grouped_reduce(b, op, in, 32 / static_cast<int64_t>(dtype_size(dtype_of(b, op))));
+}
+void exec_PairReduceSum(Block& b, const Op& op, const RtValue* in, RtValue*) { grouped_reduce(b, op, in, 2); }
 
 void exec_ReduceSum(Block& b, const Op& op, const RtValue* in, RtValue*) { reduce_count(b, op, in); }
 void exec_ReduceMax(Block& b, const Op& op, const RtValue* in, RtValue*) { reduce_count(b, op, in); }

@@ -82,6 +82,7 @@ void with_lane(OpCode code, const Op& op, Body body) {
       case OpCode::VRsqrt: return body([](C a, C, C) { return 1.0f / std::sqrt(a); });
       case OpCode::VReciprocal: return body([](C a, C, C) { return 1.0f / a; });
       case OpCode::VLeakyRelu: return body([](C a, C s, C) { return a >= 0 ? a : a * s; });
+      case OpCode::VAxpy: return body([](C a, C s, C d) { return a * s + d; });
       default: break;
     }
   } else {

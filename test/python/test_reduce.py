@@ -141,3 +141,57 @@ def test_whole_reduce(dtype, index_type, op, order, bits, rng):
         else:
             want[out : out + unit] = np.array([pick], np.uint32).view(dtype)
     np.testing.assert_array_equal(z.view(index_type), want.view(index_type))
+
+
+@asc.jit
+def grouped_kernel(x: asc.GlobalAddress, z: asc.GlobalAddress, mask: int, repeats: int, dst_rep: int,
+                   OP: asc.ConstExpr[str]):  # fmt: skip
+    x_gm = asc.GlobalTensor()
+    z_gm = asc.GlobalTensor()
+    x_gm.set_global_buffer(x, N)
+    z_gm.set_global_buffer(z, N)
+    a = asc.LocalTensor(x.dtype, asc.TPosition.VECIN, 0, N)
+    c = asc.LocalTensor(x.dtype, asc.TPosition.VECOUT, 16384, N)
+    asc.data_copy(a, x_gm, N)
+    asc.data_copy(c, z_gm, N)
+    asc.set_flag(asc.HardEvent.MTE2_V, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_V, 0)
+    if OP == "block_sum":
+        asc.block_reduce_sum(c, a, repeats, mask, dst_rep, 1, 8)
+    elif OP == "block_max":
+        asc.block_reduce_max(c, a, repeats, mask, dst_rep, 1, 8)
+    elif OP == "block_min":
+        asc.block_reduce_min(c, a, repeats, mask, dst_rep, 1, 8)
+    elif OP == "pair_sum":
+        asc.pair_reduce_sum(c, a, repeats, mask, dst_rep, 1, 8)
+    else:
+        asc.repeat_reduce_sum(c, a, repeats, mask, 1, 1, dst_rep, 8)
+    asc.set_flag(asc.HardEvent.V_MTE3, 0)
+    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
+    asc.data_copy(z_gm, c, N)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float16])
+@pytest.mark.parametrize("op", ["block_sum", "block_max", "block_min", "pair_sum", "repeat_sum"])
+@pytest.mark.parametrize("mask_kind", ["full", "partial"])
+def test_grouped_reductions(dtype, op, mask_kind, rng):
+    size = np.dtype(dtype).itemsize
+    per_repeat, per_block = 256 // size, 32 // size
+    mask = per_repeat if mask_kind == "full" else int(rng.integers(1, per_repeat))
+    repeats, dst_rep = 5, 2
+    x = rng.integers(-20, 20, N).astype(dtype)
+    z = np.full(N, 99, dtype)
+    grouped_kernel[1, rt.current_stream()](x, z, mask, repeats, dst_rep, op)
+    want = np.full(N, 99, dtype)
+    group = {"pair_sum": 2, "repeat_sum": per_repeat}.get(op, per_block)
+    unit = {"pair_sum": 128 // size, "repeat_sum": 1}.get(op, 8)
+    for r in range(repeats):
+        lanes = x[r * per_repeat : (r + 1) * per_repeat]
+        for g in range(per_repeat // group):
+            idx = [i for i in range(g * group, (g + 1) * group) if i < mask]
+            if not idx:
+                continue
+            vals = lanes[idx].astype(np.float32)
+            value = vals.max() if op == "block_max" else vals.min() if op == "block_min" else tree_sum(vals)
+            want[r * dst_rep * unit + g] = dtype(value)
+    np.testing.assert_array_equal(z, want)

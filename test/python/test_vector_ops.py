@@ -60,6 +60,7 @@ OPS = {
     "leaky_relu": ("scalar", FLOAT, lambda a, s, d: np.where(a >= 0, a, a * s), "any"),
     "shift_left": ("scalar", SHIFT, lambda a, s, d: a << s, "any"),
     "shift_right": ("scalar", SHIFT, lambda a, s, d: a >> s, "any"),
+    "axpy": ("scalar", FLOAT, fused(lambda a, s, d: a * s + d), "any"),
 }
 # Transcendental lanes may differ from numpy by an ulp or so.
 APPROX = {"exp", "ln", "rsqrt", "reciprocal"}

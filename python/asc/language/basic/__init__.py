@@ -4,7 +4,19 @@ from .cast import cast
 from .compare import compare, compare_scalar, select
 from .data_copy import data_copy
 from .duplicate import duplicate
-from .reduce import reduce_max, reduce_min, reduce_sum, whole_reduce_max, whole_reduce_min, whole_reduce_sum
+from .reduce import (
+    block_reduce_max,
+    block_reduce_min,
+    block_reduce_sum,
+    pair_reduce_sum,
+    reduce_max,
+    reduce_min,
+    reduce_sum,
+    repeat_reduce_sum,
+    whole_reduce_max,
+    whole_reduce_min,
+    whole_reduce_sum,
+)
 from .sync import pipe_barrier, set_flag, wait_flag
 from .sys_var import get_block_idx, get_block_num
 from .vector import (  # noqa: A004
@@ -12,6 +24,7 @@ from .vector import (  # noqa: A004
     add,
     add_relu,
     adds,
+    axpy,
     bitwise_and,
     bitwise_not,
     bitwise_or,
@@ -41,8 +54,12 @@ __all__ = [
     "abs",
     "add",
     "add_relu",
+    "axpy",
     "adds",
     "bitwise_and",
+    "block_reduce_max",
+    "block_reduce_min",
+    "block_reduce_sum",
     "bitwise_not",
     "bitwise_or",
     "cast",
@@ -64,12 +81,14 @@ __all__ = [
     "mul",
     "mul_add_dst",
     "muls",
+    "pair_reduce_sum",
     "pipe_barrier",
     "reduce_max",
     "reduce_min",
     "reduce_sum",
     "reciprocal",
     "relu",
+    "repeat_reduce_sum",
     "rsqrt",
     "select",
     "set_flag",

@@ -59,6 +59,45 @@ def _whole(name: str, dst: Any, src: Any, mask: Any, repeat_time: Any, dst_rep_s
 
 
 @builtin
+def block_reduce_sum(dst: Any, src: Any, repeat: Any, mask: Any, dst_rep_stride: Any, src_blk_stride: Any,
+                     src_rep_stride: Any) -> None:  # fmt: skip
+    """One sum per 32-byte block of each repeat (8 per repeat); dst_rep_stride counts 8 results."""
+    _whole("block_reduce_sum", dst, src, mask, repeat, dst_rep_stride, src_blk_stride, src_rep_stride, True)
+
+
+@builtin
+def block_reduce_max(dst: Any, src: Any, repeat: Any, mask: Any, dst_rep_stride: Any, src_blk_stride: Any,
+                     src_rep_stride: Any) -> None:  # fmt: skip
+    """One max per 32-byte block of each repeat (8 per repeat)."""
+    _whole("block_reduce_max", dst, src, mask, repeat, dst_rep_stride, src_blk_stride, src_rep_stride, True)
+
+
+@builtin
+def block_reduce_min(dst: Any, src: Any, repeat: Any, mask: Any, dst_rep_stride: Any, src_blk_stride: Any,
+                     src_rep_stride: Any) -> None:  # fmt: skip
+    """One min per 32-byte block of each repeat (8 per repeat)."""
+    _whole("block_reduce_min", dst, src, mask, repeat, dst_rep_stride, src_blk_stride, src_rep_stride, True)
+
+
+@builtin
+def pair_reduce_sum(dst: Any, src: Any, repeat_time: Any, mask: Any, dst_rep_stride: Any, src_blk_stride: Any,
+                    src_rep_stride: Any, is_set_mask: bool = True) -> None:  # fmt: skip
+    """Sums of neighbouring pairs (a0+a1, a2+a3, ...); dst_rep_stride counts 128 bytes."""
+    _whole("pair_reduce_sum", dst, src, mask, repeat_time, dst_rep_stride, src_blk_stride, src_rep_stride,
+           is_set_mask)  # fmt: skip
+
+
+@builtin
+def repeat_reduce_sum(dst: Any, src: Any, repeat_time: Any, mask: Any, dst_blk_stride: Any, src_blk_stride: Any,
+                      dst_rep_stride: Any, src_rep_stride: Any, is_set_mask: bool = True) -> None:  # fmt: skip
+    """whole_reduce_sum with a continuous mask (dst_blk_stride is ignored, as on the hardware)."""
+    if isinstance(mask, (list, tuple)):
+        raise CodegenError("repeat_reduce_sum takes a continuous mask (an element count)")
+    _whole("whole_reduce_sum", dst, src, mask, repeat_time, dst_rep_stride, src_blk_stride, src_rep_stride,
+           is_set_mask)  # fmt: skip
+
+
+@builtin
 def whole_reduce_sum(dst: Any, src: Any, mask: Any, repeat_time: Any, dst_rep_stride: Any, src_blk_stride: Any,
                      src_rep_stride: Any, is_set_mask: bool = True) -> None:  # fmt: skip
     """For each repeat r: dst[r * dst_rep_stride] = the sum of its masked elements."""

@@ -124,9 +124,10 @@ mins = _with_scalar("mins", "min(src, scalar)")
 leaky_relu = _with_scalar("leaky_relu", "src if src >= 0 else src * scalar")
 shift_left = _with_scalar("shift_left", "src << scalar")
 shift_right = _with_scalar("shift_right", "src >> scalar (arithmetic for signed types)")
+axpy = _with_scalar("axpy", "src * scalar + dst")
 
 VECTOR_OPS = [
     "add", "sub", "mul", "div", "max", "min", "bitwise_and", "bitwise_or", "add_relu", "sub_relu", "mul_add_dst",
     "fused_mul_add", "exp", "ln", "abs", "sqrt", "rsqrt", "reciprocal", "relu", "bitwise_not", "adds", "muls",
-    "maxs", "mins", "leaky_relu", "shift_left", "shift_right",
+    "maxs", "mins", "leaky_relu", "shift_left", "shift_right", "axpy",
 ]  # fmt: skip
