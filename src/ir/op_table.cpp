@@ -497,7 +497,9 @@ CostKind cost_kind(OpCode code) {
     case OpCode::CopyLocalToLocal:
     case OpCode::CopyLocalToLocalBlocks: return CostKind::UbCopy;
     case OpCode::CopyGmToLocalBlocks:
-    case OpCode::CopyLocalToGmBlocks: return CostKind::GmCopy;
+    case OpCode::CopyLocalToGmBlocks:
+    case OpCode::CopyPadGmToLocal:
+    case OpCode::CopyPadLocalToGm: return CostKind::GmCopy;
     case OpCode::Duplicate:
     case OpCode::VCast:
     case OpCode::ReduceSum:
@@ -627,6 +629,40 @@ OpInfo copy_blocks_op(OpCode code, const char* name, Pipe pipe, K dst, K src, Ch
   read.gap_operand = 4;
   write.gap_operand = 5;
   row.effects = {read, write};
+  return row;
+}
+
+// data_copy_pad operands: dst, src, block_count, block_len (bytes), src_stride,
+// dst_stride (gaps: bytes on the GM side, 32-byte blocks on the UB side), and
+// for GM -> UB also left_pad, right_pad (elements), pad_value, is_pad.
+// A UB row is [left pad][block_len bytes][right pad], rounded up to 32 bytes.
+int64_t ub_row_blocks(const int64_t* in, int64_t size, bool gm_to_ub) {
+  int64_t bytes = in[3] + (gm_to_ub ? (in[6] + in[7]) * size : 0);
+  return (bytes + 31) / 32;
+}
+
+// Bytes effect `index` spans: effect 0 reads the source, effect 1 writes the destination.
+int64_t pad_extent(const Op& op, const int64_t* in, size_t index, int64_t size) {
+  bool gm_to_ub = op.code == OpCode::CopyPadGmToLocal;
+  int64_t rows = in[2];
+  if (rows <= 0 || in[3] <= 0) return 0;
+  bool src = index == 0;
+  int64_t gap = src ? in[4] : in[5];
+  if (src == gm_to_ub) return (rows - 1) * (in[3] + gap) + in[3];  // the GM side: bytes
+  int64_t row = ub_row_blocks(in, size, gm_to_ub);
+  return ((rows - 1) * (row + gap) + row) * 32;
+}
+
+OpInfo copy_pad_op(OpCode code, const char* name, Pipe pipe, K dst, K src, CheckFn check, bool gm_to_ub) {
+  OpInfo row = copy_op(code, name, pipe, dst, src, check);
+  row.operands = {dst, src, K::IntScalar, K::IntScalar, K::IntScalar, K::IntScalar};
+  if (gm_to_ub) row.operands.insert(row.operands.end(), {K::IntScalar, K::IntScalar, K::AnyScalar, K::IntScalar});
+  MemEffect read{1, kExtentFn, false, false}, write{0, kExtentFn, true, false};
+  read.block_aligned = !gm_to_ub;  // the GM side needs no alignment
+  write.block_aligned = gm_to_ub;
+  row.effects = {read, write};
+  row.ascendc = "DataCopyPad";
+  row.extent = pad_extent;
   return row;
 }
 
@@ -811,6 +847,10 @@ std::vector<OpInfo> build_table() {
                              K::LocalTensor, check_local_to_gm));
   t.push_back(copy_blocks_op(OpCode::CopyLocalToLocalBlocks, "data_copy.local_to_local.blocks", Pipe::V, K::LocalTensor,
                              K::LocalTensor, check_local_to_local));
+  t.push_back(copy_pad_op(OpCode::CopyPadGmToLocal, "data_copy_pad.gm_to_local", Pipe::MTE2, K::LocalTensor,
+                          K::GlobalTensor, check_gm_to_local, true));
+  t.push_back(copy_pad_op(OpCode::CopyPadLocalToGm, "data_copy_pad.local_to_gm", Pipe::MTE3, K::GlobalTensor,
+                          K::LocalTensor, check_local_to_gm, false));
   static const std::vector<std::string> mask_names = [] {
     std::vector<std::string> n;
     for (const VecSpec& spec : kVecSpecs) n.push_back(std::string(spec.name) + ".mask");

@@ -38,6 +38,7 @@ struct AttrSpec {
 // the integer operand `count_operand`. Effects are listed reads first; the
 // simulator resolves them to checked pointers in this order.
 constexpr uint8_t kNoOperand = 255;
+constexpr uint8_t kExtentFn = 254;  // MemEffect::count_operand: the row's extent_fn gives the byte count
 
 // A memory effect is either contiguous (`count` elements from the tensor's
 // start plus `offset`) or, for the vector mask/repeat mode, strided: per
@@ -88,6 +89,8 @@ using CheckFn = void (*)(const OpView&);                  // throws asc::Error (
 using ResultFn = Type (*)(const OpView&);                 // result type, Type::none() if no result
 using PipeFn = Pipe (*)(const Op&);                       // pipe that executes this op instance
 using ResultElementsFn = uint32_t (*)(const Op&, DType);  // per-repeat result width of a reduction
+// Byte span of effect `index` from its tensor's start, for effects with count_operand == kExtentFn.
+using ExtentFn = int64_t (*)(const Op&, const int64_t* operands, size_t index, int64_t element_size);
 
 struct OpInfo {
   OpCode code;
@@ -108,6 +111,7 @@ struct OpInfo {
   VecFamily family = VecFamily::NONE;
   bool mask_mode = false;  // the `.mask` form of a vector instruction
   ResultElementsFn result_elements = nullptr;
+  ExtentFn extent = nullptr;
 };
 
 const OpInfo& op_info(OpCode code);

@@ -217,6 +217,19 @@ uint64_t Block::check_effects(const Op& op, Pipe pipe, const RtValue* in) {
       largest = std::max(largest, static_cast<uint64_t>(rows * len * 32));
       continue;
     }
+    if (e.count_operand == kExtentFn) {  // the op table computes the span
+      std::array<int64_t, kMaxIssuedOperands> ints{};
+      for (size_t k = 0; k < op.operands.size(); ++k) ints[k] = in[k].i;
+      for (size_t k = 2; k < op.operands.size(); ++k)
+        if (ints[k] < 0 || ints[k] > (int64_t{1} << 32))
+          fail(ASC_ERR_INVALID_ARGUMENT, op.loc, "{}: parameter {} is {}, outside 0..2^32", op.info().name, k - 1,
+               ints[k]);
+      int64_t size = dtype_size(dtype);
+      int64_t bytes = op.info().extent(op, ints.data(), i, size);
+      effect_ptrs_[i] = memory(op, in[e.tensor], dtype, 0, (bytes + size - 1) / size, e);
+      largest = std::max(largest, static_cast<uint64_t>(bytes));
+      continue;
+    }
     if (e.results_stride_operand != kNoOperand) {  // one result per repeat, `stride` results apart
       int64_t repeats = in[e.count_operand].i, stride = in[e.results_stride_operand].i;
       if (stride < 0 || stride > 255)

@@ -2,7 +2,7 @@
 
 from .cast import cast
 from .compare import compare, compare_scalar, select
-from .data_copy import data_copy
+from .data_copy import data_copy, data_copy_pad
 from .duplicate import duplicate
 from .reduce import (
     block_reduce_max,
@@ -66,6 +66,7 @@ __all__ = [
     "compare",
     "compare_scalar",
     "data_copy",
+    "data_copy_pad",
     "div",
     "duplicate",
     "exp",

@@ -6,8 +6,9 @@ from typing import Any
 
 from ...codegen.context import current_builder
 from ...errors import CodegenError
-from ..core.data_copy_params import DataCopyParams
-from ..core.ir_value import to_int
+from ..core.data_copy_params import DataCopyExtParams, DataCopyPadExtParams, DataCopyParams
+from ..core.ir_value import cast, is_runtime, to_int, to_scalar
+from ..core.tensor import LocalTensor
 from .utils import builtin, require_tensor
 
 
@@ -38,3 +39,32 @@ def data_copy(dst: Any, src: Any, count: Any = None, repeat_params: Any = None, 
     names = ("block_count", "block_len", "src_stride", "dst_stride")
     operands = [to_int(v, f"DataCopyParams.{n}").handle for v, n in zip(fields, names)]
     current_builder().op("data_copy", [dst.handle, src.handle, *operands])
+
+
+@builtin
+def data_copy_pad(dst: Any, src: Any, data_copy_params: Any, pad_params: Any = None) -> None:
+    """Copies rows of any byte length between GM and the Unified Buffer (GM->UB on MTE2, UB->GM on MTE3).
+
+    In the Unified Buffer each row starts on a 32-byte block and is padded to a
+    whole number of blocks; `pad_params` (GM->UB only) fills the pads."""
+    if not isinstance(data_copy_params, DataCopyExtParams):
+        raise CodegenError(f"data_copy_pad: expected asc.DataCopyExtParams, got {type(data_copy_params).__name__}")
+    require_tensor(dst, "data_copy_pad", "dst")
+    require_tensor(src, "data_copy_pad", "src")
+    p = data_copy_params
+    names = ("block_count", "block_len", "src_stride", "dst_stride")
+    operands = [to_int(getattr(p, n), f"DataCopyExtParams.{n}").handle for n in names]
+    if isinstance(dst, LocalTensor):
+        pad = pad_params or DataCopyPadExtParams()
+        if not isinstance(pad, DataCopyPadExtParams):
+            raise CodegenError(f"data_copy_pad: expected asc.DataCopyPadExtParams, got {type(pad).__name__}")
+        fill = pad.padding_value
+        value = cast(fill, dst.dtype) if is_runtime(fill) else to_scalar(fill, dst.dtype)
+        is_pad = pad.is_pad if is_runtime(pad.is_pad) else int(bool(pad.is_pad))
+        operands += [to_int(pad.left_padding, "left_padding").handle, to_int(pad.right_padding, "right_padding").handle]
+        operands += [value.handle, to_int(is_pad, "is_pad").handle]
+        current_builder().op("data_copy_pad.gm_to_local", [dst.handle, src.handle, *operands])
+    else:
+        if pad_params is not None:
+            raise CodegenError("data_copy_pad: padding applies to GM -> Unified Buffer copies only")
+        current_builder().op("data_copy_pad.local_to_gm", [dst.handle, src.handle, *operands])

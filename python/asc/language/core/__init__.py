@@ -1,7 +1,7 @@
 """asc.language.core: types, tensors and enums."""
 
 from .constexpr import ConstExpr
-from .data_copy_params import DataCopyParams
+from .data_copy_params import DataCopyExtParams, DataCopyPadExtParams, DataCopyParams
 from .dtype import (
     DataType,
     bfloat16,
@@ -29,6 +29,8 @@ __all__ = [
     "UnaryRepeatParams",
     "CMPMODE",
     "ConstExpr",
+    "DataCopyExtParams",
+    "DataCopyPadExtParams",
     "DataCopyParams",
     "DataType",
     "GlobalAddress",
