@@ -5,16 +5,12 @@
 #include <cstring>
 
 #include "sim/handlers.h"
+#include "sim/scalar_math.h"
 
 namespace asc::sim {
 namespace {
 
-float load(const uint8_t* p, DType d) {
-  if (d == DType::Float16) return static_cast<float>(*reinterpret_cast<const _Float16*>(p));
-  float f;
-  std::memcpy(&f, p, 4);
-  return f;
-}
+float load(const uint8_t* p, DType d) { return load_float(p, d); }
 
 bool compare(int mode, float a, float b) {
   switch (mode) {

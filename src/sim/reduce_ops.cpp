@@ -9,16 +9,12 @@
 #include <vector>
 
 #include "sim/handlers.h"
+#include "sim/scalar_math.h"
 
 namespace asc::sim {
 namespace {
 
-float load(const uint8_t* p, DType d) {
-  if (d == DType::Float16) return static_cast<float>(*reinterpret_cast<const _Float16*>(p));
-  float f;
-  std::memcpy(&f, p, 4);
-  return f;
-}
+float load(const uint8_t* p, DType d) { return load_float(p, d); }
 
 void store(uint8_t* p, DType d, float v) {
   if (d == DType::Float16) {
@@ -90,43 +86,66 @@ void reduce_count(Block& b, const Op& op, const RtValue* in) {
   if (in[4].i == 2) store_index(dst + size, size, e.index);
 }
 
-void whole_reduce(Block& b, const Op& op, const RtValue* in) {
-  DType d = dtype_of(b, op);
-  size_t size = dtype_size(d);
-  int64_t per_block = 32 / static_cast<int64_t>(size), per_repeat = 256 / static_cast<int64_t>(size);
+// The operands of a per-repeat reduction (whole_, block_, pair_reduce), resolved.
+struct RepeatReduce {
+  DType d;
+  int64_t size, per_block, per_repeat, repeats, dst_rep, blk, rep, unit;
   uint64_t mask[2];
-  vector_mask(op, in, 2, mask);
-  int64_t repeats = in[4].i, dst_rep = in[5].i, blk = in[6].i, rep = in[7].i;
-  const uint8_t* src = b.effect_ptr(0);
-  uint8_t* dst = b.effect_ptr(1);
-  int64_t unit = op.info().result_elements(op, d);
-  for (int64_t r = 0; r < repeats; ++r) {
+  const uint8_t* src;
+  uint8_t* dst;
+
+  RepeatReduce(Block& b, const Op& op, const RtValue* in)
+      : d(dtype_of(b, op)),
+        size(dtype_size(d)),
+        per_block(32 / size),
+        per_repeat(256 / size),
+        repeats(in[4].i),
+        dst_rep(in[5].i),
+        blk(in[6].i),
+        rep(in[7].i),
+        unit(op.info().result_elements(op, d)),
+        src(b.effect_ptr(0)),
+        dst(b.effect_ptr(1)) {
+    vector_mask(op, in, 2, mask);
+  }
+  bool selected(int64_t i) const { return (mask[i / 64] >> (i % 64)) & 1; }
+  float lane(int64_t r, int64_t i) const {
+    return load(src + (r * rep + (i / per_block) * blk) * 32 + (i % per_block) * size, d);
+  }
+  // Result k of repeat r (results of one repeat are contiguous; repeats dst_rep units apart).
+  uint8_t* result(int64_t r, int64_t k) const { return dst + (r * dst_rep * unit + k) * size; }
+};
+
+void whole_reduce(Block& b, const Op& op, const RtValue* in) {
+  RepeatReduce w(b, op, in);
+  for (int64_t r = 0; r < w.repeats; ++r) {
     std::vector<std::pair<float, uint32_t>> lanes;
     std::vector<float> sum_lanes;
-    for (int64_t i = 0; i < per_repeat; ++i) {
-      bool on = (mask[i / 64] >> (i % 64)) & 1;
-      float v = on ? load(src + ((r * rep + (i / per_block) * blk) * 32) + (i % per_block) * size, d) : 0.0f;
+    for (int64_t i = 0; i < w.per_repeat; ++i) {
+      bool on = w.selected(i);
+      float v = on ? w.lane(r, i) : 0.0f;
       sum_lanes.push_back(v);  // masked-off lanes add nothing
       if (on) lanes.emplace_back(v, static_cast<uint32_t>(i));
     }
-    uint8_t* out = dst + r * dst_rep * unit * static_cast<int64_t>(size);
+    uint8_t* out = w.result(r, 0);
+    size_t size = static_cast<size_t>(w.size);
     if (op.code == OpCode::WholeReduceSum) {
-      store(out, d, tree_sum(std::move(sum_lanes)));
+      store(out, w.d, tree_sum(std::move(sum_lanes)));
       continue;
     }
     if (lanes.empty()) continue;  // nothing selected: nothing written
     Extreme e = extreme(lanes, op.code == OpCode::WholeReduceMax);
     switch (op.attr_int(1)) {
       case 0:  // ORDER_VALUE_INDEX
-        store(out, d, e.value);
+        store(out, w.d, e.value);
         store_index(out + size, size, e.index);
         break;
       case 1:  // ORDER_INDEX_VALUE
         store_index(out, size, e.index);
-        store(out + size, d, e.value);
+        store(out + size, w.d, e.value);
         break;
-      case 2: store(out, d, e.value); break;   // ORDER_ONLY_VALUE
-      default: std::memcpy(out, &e.index, 4);  // ORDER_ONLY_INDEX: a uint32
+      case 2: store(out, w.d, e.value); break;  // ORDER_ONLY_VALUE
+      default: std::memcpy(out, &e.index, 4);   // ORDER_ONLY_INDEX: a uint32
     }
   }
 }
@@ -135,30 +154,19 @@ void whole_reduce(Block& b, const Op& op, const RtValue* in) {
 // 8 per repeat; pair_reduce_sum: one per pair of neighbours. A group with no
 // selected element writes nothing.
 void grouped_reduce(Block& b, const Op& op, const RtValue* in, int64_t group) {
-  DType d = dtype_of(b, op);
-  size_t size = dtype_size(d);
-  int64_t per_block = 32 / static_cast<int64_t>(size), per_repeat = 256 / static_cast<int64_t>(size);
-  uint64_t mask[2];
-  vector_mask(op, in, 2, mask);
-  int64_t repeats = in[4].i, dst_rep = in[5].i, blk = in[6].i, rep = in[7].i;
-  const uint8_t* src = b.effect_ptr(0);
-  uint8_t* dst = b.effect_ptr(1);
-  int64_t unit = op.info().result_elements(op, d);
-  for (int64_t r = 0; r < repeats; ++r)
-    for (int64_t g = 0; g < per_repeat / group; ++g) {
+  RepeatReduce w(b, op, in);
+  for (int64_t r = 0; r < w.repeats; ++r)
+    for (int64_t g = 0; g < w.per_repeat / group; ++g) {
       std::vector<std::pair<float, uint32_t>> lanes;
       for (int64_t i = g * group; i < (g + 1) * group; ++i)
-        if ((mask[i / 64] >> (i % 64)) & 1)
-          lanes.emplace_back(load(src + ((r * rep + (i / per_block) * blk) * 32) + (i % per_block) * size, d),
-                             static_cast<uint32_t>(i));
+        if (w.selected(i)) lanes.emplace_back(w.lane(r, i), static_cast<uint32_t>(i));
       if (lanes.empty()) continue;
-      uint8_t* out = dst + (r * dst_rep * unit + g) * static_cast<int64_t>(size);
       if (op.code == OpCode::BlockReduceMax || op.code == OpCode::BlockReduceMin) {
-        store(out, d, extreme(lanes, op.code == OpCode::BlockReduceMax).value);
+        store(w.result(r, g), w.d, extreme(lanes, op.code == OpCode::BlockReduceMax).value);
       } else {
         std::vector<float> values;
         for (const auto& lane : lanes) values.push_back(lane.first);
-        store(out, d, tree_sum(std::move(values)));
+        store(w.result(r, g), w.d, tree_sum(std::move(values)));
       }
     }
 }

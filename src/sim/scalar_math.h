@@ -53,6 +53,14 @@ inline void set_float(RtValue& out, DType d, double v) {
   out.i = 0;
 }
 
+// A half or float element as float (reductions, compare).
+inline float load_float(const uint8_t* p, DType d) {
+  if (d == DType::Float16) return static_cast<float>(*reinterpret_cast<const _Float16*>(p));
+  float f;
+  std::memcpy(&f, p, 4);
+  return f;
+}
+
 // One element of local or global memory as a register value, and back.
 inline void load_scalar(RtValue& out, DType d, const uint8_t* p) {
   switch (d) {
