@@ -546,6 +546,8 @@ constexpr uint32_t kBITS = dtype_bits({DType::Int16, DType::UInt16});
 constexpr uint32_t kSHIFT = dtype_bits({DType::Int16, DType::UInt16, DType::Int32, DType::UInt32});
 constexpr uint32_t kRELU = dtype_bits({DType::Float16, DType::Float32, DType::Int32});
 constexpr uint32_t kADDRELU = dtype_bits({DType::Float16, DType::Float32, DType::Int16});
+constexpr uint32_t kCOPY =
+    dtype_bits({DType::Float16, DType::Float32, DType::Int16, DType::UInt16, DType::Int32, DType::UInt32});
 
 struct VecSpec {
   OpCode count, mask;

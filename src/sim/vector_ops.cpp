@@ -71,6 +71,7 @@ void with_lane(OpCode code, const Op& op, Body body) {
     case OpCode::VMaxs: return body([](C a, C s, C) { return a > s ? a : s; });
     case OpCode::VMins: return body([](C a, C s, C) { return a < s ? a : s; });
     case OpCode::VRelu: return body([=](C a, C, C) { return relu(a); });
+    case OpCode::VCopy: return body([](C a, C, C) { return a; });
     default: break;
   }
   if constexpr (kFloatLane<T>) {

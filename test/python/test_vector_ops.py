@@ -53,6 +53,7 @@ OPS = {
     "reciprocal": ("unary", FLOAT, lambda a, b, d: 1 / a, "nonzero"),
     "relu": ("unary", (F16, F32, I32), lambda a, b, d: np.maximum(a, 0).astype(a.dtype), "any"),
     "bitwise_not": ("unary", BITS, lambda a, b, d: ~a, "any"),
+    "copy": ("unary", (F16, F32, I16, U16, I32, U32), lambda a, b, d: a, "any"),
     "adds": ("scalar", ARITH, lambda a, s, d: a + s, "any"),
     "muls": ("scalar", ARITH, lambda a, s, d: a * s, "any"),
     "maxs": ("scalar", ARITH, lambda a, s, d: np.maximum(a, s), "any"),
@@ -68,6 +69,7 @@ APPROX = {"exp", "ln", "rsqrt", "reciprocal"}
 
 def make_kernel(name, family):
     op = getattr(asc, name)
+    unary_params = asc.CopyRepeatParams if name == "copy" else asc.UnaryRepeatParams  # same field order
 
     @asc.jit
     def kernel(x: asc.GlobalAddress, y: asc.GlobalAddress, z: asc.GlobalAddress, scalar, count: int, mask0: int,
@@ -99,7 +101,7 @@ def make_kernel(name, family):
             if family == "binary":
                 op(c, a, b, mask, repeats, asc.BinaryRepeatParams(blk, blk, blk, rep, rep, rep))
             elif family == "unary":
-                op(c, a, mask, repeats, asc.UnaryRepeatParams(blk, blk, rep, rep))
+                op(c, a, mask, repeats, unary_params(blk, blk, rep, rep))
             else:
                 op(c, a, scalar, mask, repeats, asc.UnaryRepeatParams(blk, blk, rep, rep))
         asc.set_flag(asc.HardEvent.V_MTE3, 0)

@@ -15,7 +15,7 @@ from ...codegen.context import current_builder
 from ...errors import CodegenError
 from ..core import dtype as dt
 from ..core.ir_value import Scalar, cast, to_int, to_scalar
-from ..core.repeat_params import BinaryRepeatParams, UnaryRepeatParams
+from ..core.repeat_params import BinaryRepeatParams, CopyRepeatParams, UnaryRepeatParams
 from .utils import builtin, require_local
 
 _U64 = 2**64
@@ -126,8 +126,18 @@ shift_left = _with_scalar("shift_left", "src << scalar")
 shift_right = _with_scalar("shift_right", "src >> scalar (arithmetic for signed types)")
 axpy = _with_scalar("axpy", "src * scalar + dst")
 
+
+@builtin
+def copy(dst: Any, src: Any, *args: Any, **kwargs: Any) -> None:
+    """dst = src on pipe V: ``copy(dst, src, count)`` or ``copy(dst, src, mask, repeat_time, params)`` with
+    ``asc.CopyRepeatParams(dst_stride, src_stride, dst_repeat_size, src_repeat_size)``."""
+    if "repeat_time" in kwargs:
+        kwargs["repeat_times"] = kwargs.pop("repeat_time")
+    emit("copy", [(dst, "dst"), (src, "src")], None, args, kwargs, CopyRepeatParams)
+
+
 VECTOR_OPS = [
     "add", "sub", "mul", "div", "max", "min", "bitwise_and", "bitwise_or", "add_relu", "sub_relu", "mul_add_dst",
     "fused_mul_add", "exp", "ln", "abs", "sqrt", "rsqrt", "reciprocal", "relu", "bitwise_not", "adds", "muls",
-    "maxs", "mins", "leaky_relu", "shift_left", "shift_right", "axpy",
+    "maxs", "mins", "leaky_relu", "shift_left", "shift_right", "axpy", "copy",
 ]  # fmt: skip

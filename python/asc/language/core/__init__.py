@@ -21,7 +21,7 @@ from .dtype import (
     uint64,
 )
 from .enums import CMPMODE, HardEvent, PipeID, ReduceOrder, RoundMode, SelMode, TPosition
-from .repeat_params import BinaryRepeatParams, UnaryRepeatParams
+from .repeat_params import BinaryRepeatParams, CopyRepeatParams, UnaryRepeatParams
 from .tensor import GlobalAddress, GlobalTensor, LocalTensor, LocalTensorAuto
 
 __all__ = [
@@ -29,6 +29,7 @@ __all__ = [
     "UnaryRepeatParams",
     "CMPMODE",
     "ConstExpr",
+    "CopyRepeatParams",
     "DataCopyExtParams",
     "DataCopyPadExtParams",
     "DataCopyParams",

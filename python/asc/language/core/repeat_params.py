@@ -28,6 +28,25 @@ class BinaryRepeatParams:
 
 
 @dataclass
+class CopyRepeatParams:
+    """asc.copy's strides: `dst_stride` / `src_stride` between the blocks of a repeat,
+    `dst_repeat_size` / `src_repeat_size` between repeats (all in 32-byte blocks)."""
+
+    __asc_builtin__ = True
+
+    dst_stride: Any = 0
+    src_stride: Any = 0
+    dst_repeat_size: Any = 0
+    src_repeat_size: Any = 0
+
+    def block_strides(self) -> list:
+        return [self.dst_stride, self.src_stride]
+
+    def repeat_strides(self) -> list:
+        return [self.dst_repeat_size, self.src_repeat_size]
+
+
+@dataclass
 class UnaryRepeatParams:
     __asc_builtin__ = True
     dst_blk_stride: Any = 1
