@@ -61,5 +61,15 @@ def last_error() -> tuple[str, str, int, int]:
     return message, file, line, col
 
 
+def read_text(call, handle) -> str:
+    """The text of an `asc_*_print`-style call (handle, buf, cap, len): asks for the length, then reads."""
+    size = ffi.new("size_t*")
+    call(handle, ffi.NULL, 0, size)
+    buf = ffi.new("char[]", size[0] + 1)
+    if call(handle, buf, size[0] + 1, size) != lib.ASC_OK:
+        raise RuntimeError(last_error()[0])
+    return ffi.string(buf).decode("utf-8", "replace")
+
+
 def status_name(status: int) -> str:
     return ffi.string(lib.asc_status_name(status)).decode()

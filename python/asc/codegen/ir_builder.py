@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Optional, Sequence, Union
 
-from .._ffi import NO_VALUE, ffi, last_error, lib, status_name
+from .._ffi import NO_VALUE, ffi, last_error, lib, read_text, status_name
 from ..errors import CodegenError
 
 AttrValue = Union[int, float, str]
@@ -140,9 +140,4 @@ class IRBuilder:
 
 
 def kernel_ir_text(kernel) -> str:
-    size = ffi.new("size_t*")
-    lib.asc_kernel_print(kernel, ffi.NULL, 0, size)
-    buf = ffi.new("char[]", size[0] + 1)
-    if lib.asc_kernel_print(kernel, buf, size[0] + 1, size) != lib.ASC_OK:
-        raise RuntimeError(last_error()[0])
-    return ffi.string(buf).decode()
+    return read_text(lib.asc_kernel_print, kernel)

@@ -3,17 +3,16 @@
 from __future__ import annotations
 
 import inspect
-import re
 import warnings
 from enum import Enum
 from typing import Any, Callable, Optional
 
-from .._ffi import ffi, last_error, lib, status_name
+from .._ffi import ffi, lib
 from ..codegen.context import compiling, in_kernel
 from ..codegen.function_visitor import FunctionVisitor
 from ..codegen.ir_builder import IRBuilder, kernel_ir_text
 from ..codegen.source import FunctionSource
-from ..errors import CodegenError, LaunchArgumentError, SyncWarning, kernel_error_class
+from ..errors import CodegenError, LaunchArgumentError, SyncWarning
 from ..language.core.constexpr import is_constexpr
 from ..language.core.ir_value import Scalar
 from ..language.core.tensor import GlobalAddress
@@ -29,6 +28,7 @@ _KEY_CONSTANTS = (int, float, bool, str, bytes, type(None), Enum)
 class CompiledKernel:
     def __init__(self, name: str, handle: Any, runtime_params: list[tuple[str, ArgSpec]]):
         self.name, self.handle, self.runtime_params = name, handle, runtime_params
+        self.param_names = [p for p, _ in runtime_params]
 
     @property
     def ir(self) -> str:
@@ -153,15 +153,9 @@ class JITFunction:
             else:
                 a.i = int(value)
         status = lib.asc_launch(kernel.handle, stream.handle, core_num, c_args, len(values))
-        if status != lib.ASC_OK:
-            message, file, line, col = last_error()
-            name = status_name(status)
-            params = [p for p, _ in kernel.runtime_params]
-            message = re.sub(r"kernel argument (\d+)", lambda m: f"argument '{params[int(m[1])]}'", message)
-            raise kernel_error_class(name)(f"{message} [{name}]", file, line, col, kernel=self.__name__)
-        stats = ffi.new("asc_launch_stats_t*")
-        lib.asc_stream_last_stats(stream.handle, stats)
-        if stats.n_warnings:
+        rt._check(status, self.__name__, kernel.param_names)
+        lib.asc_stream_last_stats(stream.handle, stream.stats)
+        if stream.stats.n_warnings:
             for text in rt_profile.last_launch_stats(stream).warnings:
                 warnings.warn(f"{self.__name__}: {text}", SyncWarning, stacklevel=3)
 

@@ -8,7 +8,7 @@ import io
 from dataclasses import dataclass
 from typing import Optional
 
-from ..._ffi import ffi, lib
+from ..._ffi import ffi, lib, read_text
 
 PIPES = {"S": 0, "V": 1, "M": 2, "MTE1": 3, "MTE2": 4, "MTE3": 5, "FIX": 10}
 
@@ -35,21 +35,13 @@ class LineCost:
     count: int
 
 
-def _text(call, stream) -> str:
-    size = ffi.new("size_t*")
-    call(stream.handle, ffi.NULL, 0, size)
-    buf = ffi.new("char[]", size[0] + 1)
-    call(stream.handle, buf, size[0] + 1, size)
-    return ffi.string(buf).decode("utf-8", "replace")
-
-
 def last_launch_stats(stream: Optional[object] = None) -> LaunchStats:
     from .state import current_stream
 
     stream = stream or current_stream()
     out = ffi.new("asc_launch_stats_t*")
     lib.asc_stream_last_stats(stream.handle, out)
-    warnings = tuple(w for w in _text(lib.asc_stream_last_warnings, stream).splitlines() if w)
+    warnings = tuple(w for w in read_text(lib.asc_stream_last_warnings, stream.handle).splitlines() if w)
     busy = {name: int(out.busy_cycles[i]) for name, i in PIPES.items()}
     return LaunchStats(int(out.cycles), float(out.duration_us), int(out.blocks), busy, warnings)
 
@@ -59,5 +51,5 @@ def last_launch_lines(stream: Optional[object] = None) -> list[LineCost]:
     from .state import current_stream
 
     stream = stream or current_stream()
-    rows = csv.DictReader(io.StringIO(_text(lib.asc_stream_last_lines, stream)))
+    rows = csv.DictReader(io.StringIO(read_text(lib.asc_stream_last_lines, stream.handle)))
     return [LineCost(r["file"], int(r["line"]), int(r["cycles"]), int(r["count"])) for r in rows]

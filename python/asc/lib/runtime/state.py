@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import threading
 from typing import Optional
 
@@ -19,6 +20,7 @@ class Stream:
         _check(lib.asc_stream_create(device.handle, out))
         self.handle = out[0]
         self.device = device
+        self.stats = ffi.new("asc_launch_stats_t*")  # reused: read after every launch
 
     def set_profile_dir(self, directory: Optional[str]) -> None:
         """Write <kernel>.trace.json and <kernel>.lines.csv there after each launch (None: stop)."""
@@ -51,11 +53,15 @@ class _Device:
         self.backend, self.platform, self.device_id = backend, platform, device_id
 
 
-def _check(status: int) -> None:
-    if status != lib.ASC_OK:
-        message, file, line, col = last_error()
-        name = status_name(status)
-        raise kernel_error_class(name)(f"{message} [{name}]", file, line, col)
+def _check(status: int, kernel: Optional[str] = None, params: Optional[list[str]] = None) -> None:
+    """Raises the KernelError subclass for a failed status; `params` name the kernel's arguments."""
+    if status == lib.ASC_OK:
+        return
+    message, file, line, col = last_error()
+    name = status_name(status)
+    if params:
+        message = re.sub(r"kernel argument (\d+)", lambda m: f"argument '{params[int(m[1])]}'", message)
+    raise kernel_error_class(name)(f"{message} [{name}]", file, line, col, kernel=kernel)
 
 
 class _State:
