@@ -86,8 +86,16 @@ class GmWriteConflictError(KernelError):
     """memcheck: two blocks wrote the same GM bytes."""
 
 
-class SyncWarning(UserWarning):
-    """synccheck: something the hardware tolerates but is almost certainly a mistake (an unpaired set_flag)."""
+class KernelWarning(UserWarning):
+    """Something a launch did that the hardware tolerates but is almost certainly a mistake."""
+
+
+class SyncWarning(KernelWarning):
+    """synccheck: a set_flag never waited for."""
+
+
+class AlignmentWarning(KernelWarning):
+    """data_copy of a length that is not whole 32-byte blocks: like the NPU, the Model drops the tail."""
 
 
 class LaunchArgumentError(TypeError):

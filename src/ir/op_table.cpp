@@ -4,6 +4,7 @@
 #include <initializer_list>
 #include <iterator>
 #include <string>
+#include <tuple>
 
 #include "ir/ir.h"
 
@@ -133,29 +134,48 @@ void check_local_to_local(const OpView& v) {
                               position_name(dst)));
 }
 
+void check_mask_mode(const OpView& v) {
+  if (v.op.attr_int(0) < 0 || v.op.attr_int(0) > kMaskFromRegister)
+    type_error(v,
+               "mask_mode is 0 (continuous: the first mask elements), 1 (bit mask) or 2 (the mask register: "
+               "is_set_mask=False)");
+}
+
+// Operand i's dtype must be in the row's dtype set.
+void require_row_dtype(const OpView& v, size_t i) {
+  const OpInfo& info = v.op.info();
+  DType d = v.operand_type(i).dtype;
+  if (info.dtypes & (1u << static_cast<unsigned>(d))) return;
+  std::string names;
+  for (unsigned t = 0; t < ASC_DTYPE_COUNT; ++t)
+    if (info.dtypes & (1u << t)) names += std::string(names.empty() ? "" : ", ") + dtype_name(static_cast<DType>(t));
+  type_error(v, fmt::format("dtype {} is not supported (supported: {})", dtype_name(d), names));
+}
+
 // The vector instructions (ir/vector_ops.def), both modes: every tensor in
 // the Unified Buffer with dst's dtype, which the row's dtype set must contain;
 // the scalar of the SCALAR family has that dtype too.
 void check_vector(const OpView& v) {
   const OpInfo& info = v.op.info();
-  size_t tensors = info.family == VecFamily::BINARY ? 3 : 2;
+  size_t tensors = vector_tensors(info.family);
   static const char* const kRoles[] = {"dst", "src0", "src1"};
   for (size_t i = 0; i < tensors; ++i) {
     require_ub_position(v, i, tensors == 2 && i == 1 ? "src" : kRoles[i]);
     if (i) require_same_dtype(v, 0, i);
   }
   DType d = v.operand_type(0).dtype;
-  if (!(info.dtypes & (1u << static_cast<unsigned>(d)))) {
-    std::string names;
-    for (unsigned t = 0; t < ASC_DTYPE_COUNT; ++t)
-      if (info.dtypes & (1u << t)) names += std::string(names.empty() ? "" : ", ") + dtype_name(static_cast<DType>(t));
-    type_error(v, fmt::format("dtype {} is not supported (supported: {})", dtype_name(d), names));
-  }
-  if (info.family == VecFamily::SCALAR && v.operand_type(2).dtype != d)
-    type_error(
-        v, fmt::format("the scalar is {} but the tensors hold {}", dtype_name(v.operand_type(2).dtype), dtype_name(d)));
-  if (info.mask_mode && (v.op.attr_int(0) < 0 || v.op.attr_int(0) > 1))
-    type_error(v, "mask_mode is 0 (continuous: the first mask elements) or 1 (bit mask)");
+  require_row_dtype(v, 0);
+  if (vector_has_scalar(info.family) && v.operand_type(tensors).dtype != d)
+    type_error(v, fmt::format("the scalar is {} but the tensors hold {}", dtype_name(v.operand_type(tensors).dtype),
+                              dtype_name(d)));
+  if (info.mask_mode) check_mask_mode(v);
+}
+
+// set_vector_mask(length) (mask_mode 0) or (mask_high, mask_low) (mask_mode 1) for elements of `dtype`.
+void check_set_vector_mask(const OpView& v) {
+  if (v.op.attr_int(0) < 0 || v.op.attr_int(0) > 1)
+    type_error(v, "mask_mode is 0 (a length) or 1 (mask_high, mask_low bits)");
+  check_dtype_attr(v);
 }
 
 constexpr int64_t kMaxEventId = 8;  // event ids 0..7 on Atlas A2
@@ -184,16 +204,6 @@ void check_set_value(const OpView& v) {
   if (v.operand_type(2).dtype != v.operand_type(0).dtype)
     type_error(v, fmt::format("the value is {} but the tensor holds {}", dtype_name(v.operand_type(2).dtype),
                               dtype_name(v.operand_type(0).dtype)));
-}
-
-// Duplicate on Atlas A2: half, float, int16/uint16, int32/uint32.
-void check_duplicate(const OpView& v) {
-  require_ub_position(v, 0, "dst");
-  if (v.operand_type(1).dtype != v.operand_type(0).dtype)
-    type_error(v, fmt::format("the scalar is {} but dst holds {}", dtype_name(v.operand_type(1).dtype),
-                              dtype_name(v.operand_type(0).dtype)));
-  require_dtype_in(
-      v, 0, std::array{DType::Float16, DType::Float32, DType::Int16, DType::UInt16, DType::Int32, DType::UInt32});
 }
 
 // Cast on Atlas A2: the (src, dst) pairs and the round modes each accepts
@@ -265,7 +275,7 @@ void check_reduce_count(const OpView& v) {
 
 void check_whole_reduce(const OpView& v) {
   check_reduce(v);
-  if (v.op.attr_int(0) < 0 || v.op.attr_int(0) > 1) type_error(v, "mask_mode is 0 (continuous) or 1 (bit mask)");
+  check_mask_mode(v);
   if (v.op.attrs.size() > 1 && (v.op.attr_int(1) < 0 || v.op.attr_int(1) > 3))
     type_error(v, fmt::format("unknown ReduceOrder {}", v.op.attr_int(1)));
 }
@@ -327,9 +337,11 @@ OpInfo whole_reduce_op(OpCode code, const char* name, const char* ascendc, bool 
   src.mask_operand = 2;
   MemEffect dst{0, 4, true, false};
   dst.results_stride_operand = 5;
+  dst.mask_operand = 2;  // in counter mode the mask register decides the repeat count
   dst.block_aligned = false;
   row.effects = {src, dst};
   row.result_elements = whole_reduce_elements;
+  row.mask_reg = MaskReg::Operands;
   return row;
 }
 
@@ -406,6 +418,58 @@ OpInfo select_op(OpCode code, const char* name, bool scalar) {
   if (!scalar) row.effects.push_back({3, 4, false, false});
   row.effects.push_back({0, 4, true, false});
   return row;
+}
+
+// ---- transpose -------------------------------------------------------------------
+// transpose(dst, src): one 16x16 matrix of 2-byte elements. transpose.ext(dst,
+// src, tmp, n, c, h, w) with attribute transpose_type: 10 ND2ND_B16 (h = w =
+// 16), 11 NCHW2NHWC, 12 NHWC2NCHW (Atlas A2 implements only these three).
+constexpr int64_t kTransposeNd2ndB16 = 10, kTransposeNchw2Nhwc = 11, kTransposeNhwc2Nchw = 12;
+
+void check_transpose(const OpView& v) {
+  require_ub_position(v, 0, "dst");
+  require_ub_position(v, 1, "src");
+  require_same_dtype(v, 0, 1);
+  require_row_dtype(v, 0);
+  if (v.op.code != OpCode::TransposeExt) return;
+  require_ub_position(v, 2, "shared_tmp_buffer");
+  if (v.operand_type(2).dtype != DType::UInt8) type_error(v, "shared_tmp_buffer must be a LocalTensor of uint8");
+  int64_t type = v.op.attr_int(0);
+  if (type < kTransposeNd2ndB16 || type > kTransposeNhwc2Nchw)
+    throw Error(
+        ASC_ERR_UNSUPPORTED,
+        fmt::format("transpose: TransposeType {} is not implemented on Atlas A2 (the NPU would do nothing); use "
+                    "TRANSPOSE_ND2ND_B16, TRANSPOSE_NCHW2NHWC or TRANSPOSE_NHWC2NCHW",
+                    type),
+        v.op.loc);
+  if (type == kTransposeNd2ndB16 && v.operand_type(0).dtype != DType::UInt16)
+    type_error(v, "TRANSPOSE_ND2ND_B16 takes uint16 tensors on Atlas A2");
+}
+
+// Scratch bytes the NCHW <-> NHWC transposes use: (c + 2) or (2c + 1) tiles of
+// h0 x w0 elements, h0 = 16 (32 for 1-byte types), w0 = 32 / size.
+int64_t transpose_tmp_bytes(int64_t type, int64_t c, int64_t size) {
+  if (type == kTransposeNd2ndB16) return 0;
+  int64_t tile = (size == 1 ? 32 : 16) * (32 / size) * size;
+  return (type == kTransposeNchw2Nhwc ? c + 2 : 2 * c + 1) * tile;
+}
+
+// Effects: 0 reads src, 1 writes tmp, 2 writes dst. operands: dst, src, tmp, n, c, h, w.
+int64_t transpose_extent(const Op& op, const int64_t* in, size_t index, int64_t size) {
+  int64_t type = op.attr_int(0), n = in[3], c = in[4], h = in[5], w = in[6];
+  if (index == 0) {
+    if (n > 65535 || c > 4095 || h * w > 4095)
+      fail(ASC_ERR_INVALID_ARGUMENT, op.loc, "transpose: n {} must be <= 65535, c {} <= 4095 and h * w {} <= 4095", n,
+           c, h * w);
+    if (type == kTransposeNd2ndB16 && (h != 16 || w != 16))
+      fail(ASC_ERR_INVALID_ARGUMENT, op.loc,
+           "transpose: TRANSPOSE_ND2ND_B16 needs h_size = w_size = 16 (got {} x {}); the NPU would do nothing", h, w);
+    if ((h * w * size) % 32 != 0)
+      fail(ASC_ERR_MISALIGNED, op.loc, "transpose: h * w * sizeof(T) = {} bytes is not a multiple of 32", h * w * size);
+  }
+  int64_t elements = type == kTransposeNd2ndB16 ? 256 : n * c * h * w;
+  if (index == 1) return elements ? transpose_tmp_bytes(type, c, size) : 0;
+  return elements * size;
 }
 
 Type tensor_dtype_scalar(const OpView& v) { return Type::scalar(v.operand_type(0).dtype); }
@@ -500,7 +564,6 @@ CostKind cost_kind(OpCode code) {
     case OpCode::CopyLocalToGmBlocks:
     case OpCode::CopyPadGmToLocal:
     case OpCode::CopyPadLocalToGm: return CostKind::GmCopy;
-    case OpCode::Duplicate:
     case OpCode::VCast:
     case OpCode::ReduceSum:
     case OpCode::ReduceMax:
@@ -515,7 +578,9 @@ CostKind cost_kind(OpCode code) {
     case OpCode::Compare:
     case OpCode::CompareScalar:
     case OpCode::Select:
-    case OpCode::SelectScalar: return CostKind::Vector;
+    case OpCode::SelectScalar:
+    case OpCode::Transpose:
+    case OpCode::TransposeExt: return CostKind::Vector;
     case OpCode::GetValue:
     case OpCode::SetValue:
     case OpCode::GlobalGetValue:
@@ -575,8 +640,8 @@ bool reads_dst(OpCode code) {
 // mask mode:
 //   tensors, [scalar], mask0, mask1, repeat_times, block stride per tensor, repeat stride per tensor
 void add_vector_rows(std::vector<OpInfo>& t, const VecSpec& spec, const std::string& mask_name) {
-  uint8_t tensors = spec.family == VecFamily::BINARY ? 3 : 2;
-  uint8_t scalars = spec.family == VecFamily::SCALAR ? 1 : 0;
+  uint8_t tensors = static_cast<uint8_t>(vector_tensors(spec.family));
+  uint8_t scalars = vector_has_scalar(spec.family) ? 1 : 0;
   std::vector<K> head(tensors, K::LocalTensor);
   if (scalars) head.push_back(K::AnyScalar);
   const uint8_t base = tensors + scalars;
@@ -594,6 +659,8 @@ void add_vector_rows(std::vector<OpInfo>& t, const VecSpec& spec, const std::str
   for (int i = 0; i < 3 + 2 * tensors; ++i) mask.operands.push_back(K::IntScalar);
   mask.attrs = {{"mask_mode", ASC_ATTR_INT, true}};
   mask.mask_mode = true;
+  mask.mask_reg = MaskReg::Operands;
+  count.mask_reg = MaskReg::Resets;
   mask.effects.clear();
   auto strided = [&](uint8_t tensor, bool write) {
     MemEffect e{tensor, kNoOperand, write, false};
@@ -895,7 +962,22 @@ std::vector<OpInfo> build_table() {
                {},
                "AscendC::PipeBarrier",
                0});
-
+  t.push_back({OpCode::SetVectorMask,
+               "set_vector_mask",
+               Pipe::S,
+               nullptr,
+               {K::IntScalar, K::IntScalar},
+               kAll,
+               {{"mask_mode", ASC_ATTR_INT, true}, kDTypeAttr, {"counter", ASC_ATTR_INT, false, 0}},
+               no_result,
+               check_set_vector_mask,
+               {},
+               "AscendC::SetVectorMask",
+               0});
+  for (auto [code, name, ascendc] : {std::tuple{OpCode::SetMaskCount, "set_mask_count", "AscendC::SetMaskCount"},
+                                     std::tuple{OpCode::SetMaskNorm, "set_mask_norm", "AscendC::SetMaskNorm"},
+                                     std::tuple{OpCode::ResetMask, "reset_mask", "AscendC::ResetMask"}})
+    t.push_back({code, name, Pipe::S, nullptr, {}, 0, {}, no_result, nullptr, {}, ascendc, 0});
   t.push_back({OpCode::GetValue,
                "local_tensor.get_value",
                Pipe::S,
@@ -944,18 +1026,6 @@ std::vector<OpInfo> build_table() {
                {{0, kNoOperand, true, false, 1, false}},
                "SetValue",
                0});
-  t.push_back({OpCode::Duplicate,
-               "duplicate",
-               Pipe::V,
-               nullptr,
-               {K::LocalTensor, K::AnyScalar, K::IntScalar},
-               kAll,
-               {},
-               no_result,
-               check_duplicate,
-               {{0, 2, true, false}},
-               "AscendC::Duplicate",
-               0});
   t.push_back({OpCode::VCast,
                "cast",
                Pipe::V,
@@ -982,6 +1052,36 @@ std::vector<OpInfo> build_table() {
   t.push_back(compare_op(OpCode::CompareScalar, "compare_scalar", true));
   t.push_back(select_op(OpCode::Select, "select", false));
   t.push_back(select_op(OpCode::SelectScalar, "select_scalar", true));
+  t.push_back({OpCode::Transpose,
+               "transpose",
+               Pipe::V,
+               nullptr,
+               {K::LocalTensor, K::LocalTensor},
+               kAll,
+               {},
+               no_result,
+               check_transpose,
+               {{1, kNoOperand, false, false}, {0, kNoOperand, true, false}},
+               "AscendC::Transpose",
+               0});
+  t.back().effects[0].count_operand = t.back().effects[1].count_operand = kExtentFn;
+  t.back().extent = [](const Op&, const int64_t*, size_t, int64_t size) { return 256 * size; };
+  t.back().dtypes = dtype_bits({DType::Int16, DType::UInt16, DType::Float16});
+  t.push_back({OpCode::TransposeExt,
+               "transpose.ext",
+               Pipe::V,
+               nullptr,
+               {K::LocalTensor, K::LocalTensor, K::LocalTensor, K::IntScalar, K::IntScalar, K::IntScalar, K::IntScalar},
+               kAll,
+               {{"transpose_type", ASC_ATTR_INT, true}},
+               no_result,
+               check_transpose,
+               {{1, kExtentFn, false, false}, {2, kExtentFn, true, false}, {0, kExtentFn, true, false}},
+               "AscendC::Transpose",
+               0});
+  t.back().extent = transpose_extent;
+  t.back().dtypes = dtype_bits({DType::Int8, DType::UInt8, DType::Int16, DType::UInt16, DType::Float16, DType::Int32,
+                                DType::UInt32, DType::Float32});
   const AttrSpec name_attr{"name", ASC_ATTR_STRING, false};
   const AttrSpec event_attr{"event", ASC_ATTR_INT, true};
   auto fw = [&](OpInfo row) {

@@ -65,8 +65,18 @@ struct MemEffect {
   uint8_t results_stride_operand = kNoOperand;
 };
 
-// Vector instruction families (ir/vector_ops.def).
-enum class VecFamily : uint8_t { NONE, BINARY, UNARY, SCALAR };
+// Vector instruction families (ir/vector_ops.def). FILL: dst and a scalar.
+enum class VecFamily : uint8_t { NONE, BINARY, UNARY, SCALAR, FILL };
+// The tensor count of a family (dst first), and whether a scalar follows the tensors.
+inline size_t vector_tensors(VecFamily f) { return f == VecFamily::BINARY ? 3 : f == VecFamily::FILL ? 1 : 2; }
+inline bool vector_has_scalar(VecFamily f) { return f == VecFamily::SCALAR || f == VecFamily::FILL; }
+
+// How an instruction uses the vector mask register. A count-mode instruction
+// sets the register itself and leaves it reset (full mask, normal mode); a
+// mask-mode one loads its mask operands into it (attr mask_mode 0 or 1) or,
+// with is_set_mask=False (mask_mode 2), runs with whatever it holds.
+enum class MaskReg : uint8_t { None, Resets, Operands };
+constexpr int64_t kMaskFromRegister = 2;  // the mask_mode attribute of is_set_mask=False
 
 struct Op;
 struct Kernel;
@@ -89,7 +99,8 @@ using CheckFn = void (*)(const OpView&);                  // throws asc::Error (
 using ResultFn = Type (*)(const OpView&);                 // result type, Type::none() if no result
 using PipeFn = Pipe (*)(const Op&);                       // pipe that executes this op instance
 using ResultElementsFn = uint32_t (*)(const Op&, DType);  // per-repeat result width of a reduction
-// Byte span of effect `index` from its tensor's start, for effects with count_operand == kExtentFn.
+// Byte span of effect `index` from its tensor's start, for effects with
+// count_operand == kExtentFn; element_size is that of operand 0's dtype.
 using ExtentFn = int64_t (*)(const Op&, const int64_t* operands, size_t index, int64_t element_size);
 
 struct OpInfo {
@@ -110,6 +121,7 @@ struct OpInfo {
   uint32_t dtypes = 0;               // vector ops: the element dtypes they accept (bit = DType)
   VecFamily family = VecFamily::NONE;
   bool mask_mode = false;  // the `.mask` form of a vector instruction
+  MaskReg mask_reg = MaskReg::None;
   ResultElementsFn result_elements = nullptr;
   ExtentFn extent = nullptr;
 };

@@ -1,6 +1,9 @@
 #include "sim/block.h"
 
+#include <algorithm>
+
 #include "sim/handlers.h"
+#include "sim/vector_mask.h"
 
 namespace asc::sim {
 
@@ -98,8 +101,9 @@ void Block::issue(const Op& op) {
   }
   if (op.operands.size() > kMaxIssuedOperands)
     fail(ASC_ERR_INTERNAL, op.loc, "{} has more operands than a pipe queue entry holds", op.info().name);
-  Issued entry{&op, {}, timeline_.dispatch()};
+  Issued entry{&op, {}, timeline_.dispatch(), mask_reg_};
   for (size_t i = 0; i < op.operands.size(); ++i) entry.in[i] = regs_[op.operands[i]];
+  update_mask_register(op, entry.in.data());
   auto& q = queues_[static_cast<size_t>(pipe)];
   q.push_back(entry);
   // Only a pipe that was idle can make progress now; a set_flag may release others.
@@ -121,6 +125,7 @@ bool Block::step(Pipe p) {
       timeline_.run(op, p, head.dispatched, 0);
       break;
     default: {
+      issued_mask_ = head.mask;
       uint64_t bytes = check_effects(op, p, head.in.data());
       exec_fn(op.code)(*this, op, head.in.data(), nullptr);
       timeline_.run(op, p, head.dispatched, bytes);
@@ -224,14 +229,15 @@ uint64_t Block::check_effects(const Op& op, Pipe pipe, const RtValue* in) {
         if (ints[k] < 0 || ints[k] > (int64_t{1} << 32))
           fail(ASC_ERR_INVALID_ARGUMENT, op.loc, "{}: parameter {} is {}, outside 0..2^32", op.info().name, k - 1,
                ints[k]);
-      int64_t size = dtype_size(dtype);
-      int64_t bytes = op.info().extent(op, ints.data(), i, size);
+      int64_t size = dtype_size(dtype);  // the extent is in bytes of operand 0's elements; this tensor's may differ
+      int64_t bytes = op.info().extent(op, ints.data(), i, dtype_size(kernel().type_of(op.operands[0]).dtype));
       effect_ptrs_[i] = memory(op, in[e.tensor], dtype, 0, (bytes + size - 1) / size, e);
       largest = std::max(largest, static_cast<uint64_t>(bytes));
       continue;
     }
     if (e.results_stride_operand != kNoOperand) {  // one result per repeat, `stride` results apart
-      int64_t repeats = in[e.count_operand].i, stride = in[e.results_stride_operand].i;
+      int64_t stride = in[e.results_stride_operand].i;
+      int64_t repeats = repeat_mask(*this, op, in, e.mask_operand, e.count_operand, dtype).repeats;
       if (stride < 0 || stride > 255)
         fail(ASC_ERR_INVALID_ARGUMENT, op.loc, "{}: dst_rep_stride {} must be 0..255", op.info().name, stride);
       int64_t unit = op.info().result_elements(op, dtype);
@@ -266,8 +272,10 @@ uint64_t Block::check_effects(const Op& op, Pipe pipe, const RtValue* in) {
 // the instruction touches (only blocks holding a selected element count).
 uint8_t* Block::strided_memory(const Op& op, const RtValue* in, DType dtype, const MemEffect& e) {
   const RtValue& t = in[e.tensor];
-  int64_t repeats = in[e.repeat_operand].i, blk = in[e.blk_stride_operand].i, rep = in[e.rep_stride_operand].i;
-  if (repeats < 0 || repeats > 255)
+  RepeatMask mask = repeat_mask(*this, op, in, e.mask_operand, e.repeat_operand, dtype);
+  int64_t repeats = mask.repeats, blk = in[e.blk_stride_operand].i, rep = in[e.rep_stride_operand].i;
+  bool counter = op.attr_int(0) == kMaskFromRegister && issued_mask_.counter;
+  if (!counter && (repeats < 0 || repeats > 255))
     fail(ASC_ERR_INVALID_ARGUMENT, op.loc, "{}: repeat_times {} is outside 0..255", op.info().name, repeats);
   // BinaryRepeatParams strides are uint8; UnaryRepeatParams block strides uint16, repeat strides uint8.
   int64_t max_blk = op.info().family == VecFamily::BINARY ? 255 : 65535;
@@ -277,25 +285,15 @@ uint8_t* Block::strided_memory(const Op& op, const RtValue* in, DType dtype, con
   if (e.write && blk == 0)
     fail(ASC_ERR_INVALID_ARGUMENT, op.loc, "{}: a destination block stride of 0 is undefined on the hardware",
          op.info().name);
-  uint64_t mask[2];
-  vector_mask(op, in, e.mask_operand, mask);
-  int64_t per_block = 32 / dtype_size(dtype), per_repeat = 256 / dtype_size(dtype);
-  int64_t first = -1, last = -1;
-  for (int64_t i = 0; i < per_repeat; ++i)
-    if ((mask[i / 64] >> (i % 64)) & 1) {
-      if (first < 0) first = i;
-      last = i;
-    }
   size_t which = static_cast<size_t>(&e - op.info().effects.data());
   if (t.addr % platform().info.block_bytes != 0)
     fail(ASC_ERR_MISALIGNED, op.loc, "{}: address {} in the Unified Buffer is not 32-byte aligned", op.info().name,
          t.addr);
-  if (repeats == 0 || first < 0) {  // touches nothing
+  int64_t lo, hi;
+  if (!mask.extent(dtype_size(dtype), blk, rep, &lo, &hi)) {  // touches nothing
     effect_ranges_[which] = {static_cast<uint64_t>(t.addr), static_cast<uint64_t>(t.addr)};
     return ub_ + t.addr;
   }
-  int64_t lo = (first / per_block) * blk * 32;
-  int64_t hi = ((repeats - 1) * rep + (last / per_block) * blk) * 32 + 32;
   uint64_t tensor_bytes = t.len == kUnknownLength ? UINT64_MAX : t.len * dtype_size(dtype);
   if (static_cast<uint64_t>(hi) > tensor_bytes)
     fail(ASC_ERR_OUT_OF_BOUNDS, op.loc,
@@ -328,12 +326,18 @@ uint8_t* Block::memory(const Op& op, const RtValue& tensor, DType dtype, int64_t
   if (count > kMaxElements)
     fail(ASC_ERR_OUT_OF_BOUNDS, op.loc, "{}: element count {} exceeds every memory", op.info().name, count);
   uint64_t bytes = static_cast<uint64_t>(count) * size;
-  if (e.whole_blocks && bytes % platform().info.block_bytes != 0)
-    fail(ASC_ERR_MISALIGNED, op.loc,
-         "{}: {} elements of {} is {} bytes, not a whole number of {}-byte blocks; the NPU would silently copy only "
-         "{} bytes. Copy a multiple of {} elements (or use data_copy_pad)",
-         op.info().name, count, dtype_name(dtype), bytes, platform().info.block_bytes,
-         bytes / platform().info.block_bytes * platform().info.block_bytes, platform().info.block_bytes / size);
+  uint64_t block = platform().info.block_bytes;
+  if (e.whole_blocks && bytes % block != 0) {  // the NPU copies whole blocks only: the tail is dropped
+    if (std::find(warned_ops_.begin(), warned_ops_.end(), &op) == warned_ops_.end()) {
+      warned_ops_.push_back(&op);
+      warnings_.push_back(fmt::format(
+          "alignment: {}: {}: {} elements of {} is {} bytes, not a whole number of {}-byte blocks; as on the NPU only "
+          "the first {} bytes were copied. Copy a multiple of {} elements (or use data_copy_pad)",
+          op.loc.str(), op.info().name, count, dtype_name(dtype), bytes, block, bytes / block * block, block / size));
+    }
+    bytes = bytes / block * block;
+    count = static_cast<int64_t>(bytes / size);
+  }
   if (t.len != kUnknownLength && static_cast<uint64_t>(count) > t.len)
     fail(ASC_ERR_OUT_OF_BOUNDS, op.loc, "{} {} {} elements but the {} tensor has only {} elements", op.info().name,
          verb, count, role, t.len);

@@ -51,11 +51,21 @@ struct GmWrite {
 
 constexpr size_t kMaxIssuedOperands = 12;  // the widest op: a binary vector op in mask mode
 
-// An op waiting in a pipe queue, with its operands captured at dispatch.
+// The vector mask register (set_vector_mask, set_mask_count/set_mask_norm,
+// reset_mask). In normal mode `bits` selects elements of each repeat; in
+// counter mode bits[0] is the element count of the next instructions.
+struct VectorMaskReg {
+  uint64_t bits[2] = {~0ull, ~0ull};
+  bool counter = false;
+};
+
+// An op waiting in a pipe queue, with its operands (and the mask register, as
+// the hardware reads it at dispatch) captured at dispatch.
 struct Issued {
   const Op* op;
   std::array<RtValue, kMaxIssuedOperands> in;
   uint64_t dispatched = 0;  // cycle
+  VectorMaskReg mask{};
 };
 
 class Block {
@@ -72,6 +82,11 @@ class Block {
   // Checked pointer to the bytes of the op's i-th memory effect (op table
   // order), valid while a pipe op's handler runs.
   uint8_t* effect_ptr(size_t i) const { return effect_ptrs_[i]; }
+  uint64_t effect_bytes(size_t i) const { return effect_ranges_[i].second - effect_ranges_[i].first; }
+  // The mask register as the running pipe op saw it at dispatch.
+  const VectorMaskReg& issued_mask() const { return issued_mask_; }
+  // The scalar unit's view of the mask register (set_vector_mask and friends).
+  VectorMaskReg& mask_register() { return mask_reg_; }
 
   // Results, once run() returned.
   const Timeline& timeline() const { return timeline_; }
@@ -96,6 +111,7 @@ class Block {
   uint8_t* memory(const Op& op, const RtValue& tensor, DType dtype, int64_t offset, int64_t count, const MemEffect& e);
   uint8_t* strided_memory(const Op& op, const RtValue* in, DType dtype, const MemEffect& e);
   size_t flag_index(const Op& op, int64_t event, int64_t id) const;
+  void update_mask_register(const Op& op, const RtValue* in);  // vector_mask.cpp
 
   const LaunchContext& ctx_;
   uint32_t block_idx_;
@@ -104,11 +120,14 @@ class Block {
   std::array<std::deque<Issued>, kPipeSlots> queues_;
   // One flag per (HardEvent, event id): the set_flag op that set it, or null.
   std::vector<const Op*> flags_;
+  VectorMaskReg mask_reg_;
+  VectorMaskReg issued_mask_;
   std::array<uint8_t*, 4> effect_ptrs_{};
   std::array<std::pair<uint64_t, uint64_t>, 4> effect_ranges_{};  // byte ranges, UB or GM
   std::optional<RaceChecker> race_;
   Timeline timeline_;
   std::vector<std::string> warnings_;
+  std::vector<const Op*> warned_ops_;  // one alignment warning per op
   std::vector<GmWrite> gm_writes_;
 };
 

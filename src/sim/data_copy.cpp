@@ -8,10 +8,8 @@
 namespace asc::sim {
 namespace {
 
-void copy(Block& b, const Op& op, const RtValue* in) {
-  size_t bytes = static_cast<size_t>(in[2].i) * dtype_size(b.kernel().type_of(op.operands[0]).dtype);
-  std::memmove(b.effect_ptr(1), b.effect_ptr(0), bytes);
-}
+// The resolved effects hold the bytes copied: whole 32-byte blocks only.
+void copy(Block& b) { std::memmove(b.effect_ptr(1), b.effect_ptr(0), static_cast<size_t>(b.effect_bytes(1))); }
 
 }  // namespace
 
@@ -62,13 +60,13 @@ static void copy_pad_out(Block& b, const RtValue* in) {
                  static_cast<size_t>(len));
 }
 
-void exec_CopyGmToLocal(Block& b, const Op& op, const RtValue* in, RtValue*) { copy(b, op, in); }
+void exec_CopyGmToLocal(Block& b, const Op&, const RtValue*, RtValue*) { copy(b); }
 void exec_CopyPadGmToLocal(Block& b, const Op& op, const RtValue* in, RtValue*) { copy_pad_in(b, op, in); }
 void exec_CopyPadLocalToGm(Block& b, const Op&, const RtValue* in, RtValue*) { copy_pad_out(b, in); }
 void exec_CopyGmToLocalBlocks(Block& b, const Op&, const RtValue* in, RtValue*) { copy_blocks(b, in); }
 void exec_CopyLocalToGmBlocks(Block& b, const Op&, const RtValue* in, RtValue*) { copy_blocks(b, in); }
 void exec_CopyLocalToLocalBlocks(Block& b, const Op&, const RtValue* in, RtValue*) { copy_blocks(b, in); }
-void exec_CopyLocalToGm(Block& b, const Op& op, const RtValue* in, RtValue*) { copy(b, op, in); }
-void exec_CopyLocalToLocal(Block& b, const Op& op, const RtValue* in, RtValue*) { copy(b, op, in); }
+void exec_CopyLocalToGm(Block& b, const Op&, const RtValue*, RtValue*) { copy(b); }
+void exec_CopyLocalToLocal(Block& b, const Op&, const RtValue*, RtValue*) { copy(b); }
 
 }  // namespace asc::sim

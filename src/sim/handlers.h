@@ -16,8 +16,5 @@ ExecFn exec_fn(OpCode code);
 
 // The vector instructions' shared engine (vector_ops.cpp).
 void run_vector(Block& b, const Op& op, const RtValue* in);
-// The 128-bit element mask of a vector op in mask mode; `base` is the index
-// of its first mask operand.
-void vector_mask(const Op& op, const RtValue* in, size_t base, uint64_t mask[2]);
 
 }  // namespace asc::sim

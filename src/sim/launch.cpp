@@ -108,7 +108,8 @@ LaunchReport summarise(const Kernel& kernel, const Platform& platform, std::vect
       BlockResult& br = blocks[b];
       wave = std::max(wave, br.cycles);
       for (size_t p = 0; p < kPipeSlots; ++p) r.busy[p] += br.busy[p];
-      for (auto& w : br.warnings) r.warnings.push_back(std::move(w));
+      for (auto& w : br.warnings)  // blocks running the same code warn alike: once is enough
+        if (std::find(r.warnings.begin(), r.warnings.end(), w) == r.warnings.end()) r.warnings.push_back(std::move(w));
       for (const TraceEvent& e : br.events)
         r.events.push_back({static_cast<uint32_t>(b), e.pipe, t + e.start, t + e.end, e.op});
       for (size_t i = 0; i < br.per_op.size(); ++i) {

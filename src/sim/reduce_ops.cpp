@@ -10,6 +10,7 @@
 
 #include "sim/handlers.h"
 #include "sim/scalar_math.h"
+#include "sim/vector_mask.h"
 
 namespace asc::sim {
 namespace {
@@ -89,8 +90,9 @@ void reduce_count(Block& b, const Op& op, const RtValue* in) {
 // The operands of a per-repeat reduction (whole_, block_, pair_reduce), resolved.
 struct RepeatReduce {
   DType d;
-  int64_t size, per_block, per_repeat, repeats, dst_rep, blk, rep, unit;
-  uint64_t mask[2];
+  int64_t size, per_block, per_repeat, dst_rep, blk, rep, unit;
+  RepeatMask mask;
+  int64_t repeats;
   const uint8_t* src;
   uint8_t* dst;
 
@@ -99,16 +101,16 @@ struct RepeatReduce {
         size(dtype_size(d)),
         per_block(32 / size),
         per_repeat(256 / size),
-        repeats(in[4].i),
         dst_rep(in[5].i),
         blk(in[6].i),
         rep(in[7].i),
         unit(op.info().result_elements(op, d)),
         src(b.effect_ptr(0)),
         dst(b.effect_ptr(1)) {
-    vector_mask(op, in, 2, mask);
+    mask = repeat_mask(b, op, in, 2, 4, d);
+    repeats = mask.repeats;
   }
-  bool selected(int64_t i) const { return (mask[i / 64] >> (i % 64)) & 1; }
+  bool selected(int64_t r, int64_t i) const { return mask.selects(r, i); }
   float lane(int64_t r, int64_t i) const {
     return load(src + (r * rep + (i / per_block) * blk) * 32 + (i % per_block) * size, d);
   }
@@ -122,7 +124,7 @@ void whole_reduce(Block& b, const Op& op, const RtValue* in) {
     std::vector<std::pair<float, uint32_t>> lanes;
     std::vector<float> sum_lanes;
     for (int64_t i = 0; i < w.per_repeat; ++i) {
-      bool on = w.selected(i);
+      bool on = w.selected(r, i);
       float v = on ? w.lane(r, i) : 0.0f;
       sum_lanes.push_back(v);  // masked-off lanes add nothing
       if (on) lanes.emplace_back(v, static_cast<uint32_t>(i));
@@ -159,7 +161,7 @@ void grouped_reduce(Block& b, const Op& op, const RtValue* in, int64_t group) {
     for (int64_t g = 0; g < w.per_repeat / group; ++g) {
       std::vector<std::pair<float, uint32_t>> lanes;
       for (int64_t i = g * group; i < (g + 1) * group; ++i)
-        if (w.selected(i)) lanes.emplace_back(w.lane(r, i), static_cast<uint32_t>(i));
+        if (w.selected(r, i)) lanes.emplace_back(w.lane(r, i), static_cast<uint32_t>(i));
       if (lanes.empty()) continue;
       if (op.code == OpCode::BlockReduceMax || op.code == OpCode::BlockReduceMin) {
         store(w.result(r, g), w.d, extreme(lanes, op.code == OpCode::BlockReduceMax).value);

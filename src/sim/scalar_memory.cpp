@@ -1,5 +1,5 @@
-// get_value / set_value on the scalar unit, and duplicate (fill) on V. The
-// block has resolved each op's one memory effect to a checked pointer.
+// get_value / set_value on the scalar unit. The block has resolved each op's
+// one memory effect to a checked pointer.
 #include "sim/handlers.h"
 #include "sim/scalar_math.h"
 
@@ -7,12 +7,6 @@ namespace asc::sim {
 namespace {
 
 DType tensor_dtype(Block& b, const Op& op) { return b.kernel().type_of(op.operands[0]).dtype; }
-
-template <typename T>
-void fill(uint8_t* dst, int64_t n, T value) {
-  T* d = reinterpret_cast<T*>(dst);
-  for (int64_t i = 0; i < n; ++i) d[i] = value;
-}
 
 }  // namespace
 
@@ -30,21 +24,6 @@ void exec_GlobalGetValue(Block& b, const Op& op, const RtValue*, RtValue* out) {
 
 void exec_GlobalSetValue(Block& b, const Op& op, const RtValue* in, RtValue*) {
   store_scalar(b.effect_ptr(0), tensor_dtype(b, op), in[2]);
-}
-
-void exec_Duplicate(Block& b, const Op& op, const RtValue* in, RtValue*) {
-  uint8_t* dst = b.effect_ptr(0);
-  int64_t n = in[2].i;
-  const RtValue& v = in[1];
-  switch (tensor_dtype(b, op)) {
-    case DType::Float32: return fill(dst, n, static_cast<float>(v.f));
-    case DType::Float16: return fill(dst, n, static_cast<_Float16>(static_cast<float>(v.f)));
-    case DType::Int16:
-    case DType::UInt16: return fill(dst, n, static_cast<uint16_t>(v.i));
-    case DType::Int32:
-    case DType::UInt32: return fill(dst, n, static_cast<uint32_t>(v.i));
-    default: fail(ASC_ERR_INTERNAL, op.loc, "duplicate: dtype passed the verifier but has no kernel");
-  }
 }
 
 // Framework ops and local_tensor.auto are replaced by passes before a kernel

@@ -13,6 +13,7 @@
 #include <type_traits>
 
 #include "sim/handlers.h"
+#include "sim/vector_mask.h"
 
 namespace asc::sim {
 namespace {
@@ -72,6 +73,7 @@ void with_lane(OpCode code, const Op& op, Body body) {
     case OpCode::VMins: return body([](C a, C s, C) { return a < s ? a : s; });
     case OpCode::VRelu: return body([=](C a, C, C) { return relu(a); });
     case OpCode::VCopy: return body([](C a, C, C) { return a; });
+    case OpCode::VDuplicate: return body([](C, C s, C) { return s; });
     default: break;
   }
   if constexpr (kFloatLane<T>) {
@@ -109,9 +111,9 @@ void with_lane(OpCode code, const Op& op, Body body) {
 // The operands of one instruction instance, resolved.
 struct Operands {
   uint8_t* dst = nullptr;
-  const uint8_t* src0 = nullptr;
+  const uint8_t* src0 = nullptr;  // all but FILL
   const uint8_t* src1 = nullptr;  // BINARY only
-  double scalar_f = 0;            // SCALAR only
+  double scalar_f = 0;            // SCALAR and FILL only
   int64_t scalar_i = 0;
 };
 
@@ -155,7 +157,7 @@ void count_loop(const Operands& o, int64_t n, F f) {
   using C = Calc<T>;
   C s = scalar_of<T>(o);
   for (int64_t i = 0; i < n; ++i) {
-    C a = static_cast<C>(load<T>(o.src0 + i * sizeof(T)));
+    C a = o.src0 ? static_cast<C>(load<T>(o.src0 + i * sizeof(T))) : C(0);
     C b = o.src1 ? static_cast<C>(load<T>(o.src1 + i * sizeof(T))) : s;
     C d = static_cast<C>(load<T>(o.dst + i * sizeof(T)));
     store<T>(o.dst + i * sizeof(T), narrow<T>(f(a, b, d)));
@@ -163,8 +165,7 @@ void count_loop(const Operands& o, int64_t n, F f) {
 }
 
 struct MaskShape {
-  int64_t repeats;
-  uint64_t mask[2];
+  RepeatMask mask;
   int64_t blk[3], rep[3];  // dst, src0, src1, in blocks
 };
 
@@ -173,17 +174,18 @@ void mask_loop(const Operands& o, const MaskShape& m, F f) {
   using C = Calc<T>;
   constexpr int64_t per_block = 32 / sizeof(T);
   C s = scalar_of<T>(o);
-  for (int64_t r = 0; r < m.repeats; ++r)
+  for (int64_t r = 0; r < m.mask.repeats; ++r)
     for (int64_t blk = 0; blk < 8; ++blk) {
       uint8_t* d = o.dst + (r * m.rep[0] + blk * m.blk[0]) * 32;
-      const uint8_t* a = o.src0 + (r * m.rep[1] + blk * m.blk[1]) * 32;
+      const uint8_t* a = o.src0 ? o.src0 + (r * m.rep[1] + blk * m.blk[1]) * 32 : nullptr;
       const uint8_t* b = o.src1 ? o.src1 + (r * m.rep[2] + blk * m.blk[2]) * 32 : nullptr;
       for (int64_t e = 0; e < per_block; ++e) {
         int64_t i = blk * per_block + e;
-        if (!((m.mask[i / 64] >> (i % 64)) & 1)) continue;
+        if (!m.mask.selects(r, i)) continue;
+        C av = a ? static_cast<C>(load<T>(a + e * sizeof(T))) : C(0);
         C bv = b ? static_cast<C>(load<T>(b + e * sizeof(T))) : s;
         C dv = static_cast<C>(load<T>(d + e * sizeof(T)));
-        store<T>(d + e * sizeof(T), narrow<T>(f(static_cast<C>(load<T>(a + e * sizeof(T))), bv, dv)));
+        store<T>(d + e * sizeof(T), narrow<T>(f(av, bv, dv)));
       }
     }
 }
@@ -202,8 +204,8 @@ OpCode count_code(OpCode code) {
 template <typename T>
 void run_typed(Block& b, const Op& op, const RtValue* in) {
   const OpInfo& info = op.info();
-  size_t tensors = info.family == VecFamily::BINARY ? 3 : 2;
-  size_t base = tensors + (info.family == VecFamily::SCALAR ? 1 : 0);
+  size_t tensors = vector_tensors(info.family);
+  size_t base = tensors + (vector_has_scalar(info.family) ? 1 : 0);
   Operands o;
   // Effects list the source reads first and the dst write last; find each tensor's pointer.
   for (size_t i = 0; i < info.effects.size(); ++i) {
@@ -214,15 +216,14 @@ void run_typed(Block& b, const Op& op, const RtValue* in) {
       default: o.src1 = p; break;
     }
   }
-  if (info.family == VecFamily::SCALAR) {
-    o.scalar_f = in[2].f;
-    o.scalar_i = in[2].i;
+  if (vector_has_scalar(info.family)) {
+    o.scalar_f = in[tensors].f;
+    o.scalar_i = in[tensors].i;
   }
   auto run = [&](auto f) {
     if (!info.mask_mode) return count_loop<T>(o, in[base].i, f);
     MaskShape m{};
-    m.repeats = in[base + 2].i;
-    vector_mask(op, in, base, m.mask);
+    m.mask = repeat_mask(b, op, in, base, base + 2, b.kernel().type_of(op.operands[0]).dtype);
     for (size_t k = 0; k < tensors; ++k) {
       m.blk[k] = in[base + 3 + k].i;
       m.rep[k] = in[base + 3 + tensors + k].i;
@@ -233,19 +234,6 @@ void run_typed(Block& b, const Op& op, const RtValue* in) {
 }
 
 }  // namespace
-
-void vector_mask(const Op& op, const RtValue* in, size_t base, uint64_t mask[2]) {
-  int64_t lo = in[base].i, hi = in[base + 1].i;
-  if (op.attr_int(0) == 1) {  // bit mask
-    mask[0] = static_cast<uint64_t>(lo);
-    mask[1] = static_cast<uint64_t>(hi);
-    return;
-  }
-  // continuous: the first `lo` elements of each repeat
-  int64_t n = std::max<int64_t>(0, std::min<int64_t>(lo, 128));
-  mask[0] = n >= 64 ? ~0ull : ((1ull << n) - 1);
-  mask[1] = n <= 64 ? 0 : (n >= 128 ? ~0ull : ((1ull << (n - 64)) - 1));
-}
 
 void run_vector(Block& b, const Op& op, const RtValue* in) {
   switch (b.kernel().type_of(op.operands[0]).dtype) {

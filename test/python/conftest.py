@@ -21,3 +21,4 @@ def pytest_configure(config):
     # A correct kernel gets no synccheck warning: any that appears fails the test
     # (tests that expect one use pytest.warns or catch_warnings).
     config.addinivalue_line("filterwarnings", "error::asc.errors.SyncWarning")
+    config.addinivalue_line("filterwarnings", "error::asc.errors.AlignmentWarning")

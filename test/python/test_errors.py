@@ -8,7 +8,6 @@ import asc.lib.runtime as rt
 from asc.errors import (
     DeadlockError,
     LaunchArgumentError,
-    MisalignedError,
     OutOfBoundsError,
     UnsupportedSyntaxError,
 )
@@ -124,9 +123,31 @@ def copy_in_count(x: asc.GlobalAddress, n: int):
     asc.data_copy(t, x_gm, n)
 
 
-def test_copy_length_not_whole_blocks_is_misaligned():
-    with pytest.raises(MisalignedError, match="12 bytes, not a whole number of 32-byte blocks"):
-        launch(copy_in_count, np.zeros(64, np.float32), 3)
+@asc.jit
+def round_trip(x: asc.GlobalAddress, z: asc.GlobalAddress, n: int):
+    x_gm = asc.GlobalTensor()
+    x_gm.set_global_buffer(x)
+    z_gm = asc.GlobalTensor()
+    z_gm.set_global_buffer(z)
+    t = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, 64)
+    asc.duplicate(t, -1.0, 64)
+    asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+    asc.data_copy(t, x_gm, n)
+    asc.set_flag(asc.HardEvent.MTE2_MTE3, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_MTE3, 0)
+    asc.data_copy(z_gm, t, 64)
+
+
+@pytest.mark.parametrize("n", [3, 12, 61])
+def test_copy_length_not_whole_blocks_warns_and_drops_the_tail(n):
+    x = np.arange(1, 65, dtype=np.float32)
+    z = np.zeros(64, np.float32)
+    whole = n // 8 * 8
+    pattern = rf"test_errors.py:\d+:\d+: data_copy.gm_to_local: {n} elements of float32 is {4 * n} bytes, not a whole"
+    with pytest.warns(asc.errors.AlignmentWarning, match=pattern + rf".*only the first {4 * whole} bytes"):
+        launch(round_trip, x, z, n)
+    np.testing.assert_array_equal(z[:whole], x[:whole])  # as on the NPU: whole blocks only
+    np.testing.assert_array_equal(z[whole:], -1.0)
 
 
 def test_copy_longer_than_local_tensor():

@@ -62,6 +62,7 @@ OPS = {
     "shift_left": ("scalar", SHIFT, lambda a, s, d: a << s, "any"),
     "shift_right": ("scalar", SHIFT, lambda a, s, d: a >> s, "any"),
     "axpy": ("scalar", FLOAT, fused(lambda a, s, d: a * s + d), "any"),
+    "duplicate": ("fill", (F16, F32, I16, U16, I32, U32), lambda a, s, d: s, "any"),
 }
 # Transcendental lanes may differ from numpy by an ulp or so.
 APPROX = {"exp", "ln", "rsqrt", "reciprocal"}
@@ -94,6 +95,8 @@ def make_kernel(name, family):
                 op(c, a, b, count)
             elif family == "unary":
                 op(c, a, count)
+            elif family == "fill":
+                op(c, scalar, count)
             else:
                 op(c, a, scalar, count)
         else:
@@ -102,6 +105,8 @@ def make_kernel(name, family):
                 op(c, a, b, mask, repeats, asc.BinaryRepeatParams(blk, blk, blk, rep, rep, rep))
             elif family == "unary":
                 op(c, a, mask, repeats, unary_params(blk, blk, rep, rep))
+            elif family == "fill":
+                op(c, scalar, mask, repeats, blk, rep)
             else:
                 op(c, a, scalar, mask, repeats, asc.UnaryRepeatParams(blk, blk, rep, rep))
         asc.set_flag(asc.HardEvent.V_MTE3, 0)
@@ -147,7 +152,7 @@ def reference(name, x, y, z, scalar, where):
     d_idx, a_idx, b_idx = where
     out = z.copy()
     a, d = x[a_idx], z[d_idx]
-    b = y[b_idx] if family == "binary" else np.array(scalar).astype(x.dtype) if family == "scalar" else a
+    b = y[b_idx] if family == "binary" else np.array(scalar).astype(x.dtype) if family in ("scalar", "fill") else a
     if name.startswith("shift"):
         b = scalar
     result = wrap(f)(a, b, d)
@@ -206,13 +211,13 @@ MASK_CASES = [
 ]
 
 
-# Overlapping repeats (repeat stride < 8) only for unary ops: with several
-# operands a later repeat would read what an earlier one wrote.
+# Overlapping repeats (repeat stride < 8) only for unary and fill ops: with
+# several operands a later repeat would read what an earlier one wrote.
 MASK_PARAMS = [
     pytest.param(case, m, id=f"{case_id(case)}-{m[0]}-{m[1]}-r{m[2]}-b{m[3]}-s{m[4]}")
     for case in CASES
     for m in MASK_CASES
-    if m[4] >= 8 or OPS[case[0]][0] == "unary"
+    if m[4] >= 8 or OPS[case[0]][0] in ("unary", "fill")
 ]
 
 

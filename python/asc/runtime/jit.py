@@ -12,7 +12,7 @@ from ..codegen.context import compiling, in_kernel
 from ..codegen.function_visitor import FunctionVisitor
 from ..codegen.ir_builder import IRBuilder, kernel_ir_text
 from ..codegen.source import FunctionSource
-from ..errors import CodegenError, LaunchArgumentError, SyncWarning
+from ..errors import AlignmentWarning, CodegenError, LaunchArgumentError, SyncWarning
 from ..language.core.constexpr import is_constexpr
 from ..language.core.ir_value import Scalar
 from ..language.core.tensor import GlobalAddress
@@ -157,7 +157,8 @@ class JITFunction:
         lib.asc_stream_last_stats(stream.handle, stream.stats)
         if stream.stats.n_warnings:
             for text in rt_profile.last_launch_stats(stream).warnings:
-                warnings.warn(f"{self.__name__}: {text}", SyncWarning, stacklevel=3)
+                category = AlignmentWarning if text.startswith("alignment:") else SyncWarning
+                warnings.warn(f"{self.__name__}: {text}", category, stacklevel=3)
 
     # -- compiling ----------------------------------------------------------------------
     def _compile(self, specs: list[tuple[str, ArgSpec]], constexprs: dict[str, Any]) -> CompiledKernel:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from .._ffi import ffi, lib
 from ..language.core.dtype import ALL_DTYPES
 
-OPERANDS = {1: "dst, src0, src1", 2: "dst, src", 3: "dst, src, scalar"}
+OPERANDS = {1: "dst, src0, src1", 2: "dst, src", 3: "dst, src, scalar", 4: "dst, scalar"}
 
 
 def rows() -> list[tuple[str, str, str, str]]:

@@ -4,6 +4,8 @@ from .cast import cast
 from .compare import compare, compare_scalar, select
 from .data_copy import data_copy, data_copy_pad
 from .duplicate import duplicate
+from .layout import transpose
+from .mask import MASK_PLACEHOLDER, reset_mask, set_mask_count, set_mask_norm, set_vector_mask
 from .reduce import (
     block_reduce_max,
     block_reduce_min,
@@ -52,6 +54,12 @@ from .vector import (  # noqa: A004
 )
 
 __all__ = [
+    "MASK_PLACEHOLDER",
+    "reset_mask",
+    "set_mask_count",
+    "set_mask_norm",
+    "set_vector_mask",
+    "transpose",
     "abs",
     "add",
     "add_relu",

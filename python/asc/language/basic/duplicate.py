@@ -1,20 +1,16 @@
-"""duplicate: fill a tensor with one scalar (count mode)."""
+"""duplicate: fill a tensor with one scalar, in count mode or mask/repeat mode."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from ...codegen.context import current_builder
-from ...errors import CodegenError
-from ..core.ir_value import Scalar, cast, to_int, to_scalar
-from .utils import builtin, require_local
+from .utils import builtin
+from .vector import emit
 
 
 @builtin
-def duplicate(dst: Any, scalar: Any, count: Any = None, **params: Any) -> None:
-    """dst[i] = scalar for i < count, on pipe V (half, float, int16/uint16, int32/uint32)."""
-    if params or count is None:
-        raise CodegenError("duplicate(dst, scalar, count) is supported; the mask/repeat forms are not yet")
-    t = require_local(dst, "duplicate", "dst")
-    value = cast(scalar, t.dtype) if isinstance(scalar, Scalar) else to_scalar(scalar, t.dtype)
-    current_builder().op("duplicate", [t.handle, value.handle, to_int(count, "duplicate count").handle])
+def duplicate(dst: Any, scalar: Any, *args: Any, **kwargs: Any) -> None:
+    """dst[i] = scalar on pipe V (half, float, int16/uint16, int32/uint32):
+    ``duplicate(dst, scalar, count)`` or
+    ``duplicate(dst, scalar, mask, repeat_times, dst_block_stride, dst_repeat_stride, is_set_mask=True)``."""
+    emit("duplicate", [(dst, "dst")], scalar, args, kwargs, None, ("dst_block_stride", "dst_repeat_stride"))

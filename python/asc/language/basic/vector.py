@@ -5,6 +5,8 @@
   of 256 bytes; `mask` is an int (the first `mask` elements of each repeat) or
   a pair of 64-bit ints (a bit per element); `repeat_params` is a
   BinaryRepeatParams (binary ops) or UnaryRepeatParams (unary and scalar ops).
+  With ``is_set_mask=False`` the instruction runs with the mask register set
+  earlier by ``set_vector_mask`` (and `mask` is ``asc.MASK_PLACEHOLDER``).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from ..core.repeat_params import BinaryRepeatParams, CopyRepeatParams, UnaryRepe
 from .utils import builtin, require_local
 
 _U64 = 2**64
+MASK_FROM_REGISTER = 2  # the mask_mode of is_set_mask=False
 
 
 def _mask_operands(mask: Any) -> tuple[int, Scalar, Scalar]:
@@ -39,12 +42,37 @@ def _mask_operands(mask: Any) -> tuple[int, Scalar, Scalar]:
     return 0, cast(to_int(mask, "mask"), dt.int64), to_scalar(0, dt.int64)
 
 
-def emit(name: str, tensors: list, scalar: Optional[Any], args: tuple, kwargs: dict, params_type: type) -> None:
-    """Emits `name` (count mode) or `name.mask` from a call's arguments."""
-    fields = ["count"] if len(args) <= 1 and "repeat_times" not in kwargs else ["mask", "repeat_times", "repeat_params"]
+def mask_operands(mask: Any, is_set_mask: Any) -> tuple[int, Scalar, Scalar]:
+    """(mask_mode, mask0, mask1) of a mask-mode call, honouring is_set_mask."""
+    if not isinstance(is_set_mask, bool):
+        raise CodegenError("is_set_mask must be a Python bool (True or False)")
+    if not is_set_mask:
+        return MASK_FROM_REGISTER, to_scalar(0, dt.int64), to_scalar(0, dt.int64)
+    return _mask_operands(mask)
+
+
+def _strides_from_params(name: str, values: dict, params_type: type) -> tuple[list, list]:
+    params = values["repeat_params"]
+    if not isinstance(params, params_type):
+        raise CodegenError(f"{name}: repeat_params must be an asc.{params_type.__name__}, got {type(params).__name__}")
+    return params.block_strides(), params.repeat_strides()
+
+
+def emit(
+    name: str,
+    tensors: list,
+    scalar: Optional[Any],
+    args: tuple,
+    kwargs: dict,
+    params_type: Optional[type],
+    stride_fields: tuple[str, ...] = ("repeat_params",),
+) -> None:
+    """Emits `name` (count mode) or `name.mask` from a call's arguments. The
+    strides come from a repeat-params object of `params_type`, or (when it is
+    None) from the block-stride and repeat-stride fields named in `stride_fields`."""
+    fields = ["count"] if len(args) <= 1 and "repeat_times" not in kwargs else ["mask", "repeat_times", *stride_fields]
     values = dict(zip(fields, args), **kwargs)
-    if not values.pop("is_set_mask", True):
-        raise CodegenError(f"{name}: is_set_mask=False (a mask set earlier with set_vector_mask) is not supported yet")
+    is_set_mask = values.pop("is_set_mask", True)
     locals_ = [require_local(t, name, role) for t, role in tensors]
     handles = [t.handle for t in locals_]
     if scalar is not None:
@@ -55,16 +83,18 @@ def emit(name: str, tensors: list, scalar: Optional[Any], args: tuple, kwargs: d
         handles.append(to_int(values["count"], f"{name} count").handle)
         builder.op(name, handles)
         return
-    missing = [f for f in ("mask", "repeat_times", "repeat_params") if f not in values]
+    missing = [f for f in ("mask", "repeat_times", *stride_fields) if f not in values]
     if missing:
-        raise CodegenError(f"{name}: give count=, or mask=, repeat_times= and repeat_params= (missing {missing})")
-    params = values["repeat_params"]
-    if not isinstance(params, params_type):
-        raise CodegenError(f"{name}: repeat_params must be an asc.{params_type.__name__}, got {type(params).__name__}")
-    mode, mask0, mask1 = _mask_operands(values["mask"])
+        wanted = ", ".join(f"{f}=" for f in ("mask", "repeat_times", *stride_fields))
+        raise CodegenError(f"{name}: give count=, or {wanted} (missing {missing})")
+    if params_type is not None:
+        block_strides, repeat_strides = _strides_from_params(name, values, params_type)
+    else:
+        block_strides, repeat_strides = [values[stride_fields[0]]], [values[stride_fields[1]]]
+    mode, mask0, mask1 = mask_operands(values["mask"], is_set_mask)
     handles += [mask0.handle, mask1.handle, to_int(values["repeat_times"], "repeat_times").handle]
-    handles += [to_int(s, "a block stride").handle for s in params.block_strides()]
-    handles += [to_int(s, "a repeat stride").handle for s in params.repeat_strides()]
+    handles += [to_int(s, "a block stride").handle for s in block_strides]
+    handles += [to_int(s, "a repeat stride").handle for s in repeat_strides]
     builder.op(f"{name}.mask", handles, {"mask_mode": mode})
 
 

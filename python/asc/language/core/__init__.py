@@ -20,11 +20,28 @@ from .dtype import (
     uint32,
     uint64,
 )
-from .enums import CMPMODE, HardEvent, PipeID, ReduceOrder, RoundMode, SelMode, TPosition
+from .enums import (
+    CMPMODE,
+    GatherMaskMode,
+    HardEvent,
+    MaskMode,
+    PipeID,
+    ReduceOrder,
+    RoundMode,
+    SelMode,
+    TPosition,
+    TransposeType,
+)
+from .layout_params import BrcbRepeatParams, GatherMaskParams, TransposeParamsExt
 from .repeat_params import BinaryRepeatParams, CopyRepeatParams, UnaryRepeatParams
 from .tensor import GlobalAddress, GlobalTensor, LocalTensor, LocalTensorAuto
 
 __all__ = [
+    "BrcbRepeatParams",
+    "GatherMaskMode",
+    "GatherMaskParams",
+    "TransposeParamsExt",
+    "TransposeType",
     "BinaryRepeatParams",
     "UnaryRepeatParams",
     "CMPMODE",
@@ -39,6 +56,7 @@ __all__ = [
     "HardEvent",
     "LocalTensor",
     "LocalTensorAuto",
+    "MaskMode",
     "PipeID",
     "ReduceOrder",
     "RoundMode",

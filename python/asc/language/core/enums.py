@@ -82,6 +82,31 @@ class SelMode(IntEnum):
     VSEL_TENSOR_TENSOR_MODE = 2
 
 
+class TransposeType(IntEnum):
+    TRANSPOSE_TYPE_NONE = 0
+    TRANSPOSE_NZ2ND_0213 = 1
+    TRANSPOSE_NZ2NZ_0213 = 2
+    TRANSPOSE_NZ2NZ_012_WITH_N = 3
+    TRANSPOSE_NZ2ND_012_WITH_N = 4
+    TRANSPOSE_NZ2ND_012_WITHOUT_N = 5
+    TRANSPOSE_NZ2NZ_012_WITHOUT_N = 6
+    TRANSPOSE_ND2ND_ONLY = 7
+    TRANSPOSE_ND_UB_GM = 8
+    TRANSPOSE_GRAD_ND_UB_GM = 9
+    TRANSPOSE_ND2ND_B16 = 10  # Atlas A2 implements only these last three
+    TRANSPOSE_NCHW2NHWC = 11
+    TRANSPOSE_NHWC2NCHW = 12
+
+
+class GatherMaskMode(IntEnum):
+    DEFAULT = 0
+
+
+class MaskMode(IntEnum):
+    NORMAL = 0  # the mask selects elements of each repeat
+    COUNTER = 1  # the mask is an element count; repeat_times is ignored
+
+
 class ReduceOrder(IntEnum):
     ORDER_VALUE_INDEX = 0
     ORDER_INDEX_VALUE = 1
