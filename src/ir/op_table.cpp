@@ -342,6 +342,7 @@ OpInfo whole_reduce_op(OpCode code, const char* name, const char* ascendc, bool 
   row.effects = {src, dst};
   row.result_elements = whole_reduce_elements;
   row.mask_reg = MaskReg::Operands;
+  row.mask_operand = 2;
   return row;
 }
 
@@ -472,6 +473,82 @@ int64_t transpose_extent(const Op& op, const int64_t* in, size_t index, int64_t 
   return elements * size;
 }
 
+// ---- brcb, gather, gather_mask ---------------------------------------------------
+
+void check_ub_same_dtype(const OpView& v) {
+  require_ub_position(v, 0, "dst");
+  require_ub_position(v, 1, "src");
+  require_same_dtype(v, 0, 1);
+  require_row_dtype(v, 0);
+}
+
+// brcb operands: dst, src, repeat_times, dst_blk_stride, dst_rep_stride. Effect 0 reads src, 1 writes dst.
+int64_t brcb_extent(const Op& op, const int64_t* in, size_t index, int64_t size) {
+  int64_t repeats = in[2], blk = in[3], rep = in[4];
+  if (repeats > 255 || blk > 65535 || rep > 65535)
+    fail(ASC_ERR_INVALID_ARGUMENT, op.loc, "brcb: repeat_times {} must be 0..255 and the strides {}, {} 0..65535",
+         repeats, blk, rep);
+  if (blk == 0 && repeats > 0)
+    fail(ASC_ERR_INVALID_ARGUMENT, op.loc, "brcb: a destination block stride of 0 is undefined on the hardware");
+  if (repeats == 0) return 0;
+  return index == 0 ? repeats * 8 * size : ((repeats - 1) * rep + 7 * blk) * 32 + 32;
+}
+
+void check_gather(const OpView& v) {
+  check_ub_same_dtype(v);
+  require_ub_position(v, 2, "src_offset");
+  if (v.operand_type(2).dtype != DType::UInt32)
+    type_error(v, "src_offset must be a LocalTensor of uint32 byte offsets");
+  if (v.op.code == OpCode::GatherMaskForm) check_mask_mode(v);
+}
+
+// gather.mask operands: dst, src, src_offset, src_base, mask0, mask1,
+// repeat_times, dst_rep_stride. Effect 0 reads the offsets, 2 writes dst
+// (256 bytes per repeat, dst_rep_stride blocks apart).
+int64_t gather_extent(const Op& op, const int64_t* in, size_t index, int64_t size) {
+  int64_t repeats = in[6], rep = in[7];
+  if (repeats > 255 || rep > 65535)
+    fail(ASC_ERR_INVALID_ARGUMENT, op.loc, "gather: repeat_times {} must be 0..255 and dst_rep_stride {} 0..65535",
+         repeats, rep);
+  if (repeats == 0) return 0;
+  return index == 0 ? repeats * (256 / size) * 4 : (repeats - 1) * rep * 32 + 256;
+}
+
+void check_gather_mask(const OpView& v) {
+  check_ub_same_dtype(v);
+  if (v.op.code == OpCode::GatherMask) {
+    require_ub_position(v, 2, "src1_pattern");
+    DType want = dtype_size(v.operand_type(0).dtype) == 2 ? DType::UInt16 : DType::UInt32;
+    if (v.operand_type(2).dtype != want)
+      type_error(v, fmt::format("src1_pattern must be a LocalTensor of {} for {} data", dtype_name(want),
+                                dtype_name(v.operand_type(0).dtype)));
+  } else {
+    int64_t pattern;
+    if (v.operand_const_int(2, &pattern) && (pattern < 1 || pattern > 7))
+      type_error(v, fmt::format("built-in pattern {} is not one of 1..7", pattern));
+  }
+}
+
+// gather_mask operands: dst, src0, src1_pattern, reduce_mode, mask,
+// src0_block_stride, repeat_times, src0_repeat_stride, src1_repeat_stride.
+// A repeat takes 256 bytes of src0 (normal) or `mask` elements (reduce_mode).
+// Effects: 0 reads src0, then the pattern tensor (gather_mask only), last dst.
+int64_t gather_mask_elements_per_repeat(const int64_t* in, int64_t size) { return in[3] ? in[4] : 256 / size; }
+
+int64_t gather_mask_extent(const Op& op, const int64_t* in, size_t index, int64_t size) {
+  int64_t per_repeat = gather_mask_elements_per_repeat(in, size), blk = in[5], repeats = in[6];
+  if (index == 0 && (repeats > 65535 || in[7] > 65535 || in[8] > 255 || blk > 255))
+    fail(ASC_ERR_INVALID_ARGUMENT, op.loc,
+         "gather_mask: repeat_times {} and src0_repeat_stride {} must be 0..65535, src0_block_stride {} and "
+         "src1_repeat_stride {} 0..255",
+         repeats, in[7], blk, in[8]);
+  if (repeats == 0 || per_repeat == 0) return 0;
+  if (index == 0) return ((repeats - 1) * in[7] + ((per_repeat - 1) / (32 / size)) * blk) * 32 + 32;
+  return (repeats - 1) * in[8] * 32 + (per_repeat + 7) / 8;  // the pattern's bits
+}
+
+Type uint64_result(const OpView&) { return Type::scalar(DType::UInt64); }
+
 Type tensor_dtype_scalar(const OpView& v) { return Type::scalar(v.operand_type(0).dtype); }
 
 // ---- framework ops -------------------------------------------------------------
@@ -580,7 +657,12 @@ CostKind cost_kind(OpCode code) {
     case OpCode::Select:
     case OpCode::SelectScalar:
     case OpCode::Transpose:
-    case OpCode::TransposeExt: return CostKind::Vector;
+    case OpCode::TransposeExt:
+    case OpCode::Brcb:
+    case OpCode::Gather:
+    case OpCode::GatherMaskForm:
+    case OpCode::GatherMask:
+    case OpCode::GatherMaskPattern: return CostKind::Vector;
     case OpCode::GetValue:
     case OpCode::SetValue:
     case OpCode::GlobalGetValue:
@@ -660,6 +742,7 @@ void add_vector_rows(std::vector<OpInfo>& t, const VecSpec& spec, const std::str
   mask.attrs = {{"mask_mode", ASC_ATTR_INT, true}};
   mask.mask_mode = true;
   mask.mask_reg = MaskReg::Operands;
+  mask.mask_operand = base;
   count.mask_reg = MaskReg::Resets;
   mask.effects.clear();
   auto strided = [&](uint8_t tensor, bool write) {
@@ -1082,6 +1165,80 @@ std::vector<OpInfo> build_table() {
   t.back().extent = transpose_extent;
   t.back().dtypes = dtype_bits({DType::Int8, DType::UInt8, DType::Int16, DType::UInt16, DType::Float16, DType::Int32,
                                 DType::UInt32, DType::Float32});
+  const uint32_t kBitsDtypes = dtype_bits(
+      {DType::Int16, DType::UInt16, DType::Float16, DType::BFloat16, DType::Int32, DType::UInt32, DType::Float32});
+  t.push_back({OpCode::Brcb,
+               "brcb",
+               Pipe::V,
+               nullptr,
+               {K::LocalTensor, K::LocalTensor, K::IntScalar, K::IntScalar, K::IntScalar},
+               kAll,
+               {},
+               no_result,
+               check_ub_same_dtype,
+               {{1, kExtentFn, false, false}, {0, kExtentFn, true, false}},
+               "AscendC::Brcb",
+               0});
+  t.back().extent = brcb_extent;
+  t.back().dtypes = kBitsDtypes;
+  t.back().mask_reg = MaskReg::ResetsBits;
+  MemEffect gathered{1, kDataDependent, false, false};
+  gathered.block_aligned = true;
+  t.push_back({OpCode::Gather,
+               "gather",
+               Pipe::V,
+               nullptr,
+               {K::LocalTensor, K::LocalTensor, K::LocalTensor, K::IntScalar, K::IntScalar},
+               kAll,
+               {},
+               no_result,
+               check_gather,
+               {{2, 4, false, false}, gathered, {0, 4, true, false}},
+               "AscendC::Gather",
+               0});
+  t.back().dtypes = kBitsDtypes;
+  t.back().mask_reg = MaskReg::Resets;
+  t.push_back({OpCode::GatherMaskForm,
+               "gather.mask",
+               Pipe::V,
+               nullptr,
+               {K::LocalTensor, K::LocalTensor, K::LocalTensor, K::IntScalar, K::IntScalar, K::IntScalar, K::IntScalar,
+                K::IntScalar},
+               kAll,
+               {{"mask_mode", ASC_ATTR_INT, true}},
+               no_result,
+               check_gather,
+               {{2, kExtentFn, false, false}, gathered, {0, kExtentFn, true, false}},
+               "AscendC::Gather",
+               0});
+  t.back().extent = gather_extent;
+  t.back().dtypes = kBitsDtypes;
+  t.back().mask_reg = MaskReg::Operands;
+  t.back().mask_operand = 4;
+  for (bool tensor_pattern : {true, false}) {
+    MemEffect src0{1, kExtentFn, false, false}, dst{0, kDataDependent, true, false};
+    std::vector<MemEffect> effects{src0};
+    if (tensor_pattern) effects.push_back({2, kExtentFn, false, false});
+    effects.push_back(dst);
+    std::vector<K> operands{K::LocalTensor, K::LocalTensor, tensor_pattern ? K::LocalTensor : K::IntScalar};
+    operands.insert(operands.end(), 6, K::IntScalar);
+    t.push_back({tensor_pattern ? OpCode::GatherMask : OpCode::GatherMaskPattern,
+                 tensor_pattern ? "gather_mask" : "gather_mask.pattern",
+                 Pipe::V,
+                 nullptr,
+                 operands,
+                 kAll,
+                 {},
+                 uint64_result,
+                 check_gather_mask,
+                 effects,
+                 "AscendC::GatherMask",
+                 0});
+    t.back().extent = gather_mask_extent;
+    t.back().dtypes = kBitsDtypes & ~dtype_bits({DType::BFloat16});
+    t.back().mask_reg = MaskReg::LoadsRaw;
+    t.back().mask_operand = 4;
+  }
   const AttrSpec name_attr{"name", ASC_ATTR_STRING, false};
   const AttrSpec event_attr{"event", ASC_ATTR_INT, true};
   auto fw = [&](OpInfo row) {

@@ -39,6 +39,9 @@ struct AttrSpec {
 // simulator resolves them to checked pointers in this order.
 constexpr uint8_t kNoOperand = 255;
 constexpr uint8_t kExtentFn = 254;  // MemEffect::count_operand: the row's extent_fn gives the byte count
+// MemEffect::count_operand: which elements depends on data (gather's offsets,
+// gather_mask's kept count); the handler checks and records each access.
+constexpr uint8_t kDataDependent = 253;
 
 // A memory effect is either contiguous (`count` elements from the tensor's
 // start plus `offset`) or, for the vector mask/repeat mode, strided: per
@@ -75,7 +78,9 @@ inline bool vector_has_scalar(VecFamily f) { return f == VecFamily::SCALAR || f 
 // sets the register itself and leaves it reset (full mask, normal mode); a
 // mask-mode one loads its mask operands into it (attr mask_mode 0 or 1) or,
 // with is_set_mask=False (mask_mode 2), runs with whatever it holds.
-enum class MaskReg : uint8_t { None, Resets, Operands };
+// ResetsBits: a full mask, the mode unchanged (brcb); LoadsRaw: normal mode
+// with the mask operand as the low 64 bits (gather_mask).
+enum class MaskReg : uint8_t { None, Resets, Operands, ResetsBits, LoadsRaw };
 constexpr int64_t kMaskFromRegister = 2;  // the mask_mode attribute of is_set_mask=False
 
 struct Op;
@@ -122,6 +127,7 @@ struct OpInfo {
   VecFamily family = VecFamily::NONE;
   bool mask_mode = false;  // the `.mask` form of a vector instruction
   MaskReg mask_reg = MaskReg::None;
+  uint8_t mask_operand = kNoOperand;  // mask0 (mask1 follows), for MaskReg::Operands and LoadsRaw
   ResultElementsFn result_elements = nullptr;
   ExtentFn extent = nullptr;
 };

@@ -120,7 +120,8 @@ class SyncInserter {
       if (k_.type_of(t).kind != TypeKind::LocalTensor) continue;  // GM is not a pipe hand-over here
       MemRef r = ref_of(t);
       if (e.repeat_operand != kNoOperand || e.block_len_operand != kNoOperand ||
-          e.results_stride_operand != kNoOperand || e.count_operand == kExtentFn) {  // strided forms: conservatively
+          e.results_stride_operand != kNoOperand || e.count_operand == kExtentFn ||
+          e.count_operand == kDataDependent) {  // strided and data-dependent forms: conservatively
         out.emplace_back(MemRef{r.root, r.lo, kWhole}, e.write);
         continue;
       }

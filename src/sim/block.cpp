@@ -108,6 +108,15 @@ void Block::issue(const Op& op) {
   q.push_back(entry);
   // Only a pipe that was idle can make progress now; a set_flag may release others.
   if (q.size() == 1 && step(pipe) && op.code == OpCode::SetFlag) drain();
+  if (op.result == kNoValue) return;
+  // The scalar unit reads the op's result (a special register) once the op ran.
+  drain();
+  for (const Issued& waiting : q)
+    if (waiting.op == &op)
+      fail(ASC_ERR_DEADLOCK, op.loc,
+           "deadlock: the scalar unit waits for {}'s result, but pipe {} is blocked behind an earlier wait_flag that "
+           "nothing has set yet",
+           op.info().name, pipe_name(pipe));
 }
 
 bool Block::step(Pipe p) {
@@ -126,8 +135,11 @@ bool Block::step(Pipe p) {
       break;
     default: {
       issued_mask_ = head.mask;
+      running_op_ = &op;
+      running_pipe_ = p;
       uint64_t bytes = check_effects(op, p, head.in.data());
-      exec_fn(op.code)(*this, op, head.in.data(), nullptr);
+      // An op with a result (gather_mask's count) holds the scalar unit until it ran: see issue().
+      exec_fn(op.code)(*this, op, head.in.data(), op.result == kNoValue ? nullptr : &regs_[op.result]);
       timeline_.run(op, p, head.dispatched, bytes);
     }
   }
@@ -222,11 +234,22 @@ uint64_t Block::check_effects(const Op& op, Pipe pipe, const RtValue* in) {
       largest = std::max(largest, static_cast<uint64_t>(rows * len * 32));
       continue;
     }
+    if (e.count_operand == kDataDependent) {  // the handler checks each access (dynamic_access)
+      const RtValue& t = in[e.tensor];
+      effect_tensors_[i] = t;
+      if (t.mem == kMemUB && e.block_aligned && t.addr % platform().info.block_bytes != 0)
+        fail(ASC_ERR_MISALIGNED, op.loc, "{}: address {} in the Unified Buffer is not 32-byte aligned", op.info().name,
+             t.addr);
+      effect_ranges_[i] = {static_cast<uint64_t>(t.addr), static_cast<uint64_t>(t.addr)};
+      effect_ptrs_[i] = t.mem == kMemUB ? ub_ + t.addr : ctx_.gm[t.mem].ptr + t.addr;
+      continue;
+    }
     if (e.count_operand == kExtentFn) {  // the op table computes the span
       std::array<int64_t, kMaxIssuedOperands> ints{};
       for (size_t k = 0; k < op.operands.size(); ++k) ints[k] = in[k].i;
+      const uint8_t mask = op.info().mask_operand;  // mask words are 64 bits of anything
       for (size_t k = 2; k < op.operands.size(); ++k)
-        if (ints[k] < 0 || ints[k] > (int64_t{1} << 32))
+        if (k != mask && k != mask + 1u && (ints[k] < 0 || ints[k] > (int64_t{1} << 32)))
           fail(ASC_ERR_INVALID_ARGUMENT, op.loc, "{}: parameter {} is {}, outside 0..2^32", op.info().name, k - 1,
                ints[k]);
       int64_t size = dtype_size(dtype);  // the extent is in bytes of operand 0's elements; this tensor's may differ
@@ -305,6 +328,22 @@ uint8_t* Block::strided_memory(const Op& op, const RtValue* in, DType dtype, con
          t.addr + hi, platform().name, cap);
   effect_ranges_[which] = {static_cast<uint64_t>(t.addr + lo), static_cast<uint64_t>(t.addr + hi)};
   return ub_ + t.addr;
+}
+
+uint8_t* Block::dynamic_access(size_t effect, int64_t offset, int64_t bytes) {
+  const Op& op = *running_op_;
+  const MemEffect& e = op.info().effects[effect];
+  const RtValue& t = effect_tensors_[effect];
+  DType dtype = kernel().type_of(op.operands[e.tensor]).dtype;
+  uint64_t limit = t.len != kUnknownLength ? t.len * dtype_size(dtype)
+                   : t.mem == kMemUB       ? platform().info.ub_bytes - static_cast<uint64_t>(t.addr)
+                                           : ctx_.gm[t.mem].size - static_cast<uint64_t>(t.addr);
+  if (offset < 0 || bytes < 0 || static_cast<uint64_t>(offset + bytes) > limit)
+    fail(ASC_ERR_OUT_OF_BOUNDS, op.loc, "{} {} bytes [{}, {}) of operand {}, a tensor of {} bytes", op.info().name,
+         e.write ? "writes" : "reads", offset, offset + bytes, e.tensor, limit);
+  uint64_t lo = static_cast<uint64_t>(t.addr + offset);
+  if (race_ && bytes > 0) race_->access(op, running_pipe_, t.mem == kMemUB ? 0 : t.mem + 1, lo, lo + bytes, e.write);
+  return effect_ptrs_[effect] + offset;
 }
 
 uint8_t* Block::memory(const Op& op, const RtValue& tensor, DType dtype, int64_t offset, int64_t count,

@@ -83,6 +83,9 @@ class Block {
   // order), valid while a pipe op's handler runs.
   uint8_t* effect_ptr(size_t i) const { return effect_ptrs_[i]; }
   uint64_t effect_bytes(size_t i) const { return effect_ranges_[i].second - effect_ranges_[i].first; }
+  // A data-dependent effect (kDataDependent): bytes [offset, offset + bytes)
+  // of the effect's tensor, bounds-checked and recorded for the sanitizer.
+  uint8_t* dynamic_access(size_t effect, int64_t offset, int64_t bytes);
   // The mask register as the running pipe op saw it at dispatch.
   const VectorMaskReg& issued_mask() const { return issued_mask_; }
   // The scalar unit's view of the mask register (set_vector_mask and friends).
@@ -122,6 +125,9 @@ class Block {
   std::vector<const Op*> flags_;
   VectorMaskReg mask_reg_;
   VectorMaskReg issued_mask_;
+  const Op* running_op_ = nullptr;  // the pipe op whose handler runs, and its pipe
+  Pipe running_pipe_ = Pipe::S;
+  std::array<RtValue, 4> effect_tensors_{};
   std::array<uint8_t*, 4> effect_ptrs_{};
   std::array<std::pair<uint64_t, uint64_t>, 4> effect_ranges_{};  // byte ranges, UB or GM
   std::optional<RaceChecker> race_;

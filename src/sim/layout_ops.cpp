@@ -1,4 +1,4 @@
-// Layout instructions: transpose. Elements are moved as raw bits, so one
+// Layout instructions: transpose and brcb. Elements are moved as raw bits, so one
 // routine per element width serves every dtype.
 #include <cstring>
 #include <vector>
@@ -46,6 +46,20 @@ void exec_TransposeExt(Block& b, const Op& op, const RtValue* in, RtValue*) {
       int64_t p = i % hw, ch = (i / hw) % c, batch = i / (c * hw);
       return (batch * hw + p) * c + ch;
     });
+}
+
+// brcb: repeat r takes src[8r .. 8r+7]; element j fills the 32-byte block at
+// (r * dst_rep_stride + j * dst_blk_stride) blocks.
+void exec_Brcb(Block& b, const Op& op, const RtValue* in, RtValue*) {
+  int64_t size = dtype_size(b.kernel().type_of(op.operands[0]).dtype);
+  int64_t repeats = in[2].i, blk = in[3].i, rep = in[4].i;
+  const uint8_t* src = b.effect_ptr(0);
+  uint8_t* dst = b.effect_ptr(1);
+  for (int64_t r = 0; r < repeats; ++r)
+    for (int64_t j = 0; j < 8; ++j) {
+      uint8_t* block = dst + (r * rep + j * blk) * 32;
+      for (int64_t e = 0; e < 32 / size; ++e) std::memcpy(block + e * size, src + (r * 8 + j) * size, size);
+    }
 }
 
 }  // namespace asc::sim

@@ -108,22 +108,21 @@ void exec_ResetMask(Block& b, const Op&, const RtValue*, RtValue*) {
 // mask-mode one with is_set_mask=True loads its mask into it.
 void Block::update_mask_register(const Op& op, const RtValue* in) {
   const OpInfo& info = op.info();
-  if (info.mask_reg == MaskReg::Resets) {
-    mask_reg_ = VectorMaskReg{};
-    return;
+  switch (info.mask_reg) {
+    case MaskReg::None: return;
+    case MaskReg::Resets: mask_reg_ = VectorMaskReg{}; return;
+    case MaskReg::ResetsBits: mask_reg_.bits[0] = mask_reg_.bits[1] = ~0ull; return;
+    case MaskReg::LoadsRaw: mask_reg_ = {{static_cast<uint64_t>(in[info.mask_operand].i), 0}, false}; return;
+    case MaskReg::Operands: break;
   }
-  if (info.mask_reg != MaskReg::Operands || op.attr_int(0) == kMaskFromRegister) return;
+  if (op.attr_int(0) == kMaskFromRegister) return;
   if (mask_reg_.counter)
     fail(ASC_ERR_INVALID_ARGUMENT, op.loc,
          "{}: the mask is in counter mode (set_mask_count); pass is_set_mask=False and set the element count with "
          "set_vector_mask, or call set_mask_norm first",
          info.name);
-  for (const MemEffect& e : info.effects)
-    if (e.mask_operand != kNoOperand) {
-      DType d = kernel().type_of(op.operands[e.tensor]).dtype;
-      decode_mask(op, op.attr_int(0) == 0, in[e.mask_operand].i, in[e.mask_operand + 1].i, d, mask_reg_.bits);
-      return;
-    }
+  DType d = kernel().type_of(op.operands[info.family == VecFamily::FILL ? 0 : 1]).dtype;
+  decode_mask(op, op.attr_int(0) == 0, in[info.mask_operand].i, in[info.mask_operand + 1].i, d, mask_reg_.bits);
 }
 
 }  // namespace asc::sim

@@ -4,6 +4,7 @@ from .cast import cast
 from .compare import compare, compare_scalar, select
 from .data_copy import data_copy, data_copy_pad
 from .duplicate import duplicate
+from .gather import brcb, gather, gather_mask, scatter
 from .layout import transpose
 from .mask import MASK_PLACEHOLDER, reset_mask, set_mask_count, set_mask_norm, set_vector_mask
 from .reduce import (
@@ -59,6 +60,10 @@ __all__ = [
     "set_mask_count",
     "set_mask_norm",
     "set_vector_mask",
+    "brcb",
+    "gather",
+    "gather_mask",
+    "scatter",
     "transpose",
     "abs",
     "add",

@@ -1,0 +1,90 @@
+"""Gathering instructions on pipe V: brcb, gather, gather_mask (and scatter,
+which Atlas A2 does not have)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...codegen.context import current_builder
+from ...errors import CodegenError
+from ..core import dtype as dt
+from ..core.enums import GatherMaskMode
+from ..core.ir_value import Scalar, cast, to_int
+from ..core.layout_params import BrcbRepeatParams, GatherMaskParams
+from ..core.tensor import LocalTensor
+from .utils import builtin, require_local
+from .vector import mask_operands
+
+
+@builtin
+def brcb(dst: Any, src0: Any, repeat_times: Any, repeat_params: Any) -> None:
+    """Each repeat takes 8 elements of src0 and fills one 32-byte block of dst with each
+    (blocks ``repeat_params.dst_blk_stride`` apart, repeats ``dst_rep_stride`` blocks apart)."""
+    if not isinstance(repeat_params, BrcbRepeatParams):
+        raise CodegenError(f"brcb: repeat_params must be an asc.BrcbRepeatParams, got {type(repeat_params).__name__}")
+    d, s = require_local(dst, "brcb", "dst"), require_local(src0, "brcb", "src0")
+    ints = [
+        to_int(v, "brcb").handle for v in (repeat_times, repeat_params.dst_blk_stride, repeat_params.dst_rep_stride)
+    ]
+    current_builder().op("brcb", [d.handle, s.handle, *ints])
+
+
+@builtin
+def gather(dst: Any, src: Any, src_offset: Any, src_base: Any, *args: Any, **kwargs: Any) -> None:
+    """dst[i] = the src element at byte offset ``src_base + src_offset[i]`` (src_offset: uint32 LocalTensor).
+    ``gather(..., count)`` or ``gather(..., mask, repeat_times, dst_rep_stride)``: repeat r fills 256 bytes of
+    dst at ``r * dst_rep_stride`` blocks from offsets ``[r * N, (r + 1) * N)``, elements the mask selects."""
+    d = require_local(dst, "gather", "dst")
+    handles = [d.handle, require_local(src, "gather", "src").handle]
+    handles += [require_local(src_offset, "gather", "src_offset").handle, to_int(src_base, "src_base").handle]
+    fields = ["count"] if len(args) + len(kwargs) <= 1 else ["mask", "repeat_times", "dst_rep_stride"]
+    values = dict(zip(fields, args), **kwargs)
+    if set(values) == {"count"}:
+        current_builder().op("gather", [*handles, to_int(values["count"], "gather count").handle])
+        return
+    if set(values) != {"mask", "repeat_times", "dst_rep_stride"}:
+        raise CodegenError("gather takes count, or mask, repeat_times and dst_rep_stride")
+    mode, mask0, mask1 = mask_operands(values["mask"], True)
+    handles += [mask0.handle, mask1.handle]
+    handles += [to_int(values[f], f"gather {f}").handle for f in ("repeat_times", "dst_rep_stride")]
+    current_builder().op("gather.mask", handles, {"mask_mode": mode})
+
+
+@builtin
+def gather_mask(
+    dst: Any,
+    src0: Any,
+    src1_pattern: Any,
+    reduce_mode: Any,
+    mask: Any,
+    params: Any,
+    gather_mask_mode: Any = GatherMaskMode.DEFAULT,
+) -> Scalar:
+    """Keeps the src0 elements whose pattern bit is set, packed from dst[0]; returns how many were kept.
+    `src1_pattern` is a uint16 (16-bit data) / uint32 (32-bit data) LocalTensor of bits, or a built-in
+    pattern 1..7 (1 even elements, 2 odd, 3-6 one of every four, 7 all). ``reduce_mode=False``: each repeat
+    covers 256 bytes and `mask` is unused; ``True``: each repeat covers `mask` elements."""
+    if not isinstance(params, GatherMaskParams):
+        raise CodegenError(f"gather_mask: params must be an asc.GatherMaskParams, got {type(params).__name__}")
+    if gather_mask_mode != GatherMaskMode.DEFAULT:
+        raise CodegenError("gather_mask: gather_mask_mode must be asc.GatherMaskMode.DEFAULT")
+    d = require_local(dst, "gather_mask", "dst")
+    s = require_local(src0, "gather_mask", "src0")
+    if isinstance(src1_pattern, LocalTensor):
+        name, pattern = "gather_mask", src1_pattern.handle
+    else:
+        name, pattern = "gather_mask.pattern", to_int(src1_pattern, "src1_pattern").handle
+    mode = cast(to_int(reduce_mode, "reduce_mode"), dt.int64) if not isinstance(reduce_mode, bool) else int(reduce_mode)
+    ints = [mode, mask, params.src0_block_stride, params.repeat_times, params.src0_repeat_stride]
+    ints.append(params.src1_repeat_stride)
+    handles = [d.handle, s.handle, pattern, *(to_int(v, "gather_mask").handle for v in ints)]
+    return Scalar(current_builder().op(name, handles), dt.uint64)
+
+
+@builtin
+def scatter(dst: Any, src: Any, dst_offset: Any, dst_base: Any, *args: Any, **kwargs: Any) -> None:
+    """Scatter: not available on Atlas A2/A3 (Ascend910B), the Model's platforms."""
+    raise CodegenError(
+        "scatter: Atlas A2/A3 (Ascend910B) has no Scatter instruction (Ascend C reports it as not supported there); "
+        "write the elements with set_value, or restructure the kernel around gather"
+    )
