@@ -30,6 +30,7 @@ struct asc_stream {
   asc::sim::LaunchOptions options;
   std::string profile_dir;
   asc::sim::LaunchReport last;
+  std::string output;  // printf / dump_tensor text of the last launch, even a failed one
 };
 
 namespace asc::capi {

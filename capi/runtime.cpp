@@ -95,6 +95,12 @@ asc_status_t asc_stream_last_warnings(const asc_stream_t* stream, char* buf, siz
   return g != ASC_OK ? g : status;
 }
 
+asc_status_t asc_stream_last_output(const asc_stream_t* stream, char* buf, size_t cap, size_t* len) {
+  asc_status_t status = ASC_OK;
+  asc_status_t g = guard([&] { status = capi::copy_out(require(stream, "stream")->output, buf, cap, len); });
+  return g != ASC_OK ? g : status;
+}
+
 asc_status_t asc_stream_last_lines(const asc_stream_t* stream, char* buf, size_t cap, size_t* len) {
   asc_status_t status = ASC_OK;
   asc_status_t g =
@@ -117,6 +123,8 @@ asc_status_t asc_launch(const asc_kernel_t* kernel, asc_stream_t* stream, uint32
     require(stream, "stream");
     sim::LaunchOptions options = stream->options;
     options.record = !stream->profile_dir.empty();
+    options.output = &stream->output;
+    stream->output.clear();
     Device& device = *stream->device->device;
     stream->last = device.launch(*k, block_dim, args, n_args, options);
     if (options.record) sim::write_profile(stream->profile_dir, *k, device.platform(), stream->last);

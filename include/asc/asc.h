@@ -19,7 +19,7 @@
 #include <stdint.h>
 
 #define ASC_ABI_VERSION_MAJOR 1
-#define ASC_ABI_VERSION_MINOR 2
+#define ASC_ABI_VERSION_MINOR 3
 
 #if defined(_WIN32)
 #define ASC_API __declspec(dllexport)
@@ -250,9 +250,12 @@ ASC_API asc_status_t asc_stream_set_option(asc_stream_t* stream, const char* nam
    each launch; empty disables. Starts from ASC_PROFILE. */
 ASC_API asc_status_t asc_stream_set_profile_dir(asc_stream_t* stream, const char* dir, size_t dir_len);
 /* About the last successful launch on the stream. Warnings are one per line;
-   lines is CSV: file,line,cycles,count, most cycles first. */
+   lines is CSV: file,line,cycles,count, most cycles first. Output (since 1.3)
+   is the text of printf / dump_tensor, in block order, each line prefixed
+   "[Block i/n] ", of the last launch even if it failed. */
 ASC_API asc_status_t asc_stream_last_stats(const asc_stream_t* stream, asc_launch_stats_t* out);
 ASC_API asc_status_t asc_stream_last_warnings(const asc_stream_t* stream, char* buf, size_t cap, size_t* len);
+ASC_API asc_status_t asc_stream_last_output(const asc_stream_t* stream, char* buf, size_t cap, size_t* len);
 ASC_API asc_status_t asc_stream_last_lines(const asc_stream_t* stream, char* buf, size_t cap, size_t* len);
 /* Runs `kernel` on block_dim blocks. On the Model backend GM buffers are the
    caller's memory (no copies); results are visible when this returns. */

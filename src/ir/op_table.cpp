@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "ir/ir.h"
+#include "ir/printf_format.h"
 
 namespace asc {
 namespace {
@@ -547,6 +548,40 @@ int64_t gather_mask_extent(const Op& op, const int64_t* in, size_t index, int64_
   return (repeats - 1) * in[8] * 32 + (per_repeat + 7) / 8;  // the pattern's bits
 }
 
+// ---- printf, dump_tensor ------------------------------------------------------------
+
+constexpr size_t kMaxPrintfArgs = 12;  // a pipe queue entry's operands
+constexpr size_t kMaxDumpShapeDims = 8;
+
+void check_printf(const OpView& v) {
+  std::vector<FormatPiece> pieces;
+  try {
+    pieces = parse_printf_format(v.op.attr(0).s);
+  } catch (const Error& e) {
+    throw Error(e.status(), e.what(), v.op.loc);
+  }
+  size_t arg = 0;
+  for (const FormatPiece& p : pieces) {
+    if (!p.conversion) continue;
+    if (arg >= v.op.operands.size())
+      type_error(v, fmt::format("the format has more conversions than the {} values given", v.op.operands.size()));
+    DType d = v.operand_type(arg).dtype;
+    bool integer = dtype_is_int(d) || d == DType::Bool;
+    if (conversion_is_integer(p.conversion) != integer)
+      type_error(v, fmt::format("{} (value {}) needs {} value, got {}", p.text, arg + 1,
+                                integer ? "a floating-point" : "an integer", dtype_name(d)));
+    ++arg;
+  }
+  if (arg != v.op.operands.size())
+    type_error(v, fmt::format("the format has {} conversions but {} values are given", arg, v.op.operands.size()));
+}
+
+void check_dump_tensor(const OpView& v) {
+  TypeKind k = v.operand_type(0).kind;
+  if (k != TypeKind::LocalTensor && k != TypeKind::GlobalTensor)
+    type_error(v, "the tensor must be a LocalTensor or a GlobalTensor");
+}
+
 Type uint64_result(const OpView&) { return Type::scalar(DType::UInt64); }
 
 Type tensor_dtype_scalar(const OpView& v) { return Type::scalar(v.operand_type(0).dtype); }
@@ -666,7 +701,8 @@ CostKind cost_kind(OpCode code) {
     case OpCode::GetValue:
     case OpCode::SetValue:
     case OpCode::GlobalGetValue:
-    case OpCode::GlobalSetValue: return CostKind::ScalarMemory;
+    case OpCode::GlobalSetValue:
+    case OpCode::DumpTensor: return CostKind::ScalarMemory;
     case OpCode::SetFlag:
     case OpCode::WaitFlag:
     case OpCode::PipeBarrier: return CostKind::Flag;
@@ -1239,6 +1275,34 @@ std::vector<OpInfo> build_table() {
     t.back().mask_reg = MaskReg::LoadsRaw;
     t.back().mask_operand = 4;
   }
+  t.push_back({OpCode::Printf,
+               "printf",
+               Pipe::S,
+               nullptr,
+               std::vector<K>(kMaxPrintfArgs, K::AnyScalar),
+               0,
+               {{"format", ASC_ATTR_STRING, true}},
+               no_result,
+               check_printf,
+               {},
+               "AscendC::printf",
+               0});
+  MemEffect dumped{0, 2, false, false};
+  dumped.block_aligned = false;
+  std::vector<K> dump_operands{K::Any, K::IntScalar, K::IntScalar};
+  dump_operands.insert(dump_operands.end(), kMaxDumpShapeDims, K::IntScalar);  // an optional ShapeInfo's dims
+  t.push_back({OpCode::DumpTensor,
+               "dump_tensor",
+               Pipe::S,
+               nullptr,
+               dump_operands,
+               3,
+               {},
+               no_result,
+               check_dump_tensor,
+               {dumped},
+               "AscendC::DumpTensor",
+               0});
   const AttrSpec name_attr{"name", ASC_ATTR_STRING, false};
   const AttrSpec event_attr{"event", ASC_ATTR_INT, true};
   auto fw = [&](OpInfo row) {

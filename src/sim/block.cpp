@@ -330,6 +330,14 @@ uint8_t* Block::strided_memory(const Op& op, const RtValue* in, DType dtype, con
   return ub_ + t.addr;
 }
 
+void Block::print(std::string_view text) {
+  for (char c : text) {
+    if (output_line_start_) output_ += fmt::format("[Block {}/{}] ", block_idx_, ctx_.block_dim);
+    output_ += c;
+    output_line_start_ = c == '\n';
+  }
+}
+
 uint8_t* Block::dynamic_access(size_t effect, int64_t offset, int64_t bytes) {
   const Op& op = *running_op_;
   const MemEffect& e = op.info().effects[effect];

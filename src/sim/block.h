@@ -31,6 +31,9 @@ struct GmBuffer {
 struct LaunchOptions {
   bool sanitize = true;  // racecheck, initcheck, synccheck, GM write conflicts
   bool record = false;   // keep every op's start/end for a trace
+  // Where printf / dump_tensor text goes, in block order; filled even when the
+  // launch fails (with the blocks up to the failing one). Null: discarded.
+  std::string* output = nullptr;
 };
 
 struct LaunchContext {
@@ -86,6 +89,9 @@ class Block {
   // A data-dependent effect (kDataDependent): bytes [offset, offset + bytes)
   // of the effect's tensor, bounds-checked and recorded for the sanitizer.
   uint8_t* dynamic_access(size_t effect, int64_t offset, int64_t bytes);
+  // printf / dump_tensor text; each line is prefixed with the block index.
+  void print(std::string_view text);
+  std::string take_output() { return std::move(output_); }
   // The mask register as the running pipe op saw it at dispatch.
   const VectorMaskReg& issued_mask() const { return issued_mask_; }
   // The scalar unit's view of the mask register (set_vector_mask and friends).
@@ -134,6 +140,8 @@ class Block {
   Timeline timeline_;
   std::vector<std::string> warnings_;
   std::vector<const Op*> warned_ops_;  // one alignment warning per op
+  std::string output_;
+  bool output_line_start_ = true;
   std::vector<GmWrite> gm_writes_;
 };
 

@@ -147,6 +147,7 @@ LaunchReport run_kernel(const Kernel& kernel, const Platform& platform, uint32_t
   // The first failing block (lowest index) is reported; blocks not yet
   // started when a failure is seen are skipped.
   std::vector<BlockResult> results(block_dim);
+  std::vector<std::string> outputs(options.output ? block_dim : 0);
   std::mutex error_mutex;
   std::unique_ptr<Error> first_error;
   uint32_t first_block = UINT32_MAX;
@@ -155,7 +156,13 @@ LaunchReport run_kernel(const Kernel& kernel, const Platform& platform, uint32_t
     if (failed.load(std::memory_order_relaxed)) return;
     try {
       Block b(ctx, block, thread_ub(platform.info.ub_bytes));
-      b.run();
+      try {
+        b.run();
+      } catch (const Error&) {
+        if (options.output) outputs[block] = b.take_output();
+        throw;
+      }
+      if (options.output) outputs[block] = b.take_output();
       BlockResult& r = results[block];
       r.cycles = b.timeline().end();
       r.busy = b.timeline().busy();
@@ -172,6 +179,13 @@ LaunchReport run_kernel(const Kernel& kernel, const Platform& platform, uint32_t
       }
     }
   });
+  if (options.output) {  // in block order, up to the failing block
+    options.output->clear();
+    for (uint32_t b = 0; b < block_dim && b <= first_block; ++b) {
+      *options.output += outputs[b];
+      if (!outputs[b].empty() && outputs[b].back() != '\n') *options.output += '\n';
+    }
+  }
   if (first_error) {
     log().debug("kernel {} failed in block {}: {}", kernel.name, first_block, first_error->what());
     throw Error(first_error->status(), fmt::format("block {}: {}", first_block, first_error->what()),

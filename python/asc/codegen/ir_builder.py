@@ -29,6 +29,7 @@ class IRBuilder:
         # The name an assignment is binding, for diagnostics (LocalTensor names).
         self.pending_name: Optional[str] = None
         self.current_pipe = None  # the TPipe created last, for asc.get_tpipe_ptr()
+        self.prints = False  # printf / dump_tensor emitted: the launch reads the output
         types = ffi.new("asc_type_t[]", max(1, len(params)))
         for i, (kind, dtype, position) in enumerate(params):
             types[i].kind, types[i].dtype, types[i].position = kind, dtype, position

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import inspect
+import sys
 import warnings
 from enum import Enum
 from typing import Any, Callable, Optional
 
-from .._ffi import ffi, lib
+from .._ffi import ffi, lib, read_text
 from ..codegen.context import compiling, in_kernel
 from ..codegen.function_visitor import FunctionVisitor
 from ..codegen.ir_builder import IRBuilder, kernel_ir_text
@@ -26,8 +27,9 @@ _KEY_CONSTANTS = (int, float, bool, str, bytes, type(None), Enum)
 
 
 class CompiledKernel:
-    def __init__(self, name: str, handle: Any, runtime_params: list[tuple[str, ArgSpec]]):
+    def __init__(self, name: str, handle: Any, runtime_params: list[tuple[str, ArgSpec]], prints: bool = False):
         self.name, self.handle, self.runtime_params = name, handle, runtime_params
+        self.prints = prints  # has printf / dump_tensor: print the launch's output
         self.param_names = [p for p, _ in runtime_params]
 
     @property
@@ -153,6 +155,12 @@ class JITFunction:
             else:
                 a.i = int(value)
         status = lib.asc_launch(kernel.handle, stream.handle, core_num, c_args, len(values))
+        if kernel.prints:  # before any error: the prints are what explains it
+            error = rt._error(status, self.__name__, kernel.param_names)
+            sys.stdout.write(read_text(lib.asc_stream_last_output, stream.handle))
+            sys.stdout.flush()
+            if error is not None:
+                raise error
         rt._check(status, self.__name__, kernel.param_names)
         lib.asc_stream_last_stats(stream.handle, stream.stats)
         if stream.stats.n_warnings:
@@ -181,7 +189,7 @@ class JITFunction:
             handle = builder.finish()
         finally:
             builder.abandon()
-        return CompiledKernel(self.__name__, handle, specs)
+        return CompiledKernel(self.__name__, handle, specs, prints=builder.prints)
 
     def _inline(self, builder: IRBuilder, args: list, kwargs: dict, call_loc: tuple[str, int, int]) -> Any:
         """Compiles a call to this device function into the calling kernel."""

@@ -3,6 +3,7 @@
 from .cast import cast
 from .compare import compare, compare_scalar, select
 from .data_copy import data_copy, data_copy_pad
+from .debug import dump_tensor, printf
 from .duplicate import duplicate
 from .gather import brcb, gather, gather_mask, scatter
 from .layout import transpose
@@ -60,6 +61,8 @@ __all__ = [
     "set_mask_count",
     "set_mask_norm",
     "set_vector_mask",
+    "dump_tensor",
+    "printf",
     "brcb",
     "gather",
     "gather_mask",

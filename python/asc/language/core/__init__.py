@@ -22,6 +22,7 @@ from .dtype import (
 )
 from .enums import (
     CMPMODE,
+    DataFormat,
     GatherMaskMode,
     HardEvent,
     MaskMode,
@@ -34,9 +35,14 @@ from .enums import (
 )
 from .layout_params import BrcbRepeatParams, GatherMaskParams, TransposeParamsExt
 from .repeat_params import BinaryRepeatParams, CopyRepeatParams, UnaryRepeatParams
+from .shape_info import Array, ShapeInfo, array
 from .tensor import GlobalAddress, GlobalTensor, LocalTensor, LocalTensorAuto
 
 __all__ = [
+    "Array",
+    "DataFormat",
+    "ShapeInfo",
+    "array",
     "BrcbRepeatParams",
     "GatherMaskMode",
     "GatherMaskParams",

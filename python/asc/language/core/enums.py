@@ -98,6 +98,14 @@ class TransposeType(IntEnum):
     TRANSPOSE_NHWC2NCHW = 12
 
 
+class DataFormat(IntEnum):
+    ND = 0
+    NZ = 1
+    NCHW = 2
+    NC1HWC0 = 3
+    NHWC = 4
+
+
 class GatherMaskMode(IntEnum):
     DEFAULT = 0
 

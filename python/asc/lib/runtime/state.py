@@ -53,15 +53,23 @@ class _Device:
         self.backend, self.platform, self.device_id = backend, platform, device_id
 
 
-def _check(status: int, kernel: Optional[str] = None, params: Optional[list[str]] = None) -> None:
-    """Raises the KernelError subclass for a failed status; `params` name the kernel's arguments."""
+def _error(status: int, kernel: Optional[str] = None, params: Optional[list[str]] = None) -> Optional[Exception]:
+    """The KernelError subclass for a failed status (None for ASC_OK), read from the thread's last error
+    now, before another call replaces it; `params` name the kernel's arguments."""
     if status == lib.ASC_OK:
-        return
+        return None
     message, file, line, col = last_error()
     name = status_name(status)
     if params:
         message = re.sub(r"kernel argument (\d+)", lambda m: f"argument '{params[int(m[1])]}'", message)
-    raise kernel_error_class(name)(f"{message} [{name}]", file, line, col, kernel=kernel)
+    return kernel_error_class(name)(f"{message} [{name}]", file, line, col, kernel=kernel)
+
+
+def _check(status: int, kernel: Optional[str] = None, params: Optional[list[str]] = None) -> None:
+    """Raises the KernelError subclass for a failed status."""
+    error = _error(status, kernel, params)
+    if error is not None:
+        raise error
 
 
 class _State:

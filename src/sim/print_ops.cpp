@@ -1,0 +1,101 @@
+// printf and dump_tensor on the scalar unit: text goes to the block's output
+// (Block::print), which the launch returns in block order.
+#include <cstdio>
+#include <string>
+
+#include "ir/printf_format.h"
+#include "sim/handlers.h"
+#include "sim/scalar_math.h"
+
+namespace asc::sim {
+namespace {
+
+// One conversion with snprintf, widened to long long / double.
+std::string format_one(const FormatPiece& piece, const RtValue& v, DType d) {
+  std::string spec = piece.text;
+  char buf[128];
+  if (!conversion_is_integer(piece.conversion)) {
+    std::snprintf(buf, sizeof buf, spec.c_str(), v.f);
+  } else if (piece.conversion == 'c') {
+    std::snprintf(buf, sizeof buf, spec.c_str(), static_cast<int>(v.i));
+  } else {
+    spec.insert(spec.size() - 1, "ll");
+    bool is_signed = piece.conversion == 'd' || piece.conversion == 'i';
+    uint64_t bits = static_cast<uint64_t>(v.i);
+    if (!is_signed && dtype_size(d) < 8) bits &= (uint64_t{1} << (8 * dtype_size(d))) - 1;  // %u/%x of a narrow value
+    if (is_signed)
+      std::snprintf(buf, sizeof buf, spec.c_str(), static_cast<long long>(v.i));
+    else
+      std::snprintf(buf, sizeof buf, spec.c_str(), static_cast<unsigned long long>(bits));
+  }
+  return buf;
+}
+
+std::string element_text(const uint8_t* p, DType d) {
+  RtValue v;
+  load_scalar(v, d, p);
+  char buf[64];
+  if (dtype_is_float(d))
+    std::snprintf(buf, sizeof buf, "%f", v.f);
+  else if (dtype_is_int(d) && !dtype_is_signed(d))
+    std::snprintf(buf, sizeof buf, "%llu", static_cast<unsigned long long>(v.i));
+  else
+    std::snprintf(buf, sizeof buf, "%lld", static_cast<long long>(v.i));
+  return buf;
+}
+
+}  // namespace
+
+void exec_Printf(Block& b, const Op& op, const RtValue* in, RtValue*) {
+  std::string text;
+  size_t arg = 0;
+  for (const FormatPiece& piece : parse_printf_format(op.attr(0).s)) {
+    if (!piece.conversion) {
+      text += piece.text;
+      continue;
+    }
+    text += format_one(piece, in[arg], b.kernel().type_of(op.operands[arg]).dtype);
+    ++arg;
+  }
+  b.print(text);
+}
+
+// "DumpTensor: desc=..., addr=..., data_type=..., position=..., dump_size=N"
+// then the values: one bracketed list, or rows of the ShapeInfo's last
+// dimension ("-" where the shape asks for more elements than were dumped).
+void exec_DumpTensor(Block& b, const Op& op, const RtValue* in, RtValue*) {
+  const Type& t = b.kernel().type_of(op.operands[0]);
+  DType d = t.dtype;
+  int64_t n = in[2].i, size = dtype_size(d);
+  const char* position = t.kind == TypeKind::GlobalTensor ? "GM" : "UB";
+  std::string text = fmt::format("DumpTensor: desc={}, addr={:#x}, data_type={}, position={}, dump_size={}\n", in[1].i,
+                                 in[0].addr, dtype_name(d), position, n);
+  const uint8_t* data = b.effect_ptr(0);
+  std::vector<int64_t> shape;
+  for (size_t i = 3; i < op.operands.size(); ++i) shape.push_back(in[i].i);
+  int64_t shape_size = shape.empty() ? n : 1;
+  for (int64_t s : shape) shape_size *= s;
+  if (!shape.empty() && shape_size < n)
+    text +=
+        fmt::format("shape size {} is smaller than dump_size {}: only the shape's elements are shown\n", shape_size, n);
+  if (!shape.empty() && shape_size > n)
+    text +=
+        fmt::format("shape size {} is larger than dump_size {}: the missing elements are shown as -\n", shape_size, n);
+  int64_t depth = std::max<size_t>(shape.size(), 1);
+  text += std::string(static_cast<size_t>(depth), '[');
+  for (int64_t i = 0; i < shape_size; ++i) {
+    if (i > 0) {
+      // close and reopen one bracket per dimension that wraps here
+      int64_t closing = 0, stride = 1;
+      for (size_t k = shape.size(); k-- > 0 && i % (stride *= shape[k]) == 0;) ++closing;
+      text += closing ? std::string(static_cast<size_t>(closing), ']') + ",\n" +
+                            std::string(static_cast<size_t>(closing), '[')
+                      : ", ";
+    }
+    text += i < n ? element_text(data + i * size, d) : "-";
+  }
+  text += std::string(static_cast<size_t>(depth), ']') + "\n";
+  b.print(text);
+}
+
+}  // namespace asc::sim
