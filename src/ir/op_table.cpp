@@ -240,7 +240,7 @@ void check_cast(const OpView& v) {
   require_ub_position(v, 0, "dst");
   require_ub_position(v, 1, "src");
   DType to = v.operand_type(0).dtype, from = v.operand_type(1).dtype;
-  int64_t mode = v.op.attr_int(0);
+  int64_t mode = v.op.attr_int(attr_index(v.op.info(), "round_mode"));
   static const char* const kModes[] = {"CAST_NONE",  "CAST_RINT",  "CAST_FLOOR", "CAST_CEIL",
                                        "CAST_ROUND", "CAST_TRUNC", "CAST_ODD"};
   if (mode < 0 || mode > 6) type_error(v, fmt::format("unknown RoundMode {}", mode));
@@ -357,29 +357,32 @@ void check_compare(const OpView& v) {
   require_ub_position(v, 1, "src0");
   require_dtype_in(v, 1, std::array{DType::Float16, DType::Float32});
   if (!dtype_is_int(v.operand_type(0).dtype)) type_error(v, "dst holds the result bits: use an integer dtype");
-  if (v.op.code == OpCode::Compare) {
+  if (v.op.code == OpCode::Compare || v.op.code == OpCode::CompareMask) {
     require_ub_position(v, 2, "src1");
     require_same_dtype(v, 1, 2);
   } else if (v.operand_type(2).dtype != v.operand_type(1).dtype) {
     type_error(v, "the scalar must have src0's dtype");
   }
-  if (v.op.attr_int(0) < 0 || v.op.attr_int(0) > 5) type_error(v, fmt::format("unknown CMPMODE {}", v.op.attr_int(0)));
+  int64_t mode = v.op.attr_int(attr_index(v.op.info(), "cmp_mode"));
+  if (mode < 0 || mode > 5) type_error(v, fmt::format("unknown CMPMODE {}", mode));
 }
 
-void check_select(const OpView& v) {
+void check_select_operands(const OpView& v) {
   require_ub_position(v, 0, "dst");
   require_ub_position(v, 1, "sel_mask");
   require_ub_position(v, 2, "src0");
   require_same_dtype(v, 0, 2);
   require_dtype_in(v, 0, std::array{DType::Float16, DType::Float32});
   if (!dtype_is_int(v.operand_type(1).dtype)) type_error(v, "sel_mask holds bits: use an integer dtype");
-  if (v.op.code == OpCode::Select) {
+  if (v.op.code == OpCode::Select || v.op.code == OpCode::SelectMask) {
     require_ub_position(v, 3, "src1");
     require_same_dtype(v, 0, 3);
   } else if (v.operand_type(3).dtype != v.operand_type(0).dtype) {
     type_error(v, "the scalar must have dst's dtype");
   }
 }
+
+void check_select(const OpView& v);  // with the mask forms below
 
 // operands: dst, src0, src1 (tensor or scalar), count, dst_count (dst elements holding count bits)
 OpInfo compare_op(OpCode code, const char* name, bool scalar) {
@@ -410,7 +413,7 @@ OpInfo select_op(OpCode code, const char* name, bool scalar) {
              {K::LocalTensor, K::LocalTensor, K::LocalTensor, scalar ? K::AnyScalar : K::LocalTensor, K::IntScalar,
               K::IntScalar},
              kAll,
-             {},
+             {{"sel_mode", ASC_ATTR_INT, false, scalar ? 1 : 2}},
              no_result,
              check_select,
              {},
@@ -584,6 +587,252 @@ void check_dump_tensor(const OpView& v) {
 
 Type uint64_result(const OpView&) { return Type::scalar(DType::UInt64); }
 
+// ---- mask/repeat forms of cast, reductions, compare, select; CMPMASK ----------------
+
+// A strided effect (the vector mask/repeat form) of tensor `tensor`.
+MemEffect strided_effect(uint8_t tensor, bool write, uint8_t mask, uint8_t repeat, uint8_t blk, uint8_t rep) {
+  MemEffect e{tensor, kNoOperand, write, false};
+  e.mask_operand = mask;
+  e.repeat_operand = repeat;
+  e.blk_stride_operand = blk;
+  e.rep_stride_operand = rep;
+  return e;
+}
+
+void check_cast_mask(const OpView& v) {
+  check_cast(v);
+  check_mask_mode(v);
+}
+
+void check_reduce_mask(const OpView& v) {
+  check_reduce(v);
+  require_ub_position(v, 2, "shared_tmp_buffer");
+  check_mask_mode(v);
+  int64_t results;
+  if (!v.operand_const_int(7, &results) || results < 1 || results > 2)
+    type_error(v, "the result count operand is 1 (value) or 2 (value and index)");
+}
+
+// reduce_*.mask operands: dst, src, tmp, mask0, mask1, repeat_time,
+// src_rep_stride, results. Repeat r covers 256 bytes from r * src_rep_stride
+// blocks (block stride 1). Effect 0 reads src; 1 writes the results.
+int64_t reduce_mask_extent(const Op& op, const int64_t* in, size_t, int64_t) {
+  int64_t repeats = in[5], rep = in[6];
+  if (repeats > 255 || rep > 65535)
+    fail(ASC_ERR_INVALID_ARGUMENT, op.loc, "{}: repeat_time {} must be 0..255 and src_rep_stride {} 0..65535",
+         op.info().name, repeats, rep);
+  return repeats ? (repeats - 1) * rep * 32 + 256 : 0;
+}
+
+void check_compare_mask(const OpView& v) {
+  check_compare(v);
+  check_mask_mode(v);
+}
+
+// compare(.scalar).mask operands: dst, src0, src1 (tensor or scalar), mask0,
+// mask1, repeat_times, then block strides and repeat strides (dst first) of
+// BinaryRepeatParams / UnaryRepeatParams. Atlas A2 compares all of each
+// repeat's elements (the mask is reserved) and writes the N result bits of
+// repeat r at dst + r * N / 8 bytes (dst's strides are ignored).
+int64_t compare_mask_extent(const Op& op, const int64_t* in, size_t index, int64_t size) {
+  bool scalar = op.code == OpCode::CompareScalarMask;
+  int64_t repeats = in[5], tensors = scalar ? 2 : 3;
+  for (int64_t k = 6; k < 6 + 2 * tensors; ++k)
+    if (in[k] > 255)
+      fail(ASC_ERR_INVALID_ARGUMENT, op.loc, "{}: strides must be 0..255, got {}", op.info().name, in[k]);
+  if (repeats > 255)
+    fail(ASC_ERR_INVALID_ARGUMENT, op.loc, "{}: repeat_times {} must be 0..255", op.info().name, repeats);
+  if (repeats == 0) return 0;
+  size_t sources = scalar ? 1 : 2;
+  if (index == sources) return repeats * (256 / size) / 8;  // dst bits
+  int64_t blk = in[6 + 1 + index], rep = in[6 + tensors + 1 + index];
+  return ((repeats - 1) * rep + 7 * blk) * 32 + 32;
+}
+
+// select(.scalar).mask operands: dst, sel_mask, src0, src1 (tensor or
+// scalar), mask0, mask1, repeat_times, block strides (dst, src0, src1), repeat
+// strides (dst, src0, src1). Attributes: mask_mode, sel_mode (0
+// VSEL_CMPMASK_SPR: the first N bits of sel_mask serve every repeat; 1 and 2:
+// repeat r uses bits [rN, rN + N)).
+void check_select_mask(const OpView& v) {
+  check_select(v);
+  check_mask_mode(v);
+}
+
+void check_select(const OpView& v) {
+  check_select_operands(v);
+  int64_t mode = v.op.attr_int(attr_index(v.op.info(), "sel_mode"));
+  bool scalar = v.op.code == OpCode::SelectScalar || v.op.code == OpCode::SelectScalarMask;
+  if (!scalar && mode != 0 && mode != 2)
+    type_error(v, "a tensor src1 takes VSEL_CMPMASK_SPR or VSEL_TENSOR_TENSOR_MODE");
+  if (scalar && mode != 1) type_error(v, "a scalar src1 takes VSEL_TENSOR_SCALAR_MODE");
+}
+
+int64_t select_bits_extent(const Op& op, const int64_t* in, size_t, int64_t size) {
+  int64_t repeats = in[6], per_repeat = 256 / size;
+  if (repeats > 255)
+    fail(ASC_ERR_INVALID_ARGUMENT, op.loc, "{}: repeat_times {} must be 0..255", op.info().name, repeats);
+  if (repeats == 0) return 0;
+  return (op.attr_int(1) == 0 ? 1 : repeats) * per_repeat / 8;
+}
+
+void check_compare_register(const OpView& v) {
+  require_ub_position(v, 0, "src0");
+  require_ub_position(v, 1, "src1");
+  require_same_dtype(v, 0, 1);
+  require_dtype_in(v, 0, std::array{DType::Float16, DType::Float32});
+  check_mask_mode(v);
+  if (v.op.attr_int(1) < 0 || v.op.attr_int(1) > 5) type_error(v, fmt::format("unknown CMPMODE {}", v.op.attr_int(1)));
+}
+
+void check_select_register(const OpView& v) {
+  require_ub_position(v, 0, "dst");
+  require_ub_position(v, 1, "src0");
+  require_ub_position(v, 2, "src1");
+  require_same_dtype(v, 0, 1);
+  require_same_dtype(v, 0, 2);
+  require_dtype_in(v, 0, std::array{DType::Float16, DType::Float32});
+}
+
+void check_cmp_mask_tensor(const OpView& v) { require_ub_position(v, 0, "the tensor"); }
+
+void add_mask_form_rows(std::vector<OpInfo>& t) {
+  // cast.mask: dst, src, mask0, mask1, repeat_times, dst_blk, src_blk, dst_rep, src_rep
+  t.push_back({OpCode::VCastMask,
+               "cast.mask",
+               Pipe::V,
+               nullptr,
+               std::vector<K>{K::LocalTensor, K::LocalTensor},
+               kAll,
+               {{"mask_mode", ASC_ATTR_INT, true}, {"round_mode", ASC_ATTR_INT, true}},
+               no_result,
+               check_cast_mask,
+               {strided_effect(1, false, 2, 4, 6, 8), strided_effect(0, true, 2, 4, 5, 7)},
+               "AscendC::Cast",
+               0});
+  t.back().operands.insert(t.back().operands.end(), 7, K::IntScalar);
+  t.back().mask_reg = MaskReg::Operands;
+  t.back().mask_operand = 2;
+  t.back().mask_by_wider_dtype = true;
+  for (auto [code, name, ascendc] : {std::tuple{OpCode::ReduceSumMask, "reduce_sum.mask", "AscendC::ReduceSum"},
+                                     std::tuple{OpCode::ReduceMaxMask, "reduce_max.mask", "AscendC::ReduceMax"},
+                                     std::tuple{OpCode::ReduceMinMask, "reduce_min.mask", "AscendC::ReduceMin"}}) {
+    std::vector<K> operands{K::LocalTensor, K::LocalTensor, K::LocalTensor};
+    operands.insert(operands.end(), 5, K::IntScalar);
+    t.push_back({code,
+                 name,
+                 Pipe::V,
+                 nullptr,
+                 operands,
+                 kAll,
+                 {{"mask_mode", ASC_ATTR_INT, true}},
+                 no_result,
+                 check_reduce_mask,
+                 {{1, kExtentFn, false, false}, {0, 7, true, false}},
+                 ascendc,
+                 0});
+    t.back().extent = reduce_mask_extent;
+    t.back().effects[1].block_aligned = false;
+    t.back().mask_operand = 3;  // the register is left alone: no MaskReg
+  }
+  for (bool scalar : {false, true}) {
+    std::vector<K> operands{K::LocalTensor, K::LocalTensor, scalar ? K::AnyScalar : K::LocalTensor};
+    operands.insert(operands.end(), scalar ? 7 : 9, K::IntScalar);
+    std::vector<MemEffect> effects{{1, kExtentFn, false, false}};
+    if (!scalar) effects.push_back({2, kExtentFn, false, false});
+    effects.push_back({0, kExtentFn, true, false});
+    t.push_back({scalar ? OpCode::CompareScalarMask : OpCode::CompareMask,
+                 scalar ? "compare_scalar.mask" : "compare.mask",
+                 Pipe::V,
+                 nullptr,
+                 operands,
+                 kAll,
+                 {{"mask_mode", ASC_ATTR_INT, true}, {"cmp_mode", ASC_ATTR_INT, true}},
+                 no_result,
+                 check_compare_mask,
+                 effects,
+                 scalar ? "AscendC::CompareScalar" : "AscendC::Compare",
+                 0});
+    t.back().extent = compare_mask_extent;
+    t.back().extent_size_operand = 1;
+    t.back().mask_operand = 3;  // reserved on Atlas A2: never loaded into the register
+  }
+  for (bool scalar : {false, true}) {
+    std::vector<K> operands{K::LocalTensor, K::LocalTensor, K::LocalTensor, scalar ? K::AnyScalar : K::LocalTensor};
+    operands.insert(operands.end(), 9, K::IntScalar);
+    std::vector<MemEffect> effects{{1, kExtentFn, false, false}, strided_effect(2, false, 4, 6, 8, 11)};
+    if (!scalar) effects.push_back(strided_effect(3, false, 4, 6, 9, 12));
+    effects.push_back(strided_effect(0, true, 4, 6, 7, 10));
+    t.push_back({scalar ? OpCode::SelectScalarMask : OpCode::SelectMask,
+                 scalar ? "select_scalar.mask" : "select.mask",
+                 Pipe::V,
+                 nullptr,
+                 operands,
+                 kAll,
+                 {{"mask_mode", ASC_ATTR_INT, true}, {"sel_mode", ASC_ATTR_INT, true}},
+                 no_result,
+                 check_select_mask,
+                 effects,
+                 "AscendC::Select",
+                 0});
+    t.back().extent = select_bits_extent;
+    t.back().mask_reg = MaskReg::Operands;
+    t.back().mask_operand = 4;
+  }
+  // compare.register: src0, src1, mask0, mask1, repeat (1), src0_blk, src1_blk, src0_rep, src1_rep
+  std::vector<K> cmp_operands{K::LocalTensor, K::LocalTensor};
+  cmp_operands.insert(cmp_operands.end(), 7, K::IntScalar);
+  t.push_back({OpCode::CompareRegister,
+               "compare.register",
+               Pipe::V,
+               nullptr,
+               cmp_operands,
+               kAll,
+               {{"mask_mode", ASC_ATTR_INT, true}, {"cmp_mode", ASC_ATTR_INT, true}},
+               no_result,
+               check_compare_register,
+               {strided_effect(0, false, 2, 4, 5, 7), strided_effect(1, false, 2, 4, 6, 8)},
+               "AscendC::Compare",
+               0});
+  t.back().mask_reg = MaskReg::Operands;
+  t.back().mask_operand = 2;
+  // select.register: dst, src0, src1, mask0 (0), mask1 (0), repeat_times, blk x3, rep x3 — the mask register
+  // and CMPMASK decide
+  std::vector<K> sel_operands{K::LocalTensor, K::LocalTensor, K::LocalTensor};
+  sel_operands.insert(sel_operands.end(), 9, K::IntScalar);
+  t.push_back({OpCode::SelectRegister,
+               "select.register",
+               Pipe::V,
+               nullptr,
+               sel_operands,
+               kAll,
+               {{"mask_mode", ASC_ATTR_INT, true}},
+               no_result,
+               check_select_register,
+               {strided_effect(1, false, 3, 5, 7, 10), strided_effect(2, false, 3, 5, 8, 11),
+                strided_effect(0, true, 3, 5, 6, 9)},
+               "AscendC::Select",
+               0});
+  t.back().mask_reg = MaskReg::Operands;
+  t.back().mask_operand = 3;
+  for (auto [code, name, write] :
+       {std::tuple{OpCode::GetCmpMask, "get_cmp_mask", true}, std::tuple{OpCode::SetCmpMask, "set_cmp_mask", false}}) {
+    t.push_back({code,
+                 name,
+                 Pipe::V,
+                 nullptr,
+                 {K::LocalTensor},
+                 kAll,
+                 {},
+                 no_result,
+                 check_cmp_mask_tensor,
+                 {{0, kExtentFn, write, false}},
+                 write ? "AscendC::GetCmpMask" : "AscendC::SetCmpMask",
+                 0});
+    t.back().extent = [](const Op&, const int64_t*, size_t, int64_t) -> int64_t { return 16; };  // 128 bits
+  }
+}
+
 Type tensor_dtype_scalar(const OpView& v) { return Type::scalar(v.operand_type(0).dtype); }
 
 // ---- framework ops -------------------------------------------------------------
@@ -691,6 +940,18 @@ CostKind cost_kind(OpCode code) {
     case OpCode::CompareScalar:
     case OpCode::Select:
     case OpCode::SelectScalar:
+    case OpCode::VCastMask:
+    case OpCode::ReduceSumMask:
+    case OpCode::ReduceMaxMask:
+    case OpCode::ReduceMinMask:
+    case OpCode::CompareMask:
+    case OpCode::CompareScalarMask:
+    case OpCode::SelectMask:
+    case OpCode::SelectScalarMask:
+    case OpCode::CompareRegister:
+    case OpCode::SelectRegister:
+    case OpCode::GetCmpMask:
+    case OpCode::SetCmpMask:
     case OpCode::Transpose:
     case OpCode::TransposeExt:
     case OpCode::Brcb:
@@ -1157,6 +1418,7 @@ std::vector<OpInfo> build_table() {
                {{1, 2, false, false}, {0, 2, true, false}},
                "AscendC::Cast",
                0});
+  t.back().mask_reg = MaskReg::Resets;
   t.push_back(reduce_count_op(OpCode::ReduceSum, "reduce_sum", "AscendC::ReduceSum"));
   t.push_back(reduce_count_op(OpCode::ReduceMax, "reduce_max", "AscendC::ReduceMax"));
   t.push_back(reduce_count_op(OpCode::ReduceMin, "reduce_min", "AscendC::ReduceMin"));
@@ -1171,6 +1433,8 @@ std::vector<OpInfo> build_table() {
   t.push_back(compare_op(OpCode::CompareScalar, "compare_scalar", true));
   t.push_back(select_op(OpCode::Select, "select", false));
   t.push_back(select_op(OpCode::SelectScalar, "select_scalar", true));
+  t[t.size() - 2].mask_reg = t.back().mask_reg = MaskReg::Resets;
+  add_mask_form_rows(t);
   t.push_back({OpCode::Transpose,
                "transpose",
                Pipe::V,

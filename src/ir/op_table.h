@@ -105,7 +105,8 @@ using ResultFn = Type (*)(const OpView&);                 // result type, Type::
 using PipeFn = Pipe (*)(const Op&);                       // pipe that executes this op instance
 using ResultElementsFn = uint32_t (*)(const Op&, DType);  // per-repeat result width of a reduction
 // Byte span of effect `index` from its tensor's start, for effects with
-// count_operand == kExtentFn; element_size is that of operand 0's dtype.
+// count_operand == kExtentFn; element_size is that of operand
+// OpInfo::extent_size_operand's dtype (operand 0 unless the row says otherwise).
 using ExtentFn = int64_t (*)(const Op&, const int64_t* operands, size_t index, int64_t element_size);
 
 struct OpInfo {
@@ -130,6 +131,8 @@ struct OpInfo {
   uint8_t mask_operand = kNoOperand;  // mask0 (mask1 follows), for MaskReg::Operands and LoadsRaw
   ResultElementsFn result_elements = nullptr;
   ExtentFn extent = nullptr;
+  uint8_t extent_size_operand = 0;
+  bool mask_by_wider_dtype = false;  // cast: a repeat holds 256 bytes of the wider of dst and src
 };
 
 const OpInfo& op_info(OpCode code);

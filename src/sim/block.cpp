@@ -253,7 +253,8 @@ uint64_t Block::check_effects(const Op& op, Pipe pipe, const RtValue* in) {
           fail(ASC_ERR_INVALID_ARGUMENT, op.loc, "{}: parameter {} is {}, outside 0..2^32", op.info().name, k - 1,
                ints[k]);
       int64_t size = dtype_size(dtype);  // the extent is in bytes of operand 0's elements; this tensor's may differ
-      int64_t bytes = op.info().extent(op, ints.data(), i, dtype_size(kernel().type_of(op.operands[0]).dtype));
+      DType sized = kernel().type_of(op.operands[op.info().extent_size_operand]).dtype;
+      int64_t bytes = op.info().extent(op, ints.data(), i, dtype_size(sized));
       effect_ptrs_[i] = memory(op, in[e.tensor], dtype, 0, (bytes + size - 1) / size, e);
       largest = std::max(largest, static_cast<uint64_t>(bytes));
       continue;
@@ -295,7 +296,7 @@ uint64_t Block::check_effects(const Op& op, Pipe pipe, const RtValue* in) {
 // the instruction touches (only blocks holding a selected element count).
 uint8_t* Block::strided_memory(const Op& op, const RtValue* in, DType dtype, const MemEffect& e) {
   const RtValue& t = in[e.tensor];
-  RepeatMask mask = repeat_mask(*this, op, in, e.mask_operand, e.repeat_operand, dtype);
+  RepeatMask mask = repeat_mask(*this, op, in, e.mask_operand, e.repeat_operand, mask_dtype(kernel(), op));
   int64_t repeats = mask.repeats, blk = in[e.blk_stride_operand].i, rep = in[e.rep_stride_operand].i;
   bool counter = op.attr_int(0) == kMaskFromRegister && issued_mask_.counter;
   if (!counter && (repeats < 0 || repeats > 255))

@@ -52,7 +52,7 @@ struct GmWrite {
   const Op* op;
 };
 
-constexpr size_t kMaxIssuedOperands = 12;  // the widest op: a binary vector op in mask mode
+constexpr size_t kMaxIssuedOperands = 13;  // the widest op: select in mask mode
 
 // The vector mask register (set_vector_mask, set_mask_count/set_mask_norm,
 // reset_mask). In normal mode `bits` selects elements of each repeat; in
@@ -94,6 +94,8 @@ class Block {
   std::string take_output() { return std::move(output_); }
   // The mask register as the running pipe op saw it at dispatch.
   const VectorMaskReg& issued_mask() const { return issued_mask_; }
+  // The compare register CMPMASK: 128 result bits of compare.register.
+  uint64_t* cmp_mask() { return cmp_mask_; }
   // The scalar unit's view of the mask register (set_vector_mask and friends).
   VectorMaskReg& mask_register() { return mask_reg_; }
 
@@ -131,6 +133,7 @@ class Block {
   std::vector<const Op*> flags_;
   VectorMaskReg mask_reg_;
   VectorMaskReg issued_mask_;
+  uint64_t cmp_mask_[2] = {0, 0};
   const Op* running_op_ = nullptr;  // the pipe op whose handler runs, and its pipe
   Pipe running_pipe_ = Pipe::S;
   std::array<RtValue, 4> effect_tensors_{};

@@ -3,6 +3,7 @@
 // to the destination: integers by the mode and saturated (A2 conversions
 // saturate on overflow; NaN, which the docs leave open, becomes 0); floating
 // types by the mode between the two nearest representable neighbours.
+#include <algorithm>
 #include <cfenv>
 #include <cmath>
 #include <cstring>
@@ -11,6 +12,7 @@
 
 #include "sim/handlers.h"
 #include "sim/scalar_math.h"
+#include "sim/vector_mask.h"
 
 namespace asc::sim {
 namespace {
@@ -163,18 +165,46 @@ void write(uint8_t* p, DType d, Real x, Mode m) {
 
 }  // namespace
 
-void exec_VCast(Block& b, const Op& op, const RtValue* in, RtValue*) {
-  DType to = b.kernel().type_of(op.operands[0]).dtype, from = b.kernel().type_of(op.operands[1]).dtype;
-  Mode mode = static_cast<Mode>(op.attr_int(0));
-  const uint8_t* src = b.effect_ptr(0);
-  uint8_t* dst = b.effect_ptr(1);
-  const size_t in_size = dtype_size(from), out_size = dtype_size(to);
-  // float -> float rounds to an integral value (CAST_RINT and friends); the rest round into dst's type.
-  const bool integral = from == DType::Float32 && to == DType::Float32;
-  for (int64_t i = 0; i < in[2].i; ++i) {
-    Real x = read(src + i * in_size, from);
-    write(dst + i * out_size, to, integral ? round_integral(x, mode) : x, integral ? kNone : mode);
+namespace {
+
+struct Conversion {
+  DType from, to;
+  Mode mode;
+  bool integral;  // float -> float rounds to an integral value (CAST_RINT and friends)
+  Conversion(const Block& b, const Op& op)
+      : from(b.kernel().type_of(op.operands[1]).dtype),
+        to(b.kernel().type_of(op.operands[0]).dtype),
+        mode(static_cast<Mode>(op.attr_int(attr_index(op.info(), "round_mode")))),
+        integral(from == DType::Float32 && to == DType::Float32) {}
+  void operator()(const uint8_t* src, uint8_t* dst) const {
+    Real x = read(src, from);
+    write(dst, to, integral ? round_integral(x, mode) : x, integral ? kNone : mode);
   }
+};
+
+}  // namespace
+
+void exec_VCast(Block& b, const Op& op, const RtValue* in, RtValue*) {
+  Conversion convert(b, op);
+  const size_t in_size = dtype_size(convert.from), out_size = dtype_size(convert.to);
+  for (int64_t i = 0; i < in[2].i; ++i) convert(b.effect_ptr(0) + i * in_size, b.effect_ptr(1) + i * out_size);
+}
+
+// Mask form: a repeat holds 256 bytes of the wider type; element e of each
+// operand is in its block e / (32 / size), blocks and repeats strided per operand.
+void exec_VCastMask(Block& b, const Op& op, const RtValue* in, RtValue*) {
+  Conversion convert(b, op);
+  const int64_t in_size = dtype_size(convert.from), out_size = dtype_size(convert.to);
+  RepeatMask mask = repeat_mask(b, op, in, 2, 4, mask_dtype(b.kernel(), op));
+  const int64_t per_repeat = 256 / std::max(in_size, out_size);
+  auto at = [](int64_t r, int64_t e, int64_t size, int64_t blk, int64_t rep) {
+    return (r * rep + (e / (32 / size)) * blk) * 32 + (e % (32 / size)) * size;
+  };
+  for (int64_t r = 0; r < mask.repeats; ++r)
+    for (int64_t e = 0; e < per_repeat; ++e)
+      if (mask.selects(r, e))
+        convert(b.effect_ptr(0) + at(r, e, in_size, in[6].i, in[8].i),
+                b.effect_ptr(1) + at(r, e, out_size, in[5].i, in[7].i));
 }
 
 }  // namespace asc::sim

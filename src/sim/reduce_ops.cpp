@@ -87,6 +87,38 @@ void reduce_count(Block& b, const Op& op, const RtValue* in) {
   if (in[4].i == 2) store_index(dst + size, size, e.index);
 }
 
+// Mask form (operands dst, src, tmp, mask0, mask1, repeat_time,
+// src_rep_stride, results): element e of repeat r at r * src_rep_stride
+// blocks + e. A sum adds each repeat as a tree (masked-off lanes add 0) and
+// the repeat sums as a tree; max/min index = r * src_rep_stride * (32 / size) + e.
+void reduce_mask(Block& b, const Op& op, const RtValue* in) {
+  DType d = dtype_of(b, op);
+  int64_t size = dtype_size(d), per_repeat = 256 / size, rep = in[6].i;
+  RepeatMask mask = repeat_mask(b, op, in, 3, 5, d);
+  const uint8_t* src = b.effect_ptr(0);
+  uint8_t* dst = b.effect_ptr(1);
+  if (mask.repeats <= 0) return;
+  auto lane = [&](int64_t r, int64_t e) { return load(src + r * rep * 32 + e * size, d); };
+  if (op.code == OpCode::ReduceSumMask) {
+    std::vector<float> sums;
+    for (int64_t r = 0; r < mask.repeats; ++r) {
+      std::vector<float> lanes;
+      for (int64_t e = 0; e < per_repeat; ++e) lanes.push_back(mask.selects(r, e) ? lane(r, e) : 0.0f);
+      sums.push_back(tree_sum(std::move(lanes)));
+    }
+    store(dst, d, tree_sum(std::move(sums)));
+    return;
+  }
+  std::vector<std::pair<float, uint32_t>> values;
+  for (int64_t r = 0; r < mask.repeats; ++r)
+    for (int64_t e = 0; e < per_repeat; ++e)
+      if (mask.selects(r, e)) values.emplace_back(lane(r, e), static_cast<uint32_t>(r * rep * (32 / size) + e));
+  if (values.empty()) return;
+  Extreme e = extreme(values, op.code == OpCode::ReduceMaxMask);
+  store(dst, d, e.value);
+  if (in[7].i == 2) store_index(dst + size, static_cast<size_t>(size), e.index);
+}
+
 // The operands of a per-repeat reduction (whole_, block_, pair_reduce), resolved.
 struct RepeatReduce {
   DType d;
@@ -187,6 +219,9 @@ void exec_BlockReduceMin(Block& b, const Op& op, const RtValue* in, RtValue*) {
 void exec_PairReduceSum(Block& b, const Op& op, const RtValue* in, RtValue*) { grouped_reduce(b, op, in, 2); }
 
 void exec_ReduceSum(Block& b, const Op& op, const RtValue* in, RtValue*) { reduce_count(b, op, in); }
+void exec_ReduceSumMask(Block& b, const Op& op, const RtValue* in, RtValue*) { reduce_mask(b, op, in); }
+void exec_ReduceMaxMask(Block& b, const Op& op, const RtValue* in, RtValue*) { reduce_mask(b, op, in); }
+void exec_ReduceMinMask(Block& b, const Op& op, const RtValue* in, RtValue*) { reduce_mask(b, op, in); }
 void exec_ReduceMax(Block& b, const Op& op, const RtValue* in, RtValue*) { reduce_count(b, op, in); }
 void exec_ReduceMin(Block& b, const Op& op, const RtValue* in, RtValue*) { reduce_count(b, op, in); }
 void exec_WholeReduceSum(Block& b, const Op& op, const RtValue* in, RtValue*) { whole_reduce(b, op, in); }

@@ -47,6 +47,13 @@ bool RepeatMask::extent(int64_t element_size, int64_t blk, int64_t rep, int64_t*
   return found;
 }
 
+DType mask_dtype(const Kernel& kernel, const Op& op) {
+  DType d = kernel.type_of(op.operands[0]).dtype;
+  if (!op.info().mask_by_wider_dtype) return d;
+  DType s = kernel.type_of(op.operands[1]).dtype;
+  return dtype_size(s) > dtype_size(d) ? s : d;
+}
+
 void decode_mask(const Op& op, bool continuous, int64_t lo, int64_t hi, DType dtype, uint64_t out[2]) {
   int64_t per_repeat = 256 / dtype_size(dtype);
   if (!continuous) {
@@ -121,8 +128,8 @@ void Block::update_mask_register(const Op& op, const RtValue* in) {
          "{}: the mask is in counter mode (set_mask_count); pass is_set_mask=False and set the element count with "
          "set_vector_mask, or call set_mask_norm first",
          info.name);
-  DType d = kernel().type_of(op.operands[info.family == VecFamily::FILL ? 0 : 1]).dtype;
-  decode_mask(op, op.attr_int(0) == 0, in[info.mask_operand].i, in[info.mask_operand + 1].i, d, mask_reg_.bits);
+  decode_mask(op, op.attr_int(0) == 0, in[info.mask_operand].i, in[info.mask_operand + 1].i, mask_dtype(kernel(), op),
+              mask_reg_.bits);
 }
 
 }  // namespace asc::sim

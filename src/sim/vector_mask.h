@@ -29,6 +29,10 @@ struct RepeatMask {
 RepeatMask repeat_mask(const Block& b, const Op& op, const RtValue* in, size_t mask_operand, size_t repeat_operand,
                        DType dtype);
 
+// The dtype whose repeat the mask describes: dst's, or for cast the wider of
+// dst and src (a repeat holds 256 bytes of the wider type).
+DType mask_dtype(const Kernel& kernel, const Op& op);
+
 // The 128 mask bits of set_vector_mask / a mask operand pair: a continuous
 // length (the first `lo` elements) or the bits themselves.
 void decode_mask(const Op& op, bool continuous, int64_t lo, int64_t hi, DType dtype, uint64_t out[2]);

@@ -1,7 +1,7 @@
 """asc.language.basic: the instruction-level API."""
 
 from .cast import cast
-from .compare import compare, compare_scalar, select
+from .compare import compare, compare_scalar, get_cmp_mask, select, set_cmp_mask
 from .data_copy import data_copy, data_copy_pad
 from .debug import dump_tensor, printf
 from .duplicate import duplicate
@@ -61,6 +61,8 @@ __all__ = [
     "set_mask_count",
     "set_mask_norm",
     "set_vector_mask",
+    "get_cmp_mask",
+    "set_cmp_mask",
     "dump_tensor",
     "printf",
     "brcb",

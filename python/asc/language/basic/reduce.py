@@ -1,4 +1,5 @@
-"""Reductions: reduce_* over the first `count` elements, whole_reduce_* per repeat."""
+"""Reductions: reduce_* over the first `count` elements (or over masked repeats),
+whole_reduce_* / block_reduce_* / pair_reduce_sum / repeat_reduce_sum per repeat."""
 
 from __future__ import annotations
 
@@ -10,43 +11,62 @@ from ..core import dtype as dt
 from ..core.enums import ReduceOrder
 from ..core.ir_value import to_int, to_scalar
 from .utils import builtin, require_local
-from .vector import _mask_operands
+from .vector import mask_operands
 
 
-def _reduce(name: str, dst: Any, src: Any, tmp: Any, count: Any, results: int, params: dict) -> None:
-    if params or count is None:
-        raise CodegenError(f"{name}(dst, src, shared_tmp_buffer, count) is supported; the mask form is not yet")
+def _reduce(name: str, dst: Any, src: Any, tmp: Any, args: tuple, kwargs: dict, results: int) -> None:
+    """Count form ``(count)`` or mask form ``(mask, repeat_time, src_rep_stride)``."""
     tensors = [require_local(t, name, r) for t, r in ((dst, "dst"), (src, "src"), (tmp, "shared_tmp_buffer"))]
-    handles = [t.handle for t in tensors] + [to_int(count, f"{name} count").handle, to_scalar(results, dt.int32).handle]
-    current_builder().op(name, handles)
+    handles = [t.handle for t in tensors]
+    fields = ["count"] if len(args) + len(kwargs) == 1 else ["mask", "repeat_time", "src_rep_stride"]
+    values = dict(zip(fields, args), **kwargs)
+    if set(values) == {"count"}:
+        handles += [to_int(values["count"], f"{name} count").handle, to_scalar(results, dt.int32).handle]
+        current_builder().op(name, handles)
+        return
+    if set(values) != {"mask", "repeat_time", "src_rep_stride"}:
+        raise CodegenError(
+            f"{name} takes (dst, src, shared_tmp_buffer, count) or (..., mask, repeat_time, src_rep_stride)"
+        )
+    mode, mask0, mask1 = mask_operands(values["mask"], True)
+    handles += [mask0.handle, mask1.handle, to_int(values["repeat_time"], "repeat_time").handle]
+    handles += [to_int(values["src_rep_stride"], "src_rep_stride").handle, to_scalar(results, dt.int32).handle]
+    current_builder().op(f"{name}.mask", handles, {"mask_mode": mode})
+
+
+def _split_cal_index(args: tuple, cal_index: Any) -> tuple[tuple, Any]:
+    """cal_index given positionally after count (1 argument) or after the mask form's 3."""
+    if len(args) in (2, 4):
+        return args[:-1], args[-1]
+    return args, cal_index
 
 
 @builtin
-def reduce_sum(dst: Any, src: Any, shared_tmp_buffer: Any, count: Any = None, **params: Any) -> None:
-    """dst[0] = the sum of src[0:count] (a binary tree within each 256-byte repeat, repeats in order)."""
-    _reduce("reduce_sum", dst, src, shared_tmp_buffer, count, 1, params)
+def reduce_sum(dst: Any, src: Any, shared_tmp_buffer: Any, *args: Any, **kwargs: Any) -> None:
+    """dst[0] = the sum of src[0:count] (a binary tree within each 256-byte repeat, repeats in order), or
+    with ``mask, repeat_time, src_rep_stride`` of the masked elements of each repeat (trees within and across)."""
+    _reduce("reduce_sum", dst, src, shared_tmp_buffer, args, kwargs, 1)
 
 
 @builtin
-def reduce_max(dst: Any, src: Any, shared_tmp_buffer: Any, count: Any = None, cal_index: bool = False,
-               **params: Any) -> None:  # fmt: skip
-    """dst[0] = max(src[0:count]); with cal_index, dst[1] holds its first index (as unsigned bits)."""
-    _reduce("reduce_max", dst, src, shared_tmp_buffer, count, 2 if cal_index else 1, params)
+def reduce_max(dst: Any, src: Any, shared_tmp_buffer: Any, *args: Any, cal_index: bool = False, **kwargs: Any) -> None:
+    """dst[0] = max(src[0:count]) (or over masked repeats); with cal_index, dst[1] holds its first index
+    (as unsigned bits; in mask form r * src_rep_stride * elements-per-block + e)."""
+    args, cal_index = _split_cal_index(args, cal_index)
+    _reduce("reduce_max", dst, src, shared_tmp_buffer, args, kwargs, 2 if cal_index else 1)
 
 
 @builtin
-def reduce_min(dst: Any, src: Any, shared_tmp_buffer: Any, count: Any = None, cal_index: bool = False,
-               **params: Any) -> None:  # fmt: skip
-    """dst[0] = min(src[0:count]); with cal_index, dst[1] holds its first index (as unsigned bits)."""
-    _reduce("reduce_min", dst, src, shared_tmp_buffer, count, 2 if cal_index else 1, params)
+def reduce_min(dst: Any, src: Any, shared_tmp_buffer: Any, *args: Any, cal_index: bool = False, **kwargs: Any) -> None:
+    """dst[0] = min(src[0:count]) (or over masked repeats); with cal_index, dst[1] holds its first index."""
+    args, cal_index = _split_cal_index(args, cal_index)
+    _reduce("reduce_min", dst, src, shared_tmp_buffer, args, kwargs, 2 if cal_index else 1)
 
 
 def _whole(name: str, dst: Any, src: Any, mask: Any, repeat_time: Any, dst_rep_stride: Any, src_blk_stride: Any,
            src_rep_stride: Any, is_set_mask: bool, order: Any = None) -> None:  # fmt: skip
-    if not is_set_mask:
-        raise CodegenError(f"{name}: is_set_mask=False is not supported yet")
     d, s = require_local(dst, name, "dst"), require_local(src, name, "src")
-    mode, mask0, mask1 = _mask_operands(mask)
+    mode, mask0, mask1 = mask_operands(mask, is_set_mask)
     strides = [to_int(v, n) for v, n in ((repeat_time, "repeat_time"), (dst_rep_stride, "dst_rep_stride"),
                (src_blk_stride, "src_blk_stride"), (src_rep_stride, "src_rep_stride"))]  # fmt: skip
     attrs = {"mask_mode": mode}

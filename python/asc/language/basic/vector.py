@@ -51,6 +51,24 @@ def mask_operands(mask: Any, is_set_mask: Any) -> tuple[int, Scalar, Scalar]:
     return _mask_operands(mask)
 
 
+def mask_form_operands(name: str, args: tuple, kwargs: dict, params_type: type) -> tuple[int, list]:
+    """(mask_mode, operand handles) of a ``mask, repeat_times, repeat_params[, is_set_mask]`` call tail:
+    mask0, mask1, repeat_times, the block strides, the repeat strides."""
+    values = dict(zip(["mask", "repeat_times", "repeat_params", "is_set_mask"], args), **kwargs)
+    missing = [f for f in ("mask", "repeat_times", "repeat_params") if f not in values]
+    if missing:
+        raise CodegenError(f"{name}: give count, or mask, repeat_times and repeat_params (missing {missing})")
+    unknown = set(values) - {"mask", "repeat_times", "repeat_params", "is_set_mask"}
+    if unknown:
+        raise CodegenError(f"{name}: unexpected arguments {sorted(unknown)}")
+    block_strides, repeat_strides = _strides_from_params(name, values, params_type)
+    mode, mask0, mask1 = mask_operands(values["mask"], values.get("is_set_mask", True))
+    handles = [mask0.handle, mask1.handle, to_int(values["repeat_times"], "repeat_times").handle]
+    handles += [to_int(v, "a block stride").handle for v in block_strides]
+    handles += [to_int(v, "a repeat stride").handle for v in repeat_strides]
+    return mode, handles
+
+
 def _strides_from_params(name: str, values: dict, params_type: type) -> tuple[list, list]:
     params = values["repeat_params"]
     if not isinstance(params, params_type):
