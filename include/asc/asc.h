@@ -173,7 +173,7 @@ typedef struct asc_op_desc {
   uint32_t pipe;       /* PipeID value of the pipe that runs it (S for scalar-unit ops) */
   uint32_t dtypes;     /* vector ops: bit d set = element dtype d accepted; else 0 */
   uint32_t family;     /* vector ops: 1 binary, 2 unary, 3 with a scalar, 4 fill (dst, scalar); else 0 */
-  uint32_t mask_mode;  /* 1 for the mask/repeat form of a vector op */
+  uint32_t mask_mode;  /* 1 for an instruction form that takes a mask (mask/repeat forms) */
 } asc_op_desc_t;
 
 typedef struct asc_module asc_module_t;

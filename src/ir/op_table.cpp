@@ -15,6 +15,21 @@ namespace {
 using K = OperandKind;
 constexpr uint8_t kAll = 255;  // min_operands placeholder: "all operands required"
 
+// Element dtype sets (bit = DType).
+constexpr uint32_t dtype_bits(std::initializer_list<DType> ds) {
+  uint32_t bits = 0;
+  for (DType d : ds) bits |= 1u << static_cast<unsigned>(d);
+  return bits;
+}
+constexpr uint32_t kARITH = dtype_bits({DType::Float16, DType::Float32, DType::Int16, DType::Int32});
+constexpr uint32_t kFLOAT = dtype_bits({DType::Float16, DType::Float32});
+constexpr uint32_t kBITS = dtype_bits({DType::Int16, DType::UInt16});
+constexpr uint32_t kSHIFT = dtype_bits({DType::Int16, DType::UInt16, DType::Int32, DType::UInt32});
+constexpr uint32_t kRELU = dtype_bits({DType::Float16, DType::Float32, DType::Int32});
+constexpr uint32_t kADDRELU = dtype_bits({DType::Float16, DType::Float32, DType::Int16});
+constexpr uint32_t kCOPY =
+    dtype_bits({DType::Float16, DType::Float32, DType::Int16, DType::UInt16, DType::Int32, DType::UInt32});
+
 // ---- shared checks -------------------------------------------------------
 
 [[noreturn]] void type_error(const OpView& v, const std::string& msg) {
@@ -36,13 +51,15 @@ void require_ub_position(const OpView& v, size_t i, const char* role) {
                               role, position_name(p)));
 }
 
-template <size_t N>
-void require_dtype_in(const OpView& v, size_t i, const std::array<DType, N>& allowed) {
+
+// Operand i's dtype must be in the row's dtype set.
+void require_row_dtype(const OpView& v, size_t i) {
+  const OpInfo& info = v.op.info();
   DType d = v.operand_type(i).dtype;
-  for (DType a : allowed)
-    if (a == d) return;
+  if (info.dtypes & (1u << static_cast<unsigned>(d))) return;
   std::string names;
-  for (DType a : allowed) names += std::string(names.empty() ? "" : ", ") + dtype_name(a);
+  for (unsigned t = 0; t < ASC_DTYPE_COUNT; ++t)
+    if (info.dtypes & (1u << t)) names += std::string(names.empty() ? "" : ", ") + dtype_name(static_cast<DType>(t));
   type_error(v, fmt::format("dtype {} is not supported (supported: {})", dtype_name(d), names));
 }
 
@@ -142,16 +159,6 @@ void check_mask_mode(const OpView& v) {
                "is_set_mask=False)");
 }
 
-// Operand i's dtype must be in the row's dtype set.
-void require_row_dtype(const OpView& v, size_t i) {
-  const OpInfo& info = v.op.info();
-  DType d = v.operand_type(i).dtype;
-  if (info.dtypes & (1u << static_cast<unsigned>(d))) return;
-  std::string names;
-  for (unsigned t = 0; t < ASC_DTYPE_COUNT; ++t)
-    if (info.dtypes & (1u << t)) names += std::string(names.empty() ? "" : ", ") + dtype_name(static_cast<DType>(t));
-  type_error(v, fmt::format("dtype {} is not supported (supported: {})", dtype_name(d), names));
-}
 
 // The vector instructions (ir/vector_ops.def), both modes: every tensor in
 // the Unified Buffer with dst's dtype, which the row's dtype set must contain;
@@ -236,6 +243,15 @@ uint32_t cast_modes(DType from, DType to) {
   return 0;
 }
 
+// Every dtype some Atlas A2 cast reads or writes (the docs' table lists them).
+uint32_t cast_dtypes() {
+  uint32_t bits = 0;
+  for (unsigned from = 0; from < ASC_DTYPE_COUNT; ++from)
+    for (unsigned to = 0; to < ASC_DTYPE_COUNT; ++to)
+      if (cast_modes(static_cast<DType>(from), static_cast<DType>(to))) bits |= (1u << from) | (1u << to);
+  return bits;
+}
+
 void check_cast(const OpView& v) {
   require_ub_position(v, 0, "dst");
   require_ub_position(v, 1, "src");
@@ -263,7 +279,7 @@ void check_reduce(const OpView& v) {
   require_ub_position(v, 0, "dst");
   require_ub_position(v, 1, "src");
   require_same_dtype(v, 0, 1);
-  require_dtype_in(v, 0, std::array{DType::Float16, DType::Float32});
+  require_row_dtype(v, v.op.info().dtype_operand);
 }
 
 void check_reduce_count(const OpView& v) {
@@ -312,7 +328,10 @@ OpInfo reduce_count_op(OpCode code, const char* name, const char* ascendc) {
           check_reduce_count,
           {{1, 3, false, false}, {0, 4, true, false}},
           ascendc,
-          0};
+          0,
+          false,
+          CostKind::Scalar,
+          kFLOAT};
 }
 
 OpInfo whole_reduce_op(OpCode code, const char* name, const char* ascendc, bool with_order) {
@@ -342,6 +361,7 @@ OpInfo whole_reduce_op(OpCode code, const char* name, const char* ascendc, bool 
   dst.block_aligned = false;
   row.effects = {src, dst};
   row.result_elements = whole_reduce_elements;
+  row.dtypes = kFLOAT;
   row.mask_reg = MaskReg::Operands;
   row.mask_operand = 2;
   return row;
@@ -355,7 +375,7 @@ OpInfo whole_reduce_op(OpCode code, const char* name, const char* ascendc, bool 
 void check_compare(const OpView& v) {
   require_ub_position(v, 0, "dst");
   require_ub_position(v, 1, "src0");
-  require_dtype_in(v, 1, std::array{DType::Float16, DType::Float32});
+  require_row_dtype(v, v.op.info().dtype_operand);
   if (!dtype_is_int(v.operand_type(0).dtype)) type_error(v, "dst holds the result bits: use an integer dtype");
   if (v.op.code == OpCode::Compare || v.op.code == OpCode::CompareMask) {
     require_ub_position(v, 2, "src1");
@@ -372,7 +392,7 @@ void check_select_operands(const OpView& v) {
   require_ub_position(v, 1, "sel_mask");
   require_ub_position(v, 2, "src0");
   require_same_dtype(v, 0, 2);
-  require_dtype_in(v, 0, std::array{DType::Float16, DType::Float32});
+  require_row_dtype(v, v.op.info().dtype_operand);
   if (!dtype_is_int(v.operand_type(1).dtype)) type_error(v, "sel_mask holds bits: use an integer dtype");
   if (v.op.code == OpCode::Select || v.op.code == OpCode::SelectMask) {
     require_ub_position(v, 3, "src1");
@@ -401,6 +421,8 @@ OpInfo compare_op(OpCode code, const char* name, bool scalar) {
   row.effects = {{1, 3, false, false}};
   if (!scalar) row.effects.push_back({2, 3, false, false});
   row.effects.push_back({0, 4, true, false});
+  row.dtypes = kFLOAT;
+  row.dtype_operand = 1;  // src0; dst holds bits
   return row;
 }
 
@@ -422,6 +444,7 @@ OpInfo select_op(OpCode code, const char* name, bool scalar) {
   row.effects = {{1, 5, false, false}, {2, 4, false, false}};
   if (!scalar) row.effects.push_back({3, 4, false, false});
   row.effects.push_back({0, 4, true, false});
+  row.dtypes = kFLOAT;
   return row;
 }
 
@@ -680,7 +703,7 @@ void check_compare_register(const OpView& v) {
   require_ub_position(v, 0, "src0");
   require_ub_position(v, 1, "src1");
   require_same_dtype(v, 0, 1);
-  require_dtype_in(v, 0, std::array{DType::Float16, DType::Float32});
+  require_row_dtype(v, v.op.info().dtype_operand);
   check_mask_mode(v);
   if (v.op.attr_int(1) < 0 || v.op.attr_int(1) > 5) type_error(v, fmt::format("unknown CMPMODE {}", v.op.attr_int(1)));
 }
@@ -691,7 +714,7 @@ void check_select_register(const OpView& v) {
   require_ub_position(v, 2, "src1");
   require_same_dtype(v, 0, 1);
   require_same_dtype(v, 0, 2);
-  require_dtype_in(v, 0, std::array{DType::Float16, DType::Float32});
+  require_row_dtype(v, v.op.info().dtype_operand);
 }
 
 void check_cmp_mask_tensor(const OpView& v) { require_ub_position(v, 0, "the tensor"); }
@@ -714,6 +737,7 @@ void add_mask_form_rows(std::vector<OpInfo>& t) {
   t.back().mask_reg = MaskReg::Operands;
   t.back().mask_operand = 2;
   t.back().mask_by_wider_dtype = true;
+  t.back().dtypes = cast_dtypes();
   for (auto [code, name, ascendc] : {std::tuple{OpCode::ReduceSumMask, "reduce_sum.mask", "AscendC::ReduceSum"},
                                      std::tuple{OpCode::ReduceMaxMask, "reduce_max.mask", "AscendC::ReduceMax"},
                                      std::tuple{OpCode::ReduceMinMask, "reduce_min.mask", "AscendC::ReduceMin"}}) {
@@ -733,6 +757,7 @@ void add_mask_form_rows(std::vector<OpInfo>& t) {
                  0});
     t.back().extent = reduce_mask_extent;
     t.back().effects[1].block_aligned = false;
+    t.back().dtypes = kFLOAT;
     t.back().mask_operand = 3;  // the register is left alone: no MaskReg
   }
   for (bool scalar : {false, true}) {
@@ -755,6 +780,8 @@ void add_mask_form_rows(std::vector<OpInfo>& t) {
                  0});
     t.back().extent = compare_mask_extent;
     t.back().extent_size_operand = 1;
+    t.back().dtypes = kFLOAT;
+    t.back().dtype_operand = 1;
     t.back().mask_operand = 3;  // reserved on Atlas A2: never loaded into the register
   }
   for (bool scalar : {false, true}) {
@@ -776,6 +803,7 @@ void add_mask_form_rows(std::vector<OpInfo>& t) {
                  "AscendC::Select",
                  0});
     t.back().extent = select_bits_extent;
+    t.back().dtypes = kFLOAT;
     t.back().mask_reg = MaskReg::Operands;
     t.back().mask_operand = 4;
   }
@@ -794,6 +822,7 @@ void add_mask_form_rows(std::vector<OpInfo>& t) {
                {strided_effect(0, false, 2, 4, 5, 7), strided_effect(1, false, 2, 4, 6, 8)},
                "AscendC::Compare",
                0});
+  t.back().dtypes = kFLOAT;
   t.back().mask_reg = MaskReg::Operands;
   t.back().mask_operand = 2;
   // select.register: dst, src0, src1, mask0 (0), mask1 (0), repeat_times, blk x3, rep x3 — the mask register
@@ -815,6 +844,7 @@ void add_mask_form_rows(std::vector<OpInfo>& t) {
                0});
   t.back().mask_reg = MaskReg::Operands;
   t.back().mask_operand = 3;
+  t.back().dtypes = kFLOAT;
   for (auto [code, name, write] :
        {std::tuple{OpCode::GetCmpMask, "get_cmp_mask", true}, std::tuple{OpCode::SetCmpMask, "set_cmp_mask", false}}) {
     t.push_back({code,
@@ -978,20 +1008,6 @@ const AttrSpec kDTypeAttr{"dtype", ASC_ATTR_INT, true};
 OpInfo scalar_binary(OpCode code, const char* name, CheckFn check, ResultFn result = same_as_operand0) {
   return {code, name, Pipe::S, nullptr, {K::AnyScalar, K::AnyScalar}, kAll, {}, result, check, {}, nullptr, 0};
 }
-
-constexpr uint32_t dtype_bits(std::initializer_list<DType> ds) {
-  uint32_t bits = 0;
-  for (DType d : ds) bits |= 1u << static_cast<unsigned>(d);
-  return bits;
-}
-constexpr uint32_t kARITH = dtype_bits({DType::Float16, DType::Float32, DType::Int16, DType::Int32});
-constexpr uint32_t kFLOAT = dtype_bits({DType::Float16, DType::Float32});
-constexpr uint32_t kBITS = dtype_bits({DType::Int16, DType::UInt16});
-constexpr uint32_t kSHIFT = dtype_bits({DType::Int16, DType::UInt16, DType::Int32, DType::UInt32});
-constexpr uint32_t kRELU = dtype_bits({DType::Float16, DType::Float32, DType::Int32});
-constexpr uint32_t kADDRELU = dtype_bits({DType::Float16, DType::Float32, DType::Int16});
-constexpr uint32_t kCOPY =
-    dtype_bits({DType::Float16, DType::Float32, DType::Int16, DType::UInt16, DType::Int32, DType::UInt32});
 
 struct VecSpec {
   OpCode count, mask;
@@ -1419,6 +1435,7 @@ std::vector<OpInfo> build_table() {
                "AscendC::Cast",
                0});
   t.back().mask_reg = MaskReg::Resets;
+  t.back().dtypes = cast_dtypes();
   t.push_back(reduce_count_op(OpCode::ReduceSum, "reduce_sum", "AscendC::ReduceSum"));
   t.push_back(reduce_count_op(OpCode::ReduceMax, "reduce_max", "AscendC::ReduceMax"));
   t.push_back(reduce_count_op(OpCode::ReduceMin, "reduce_min", "AscendC::ReduceMin"));

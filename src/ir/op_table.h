@@ -124,7 +124,8 @@ struct OpInfo {
   int regions;                       // number of regions (for: 1, if: 2)
   bool framework = false;            // removed by lowering; never reaches a device
   CostKind cost = CostKind::Scalar;  // how the timing model charges it (set from the op code)
-  uint32_t dtypes = 0;               // vector ops: the element dtypes they accept (bit = DType)
+  uint32_t dtypes = 0;               // the element dtypes accepted (bit = DType), of operand dtype_operand
+  uint8_t dtype_operand = 0;
   VecFamily family = VecFamily::NONE;
   bool mask_mode = false;  // the `.mask` form of a vector instruction
   MaskReg mask_reg = MaskReg::None;

@@ -1,5 +1,6 @@
-"""Writes docs/instructions.md: every vector instruction and the dtypes it
-accepts, read from libasc's op table (so the page cannot drift from the code).
+"""Writes docs/instructions.md: every vector-pipe instruction, its forms and
+the dtypes it accepts, read from libasc's op table (so the page cannot drift
+from the code).
 
     python -m asc.tools.instruction_table > docs/instructions.md
 """
@@ -9,19 +10,52 @@ from __future__ import annotations
 from .._ffi import ffi, lib
 from ..language.core.dtype import ALL_DTYPES
 
+PIPE_V = 1
+# IR op-name suffixes of the other forms of one instruction, and what each form is
+FORMS = {".mask": "mask/repeat", ".register": "CMPMASK register", ".ext": "NCHW/NHWC with a scratch buffer",
+         ".pattern": "built-in pattern"}  # fmt: skip
+# the form of an unsuffixed op that takes neither a count nor a mask
+OTHER_FORMS = {"transpose": "one 16x16 matrix", "brcb": "repeats (BrcbRepeatParams)", "gather_mask": "pattern tensor"}
+# IR ops that are one user-facing instruction under another name
+ALIASES = {"select_scalar": "select", "compare_scalar": "compare_scalar", "data_copy.local_to_local": "data_copy",
+           "data_copy.local_to_local.blocks": "data_copy"}  # fmt: skip
 OPERANDS = {1: "dst, src0, src1", 2: "dst, src", 3: "dst, src, scalar", 4: "dst, scalar"}
 
 
-def rows() -> list[tuple[str, str, str, str]]:
-    out = []
+def _describe() -> list[dict]:
     desc = ffi.new("asc_op_desc_t*")
+    out = []
     for i in range(lib.asc_op_count()):
         lib.asc_op_describe(i, desc)
-        if not desc.family or desc.mask_mode:
+        out.append({"name": ffi.string(desc.name).decode(), "ascendc": ffi.string(desc.ascendc).decode(),
+                    "pipe": desc.pipe, "dtypes": desc.dtypes, "family": desc.family,
+                    "mask": desc.mask_mode})  # fmt: skip
+    return out
+
+
+def rows() -> list[tuple[str, str, str, str]]:
+    """(instruction, Ascend C, forms, dtypes) for every instruction run on pipe V with a dtype set."""
+    table: dict[str, dict] = {}
+    for op in _describe():
+        if op["pipe"] != PIPE_V or not op["dtypes"]:
             continue
-        name = ffi.string(desc.name).decode()
-        dtypes = ", ".join(d.name for d in ALL_DTYPES if desc.dtypes & (1 << d.code))
-        out.append((name, ffi.string(desc.ascendc).decode(), OPERANDS[desc.family], dtypes))
+        base = op["name"]
+        form = OTHER_FORMS.get(base, "mask/repeat" if op["mask"] else "count")
+        for suffix, what in FORMS.items():
+            if base.endswith(suffix):
+                base, form = base[: -len(suffix)], what
+        base = ALIASES.get(base, base)
+        entry = table.setdefault(base, {"ascendc": op["ascendc"], "forms": [], "dtypes": 0, "family": op["family"]})
+        if form not in entry["forms"]:
+            entry["forms"].append(form)
+        entry["dtypes"] |= op["dtypes"]
+    out = []
+    for name, e in table.items():
+        dtypes = ", ".join(d.name for d in ALL_DTYPES if e["dtypes"] & (1 << d.code))
+        forms = ", ".join(e["forms"])
+        if e["family"]:
+            forms += f" ({OPERANDS[e['family']]})"
+        out.append((name, e["ascendc"], forms, dtypes))
     return out
 
 
@@ -31,16 +65,17 @@ def render() -> str:
         "",
         "Generated from libasc's op table by `python -m asc.tools.instruction_table`; a test checks it is current.",
         "",
-        "Every instruction has two forms: `asc.<name>(<operands>, count)` (the first `count` elements) and",
-        "`asc.<name>(<operands>, mask, repeat_times, repeat_params)` (mask/repeat mode; `mask` is an int — the",
-        "first `mask` elements of each 256-byte repeat — or a pair of 64-bit words, one bit per element;",
-        "`repeat_params` is `asc.BinaryRepeatParams` for three-tensor instructions and `asc.UnaryRepeatParams`",
-        "otherwise). All run on pipe V. See [the basic API](basic-api.md) for the rules.",
+        "Every instruction below runs on pipe V. Forms: *count* — `asc.<name>(..., count)`, the first `count`",
+        "elements; *mask/repeat* — `asc.<name>(..., mask, repeat_times, repeat_params)`, where `mask` is an int",
+        "(the first `mask` elements of each 256-byte repeat) or a pair of 64-bit words (one bit per element),",
+        "or the mask register with `is_set_mask=False`. The dtypes are those the verifier accepts (for `cast`,",
+        "the dtypes of its supported (src, dst) pairs; for `compare`, of the sources). See",
+        "[the basic API](basic-api.md) for the rules of each.",
         "",
-        "| instruction | Ascend C | operands | dtypes |",
+        "| instruction | Ascend C | forms | dtypes |",
         "|---|---|---|---|",
     ]
-    lines += [f"| `{name}` | `{ascendc}` | {operands} | {dtypes} |" for name, ascendc, operands, dtypes in rows()]
+    lines += [f"| `{name}` | `{ascendc}` | {forms} | {dtypes} |" for name, ascendc, forms, dtypes in rows()]
     return "\n".join(lines) + "\n"
 
 
