@@ -43,8 +43,9 @@ asc_status_t asc_op_describe(size_t index, asc_op_desc_t* out) {
     if (index >= static_cast<size_t>(kOpCount))
       fail(ASC_ERR_INVALID_ARGUMENT, "op index {} out of range (0..{})", index, kOpCount - 1);
     const OpInfo& info = op_info(static_cast<OpCode>(index));
-    *out = asc_op_desc_t{info.name,   info.ascendc ? info.ascendc : "",   static_cast<uint32_t>(info.pipe),
-                         info.dtypes, static_cast<uint32_t>(info.family), info.mask_mode || info.mask_operand != kNoOperand ? 1u : 0u};
+    *out = asc_op_desc_t{
+        info.name,   info.ascendc ? info.ascendc : "",   static_cast<uint32_t>(info.pipe),
+        info.dtypes, static_cast<uint32_t>(info.family), info.mask_mode || info.mask_operand != kNoOperand ? 1u : 0u};
   });
 }
 

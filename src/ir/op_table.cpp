@@ -51,7 +51,6 @@ void require_ub_position(const OpView& v, size_t i, const char* role) {
                               role, position_name(p)));
 }
 
-
 // Operand i's dtype must be in the row's dtype set.
 void require_row_dtype(const OpView& v, size_t i) {
   const OpInfo& info = v.op.info();
@@ -158,7 +157,6 @@ void check_mask_mode(const OpView& v) {
                "mask_mode is 0 (continuous: the first mask elements), 1 (bit mask) or 2 (the mask register: "
                "is_set_mask=False)");
 }
-
 
 // The vector instructions (ir/vector_ops.def), both modes: every tensor in
 // the Unified Buffer with dst's dtype, which the row's dtype set must contain;

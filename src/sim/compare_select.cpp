@@ -74,11 +74,21 @@ void run_compare_mask(Block& b, const Op& op, const RtValue* in, bool scalar) {
     }
 }
 
+// select's resolved operands; effects are: selection bits, src0, src1 (a tensor), dst.
 struct SelectOperands {
   DType d;
   int64_t size;
   uint8_t scalar[4];
-  explicit SelectOperands(DType dtype, double value) : d(dtype), size(dtype_size(dtype)) {
+  const uint8_t *sel = nullptr, *src0 = nullptr, *src1 = nullptr;
+  uint8_t* dst = nullptr;
+  SelectOperands(Block& b, const Op& op, const RtValue* in, bool scalar_src1)
+      : SelectOperands(b.kernel().type_of(op.operands[0]).dtype, in[3].f) {
+    sel = b.effect_ptr(0);
+    src0 = b.effect_ptr(1);
+    src1 = scalar_src1 ? nullptr : b.effect_ptr(2);
+    dst = b.effect_ptr(scalar_src1 ? 2 : 3);
+  }
+  SelectOperands(DType dtype, double value) : d(dtype), size(dtype_size(dtype)) {
     if (d == DType::Float16) {
       _Float16 h = static_cast<_Float16>(static_cast<float>(value));
       std::memcpy(scalar, &h, 2);
@@ -90,50 +100,44 @@ struct SelectOperands {
 };
 
 void run_select(Block& b, const Op& op, const RtValue* in, bool scalar) {
-  SelectOperands s(b.kernel().type_of(op.operands[0]).dtype, in[3].f);
-  const uint8_t* mask = b.effect_ptr(0);
-  const uint8_t* src0 = b.effect_ptr(1);
-  const uint8_t* src1 = scalar ? nullptr : b.effect_ptr(2);
-  uint8_t* dst = b.effect_ptr(scalar ? 2 : 3);
+  SelectOperands s(b, op, in, scalar);
   // VSEL_CMPMASK_SPR reuses the first repeat's bits for every repeat
   int64_t period = op.attr_int(0) == 0 ? 256 / s.size : INT64_MAX;
   for (int64_t i = 0; i < in[4].i; ++i)
-    std::memmove(dst + i * s.size, bit(mask, i % period) ? src0 + i * s.size : (scalar ? s.scalar : src1 + i * s.size),
+    std::memmove(s.dst + i * s.size,
+                 bit(s.sel, i % period) ? s.src0 + i * s.size : (scalar ? s.scalar : s.src1 + i * s.size),
                  static_cast<size_t>(s.size));
 }
 
 // Selects element e of repeat r where the mask allows: `take0(r, e)` picks src0.
 template <typename Take0>
-void select_repeats(Block& b, const Op& op, const RtValue* in, const SelectOperands& s, const uint8_t* src0,
-                    const uint8_t* src1, uint8_t* dst, size_t mask_operand, Take0 take0) {
+void select_repeats(Block& b, const Op& op, const RtValue* in, const SelectOperands& s, size_t mask_operand,
+                    Take0 take0) {
   RepeatMask mask = repeat_mask(b, op, in, mask_operand, mask_operand + 2, s.d);
   auto stride = [&](size_t k) { return in[mask_operand + 3 + k].i; };  // block strides dst, src0, src1; then repeat
   for (int64_t r = 0; r < mask.repeats; ++r)
     for (int64_t e = 0; e < 256 / s.size; ++e) {
       if (!mask.selects(r, e)) continue;
-      const uint8_t* from = take0(r, e) ? src0 + element_at(r, e, s.size, stride(1), stride(4))
-                            : src1      ? src1 + element_at(r, e, s.size, stride(2), stride(5))
+      const uint8_t* from = take0(r, e) ? s.src0 + element_at(r, e, s.size, stride(1), stride(4))
+                            : s.src1    ? s.src1 + element_at(r, e, s.size, stride(2), stride(5))
                                         : s.scalar;
-      std::memmove(dst + element_at(r, e, s.size, stride(0), stride(3)), from, static_cast<size_t>(s.size));
+      std::memmove(s.dst + element_at(r, e, s.size, stride(0), stride(3)), from, static_cast<size_t>(s.size));
     }
 }
 
 // operands: dst, sel_mask, src0, src1, mask0, mask1, repeat_times, block strides, repeat strides.
 void run_select_mask(Block& b, const Op& op, const RtValue* in, bool scalar) {
-  SelectOperands s(b.kernel().type_of(op.operands[0]).dtype, in[3].f);
-  const uint8_t* sel = b.effect_ptr(0);
-  const uint8_t* src0 = b.effect_ptr(1);
-  const uint8_t* src1 = scalar ? nullptr : b.effect_ptr(2);
-  uint8_t* dst = b.effect_ptr(scalar ? 2 : 3);
+  SelectOperands s(b, op, in, scalar);
+  const uint8_t* sel = s.sel;
   const int64_t per_repeat = 256 / s.size;
   if (op.attr_int(1) == 0) {  // VSEL_CMPMASK_SPR: sel_mask's first N bits go through CMPMASK
     uint64_t* cmp = b.cmp_mask();
     cmp[0] = cmp[1] = 0;
     std::memcpy(cmp, sel, static_cast<size_t>(per_repeat / 8));
-    select_repeats(b, op, in, s, src0, src1, dst, 4, [&](int64_t, int64_t e) { return bit(sel, e); });
+    select_repeats(b, op, in, s, 4, [&](int64_t, int64_t e) { return bit(sel, e); });
     return;
   }
-  select_repeats(b, op, in, s, src0, src1, dst, 4, [&](int64_t r, int64_t e) { return bit(sel, r * per_repeat + e); });
+  select_repeats(b, op, in, s, 4, [&](int64_t r, int64_t e) { return bit(sel, r * per_repeat + e); });
 }
 
 }  // namespace
@@ -168,10 +172,12 @@ void exec_CompareRegister(Block& b, const Op& op, const RtValue* in, RtValue*) {
 // src1, mask0, mask1, repeat_times, block strides, repeat strides.
 void exec_SelectRegister(Block& b, const Op& op, const RtValue* in, RtValue*) {
   SelectOperands s(b.kernel().type_of(op.operands[0]).dtype, 0.0);
+  s.src0 = b.effect_ptr(0);
+  s.src1 = b.effect_ptr(1);
+  s.dst = b.effect_ptr(2);
   uint8_t bits[16];
   std::memcpy(bits, b.cmp_mask(), 16);
-  select_repeats(b, op, in, s, b.effect_ptr(0), b.effect_ptr(1), b.effect_ptr(2), 3,
-                 [&](int64_t, int64_t e) { return bit(bits, e); });
+  select_repeats(b, op, in, s, 3, [&](int64_t, int64_t e) { return bit(bits, e); });
 }
 
 void exec_GetCmpMask(Block& b, const Op&, const RtValue*, RtValue*) { std::memcpy(b.effect_ptr(0), b.cmp_mask(), 16); }

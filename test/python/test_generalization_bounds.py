@@ -62,19 +62,14 @@ def add_tile(dtype: asc.DataType, que_a: asc.TQue, que_b: asc.TQue, out_que: asc
 
 
 @asc.jit
-def adds_tile(dtype: asc.DataType, scalar, in_que: asc.TQue, out_que: asc.TQue, tile_length: asc.ConstExpr[int]):
+def unary_tile(dtype: asc.DataType, scalar, in_que: asc.TQue, out_que: asc.TQue, tile_length: asc.ConstExpr[int],
+               OP: asc.ConstExpr[str]):  # fmt: skip
     a = in_que.deque(dtype)
     c = out_que.alloc_tensor(dtype)
-    asc.adds(c, a, scalar, count=tile_length)
-    out_que.enque(c)
-    in_que.free_tensor(a)
-
-
-@asc.jit
-def sqrt_tile(dtype: asc.DataType, in_que: asc.TQue, out_que: asc.TQue, tile_length: asc.ConstExpr[int]):
-    a = in_que.deque(dtype)
-    c = out_que.alloc_tensor(dtype)
-    asc.sqrt(c, a, count=tile_length)
+    if OP == "adds":
+        asc.adds(c, a, scalar, count=tile_length)
+    else:
+        asc.sqrt(c, a, count=tile_length)
     out_que.enque(c)
     in_que.free_tensor(a)
 
@@ -114,8 +109,9 @@ def vadd_kernel(x: asc.GlobalAddress, y: asc.GlobalAddress, z: asc.GlobalAddress
 
 
 @asc.jit
-def vadds_kernel(x: asc.GlobalAddress, scalar, z: asc.GlobalAddress, block_length: asc.ConstExpr[int],
-                 tile_length: asc.ConstExpr[int], tile_num: asc.ConstExpr[int]):  # fmt: skip
+def unary_kernel(x: asc.GlobalAddress, scalar, z: asc.GlobalAddress, block_length: asc.ConstExpr[int],
+                 tile_length: asc.ConstExpr[int], tile_num: asc.ConstExpr[int], OP: asc.ConstExpr[str]):  # fmt: skip
+    """adds (OP "adds") or sqrt (OP "sqrt", scalar unused) tile by tile."""
     offset = asc.get_block_idx() * block_length
     x_gm = asc.GlobalTensor()
     z_gm = asc.GlobalTensor()
@@ -128,26 +124,7 @@ def vadds_kernel(x: asc.GlobalAddress, scalar, z: asc.GlobalAddress, block_lengt
     pipe.init_buffer(que=que_z, num=BUFFER_NUM, len=tile_length * z.dtype.sizeof())
     for i in range(tile_num):
         load_tile(i, x_gm, que_x, tile_length)
-        adds_tile(z.dtype, scalar, que_x, que_z, tile_length)
-        store_tile(i, z_gm, que_z, tile_length)
-
-
-@asc.jit
-def vsqrt_kernel(x: asc.GlobalAddress, z: asc.GlobalAddress, block_length: asc.ConstExpr[int],
-                 tile_length: asc.ConstExpr[int], tile_num: asc.ConstExpr[int]):  # fmt: skip
-    offset = asc.get_block_idx() * block_length
-    x_gm = asc.GlobalTensor()
-    z_gm = asc.GlobalTensor()
-    x_gm.set_global_buffer(x + offset)
-    z_gm.set_global_buffer(z + offset)
-    pipe = asc.TPipe()
-    que_x = asc.TQue(asc.TPosition.VECIN, BUFFER_NUM)
-    que_z = asc.TQue(asc.TPosition.VECOUT, BUFFER_NUM)
-    pipe.init_buffer(que=que_x, num=BUFFER_NUM, len=tile_length * x.dtype.sizeof())
-    pipe.init_buffer(que=que_z, num=BUFFER_NUM, len=tile_length * z.dtype.sizeof())
-    for i in range(tile_num):
-        load_tile(i, x_gm, que_x, tile_length)
-        sqrt_tile(z.dtype, que_x, que_z, tile_length)
+        unary_tile(z.dtype, scalar, que_x, que_z, tile_length, OP)
         store_tile(i, z_gm, que_z, tile_length)
 
 
@@ -220,11 +197,11 @@ def run(op, dtype, total, rng):
         x, _ = guarded(random_values(rng, dtype, total), INPUT_GUARD)
         scalar = random_scalar(rng, dtype)
         inputs, want = [x], x + np.array(scalar).astype(dtype)
-        launch = lambda: vadds_kernel[CORES, stream](x, scalar, z, *tiles)  # noqa: E731
+        launch = lambda: unary_kernel[CORES, stream](x, scalar, z, *tiles, "adds")  # noqa: E731
     elif op == "sqrt":
         x, _ = guarded(random_values(rng, dtype, total, positive=True), INPUT_GUARD)
         inputs, want = [x], np.sqrt(x)
-        launch = lambda: vsqrt_kernel[CORES, stream](x, z, *tiles)  # noqa: E731
+        launch = lambda: unary_kernel[CORES, stream](x, 0, z, *tiles, "sqrt")  # noqa: E731
     else:
         scalar = random_scalar(rng, dtype)
         inputs, want = [], np.full(total, scalar, dtype)

@@ -243,8 +243,8 @@ def test_reduce_mask_form(dtype, op, kind, repeats, rep, rng):
         z = np.full(N_BYTES // size, SENTINEL, dtype)
         run(op, x, np.zeros(N_BYTES // 4, np.float32), z, mask0=mask0, mask1=mask1, repeats=repeats, r=(rep, 8, 8),
             bits=kind == "bits", extra=index)  # fmt: skip
-        lanes = [(x[r * rep * per_block + e], r * rep * per_block + e) for r in range(repeats) for e in range(per_repeat)
-                 if sel[e]]  # fmt: skip
+        starts = [r * rep * per_block for r in range(repeats)]
+        lanes = [(x[s + e], s + e) for s in starts for e in np.flatnonzero(sel)]
         if op == "reduce_sum":
             sums = [tree(np.where(sel, x[r * rep * per_block : r * rep * per_block + per_repeat], 0).astype(np.float32))
                     for r in range(repeats)]  # fmt: skip
