@@ -113,12 +113,8 @@ void check_local_create(const OpView& v) {
   int64_t pos = v.op.attr_int(1);
   if (!position_valid(static_cast<uint32_t>(pos)) || pos == ASC_POS_GM)
     type_error(v, fmt::format("{} is not a local TPosition", pos));
-  if (!position_is_vector(static_cast<Position>(pos)))
-    throw Error(ASC_ERR_UNSUPPORTED,
-                fmt::format("LocalTensor at TPosition.{} needs the cube core's memories, which this version of the "
-                            "Model does not simulate yet; use VECIN, VECOUT or VECCALC",
-                            position_name(static_cast<Position>(pos))),
-                v.op.loc);
+  if (pos == ASC_POS_CO2)
+    type_error(v, "TPosition.CO2 is GM on Atlas A2: fixpipe writes L0C results to a GlobalTensor");
   int64_t offset;
   if (v.operand_const_int(0, &offset) && offset < 0)
     throw Error(ASC_ERR_OUT_OF_BOUNDS, fmt::format("LocalTensor address {} is negative", offset), v.op.loc);
@@ -132,9 +128,18 @@ void check_local_create(const OpView& v) {
   if (v.operand_const_int(1, &length) && length < 0) type_error(v, "LocalTensor length must not be negative");
 }
 
+void require_position(const OpView& v, size_t i, Memory m, const char* role, const char* positions) {
+  Position p = v.operand_type(i).position;
+  if (v.operand_type(i).kind != TypeKind::LocalTensor || position_memory(p) != m ||
+      position_is_vector(p) != (m == Memory::UB))
+    type_error(v, fmt::format("{} must be a LocalTensor in {} ({}), not at TPosition.{}", role, memory_name(m),
+                              positions, position_name(p)));
+}
+
 void check_gm_to_local(const OpView& v) {
   require_same_dtype(v, 0, 1);
-  require_ub_position(v, 0, "the destination");
+  Position p = v.operand_type(0).position;
+  if (position_memory(p) != Memory::L1) require_ub_position(v, 0, "the destination");  // GM -> L1 is MTE2 too
 }
 
 void check_local_to_gm(const OpView& v) {
@@ -604,6 +609,214 @@ void check_dump_tensor(const OpView& v) {
   TypeKind k = v.operand_type(0).kind;
   if (k != TypeKind::LocalTensor && k != TypeKind::GlobalTensor)
     type_error(v, "the tensor must be a LocalTensor or a GlobalTensor");
+}
+
+// ---- the cube unit -----------------------------------------------------------------
+// Layouts (C0 = 32 / sizeof(T) elements, fractals of 16 x C0 = 512 bytes): L1
+// holds Nz, L0A Zz, L0B Zn, L0C Nz of 16 x 16 fp32/int32 (1 KiB fractals).
+
+int64_t c0_of(int64_t size) { return 32 / size; }
+int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+void check_nd2nz(const OpView& v) {
+  require_position(v, 0, Memory::L1, "dst", "A1, B1 or C1");
+  require_same_dtype(v, 0, 1);
+  require_row_dtype(v, 0);
+}
+
+// data_copy.nd2nz operands: dst, src, nd_num, n_value, d_value, src_nd_matrix_stride, src_d_value,
+// dst_nz_c0_stride, dst_nz_n_stride, dst_nz_matrix_stride. Effect 0 reads src (GM), 1 writes dst (L1).
+int64_t nd2nz_extent(const Op& op, const int64_t* in, size_t index, int64_t size) {
+  int64_t nd = in[2], n = in[3], d = in[4];
+  if (index == 0 && (nd > 4095 || n > 16384 || d > 65535))
+    fail(ASC_ERR_INVALID_ARGUMENT, op.loc,
+         "Nd2NzParams: nd_num {} must be <= 4095, n_value {} <= 16384, d_value {} <= 65535", nd, n, d);
+  if (nd == 0 || n == 0 || d == 0) return 0;
+  int64_t c0 = c0_of(size);
+  if (index == 0) return ((nd - 1) * in[5] + (n - 1) * in[6] + d) * size;
+  return ((nd - 1) * in[9] + (ceil_div(d, c0) - 1) * in[7] * c0 + (n - 1) * in[8] * c0 + c0) * size;
+}
+
+void check_load_data(const OpView& v) {
+  Position p = v.operand_type(0).position;
+  if (p != Position::A2 && p != Position::B2)
+    type_error(v, fmt::format("dst must be a LocalTensor at TPosition.A2 (L0A) or B2 (L0B), not {}", position_name(p)));
+  require_position(v, 1, Memory::L1, "src", "A1 or B1");
+  require_same_dtype(v, 0, 1);
+  require_row_dtype(v, 0);
+}
+
+// load_data operands: dst, src, start_index, repeat_times, src_stride, sid, dst_gap, if_transpose, addr_mode.
+// Fractal i of the source is start_index +/- i * src_stride; of the destination (dst_gap + 1) * i.
+int64_t load_data_extent(const Op& op, const int64_t* in, size_t index, int64_t) {
+  int64_t start = in[2], repeats = in[3], stride = in[4], gap = in[6];
+  if (index == 0 && (repeats > 255 || start > 65535 || stride > 65535 || gap > 65535))
+    fail(ASC_ERR_INVALID_ARGUMENT, op.loc,
+         "LoadData2DParams: repeat_times {} must be 0..255, start_index {}, src_stride {} and dst_gap {} 0..65535",
+         repeats, start, stride, gap);
+  if (repeats == 0) return 0;
+  if (index == 1) return ((repeats - 1) * (gap + 1) + 1) * 512;
+  int64_t last = in[8] ? start - (repeats - 1) * stride : start + (repeats - 1) * stride;
+  if (last < 0)
+    fail(ASC_ERR_OUT_OF_BOUNDS, op.loc, "load_data: with addr_mode 1 fractal {} - {} x {} is before the tensor", start,
+         repeats - 1, stride);
+  return (std::max(start, last) + 1) * 512;
+}
+
+// mmad: the (dst, fm, filter) dtypes Atlas A2 multiplies.
+void check_mmad(const OpView& v) {
+  require_position(v, 0, Memory::L0C, "dst", "CO1");
+  if (v.operand_type(1).position != Position::A2) type_error(v, "fm (the left matrix) must be at TPosition.A2 (L0A)");
+  if (v.operand_type(2).position != Position::B2)
+    type_error(v, "filter (the right matrix) must be at TPosition.B2 (L0B)");
+  require_same_dtype(v, 1, 2);
+  DType c = v.operand_type(0).dtype, a = v.operand_type(1).dtype;
+  bool ok = (c == DType::Float32 && (a == DType::Float16 || a == DType::Float32 || a == DType::BFloat16)) ||
+            (c == DType::Int32 && a == DType::Int8);
+  if (!ok)
+    type_error(v, fmt::format("mmad of {} x {} into {} is not supported on Atlas A2 (float32 <- float16, bfloat16 or "
+                              "float32; int32 <- int8)",
+                              dtype_name(a), dtype_name(a), dtype_name(c)));
+  if (v.op.code == OpCode::MmadBias) {
+    require_position(v, 3, Memory::BT, "bias", "C2");
+    if (v.operand_type(3).dtype != c)
+      type_error(v, fmt::format("the bias is {} but dst is {}", dtype_name(v.operand_type(3).dtype), dtype_name(c)));
+  }
+}
+
+// mmad operands: dst, fm, filter, [bias,] m, n, k, [init, source]. Effects: fm, filter, (bias or dst read), dst.
+int64_t mmad_extent(const Op& op, const int64_t* in, size_t index, int64_t size) {
+  size_t base = op.code == OpCode::MmadBias ? 4 : 3;
+  int64_t m = in[base], n = in[base + 1], k = in[base + 2];
+  if (index == 0 && (m > 4095 || n > 4095 || k > 4095))
+    fail(ASC_ERR_INVALID_ARGUMENT, op.loc, "MmadParams: m {}, n {} and k {} must be 0..4095", m, n, k);
+  if (m == 0 || n == 0 || k == 0) return 0;
+  int64_t k1 = ceil_div(k, c0_of(size));
+  switch (index) {
+    case 0: return ceil_div(m, 16) * k1 * 512;
+    case 1: return k1 * ceil_div(n, 16) * 512;
+    case 2:
+      if (op.code == OpCode::MmadBias) return n * 4;                       // the bias row
+      return in[base + 3] ? 0 : ceil_div(m, 16) * ceil_div(n, 16) * 1024;  // accumulate: dst is read too
+    default: return ceil_div(m, 16) * ceil_div(n, 16) * 1024;
+  }
+}
+
+int64_t mmad_work(const Op& op, const int64_t* in, int64_t size) {
+  size_t base = op.code == OpCode::MmadBias ? 4 : 3;
+  return ceil_div(in[base], 16) * ceil_div(in[base + 1], 16) * ceil_div(in[base + 2], c0_of(size));
+}
+
+void check_fixpipe(const OpView& v) {
+  if (v.operand_type(0).kind != TypeKind::GlobalTensor) type_error(v, "dst must be a GlobalTensor");
+  require_position(v, 1, Memory::L0C, "src", "CO1");
+}
+
+// fixpipe operands: dst, src, n_size, m_size, src_stride, dst_stride, quant_pre, deq_scalar, nd_num,
+// src_nd_stride, dst_nd_stride, relu_en; attribute nz2nd. Effect 0 reads L0C (4-byte elements), 1 writes dst.
+int64_t fixpipe_extent(const Op& op, const int64_t* in, size_t index, int64_t dst_size) {
+  int64_t n = in[2], m = in[3], nd = std::max<int64_t>(in[8], 1);
+  if (index == 0 && (n > 4095 || m > 65535 || (op.attr_int(0) && m > 8192)))
+    fail(ASC_ERR_INVALID_ARGUMENT, op.loc, "FixpipeParams: n_size {} must be <= 4095 and m_size {} <= {}", n, m,
+         op.attr_int(0) ? 8192 : 65535);
+  if (n == 0 || m == 0) return 0;
+  if (index == 0) return ((nd - 1) * in[9] * 256 + ((n - 1) / 16) * in[4] * 16 + (m - 1) * 16 + 16) * 4;
+  if (op.attr_int(0)) return ((nd - 1) * in[10] + (m - 1) * in[5] + n) * dst_size;  // NZ2ND
+  return (m - 1) * 16 * dst_size + ((n - 1) / 16) * in[5] * 32 + 16 * dst_size;     // NZ2NZ
+}
+
+void check_l1_to_bt(const OpView& v) {
+  require_position(v, 0, Memory::BT, "dst", "C2");
+  require_position(v, 1, Memory::L1, "src", "C1");
+  require_same_dtype(v, 0, 1);
+}
+
+OpInfo copy_op(OpCode code, const char* name, Pipe pipe, K dst, K src, CheckFn check);
+
+void add_cube_rows(std::vector<OpInfo>& t) {
+  std::vector<K> nd2nz{K::LocalTensor, K::GlobalTensor};
+  nd2nz.insert(nd2nz.end(), 8, K::IntScalar);
+  t.push_back({OpCode::CopyNd2Nz,
+               "data_copy.nd2nz",
+               Pipe::MTE2,
+               nullptr,
+               nd2nz,
+               kAll,
+               {},
+               no_result,
+               check_nd2nz,
+               {{1, kExtentFn, false, false}, {0, kExtentFn, true, false}},
+               "AscendC::DataCopy",
+               0});
+  t.back().effects[0].block_aligned = false;
+  t.back().extent = nd2nz_extent;
+  t.back().cost = CostKind::GmCopy;
+  t.back().dtypes = dtype_bits({DType::Int8, DType::UInt8, DType::Int16, DType::UInt16, DType::Int32, DType::UInt32,
+                                DType::Float16, DType::BFloat16, DType::Float32});
+  std::vector<K> load{K::LocalTensor, K::LocalTensor};
+  load.insert(load.end(), 7, K::IntScalar);
+  t.push_back({OpCode::LoadData2D,
+               "load_data",
+               Pipe::MTE1,
+               nullptr,
+               load,
+               kAll,
+               {},
+               no_result,
+               check_load_data,
+               {{1, kExtentFn, false, false}, {0, kExtentFn, true, false}},
+               "AscendC::LoadData",
+               0});
+  t.back().extent = load_data_extent;
+  t.back().cost = CostKind::UbCopy;
+  t.back().dtypes = t[t.size() - 2].dtypes;
+  for (bool bias : {false, true}) {
+    std::vector<K> ops{K::LocalTensor, K::LocalTensor, K::LocalTensor};
+    if (bias) ops.push_back(K::LocalTensor);
+    ops.insert(ops.end(), bias ? 3 : 5, K::IntScalar);
+    uint8_t dst_read = bias ? 3 : 0;
+    t.push_back({bias ? OpCode::MmadBias : OpCode::Mmad,
+                 bias ? "mmad.bias" : "mmad",
+                 Pipe::M,
+                 nullptr,
+                 ops,
+                 kAll,
+                 {},
+                 no_result,
+                 check_mmad,
+                 {{1, kExtentFn, false, false},
+                  {2, kExtentFn, false, false},
+                  {dst_read, kExtentFn, false, false},
+                  {0, kExtentFn, true, false}},
+                 "AscendC::Mmad",
+                 0});
+    t.back().extent = mmad_extent;
+    t.back().extent_size_operand = 1;
+    t.back().work = mmad_work;
+    t.back().cost = CostKind::Cube;
+    t.back().dtypes = dtype_bits({DType::Float32, DType::Int32});
+  }
+  std::vector<K> fix{K::GlobalTensor, K::LocalTensor};
+  fix.insert(fix.end(), 10, K::IntScalar);
+  t.push_back({OpCode::Fixpipe,
+               "fixpipe",
+               Pipe::FIX,
+               nullptr,
+               fix,
+               kAll,
+               {{"nz2nd", ASC_ATTR_INT, false, 1}},
+               no_result,
+               check_fixpipe,
+               {{1, kExtentFn, false, false}, {0, kExtentFn, true, false}},
+               "AscendC::Fixpipe",
+               0});
+  t.back().effects[1].block_aligned = false;
+  t.back().extent = fixpipe_extent;
+  t.back().cost = CostKind::GmCopy;
+  t.push_back(
+      copy_op(OpCode::CopyL1ToBt, "data_copy.l1_to_bt", Pipe::MTE1, K::LocalTensor, K::LocalTensor, check_l1_to_bt));
+  t.back().effects = {{1, 2, false, false}, {0, 2, true, false}};
+  t.back().cost = CostKind::UbCopy;
 }
 
 Type uint64_result(const OpView&) { return Type::scalar(DType::UInt64); }
@@ -1554,6 +1767,7 @@ std::vector<OpInfo> build_table() {
     t.back().mask_reg = MaskReg::LoadsRaw;
     t.back().mask_operand = 4;
   }
+  add_cube_rows(t);
   t.push_back({OpCode::Printf,
                "printf",
                Pipe::S,
@@ -1837,6 +2051,9 @@ const OpInfo* find_op(std::string_view name, const std::vector<Type>& operand_ty
       return &op_info(blocks ? OpCode::CopyGmToLocalBlocks : OpCode::CopyGmToLocal);
     if (dst == TypeKind::GlobalTensor && src == TypeKind::LocalTensor)
       return &op_info(blocks ? OpCode::CopyLocalToGmBlocks : OpCode::CopyLocalToGm);
+    if (dst == TypeKind::LocalTensor && src == TypeKind::LocalTensor && !blocks &&
+        operand_types[0].position == Position::C2)
+      return &op_info(OpCode::CopyL1ToBt);  // L1 -> the bias table, on MTE1
     if (dst == TypeKind::LocalTensor && src == TypeKind::LocalTensor)
       return &op_info(blocks ? OpCode::CopyLocalToLocalBlocks : OpCode::CopyLocalToLocal);
     return nullptr;

@@ -98,7 +98,8 @@ struct OpView {
 };
 
 // How the timing model charges an op (see sim/timing.cpp).
-enum class CostKind : uint8_t { Scalar, GmCopy, UbCopy, Vector, VectorDiv, ScalarMemory, Flag, Structure };
+// Cube: OpInfo::work gives the count of 16 x 16 x C0 fractal multiplies, one per cycle.
+enum class CostKind : uint8_t { Scalar, GmCopy, UbCopy, Vector, VectorDiv, ScalarMemory, Flag, Structure, Cube };
 
 using CheckFn = void (*)(const OpView&);                  // throws asc::Error (ASC_ERR_TYPE / VERIFY)
 using ResultFn = Type (*)(const OpView&);                 // result type, Type::none() if no result
@@ -108,6 +109,8 @@ using ResultElementsFn = uint32_t (*)(const Op&, DType);  // per-repeat result w
 // count_operand == kExtentFn; element_size is that of operand
 // OpInfo::extent_size_operand's dtype (operand 0 unless the row says otherwise).
 using ExtentFn = int64_t (*)(const Op&, const int64_t* operands, size_t index, int64_t element_size);
+// The work units the timing model charges (CostKind::Cube); element_size is operand extent_size_operand's.
+using WorkFn = int64_t (*)(const Op&, const int64_t* operands, int64_t element_size);
 
 struct OpInfo {
   OpCode code;
@@ -132,6 +135,7 @@ struct OpInfo {
   uint8_t mask_operand = kNoOperand;  // mask0 (mask1 follows), for MaskReg::Operands and LoadsRaw
   ResultElementsFn result_elements = nullptr;
   ExtentFn extent = nullptr;
+  WorkFn work = nullptr;
   uint8_t extent_size_operand = 0;
   bool mask_by_wider_dtype = false;  // cast: a repeat holds 256 bytes of the wider of dst and src
 };

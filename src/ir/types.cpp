@@ -42,6 +42,24 @@ bool position_valid(uint32_t raw) { return raw <= ASC_POS_VECCALC; }
 const char* position_name(Position p) { return kPositions[static_cast<int>(p)]; }
 bool position_is_vector(Position p) { return p == Position::VecIn || p == Position::VecOut || p == Position::VecCalc; }
 
+Memory position_memory(Position p) {
+  switch (p) {
+    case Position::A1:
+    case Position::B1:
+    case Position::C1: return Memory::L1;
+    case Position::A2: return Memory::L0A;
+    case Position::B2: return Memory::L0B;
+    case Position::CO1: return Memory::L0C;
+    case Position::C2: return Memory::BT;
+    default: return Memory::UB;
+  }
+}
+
+const char* memory_name(Memory m) {
+  static const char* const kNames[] = {"Unified Buffer", "L1", "L0A", "L0B", "L0C", "bias table"};
+  return kNames[static_cast<size_t>(m)];
+}
+
 bool Type::operator==(const Type& o) const {
   if (kind != o.kind) return false;
   if (kind == TypeKind::None || kind == TypeKind::Pipe || kind == TypeKind::Queue || kind == TypeKind::TBuf)

@@ -60,6 +60,14 @@ bool position_valid(uint32_t raw);
 const char* position_name(Position p);
 bool position_is_vector(Position p);  // VECIN / VECOUT / VECCALC: the Unified Buffer
 
+// The on-chip memory a local position lives in (Atlas A2): the vector core's
+// Unified Buffer; the cube core's L1 (A1, B1, C1), L0A (A2), L0B (B2), L0C
+// (CO1) and bias table (C2). CO2 is the Unified Buffer side of a vector core.
+enum class Memory : uint8_t { UB, L1, L0A, L0B, L0C, BT, Count };
+constexpr size_t kMemoryCount = static_cast<size_t>(Memory::Count);
+Memory position_memory(Position p);
+const char* memory_name(Memory m);  // "Unified Buffer", "L1", ...
+
 struct Type {
   TypeKind kind = TypeKind::None;
   DType dtype = DType::Int32;

@@ -7,10 +7,10 @@
 
 namespace asc::sim {
 
-Block::Block(const LaunchContext& ctx, uint32_t block_idx, uint8_t* ub)
+Block::Block(const LaunchContext& ctx, uint32_t block_idx, const std::array<uint8_t*, kMemoryCount>& local)
     : ctx_(ctx),
       block_idx_(block_idx),
-      ub_(ub),
+      local_(local),
       regs_(ctx.kernel.value_types.size()),
       flags_(static_cast<size_t>(kHardEventCount) * ctx.platform.info.max_event_id, nullptr),
       timeline_(ctx.platform.cost, std::min(ctx.block_dim, ctx.platform.info.aiv_cores), ctx.kernel.num_ops,
@@ -138,6 +138,7 @@ bool Block::step(Pipe p) {
       running_op_ = &op;
       running_pipe_ = p;
       uint64_t bytes = check_effects(op, p, head.in.data());
+      if (op.info().work) bytes = work_units(op, head.in.data());
       // An op with a result (gather_mask's count) holds the scalar unit until it ran: see issue().
       exec_fn(op.code)(*this, op, head.in.data(), op.result == kNoValue ? nullptr : &regs_[op.result]);
       timeline_.run(op, p, head.dispatched, bytes);
@@ -237,11 +238,11 @@ uint64_t Block::check_effects(const Op& op, Pipe pipe, const RtValue* in) {
     if (e.count_operand == kDataDependent) {  // the handler checks each access (dynamic_access)
       const RtValue& t = in[e.tensor];
       effect_tensors_[i] = t;
-      if (t.mem == kMemUB && e.block_aligned && t.addr % platform().info.block_bytes != 0)
-        fail(ASC_ERR_MISALIGNED, op.loc, "{}: address {} in the Unified Buffer is not 32-byte aligned", op.info().name,
-             t.addr);
+      if (is_local_mem(t.mem) && e.block_aligned && t.addr % platform().info.block_bytes != 0)
+        fail(ASC_ERR_MISALIGNED, op.loc, "{}: address {} in the {} is not 32-byte aligned", op.info().name, t.addr,
+             memory_name(memory_of(t)));
       effect_ranges_[i] = {static_cast<uint64_t>(t.addr), static_cast<uint64_t>(t.addr)};
-      effect_ptrs_[i] = t.mem == kMemUB ? ub_ + t.addr : ctx_.gm[t.mem].ptr + t.addr;
+      effect_ptrs_[i] = is_local_mem(t.mem) ? local_base(t) + t.addr : ctx_.gm[t.mem].ptr + t.addr;
       continue;
     }
     if (e.count_operand == kExtentFn) {  // the op table computes the span
@@ -285,9 +286,8 @@ uint64_t Block::check_effects(const Op& op, Pipe pipe, const RtValue* in) {
   for (size_t i = 0; i < effects.size(); ++i) {
     auto [lo, hi] = effect_ranges_[i];
     const RtValue& t = in[effects[i].tensor];
-    bool ub = t.mem == kMemUB;
-    race_->access(op, pipe, ub ? 0 : t.mem + 1, lo, hi, effects[i].write);
-    if (!ub && effects[i].write && hi > lo) gm_writes_.push_back({t.mem, lo, hi, &op});
+    race_->access(op, pipe, space_of(t), lo, hi, effects[i].write);
+    if (!is_local_mem(t.mem) && effects[i].write && hi > lo) gm_writes_.push_back({t.mem, lo, hi, &op});
   }
   return largest;
 }
@@ -311,24 +311,31 @@ uint8_t* Block::strided_memory(const Op& op, const RtValue* in, DType dtype, con
          op.info().name);
   size_t which = static_cast<size_t>(&e - op.info().effects.data());
   if (t.addr % platform().info.block_bytes != 0)
-    fail(ASC_ERR_MISALIGNED, op.loc, "{}: address {} in the Unified Buffer is not 32-byte aligned", op.info().name,
-         t.addr);
+    fail(ASC_ERR_MISALIGNED, op.loc, "{}: address {} in the {} is not 32-byte aligned", op.info().name, t.addr,
+         memory_name(memory_of(t)));
   int64_t lo, hi;
   if (!mask.extent(dtype_size(dtype), blk, rep, &lo, &hi)) {  // touches nothing
     effect_ranges_[which] = {static_cast<uint64_t>(t.addr), static_cast<uint64_t>(t.addr)};
-    return ub_ + t.addr;
+    return local_base(t) + t.addr;
   }
   uint64_t tensor_bytes = t.len == kUnknownLength ? UINT64_MAX : t.len * dtype_size(dtype);
   if (static_cast<uint64_t>(hi) > tensor_bytes)
     fail(ASC_ERR_OUT_OF_BOUNDS, op.loc,
          "{} {} bytes [{}, {}) of a tensor of {} bytes ({} repeats, block stride {}, repeat stride {})", op.info().name,
          e.write ? "writes" : "reads", lo, hi, tensor_bytes, repeats, blk, rep);
-  uint64_t cap = platform().info.ub_bytes;
+  uint64_t cap = local_bytes(t);
   if (t.addr < 0 || static_cast<uint64_t>(t.addr + hi) > cap)
-    fail(ASC_ERR_OUT_OF_BOUNDS, op.loc, "{} reaches Unified Buffer byte {} but {} has {} bytes", op.info().name,
-         t.addr + hi, platform().name, cap);
+    fail(ASC_ERR_OUT_OF_BOUNDS, op.loc, "{} reaches {} byte {} but {} has {} bytes", op.info().name,
+         memory_name(memory_of(t)), t.addr + hi, platform().name, cap);
   effect_ranges_[which] = {static_cast<uint64_t>(t.addr + lo), static_cast<uint64_t>(t.addr + hi)};
-  return ub_ + t.addr;
+  return local_base(t) + t.addr;
+}
+
+uint64_t Block::work_units(const Op& op, const RtValue* in) const {
+  std::array<int64_t, kMaxIssuedOperands> ints{};
+  for (size_t k = 0; k < op.operands.size(); ++k) ints[k] = in[k].i;
+  DType sized = kernel().type_of(op.operands[op.info().extent_size_operand]).dtype;
+  return static_cast<uint64_t>(std::max<int64_t>(0, op.info().work(op, ints.data(), dtype_size(sized))));
 }
 
 void Block::print(std::string_view text) {
@@ -345,13 +352,13 @@ uint8_t* Block::dynamic_access(size_t effect, int64_t offset, int64_t bytes) {
   const RtValue& t = effect_tensors_[effect];
   DType dtype = kernel().type_of(op.operands[e.tensor]).dtype;
   uint64_t limit = t.len != kUnknownLength ? t.len * dtype_size(dtype)
-                   : t.mem == kMemUB       ? platform().info.ub_bytes - static_cast<uint64_t>(t.addr)
+                   : is_local_mem(t.mem)   ? local_bytes(t) - static_cast<uint64_t>(t.addr)
                                            : ctx_.gm[t.mem].size - static_cast<uint64_t>(t.addr);
   if (offset < 0 || bytes < 0 || static_cast<uint64_t>(offset + bytes) > limit)
     fail(ASC_ERR_OUT_OF_BOUNDS, op.loc, "{} {} bytes [{}, {}) of operand {}, a tensor of {} bytes", op.info().name,
          e.write ? "writes" : "reads", offset, offset + bytes, e.tensor, limit);
   uint64_t lo = static_cast<uint64_t>(t.addr + offset);
-  if (race_ && bytes > 0) race_->access(op, running_pipe_, t.mem == kMemUB ? 0 : t.mem + 1, lo, lo + bytes, e.write);
+  if (race_ && bytes > 0) race_->access(op, running_pipe_, space_of(t), lo, lo + bytes, e.write);
   return effect_ptrs_[effect] + offset;
 }
 
@@ -391,16 +398,16 @@ uint8_t* Block::memory(const Op& op, const RtValue& tensor, DType dtype, int64_t
          verb, count, role, t.len);
   size_t which = static_cast<size_t>(&e - op.info().effects.data());
   effect_ranges_[which] = {static_cast<uint64_t>(t.addr), static_cast<uint64_t>(t.addr) + bytes};
-  if (t.mem == kMemUB) {
-    uint64_t cap = platform().info.ub_bytes;
+  if (is_local_mem(t.mem)) {
+    uint64_t cap = local_bytes(t);
+    const char* where = memory_name(memory_of(t));
     if (e.block_aligned && t.addr % platform().info.block_bytes != 0)
-      fail(ASC_ERR_MISALIGNED, op.loc, "{}: {} address {} in the Unified Buffer is not 32-byte aligned", op.info().name,
-           role, t.addr);
+      fail(ASC_ERR_MISALIGNED, op.loc, "{}: {} address {} in the {} is not 32-byte aligned", op.info().name, role,
+           t.addr, where);
     if (t.addr < 0 || static_cast<uint64_t>(t.addr) + bytes > cap)
-      fail(ASC_ERR_OUT_OF_BOUNDS, op.loc,
-           "{} {} Unified Buffer bytes [{}, {}) but the Unified Buffer of {} has {} bytes", op.info().name, verb,
-           t.addr, t.addr + static_cast<int64_t>(bytes), platform().name, cap);
-    return ub_ + t.addr;
+      fail(ASC_ERR_OUT_OF_BOUNDS, op.loc, "{} {} {} bytes [{}, {}) but the {} of {} has {} bytes", op.info().name, verb,
+           where, t.addr, t.addr + static_cast<int64_t>(bytes), where, platform().name, cap);
+    return local_base(t) + t.addr;
   }
   const GmBuffer& buf = ctx_.gm[t.mem];
   if (t.addr < 0 || static_cast<uint64_t>(t.addr) + bytes > buf.size)

@@ -73,7 +73,8 @@ struct Issued {
 
 class Block {
  public:
-  Block(const LaunchContext& ctx, uint32_t block_idx, uint8_t* ub);
+  // `local` holds the core's on-chip memories, indexed by Memory.
+  Block(const LaunchContext& ctx, uint32_t block_idx, const std::array<uint8_t*, kMemoryCount>& local);
   void run();  // throws asc::Error
 
   // Accessors used by the op handlers.
@@ -123,10 +124,19 @@ class Block {
   uint8_t* strided_memory(const Op& op, const RtValue* in, DType dtype, const MemEffect& e);
   size_t flag_index(const Op& op, int64_t event, int64_t id) const;
   void update_mask_register(const Op& op, const RtValue* in);  // vector_mask.cpp
+  uint64_t work_units(const Op& op, const RtValue* in) const;  // CostKind::Cube
 
   const LaunchContext& ctx_;
   uint32_t block_idx_;
-  uint8_t* ub_;
+  std::array<uint8_t*, kMemoryCount> local_;
+  // A local tensor's memory, its base in this core and its size; the race
+  // checker's space for any tensor (local memories first, then GM arguments).
+  static Memory memory_of(const RtValue& t) { return static_cast<Memory>(t.mem - kMemLocal); }
+  uint8_t* local_base(const RtValue& t) const { return local_[static_cast<size_t>(memory_of(t))]; }
+  uint64_t local_bytes(const RtValue& t) const { return memory_bytes(platform().info, memory_of(t)); }
+  static uint32_t space_of(const RtValue& t) {
+    return is_local_mem(t.mem) ? t.mem - kMemLocal : static_cast<uint32_t>(kMemoryCount) + t.mem;
+  }
   std::vector<RtValue> regs_;
   std::array<std::deque<Issued>, kPipeSlots> queues_;
   // One flag per (HardEvent, event id): the set_flag op that set it, or null.

@@ -14,15 +14,20 @@
 namespace asc::sim {
 namespace {
 
-// Each host thread keeps one Unified Buffer; a block gets it for its run.
-uint8_t* thread_ub(uint64_t bytes) {
-  thread_local std::unique_ptr<uint8_t[]> ub;
-  thread_local uint64_t size = 0;
-  if (size < bytes) {
-    ub = std::make_unique<uint8_t[]>(bytes);
-    size = bytes;
+// Each host thread keeps one set of on-chip memories; a block gets them for its run.
+std::array<uint8_t*, kMemoryCount> thread_memories(const asc_platform_info_t& info) {
+  thread_local std::array<std::unique_ptr<uint8_t[]>, kMemoryCount> memories;
+  thread_local std::array<uint64_t, kMemoryCount> sizes{};
+  std::array<uint8_t*, kMemoryCount> out{};
+  for (size_t m = 0; m < kMemoryCount; ++m) {
+    uint64_t bytes = memory_bytes(info, static_cast<Memory>(m));
+    if (sizes[m] < bytes) {
+      memories[m] = std::make_unique<uint8_t[]>(bytes);
+      sizes[m] = bytes;
+    }
+    out[m] = memories[m].get();
   }
-  return ub.get();
+  return out;
 }
 
 const char* kind_name(uint32_t kind) { return kind == ASC_ARG_BUFFER ? "a buffer" : "a scalar"; }
@@ -155,7 +160,7 @@ LaunchReport run_kernel(const Kernel& kernel, const Platform& platform, uint32_t
   ThreadPool::shared().run(block_dim, [&](uint32_t block, unsigned) {
     if (failed.load(std::memory_order_relaxed)) return;
     try {
-      Block b(ctx, block, thread_ub(platform.info.ub_bytes));
+      Block b(ctx, block, thread_memories(platform.info));
       try {
         b.run();
       } catch (const Error&) {

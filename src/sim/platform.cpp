@@ -35,11 +35,37 @@ CostModel cost(double ghz) {
   c.vector_repeat = 1;
   c.vector_div_repeat = 4;
   c.ub_copy_bytes_per_cycle = 256;
+  c.cube_startup = 32;  // estimate: the cube does 16 x 16 x 16 fp16 MACs per cycle (Atlas A2 cube unit)
   c.launch = static_cast<uint32_t>(3.0 * ghz * 1000);  // about 3 us
   return c;
 }
 
 }  // namespace
+
+uint64_t memory_bytes(const asc_platform_info_t& info, Memory m) {
+  switch (m) {
+    case Memory::UB: return info.ub_bytes;
+    case Memory::L1: return info.l1_bytes;
+    case Memory::L0A: return info.l0a_bytes;
+    case Memory::L0B: return info.l0b_bytes;
+    case Memory::L0C: return info.l0c_bytes;
+    case Memory::BT: return 1024;  // the bias table: 1 KiB on Atlas A2 (Ascend C TPosition C2 notes)
+    case Memory::Count: break;
+  }
+  return 0;
+}
+
+// Ascend C general constraints, table 2 (Atlas A2): UB and L1 32 bytes, L0A/L0B
+// 512 (a fractal), L0C and the bias table 64.
+uint32_t memory_alignment(Memory m) {
+  switch (m) {
+    case Memory::L0A:
+    case Memory::L0B: return 512;
+    case Memory::L0C:
+    case Memory::BT: return 64;
+    default: return 32;
+  }
+}
 
 const std::vector<Platform>& platforms() {
   static const std::vector<Platform> table = {

@@ -46,17 +46,21 @@ void RaceChecker::split(uint64_t at) {
 
 void RaceChecker::race(const char* kind, const Op& op, Pipe pipe, const Op& other, Pipe other_pipe, uint32_t space,
                        uint64_t lo, uint64_t hi) const {
-  std::string where = space == 0 ? std::string("Unified Buffer") : fmt::format("kernel argument {} GM", space - 1);
+  bool local = space < kMemoryCount;
+  std::string where = local ? std::string(memory_name(static_cast<Memory>(space)))
+                            : fmt::format("kernel argument {} GM", space - kMemoryCount);
   fail(ASC_ERR_RACE, op.loc,
        "racecheck: {} race on {} bytes [{}, {}): {} on pipe {} here and {} on pipe {} at {} are not "
        "ordered by any set_flag/wait_flag/pipe_barrier; {}",
        kind, where, lo, hi, op.info().name, pipe_name(pipe), other.info().name, pipe_name(other_pipe), other.loc.str(),
-       fix_hint(other_pipe, pipe, space == 0));
+       fix_hint(other_pipe, pipe, local));
 }
 
 void RaceChecker::access(const Op& op, Pipe pipe, uint32_t space, uint64_t lo_in, uint64_t hi_in, bool write) {
   if (lo_in >= hi_in) return;
-  const bool initcheck = space == 0;
+  // The Unified Buffer only: GM holds the caller's data, and cube memories
+  // legitimately hold unwritten padding rows inside the fractals mmad reads.
+  const bool initcheck = space == static_cast<uint32_t>(Memory::UB);
   const uint64_t base = static_cast<uint64_t>(space) << 48;  // no memory reaches 2^48 bytes
   const uint64_t lo = base + lo_in, hi = base + hi_in;
   uint64_t seq = clock_[idx(pipe)][idx(pipe)];
@@ -81,16 +85,15 @@ void RaceChecker::access(const Op& op, Pipe pipe, uint32_t space, uint64_t lo_in
                s.end - base);
     if (initcheck && !write && !s.writer.seq)
       fail(ASC_ERR_UNINITIALIZED, op.loc,
-           "initcheck: {} reads Unified Buffer bytes [{}, {}) that nothing wrote in this launch; copy or compute them "
-           "first",
-           op.info().name, it->first - base, s.end - base);
+           "initcheck: {} reads {} bytes [{}, {}) that nothing wrote in this launch; copy or compute them first",
+           op.info().name, memory_name(static_cast<Memory>(space)), it->first - base, s.end - base);
   }
   if (cursor < hi) gaps.emplace_back(cursor, hi);
   if (initcheck && !write && !gaps.empty())
     fail(ASC_ERR_UNINITIALIZED, op.loc,
-         "initcheck: {} reads Unified Buffer bytes [{}, {}) that nothing wrote in this launch; copy or compute them "
-         "first",
-         op.info().name, gaps.front().first - base, gaps.front().second - base);
+         "initcheck: {} reads {} bytes [{}, {}) that nothing wrote in this launch; copy or compute them first",
+         op.info().name, memory_name(static_cast<Memory>(space)), gaps.front().first - base,
+         gaps.front().second - base);
   for (auto [a, b] : gaps) shadow_.emplace(a, Segment{b, pipe, {}, {}});
   for (auto it = shadow_.lower_bound(lo); it != shadow_.end() && it->first < hi; ++it) {
     Segment& s = it->second;

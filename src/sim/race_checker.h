@@ -27,8 +27,8 @@ class RaceChecker {
   // Starts an op on `pipe` (ticks its clock); its accesses follow.
   void tick(Pipe pipe);
   // An access to bytes [lo, hi) of a memory by the op last started on `pipe`.
-  // `space` keeps memories apart (0: the Unified Buffer, 1 + i: GM argument i);
-  // only the Unified Buffer is initcheck'ed (GM holds the caller's data).
+  // `space` keeps memories apart (a Memory for the on-chip ones, kMemoryCount + i for GM argument i);
+  // only the Unified Buffer is initcheck'ed (see access()).
   void access(const Op& op, Pipe pipe, uint32_t space, uint64_t lo, uint64_t hi, bool write);
   void set_flag(Pipe src, int64_t key);
   void wait_flag(Pipe dst, int64_t key);

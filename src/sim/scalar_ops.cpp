@@ -221,20 +221,24 @@ void exec_LocalCreate(Block& b, const Op& op, const RtValue* in, RtValue* out) {
   const asc_platform_info_t& info = b.platform().info;
   if (offset < 0 || length < 0)
     fail(ASC_ERR_OUT_OF_BOUNDS, op.loc, "{}: address {} and length {} must not be negative", name, offset, length);
-  if (offset % info.block_bytes != 0)
-    fail(ASC_ERR_MISALIGNED, op.loc,
-         "{}: address {} is not 32-byte aligned (Unified Buffer addresses are multiples of 32)", name, offset);
+  Memory memory = position_memory(pos);
+  const char* where = memory_name(memory);
+  uint64_t capacity = memory_bytes(info, memory);
+  if (offset % memory_alignment(memory) != 0)
+    fail(ASC_ERR_MISALIGNED, op.loc, "{}: address {} is not {}-byte aligned ({} addresses are multiples of {})", name,
+         offset, memory_alignment(memory), where, memory_alignment(memory));
   uint64_t bytes = 0;
   bool overflow = __builtin_mul_overflow(static_cast<uint64_t>(length), uint64_t{dtype_size(d)}, &bytes);
-  if (overflow || bytes > info.ub_bytes || static_cast<uint64_t>(offset) + bytes > info.ub_bytes) {
+  if (overflow || bytes > capacity || static_cast<uint64_t>(offset) + bytes > capacity) {
     std::string size = overflow ? std::string("more than 2^64") : std::to_string(bytes);
     std::string end = overflow ? std::string("2^64+") : std::to_string(static_cast<uint64_t>(offset) + bytes);
     fail(ASC_ERR_OUT_OF_BOUNDS, op.loc,
-         "{} ({} x {} = {} bytes at address {}, TPosition.{}) does not fit in the Unified Buffer: it needs bytes "
-         "[{}, {}) but {} has {} bytes per vector core",
-         name, length, dtype_name(d), size, offset, position_name(pos), offset, end, b.platform().name, info.ub_bytes);
+         "{} ({} x {} = {} bytes at address {}, TPosition.{}) does not fit in the {}: it needs bytes [{}, {}) but {} "
+         "has {} bytes per core",
+         name, length, dtype_name(d), size, offset, position_name(pos), where, offset, end, b.platform().name,
+         capacity);
   }
-  out->mem = kMemUB;
+  out->mem = kMemLocal + static_cast<uint32_t>(memory);
   out->addr = offset;
   out->len = static_cast<uint64_t>(length);
 }

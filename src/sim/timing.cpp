@@ -33,6 +33,7 @@ uint64_t Timeline::cost_of(const Op& op, uint64_t bytes) const {
     case CostKind::Flag: return 1;
     case CostKind::Structure: return 0;
     case CostKind::Scalar: return cost_.scalar_issue;
+    case CostKind::Cube: return cost_.cube_startup + bytes;  // bytes: the op's work units (OpInfo::work)
   }
   return 1;
 }

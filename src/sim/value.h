@@ -7,14 +7,18 @@
 namespace asc::sim {
 
 constexpr uint64_t kUnknownLength = std::numeric_limits<uint64_t>::max();
-constexpr uint32_t kMemUB = 0xFFFF0001u;  // the block's Unified Buffer; GM buffers use the argument index
+// RtValue::mem of a local tensor: kMemLocal + its Memory (ir/types.h); GM
+// buffers use the kernel argument index.
+constexpr uint32_t kMemLocal = 0xFFFF0001u;
+constexpr uint32_t kMemUB = kMemLocal;  // Memory::UB
+inline bool is_local_mem(uint32_t mem) { return mem >= kMemLocal; }
 
 struct RtValue {
   int64_t i = 0;     // integer scalars (wrapped to their dtype's width)
   double f = 0;      // floating-point scalars (rounded to their dtype)
   int64_t addr = 0;  // tensors / GM addresses: byte offset inside `mem`
   uint64_t len = 0;  // tensors: length in elements (kUnknownLength: up to the buffer end)
-  uint32_t mem = 0;  // argument index for GM, kMemUB for local tensors
+  uint32_t mem = 0;  // argument index for GM, kMemLocal + Memory for local tensors
 };
 
 }  // namespace asc::sim

@@ -87,9 +87,13 @@ TEST_F(IrTest, UbToUbCopyMayNotWriteVecin) {
   w_.data_copy(ub(ASC_DTYPE_FLOAT32, ASC_POS_VECOUT, 768), src, n);
 }
 
-TEST_F(IrTest, LocalTensorsMustLiveInTheUnifiedBuffer) {
-  EXPECT_TRUE(is_error(error_of([&] { ub(ASC_DTYPE_FLOAT32, ASC_POS_A1); }), ASC_ERR_UNSUPPORTED, {"A1"}));
+TEST_F(IrTest, LocalTensorsLiveInOnChipMemories) {
+  ub(ASC_DTYPE_FLOAT16, ASC_POS_A1);   // L1
+  ub(ASC_DTYPE_FLOAT32, ASC_POS_CO1);  // L0C
+  EXPECT_TRUE(is_error(error_of([&] { ub(ASC_DTYPE_FLOAT32, ASC_POS_CO2); }), ASC_ERR_TYPE, {"CO2 is GM"}));
   EXPECT_TRUE(is_error(error_of([&] { ub(ASC_DTYPE_FLOAT32, ASC_POS_GM); }), ASC_ERR_TYPE, {"local_tensor.create"}));
+  Value a = ub(ASC_DTYPE_FLOAT32, ASC_POS_VECIN), z = ub(ASC_DTYPE_FLOAT32, ASC_POS_A1, 256), n = w_.i32(64);
+  EXPECT_TRUE(is_error(error_of([&] { w_.op("add", {z, a, a, n}); }), ASC_ERR_TYPE, {"A1", "Unified Buffer"}));
 }
 
 TEST_F(IrTest, DivIsFloatOnly) {

@@ -2,6 +2,7 @@
 
 from .cast import cast
 from .compare import compare, compare_scalar, get_cmp_mask, select, set_cmp_mask
+from .cube import fixpipe, load_data, mmad
 from .data_copy import data_copy, data_copy_pad
 from .debug import dump_tensor, printf
 from .duplicate import duplicate
@@ -61,6 +62,9 @@ __all__ = [
     "set_mask_count",
     "set_mask_norm",
     "set_vector_mask",
+    "fixpipe",
+    "load_data",
+    "mmad",
     "get_cmp_mask",
     "set_cmp_mask",
     "dump_tensor",

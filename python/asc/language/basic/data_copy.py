@@ -6,6 +6,7 @@ from typing import Any
 
 from ...codegen.context import current_builder
 from ...errors import CodegenError
+from ..core.cube_params import Nd2NzParams
 from ..core.data_copy_params import DataCopyExtParams, DataCopyPadExtParams, DataCopyParams
 from ..core.ir_value import cast, is_runtime, to_int, to_scalar
 from ..core.tensor import LocalTensor
@@ -21,6 +22,13 @@ def data_copy(dst: Any, src: Any, count: Any = None, repeat_params: Any = None, 
     ``data_copy(dst, src, asc.DataCopyParams(block_count, block_len, src_stride, dst_stride))``:
     rows of 32-byte blocks with gaps between them.
     """
+    if isinstance(count, Nd2NzParams) or isinstance(params.get("intri_params"), Nd2NzParams):
+        nd2nz = count if isinstance(count, Nd2NzParams) else params.pop("intri_params")
+        require_tensor(dst, "data_copy", "dst")
+        require_tensor(src, "data_copy", "src")
+        fields = [to_int(v, "Nd2NzParams").handle for v in nd2nz.fields()]
+        current_builder().op("data_copy.nd2nz", [dst.handle, src.handle, *fields])
+        return
     if isinstance(count, DataCopyParams):
         count, repeat_params = None, count
     repeat_params = repeat_params or params.pop("params", None)

@@ -1,6 +1,7 @@
 """asc.language.core: types, tensors and enums."""
 
 from .constexpr import ConstExpr
+from .cube_params import FixpipeConfig, FixpipeParamsV220, LoadData2DParams, MmadParams, Nd2NzParams
 from .data_copy_params import DataCopyExtParams, DataCopyPadExtParams, DataCopyParams
 from .dtype import (
     DataType,
@@ -22,11 +23,13 @@ from .dtype import (
 )
 from .enums import (
     CMPMODE,
+    CO2Layout,
     DataFormat,
     GatherMaskMode,
     HardEvent,
     MaskMode,
     PipeID,
+    QuantModes,
     ReduceOrder,
     RoundMode,
     SelMode,
@@ -39,6 +42,13 @@ from .shape_info import Array, ShapeInfo, array
 from .tensor import GlobalAddress, GlobalTensor, LocalTensor, LocalTensorAuto
 
 __all__ = [
+    "CO2Layout",
+    "FixpipeConfig",
+    "FixpipeParamsV220",
+    "LoadData2DParams",
+    "MmadParams",
+    "Nd2NzParams",
+    "QuantModes",
     "Array",
     "DataFormat",
     "ShapeInfo",

@@ -110,6 +110,24 @@ class GatherMaskMode(IntEnum):
     DEFAULT = 0
 
 
+class QuantModes(IntEnum):
+    NoQuant = 0
+    F322F16 = 1
+    F322BF16 = 2
+    DEQF16 = 3
+    VDEQF16 = 4
+    QF322B8_PRE = 5
+    VQF322B8_PRE = 6
+    REQ8 = 7
+    VREQ8 = 8
+
+
+class CO2Layout(IntEnum):
+    NZ = 0
+    ROW_MAJOR = 1
+    COLUMN_MAJOR = 2
+
+
 class MaskMode(IntEnum):
     NORMAL = 0  # the mask selects elements of each repeat
     COUNTER = 1  # the mask is an element count; repeat_times is ignored

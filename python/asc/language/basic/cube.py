@@ -1,0 +1,65 @@
+"""The cube unit's instructions: load_data (L1 -> L0A/L0B, pipe MTE1), mmad
+(L0A x L0B -> L0C, pipe M) and fixpipe (L0C -> GM, pipe FIX). data_copy with
+Nd2NzParams (GM -> L1) is in data_copy.py."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...codegen.context import current_builder
+from ...errors import CodegenError
+from ..core.cube_params import FixpipeConfig, FixpipeParamsV220, LoadData2DParams, MmadParams
+from ..core.enums import CO2Layout
+from ..core.ir_value import to_int
+from ..core.tensor import GlobalTensor, LocalTensor
+from .utils import builtin, require_local
+
+
+def _ints(values: list, what: str) -> list[int]:
+    return [to_int(v, what).handle for v in values]
+
+
+@builtin
+def load_data(dst: Any, src: Any, params: Any) -> None:
+    """L1 (A1/B1) -> L0A (A2) or L0B (B2) in 512-byte fractals, as `asc.LoadData2DParams` says."""
+    if not isinstance(params, LoadData2DParams):
+        raise CodegenError(f"load_data: params must be an asc.LoadData2DParams, got {type(params).__name__}")
+    d, s = require_local(dst, "load_data", "dst"), require_local(src, "load_data", "src")
+    current_builder().op("load_data", [d.handle, s.handle, *_ints(params.fields(), "LoadData2DParams")])
+
+
+@builtin
+def mmad(dst: Any, fm: Any, filter: Any, *args: Any) -> None:  # noqa: A002 - pyasc's name
+    """``mmad(dst, fm, filter, params)``: dst (CO1, L0C) = or += fm (A2, L0A) x filter (B2, L0B);
+    ``mmad(dst, fm, filter, bias, params)``: dst = bias (C2, the bias table) + fm x filter."""
+    if len(args) not in (1, 2) or not isinstance(args[-1], MmadParams):
+        raise CodegenError("mmad takes (dst, fm, filter, [bias,] asc.MmadParams(m, n, k, ...))")
+    p = args[-1]
+    tensors = [require_local(t, "mmad", r).handle for t, r in ((dst, "dst"), (fm, "fm"), (filter, "filter"))]
+    sizes = _ints([p.m, p.n, p.k], "MmadParams")
+    if len(args) == 2:
+        bias = require_local(args[0], "mmad", "bias")
+        current_builder().op("mmad.bias", [*tensors, bias.handle, *sizes])
+        return
+    source = int(p.cmatrix_source) if isinstance(p.cmatrix_source, bool) else p.cmatrix_source
+    current_builder().op("mmad", [*tensors, *sizes, *_ints([p.init(), source], "MmadParams")])
+
+
+@builtin
+def fixpipe(dst: Any, src: Any, *args: Any, config: Any = None) -> None:
+    """L0C (CO1) -> a GlobalTensor with `asc.FixpipeParamsV220`: NZ2ND (config=FixpipeConfig.cfg_row_major,
+    the default) or NZ2NZ (FixpipeConfig.cfg_nz), converted by quant_pre and ReLU'd if relu_en."""
+    params = [a for a in args if isinstance(a, FixpipeParamsV220)]
+    extra = [a for a in args if not isinstance(a, (FixpipeParamsV220, FixpipeConfig))]
+    config = config or next((a for a in args if isinstance(a, FixpipeConfig)), FixpipeConfig.cfg_row_major)
+    if len(params) != 1 or extra:
+        raise CodegenError("fixpipe takes (dst, src, asc.FixpipeParamsV220(...)[, config]); the per-channel "
+                           "quantisation workspace form is not supported")  # fmt: skip
+    if not isinstance(dst, GlobalTensor):
+        raise CodegenError(f"fixpipe: dst must be a GlobalTensor, got {type(dst).__name__}")
+    if not isinstance(src, LocalTensor):
+        raise CodegenError(f"fixpipe: src must be a LocalTensor at CO1, got {type(src).__name__}")
+    if config.layout == CO2Layout.COLUMN_MAJOR:
+        raise CodegenError("fixpipe: the column-major layout is not available on Atlas A2")
+    operands = [dst._require(), src.handle, *_ints(params[0].fields(), "FixpipeParamsV220")]
+    current_builder().op("fixpipe", operands, {"nz2nd": int(config.layout == CO2Layout.ROW_MAJOR)})

@@ -1,0 +1,115 @@
+"""Parameters of the cube-unit instructions: data_copy with Nd2NzParams,
+load_data (LoadData2DParams), mmad (MmadParams) and fixpipe
+(FixpipeParamsV220, FixpipeConfig). Field names and defaults are pyasc's."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Optional
+
+from .enums import CO2Layout, QuantModes
+
+
+@dataclass
+class Nd2NzParams:
+    """GM (ND) -> L1 (Nz): nd_num matrices of n_value rows of d_value elements. Matrix strides are in
+    elements; dst_nz_c0_stride / dst_nz_n_stride in 32-byte units."""
+
+    __asc_builtin__ = True
+
+    nd_num: Any = 1
+    n_value: Any = 0
+    d_value: Any = 0
+    src_nd_matrix_stride: Any = 0
+    src_d_value: Any = 0
+    dst_nz_c0_stride: Any = 0
+    dst_nz_n_stride: Any = 0
+    dst_nz_matrix_stride: Any = 0
+
+    def fields(self) -> list:
+        return [self.nd_num, self.n_value, self.d_value, self.src_nd_matrix_stride, self.src_d_value,
+                self.dst_nz_c0_stride, self.dst_nz_n_stride, self.dst_nz_matrix_stride]  # fmt: skip
+
+
+@dataclass
+class LoadData2DParams:
+    """L1 -> L0A/L0B in 512-byte fractals: fractal i comes from start_index +/- i * src_stride
+    (addr_mode 0 / 1) and goes to (dst_gap + 1) * i; if_transpose transposes each 16 x 16 fractal."""
+
+    __asc_builtin__ = True
+
+    start_index: Any = 0
+    repeat_times: Any = 1
+    src_stride: Any = 0
+    sid: Any = 0
+    dst_gap: Any = 0
+    if_transpose: Any = False
+    addr_mode: Any = 0
+
+    def fields(self) -> list:
+        return [self.start_index, self.repeat_times, self.src_stride, self.sid, self.dst_gap,
+                int(self.if_transpose) if isinstance(self.if_transpose, bool) else self.if_transpose,
+                self.addr_mode]  # fmt: skip
+
+
+class MmadParams:
+    """``MmadParams(m, n, k, is_bias=False, ...)`` or ``MmadParams(m, n, k, unit_flag=0, cmatrix_source=False,
+    cmatrix_init_val=True)``: C (=|+=) A x B over m x k and k x n. is_bias (deprecated) means accumulate."""
+
+    __asc_builtin__ = True
+
+    def __init__(self, m: Any = 0, n: Any = 0, k: Any = 0, is_bias: Any = None, fm_offset: Any = None,
+                 en_ssparse: Any = None, en_winograd_a: Any = None, en_winograd_b: Any = None,
+                 unit_flag: Any = None, cmatrix_source: Any = None, cmatrix_init_val: Any = None):  # fmt: skip
+        self.m, self.n, self.k = m, n, k
+        self.is_bias = bool(is_bias) if is_bias is not None else False
+        self.cmatrix_source = bool(cmatrix_source) if cmatrix_source is not None else False
+        self.cmatrix_init_val = True if cmatrix_init_val is None else cmatrix_init_val
+        self.unit_flag = unit_flag or 0
+
+    def init(self) -> Any:
+        """The effective initialise flag: cmatrix_init_val and not is_bias."""
+        if self.is_bias:
+            return 0
+        return int(self.cmatrix_init_val) if isinstance(self.cmatrix_init_val, bool) else self.cmatrix_init_val
+
+
+@dataclass
+class FixpipeParamsV220:
+    """L0C -> GM: m_size x n_size elements; src_stride in 16-element units (ceil16 of m), dst_stride the
+    destination row length (NZ2ND) in elements; quant_pre converts, relu_en applies max(0, x)."""
+
+    __asc_builtin__ = True
+
+    n_size: Any = 0
+    m_size: Any = 0
+    src_stride: Any = 0
+    dst_stride: Any = 0
+    quant_pre: Any = QuantModes.NoQuant
+    deq_scalar: Any = 0
+    nd_num: Any = 1
+    src_nd_stride: Any = 0
+    dst_nd_stride: Any = 0
+    relu_en: Any = False
+    unit_flag: Any = 0
+    is_channel_split: Any = False
+
+    def fields(self) -> list:
+        relu = int(self.relu_en) if isinstance(self.relu_en, bool) else self.relu_en
+        return [self.n_size, self.m_size, self.src_stride, self.dst_stride, int(self.quant_pre), self.deq_scalar,
+                self.nd_num, self.src_nd_stride, self.dst_nd_stride, relu]  # fmt: skip
+
+
+class FixpipeConfig:
+    """fixpipe's output layout: FixpipeConfig.cfg_row_major (NZ2ND, the default) or FixpipeConfig.cfg_nz."""
+
+    __asc_builtin__ = True
+    cfg_row_major: FixpipeConfig
+    cfg_nz: FixpipeConfig
+
+    def __init__(self, layout: Any = CO2Layout.ROW_MAJOR, handle: Optional[int] = None):
+        self.layout = CO2Layout(layout)
+
+
+FixpipeConfig.cfg_row_major = FixpipeConfig(CO2Layout.ROW_MAJOR)
+FixpipeConfig.cfg_nz = FixpipeConfig(CO2Layout.NZ)

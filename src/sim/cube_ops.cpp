@@ -1,0 +1,169 @@
+// The cube unit: data_copy GM -> L1 with ND2NZ, load_data (2D) L1 -> L0A/L0B,
+// mmad L0A x L0B -> L0C, fixpipe L0C -> GM, and L1 -> bias table. Layouts
+// (C0 = 32 / sizeof(T), fractals of 16 x C0 elements = 512 bytes): L1 holds
+// Nz, L0A Zz, L0B Zn; L0C holds Nz fractals of 16 x 16 fp32/int32 elements,
+// element (m, n) at (n / 16) * ceil16(M) * 16 + m * 16 + n % 16.
+#include <cmath>
+#include <cstring>
+
+#include "sim/handlers.h"
+#include "sim/scalar_math.h"
+
+namespace asc::sim {
+namespace {
+
+int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+DType dtype(const Block& b, const Op& op, size_t i) { return b.kernel().type_of(op.operands[i]).dtype; }
+
+// Element value of any mmad input dtype, as double (exact for all of them).
+double element(const uint8_t* p, DType d) {
+  RtValue v;
+  load_scalar(v, d, p);
+  return dtype_is_float(d) ? v.f : static_cast<double>(v.i);
+}
+
+}  // namespace
+
+// For each of nd_num matrices, n_value rows of d_value elements; row n's
+// elements d go to (d / C0) * dst_nz_c0_stride * C0 + n * dst_nz_n_stride * C0
+// + d % C0 (strides in 32-byte units), the last C0 group zero-padded.
+void exec_CopyNd2Nz(Block& b, const Op& op, const RtValue* in, RtValue*) {
+  int64_t size = dtype_size(dtype(b, op, 0)), c0 = 32 / size;
+  int64_t nd = in[2].i, n = in[3].i, d = in[4].i;
+  const uint8_t* src = b.effect_ptr(0);
+  uint8_t* dst = b.effect_ptr(1);
+  for (int64_t i = 0; i < nd; ++i)
+    for (int64_t r = 0; r < n; ++r)
+      for (int64_t c = 0; c < ceil_div(d, c0) * c0; ++c) {
+        int64_t to = i * in[9].i + (c / c0) * in[7].i * c0 + r * in[8].i * c0 + c % c0;
+        if (c < d)
+          std::memcpy(dst + to * size, src + (i * in[5].i + r * in[6].i + c) * size, static_cast<size_t>(size));
+        else
+          std::memset(dst + to * size, 0, static_cast<size_t>(size));
+      }
+}
+
+// repeat_times fractals of 512 bytes; with if_transpose each 16 x 16 fractal
+// of 2-byte elements is transposed on the way.
+void exec_LoadData2D(Block& b, const Op& op, const RtValue* in, RtValue*) {
+  int64_t size = dtype_size(dtype(b, op, 0));
+  int64_t start = in[2].i, repeats = in[3].i, stride = in[4].i, gap = in[6].i;
+  bool transpose = in[7].i != 0;
+  if (transpose && size != 2)
+    fail(ASC_ERR_INVALID_ARGUMENT, op.loc,
+         "load_data: if_transpose works on 2-byte elements only (float16, bfloat16, int16, uint16); {} needs "
+         "LoadDataWithTranspose",
+         dtype_name(dtype(b, op, 0)));
+  const uint8_t* src = b.effect_ptr(0);
+  uint8_t* dst = b.effect_ptr(1);
+  for (int64_t i = 0; i < repeats; ++i) {
+    const uint8_t* from = src + (in[8].i ? start - i * stride : start + i * stride) * 512;
+    uint8_t* to = dst + (gap + 1) * i * 512;
+    if (!transpose) {
+      std::memmove(to, from, 512);
+      continue;
+    }
+    uint8_t fractal[512];
+    for (int r = 0; r < 16; ++r)
+      for (int c = 0; c < 16; ++c) std::memcpy(fractal + (r * 16 + c) * 2, from + (c * 16 + r) * 2, 2);
+    std::memcpy(to, fractal, 512);
+  }
+}
+
+namespace {
+
+// C[m, n] = init ? sum : C + sum, or bias[n] + sum; sums exact in double, then
+// rounded once to float32 (int32 sums are exact).
+void mmad(Block& b, const Op& op, const RtValue* in, bool with_bias) {
+  size_t base = with_bias ? 4 : 3;
+  int64_t m = in[base].i, n = in[base + 1].i, k = in[base + 2].i;
+  bool init = !with_bias && in[base + 3].i != 0;
+  DType ad = dtype(b, op, 1), cd = dtype(b, op, 0);
+  int64_t size = dtype_size(ad), c0 = 32 / size, k1 = ceil_div(k, c0), n1 = ceil_div(n, 16), ma = ceil_div(m, 16) * 16;
+  const uint8_t* a = b.effect_ptr(0);
+  const uint8_t* bm = b.effect_ptr(1);
+  const uint8_t* bias = with_bias ? b.effect_ptr(2) : nullptr;
+  uint8_t* c = b.effect_ptr(3);
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      double sum = 0;
+      for (int64_t kk = 0; kk < k; ++kk) {
+        int64_t ao = (((i / 16) * k1 + kk / c0) * 16 + i % 16) * c0 + kk % c0;  // Zz
+        int64_t bo = (((kk / c0) * n1 + j / 16) * 16 + j % 16) * c0 + kk % c0;  // Zn
+        sum += element(a + ao * size, ad) * element(bm + bo * size, ad);
+      }
+      uint8_t* out = c + ((j / 16) * ma * 16 + i * 16 + j % 16) * 4;
+      if (cd == DType::Int32) {
+        int32_t prev = 0;
+        if (bias) std::memcpy(&prev, bias + j * 4, 4);
+        if (!bias && !init) std::memcpy(&prev, out, 4);
+        int32_t v = static_cast<int32_t>(static_cast<int64_t>(sum) + prev);
+        std::memcpy(out, &v, 4);
+      } else {
+        float prev = 0;
+        if (bias) std::memcpy(&prev, bias + j * 4, 4);
+        if (!bias && !init) std::memcpy(&prev, out, 4);
+        float v = static_cast<float>(sum + prev);
+        std::memcpy(out, &v, 4);
+      }
+    }
+}
+
+// QuantModes the Model implements: 0 NoQuant, 1 F322F16, 2 F322BF16, 3 DEQF16 (int32 * the scalar's float scale).
+constexpr int64_t kNoQuant = 0, kF322F16 = 1, kF322BF16 = 2, kDeqF16 = 3;
+
+void check_quant(const Op& op, int64_t quant, DType from, DType to) {
+  bool ok = (quant == kNoQuant && from == to) ||
+            (quant == kF322F16 && from == DType::Float32 && to == DType::Float16) ||
+            (quant == kF322BF16 && from == DType::Float32 && to == DType::BFloat16) ||
+            (quant == kDeqF16 && from == DType::Int32 && to == DType::Float16);
+  if (!ok)
+    fail(ASC_ERR_INVALID_ARGUMENT, op.loc,
+         "fixpipe: quant_pre {} does not turn {} into {} (the Model implements NoQuant, F322F16, F322BF16 and DEQF16)",
+         quant, dtype_name(from), dtype_name(to));
+}
+
+}  // namespace
+
+void exec_Mmad(Block& b, const Op& op, const RtValue* in, RtValue*) { mmad(b, op, in, false); }
+void exec_MmadBias(Block& b, const Op& op, const RtValue* in, RtValue*) { mmad(b, op, in, true); }
+
+// L0C -> GM: element (m, n) of each of nd_num matrices, converted by quant_pre,
+// ReLU'd if relu_en; NZ2ND writes dst[m * dst_stride + n], NZ2NZ keeps 16-wide fractals.
+void exec_Fixpipe(Block& b, const Op& op, const RtValue* in, RtValue*) {
+  DType from = dtype(b, op, 1), to = dtype(b, op, 0);
+  int64_t quant = in[6].i, n = in[2].i, m = in[3].i, nd = std::max<int64_t>(in[8].i, 1);
+  check_quant(op, quant, from, to);
+  float scale;
+  uint32_t scale_bits = static_cast<uint32_t>(static_cast<uint64_t>(in[7].i) & 0xFFFFE000u);  // (1, 8, 10) format
+  std::memcpy(&scale, &scale_bits, 4);
+  int64_t out_size = dtype_size(to);
+  bool relu = in[11].i != 0, nz2nd = op.attr_int(0) != 0;
+  const uint8_t* src = b.effect_ptr(0);
+  uint8_t* dst = b.effect_ptr(1);
+  for (int64_t i = 0; i < nd; ++i)
+    for (int64_t r = 0; r < m; ++r)
+      for (int64_t c = 0; c < n; ++c) {
+        const uint8_t* p = src + (i * in[9].i * 256 + (c / 16) * in[4].i * 16 + r * 16 + c % 16) * 4;
+        int64_t at = nz2nd ? (i * in[10].i + r * in[5].i + c) * out_size
+                           : r * 16 * out_size + (c / 16) * in[5].i * 32 + (c % 16) * out_size;
+        RtValue v;
+        if (from == DType::Int32) {
+          int32_t x;
+          std::memcpy(&x, p, 4);
+          v.i = relu && x < 0 ? 0 : x;
+          v.f = static_cast<double>(v.i) * (quant == kDeqF16 ? scale : 1.0f);
+        } else {
+          float x;
+          std::memcpy(&x, p, 4);
+          v.f = relu && x < 0 ? 0.0 : x;
+        }
+        store_scalar(dst + at, to, v);
+      }
+}
+
+void exec_CopyL1ToBt(Block& b, const Op& op, const RtValue* in, RtValue*) {
+  std::memmove(b.effect_ptr(1), b.effect_ptr(0), static_cast<size_t>(in[2].i) * dtype_size(dtype(b, op, 0)));
+}
+
+}  // namespace asc::sim

@@ -1,0 +1,172 @@
+"""The cube unit's basic API against numpy: a GEMM built from data_copy with
+Nd2NzParams (GM ND -> L1 Nz), load_data (L1 -> L0A Zz / L0B Zn, with the
+16 x 16 transpose for 2-byte B), mmad (init, accumulate, bias) and fixpipe
+(L0C Nz -> GM ND or Nz, ReLU, F322F16), on shapes that are not multiples of 16."""
+
+import numpy as np
+import pytest
+
+import asc
+import asc.lib.runtime as rt
+
+
+def ceil(a, b):
+    return (a + b - 1) // b * b
+
+
+@asc.jit
+def gemm(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress, bias: asc.GlobalAddress,
+         M: asc.ConstExpr[int], N: asc.ConstExpr[int], K: asc.ConstExpr[int], B_TRANSPOSED: asc.ConstExpr[bool],
+         MODE: asc.ConstExpr[str], RELU: asc.ConstExpr[bool], QUANT: asc.ConstExpr[int],
+         NZ_OUT: asc.ConstExpr[bool]):  # fmt: skip
+    """C = A (M x K) x B (K x N, or its transpose N x K in GM) through L1, L0A/L0B and L0C."""
+    c0 = 32 // a.dtype.sizeof()
+    m1, n1, k1 = (M + 15) // 16, (N + 15) // 16, (K + c0 - 1) // c0
+    frac = 16 * c0  # elements per 512-byte fractal
+    a_gm, b_gm, c_gm, bias_gm = asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor()
+    a_gm.set_global_buffer(a)
+    b_gm.set_global_buffer(b)
+    c_gm.set_global_buffer(c)
+    bias_gm.set_global_buffer(bias)
+    a1 = asc.LocalTensor(a.dtype, asc.TPosition.A1, 0, m1 * k1 * frac)
+    b_l1 = (m1 * k1 * frac * a.dtype.sizeof() + 511) // 512 * 512
+    k16 = (K + 15) // 16 * 16  # rows of B's Nz form in L1 when B is not transposed
+    b1 = asc.LocalTensor(b.dtype, asc.TPosition.B1, b_l1, max(k1 * n1 * frac, k16 * n1 * 16))
+    a2 = asc.LocalTensor(a.dtype, asc.TPosition.A2, 0, m1 * k1 * frac)
+    b2 = asc.LocalTensor(b.dtype, asc.TPosition.B2, 0, k1 * n1 * frac)
+    c1 = asc.LocalTensor(c.dtype if QUANT == 0 else asc.float32, asc.TPosition.CO1, 0, m1 * n1 * 256)
+    # GM -> L1: A as Nz (rows M, C0 groups m1*16 rows apart)
+    asc.data_copy(a1, a_gm, asc.Nd2NzParams(1, M, K, 0, K, m1 * 16, 1, 0))
+    if B_TRANSPOSED:  # B^T (N x K) as Nz is already L0B's Zn
+        asc.data_copy(b1, b_gm, asc.Nd2NzParams(1, N, K, 0, K, n1 * 16, 1, 0))
+    else:  # B (K x N) as Nz: 16 x 16 fractals to transpose on the way to L0B
+        asc.data_copy(b1, b_gm, asc.Nd2NzParams(1, K, N, 0, N, k16, 1, 0))
+    asc.set_flag(asc.HardEvent.MTE2_MTE1, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_MTE1, 0)
+    for i in range(m1):  # Nz -> Zz: row block i's K fractals are m1 apart in L1
+        asc.load_data(a2[i * k1 * frac :], a1[i * frac :], asc.LoadData2DParams(0, k1, m1, 0, 0, False, 0))
+    for kk in range(k1):
+        if B_TRANSPOSED:
+            asc.load_data(b2[kk * n1 * frac :], b1, asc.LoadData2DParams(kk * n1, n1, 1, 0, 0, False, 0))
+        else:
+            asc.load_data(b2[kk * n1 * frac :], b1, asc.LoadData2DParams(kk, n1, k16 // 16, 0, 0, True, 0))
+    asc.set_flag(asc.HardEvent.MTE1_M, 0)
+    asc.wait_flag(asc.HardEvent.MTE1_M, 0)
+    if MODE == "bias":
+        bias1 = asc.LocalTensor(asc.float32 if c.dtype != asc.int32 else asc.int32, asc.TPosition.C1, 262144, 1024)
+        bias2 = asc.LocalTensor(bias1.dtype, asc.TPosition.C2, 0, n1 * 16)
+        asc.data_copy(bias1, bias_gm, n1 * 16)
+        asc.set_flag(asc.HardEvent.MTE2_MTE1, 1)
+        asc.wait_flag(asc.HardEvent.MTE2_MTE1, 1)
+        asc.data_copy(bias2, bias1, n1 * 16)
+        asc.set_flag(asc.HardEvent.MTE1_M, 1)
+        asc.wait_flag(asc.HardEvent.MTE1_M, 1)
+        asc.mmad(c1, a2, b2, bias2, asc.MmadParams(M, N, K))
+    elif MODE == "accumulate":  # the first initialises L0C, the second adds: C = 2 A B
+        asc.mmad(c1, a2, b2, asc.MmadParams(M, N, K, cmatrix_init_val=True))
+        asc.mmad(c1, a2, b2, asc.MmadParams(M, N, K, cmatrix_init_val=False))
+    else:
+        asc.mmad(c1, a2, b2, asc.MmadParams(M, N, K))
+    asc.set_flag(asc.HardEvent.M_FIX, 0)
+    asc.wait_flag(asc.HardEvent.M_FIX, 0)
+    if NZ_OUT:
+        params = asc.FixpipeParamsV220(n1 * 16, M, m1 * 16, m1 * 16 * 16 * c.dtype.sizeof() // 32, QUANT)
+        asc.fixpipe(c_gm, c1, params, asc.FixpipeConfig.cfg_nz)
+    else:
+        asc.fixpipe(c_gm, c1, asc.FixpipeParamsV220(N, M, m1 * 16, N, QUANT, relu_en=RELU))
+
+
+F16, F32, I8 = np.float16, np.float32, np.int8
+OUT = {F16: np.float32, F32: np.float32, I8: np.int32}
+SHAPES = [(16, 16, 16), (32, 48, 64), (47, 30, 40), (1, 17, 3), (128, 96, 80), (20, 129, 33)]
+
+
+def operands(rng, dtype, m, n, k):
+    if dtype == I8:
+        return rng.integers(-128, 128, (m, k)).astype(I8), rng.integers(-128, 128, (k, n)).astype(I8)
+    return rng.uniform(-2, 2, (m, k)).astype(dtype), rng.uniform(-2, 2, (k, n)).astype(dtype)
+
+
+def run(a, b, out_dtype, *, mode="plain", relu=False, quant=0, nz_out=False, bias=None, b_transposed=None):
+    m, k = a.shape
+    n = b.shape[1]
+    b_transposed = a.dtype != F16 if b_transposed is None else b_transposed
+    b_gm = np.ascontiguousarray(b.T) if b_transposed else b
+    size = np.dtype(out_dtype).itemsize
+    c = np.full(ceil(n, 16) * ceil(m, 16) if nz_out else m * n, 77, out_dtype)
+    bias = np.zeros(ceil(n, 16), np.int32 if a.dtype == I8 else np.float32) if bias is None else bias
+    gemm[1, rt.current_stream()](a, b_gm, c, bias, m, n, k, b_transposed, mode, relu, quant, nz_out)
+    del size
+    return c
+
+
+def product(a, b):
+    wide = np.int64 if a.dtype == I8 else np.float64
+    return a.astype(wide) @ b.astype(wide)
+
+
+@pytest.mark.parametrize("dtype", [F16, F32, I8])
+@pytest.mark.parametrize("m,n,k", SHAPES)
+def test_gemm_through_l1_l0_and_fixpipe(dtype, m, n, k, rng):
+    a, b = operands(rng, dtype, m, n, k)
+    c = run(a, b, OUT[dtype]).reshape(m, n)
+    if dtype == I8:
+        np.testing.assert_array_equal(c, product(a, b).astype(np.int32))
+    else:
+        np.testing.assert_allclose(c, product(a, b), rtol=1e-5, atol=1e-4)
+
+
+@pytest.mark.parametrize("m,n,k", [(16, 16, 16), (47, 30, 40)])
+def test_fp32_b_may_come_transposed_for_two_byte_types_only(m, n, k, rng):
+    a, b = operands(rng, F16, m, n, k)
+    c = run(a, b, np.float32, b_transposed=True).reshape(m, n)  # f16 B^T needs no transpose either
+    np.testing.assert_allclose(c, product(a, b), rtol=1e-5, atol=1e-4)
+    a32, b32 = operands(rng, F32, m, n, k)
+    with pytest.raises(asc.errors.KernelError, match="if_transpose works on 2-byte elements only"):
+        run(a32, b32, np.float32, b_transposed=False)
+
+
+@pytest.mark.parametrize("dtype", [F16, I8])
+@pytest.mark.parametrize("m,n,k", [(32, 48, 64), (47, 30, 40)])
+def test_mmad_accumulate_and_bias(dtype, m, n, k, rng):
+    a, b = operands(rng, dtype, m, n, k)
+    c = run(a, b, OUT[dtype], mode="accumulate").reshape(m, n)
+    np.testing.assert_allclose(c, 2 * product(a, b), rtol=1e-5, atol=1e-4)
+    bias = (rng.integers(-50, 50, ceil(n, 16))).astype(np.int32 if dtype == I8 else np.float32)
+    c = run(a, b, OUT[dtype], mode="bias", bias=bias).reshape(m, n)
+    np.testing.assert_allclose(c, product(a, b) + bias[:n], rtol=1e-5, atol=1e-4)
+
+
+@pytest.mark.parametrize("m,n,k", [(32, 48, 64), (47, 30, 40)])
+def test_fixpipe_relu_quant_and_nz_output(m, n, k, rng):
+    a, b = operands(rng, F16, m, n, k)
+    want = product(a, b)
+    np.testing.assert_allclose(run(a, b, np.float32, relu=True).reshape(m, n), np.maximum(want, 0), rtol=1e-5,
+                               atol=1e-4)  # fmt: skip
+    half = run(a, b, np.float16, quant=int(asc.QuantModes.F322F16)).reshape(m, n)
+    np.testing.assert_array_equal(half, want.astype(np.float32).astype(np.float16))
+    nz = run(a, b, np.float32, nz_out=True)
+    ma = ceil(m, 16)
+    for row in range(m):
+        for col in range(n):
+            assert nz[(col // 16) * ma * 16 + row * 16 + col % 16] == pytest.approx(want[row, col], rel=1e-5, abs=1e-4)
+
+
+def test_cube_errors(rng):
+    a, b = operands(rng, F16, 16, 16, 16)
+    with pytest.raises(asc.errors.KernelError, match="quant_pre 1 does not turn float32 into float32"):
+        run(a, b, np.float32, quant=int(asc.QuantModes.F322F16))
+
+
+@asc.jit
+def wrong_places(x: asc.GlobalAddress):
+    a = asc.LocalTensor(asc.float16, asc.TPosition.A1, 0, 256)
+    b = asc.LocalTensor(asc.float16, asc.TPosition.B2, 0, 256)
+    c = asc.LocalTensor(asc.float32, asc.TPosition.CO1, 0, 256)
+    asc.mmad(c, a, b, asc.MmadParams(16, 16, 16))
+
+
+def test_mmad_operands_must_be_in_l0():
+    with pytest.raises(asc.CodegenError, match="fm .the left matrix. must be at TPosition.A2") as err:
+        wrong_places[1, rt.current_stream()](np.zeros(8, np.float32))
+    assert "test_cube.py" in str(err.value)
