@@ -3,6 +3,7 @@
 from . import errors
 from .errors import CodegenError, KernelError
 from .language import *  # noqa: F403
+from .language import adv
 from .language import __all__ as _language_all
 from .runtime.compiler import CodegenOptions, CompileOptions
 from .runtime.jit import JITFunction, jit
@@ -15,6 +16,7 @@ __all__ = [
     "CompileOptions",
     "JITFunction",
     "KernelError",
+    "adv",
     "errors",
     "jit",
     *_language_all,

@@ -18,6 +18,7 @@ from ..errors import CodegenError, UnsupportedSyntaxError
 from ..language.core import dtype as dt
 from ..language.core.ir_value import IRObject, Scalar, is_runtime, logical_not, minmax, to_bool, to_int, to_scalar
 from ..language.core.ir_value import cast as scalar_cast
+from ..language.core.struct import Struct
 from ..language.core.tensor import GlobalTensor, LocalTensor
 from .hints import did_you_mean, snake_case
 from .ir_builder import IRBuilder
@@ -214,6 +215,8 @@ class FunctionVisitor(ast.NodeVisitor):
                 self.assign_target(t, v)
         elif isinstance(target, ast.Subscript):
             raise self.error(target, "element assignment t[i] = v (set_value) is not supported yet")
+        elif isinstance(target, ast.Attribute) and isinstance(base := self.visit(target.value), Struct):
+            base.assign_in_kernel(target.attr, value, self.builder)
         else:
             raise self.error(target, f"cannot assign to {type(target).__name__} in a kernel", UnsupportedSyntaxError)
 

@@ -16,10 +16,11 @@ from ..codegen.source import FunctionSource
 from ..errors import AlignmentWarning, CodegenError, LaunchArgumentError, SyncWarning
 from ..language.core.constexpr import is_constexpr
 from ..language.core.ir_value import Scalar
+from ..language.core.struct import Struct
 from ..language.core.tensor import GlobalAddress
 from ..lib.runtime import profile as rt_profile
 from ..lib.runtime import state as rt
-from .arguments import KIND_BUFFER, ArgSpec, buffer_of, describe
+from .arguments import KIND_BUFFER, KIND_SCALAR, ArgSpec, buffer_of, describe
 from .compiler import split_options
 
 _TYPE_SCALAR, _TYPE_GM_ADDR = 1, 2
@@ -47,6 +48,7 @@ class JITFunction:
         self.signature = inspect.signature(fn)
         self.__name__ = fn.__name__
         self.__doc__ = fn.__doc__
+        self._struct_types: dict[str, type] = {}  # struct parameters' classes, by parameter name
         self._source: Optional[FunctionSource] = None
         self._cache: dict[tuple, CompiledKernel] = {}
         self._global_names: Optional[list[str]] = None
@@ -111,6 +113,13 @@ class JITFunction:
                     raise LaunchArgumentError(f"{self.__name__}(): ConstExpr '{name}' must be hashable") from None
                 key.append((name, type(value).__name__, value))
                 constexprs[name] = value
+                continue
+            if isinstance(value, Struct):  # one scalar parameter per field, named "param.field"
+                key.append((name, "struct", type(value)))
+                self._struct_types[name] = type(value)
+                for field_name, field in value.fields():
+                    specs.append((f"{name}.{field_name}", ArgSpec(KIND_SCALAR, field.dtype)))
+                    runtime_values.append(getattr(value, field_name))
                 continue
             spec = describe(value, self.__name__, name)
             key.append((name, spec.kind, spec.dtype.code))
@@ -178,9 +187,18 @@ class JITFunction:
         if options.insert_sync is not None:
             builder.set_option("insert_sync", bool(options.insert_sync))
         scope: dict[str, Any] = dict(constexprs)
+        struct_fields: dict[str, list] = {}
         for index, (name, spec) in enumerate(specs):
             handle = builder.param(index)
-            scope[name] = GlobalAddress(handle, spec.dtype) if spec.kind == KIND_BUFFER else Scalar(handle, spec.dtype)
+            value = GlobalAddress(handle, spec.dtype) if spec.kind == KIND_BUFFER else Scalar(handle, spec.dtype)
+            if "." in name:  # a struct's field: the kernel works on a local copy (a variable per field)
+                var = Scalar(builder.op("var", [handle]), spec.dtype)
+                var._mutable = True
+                struct_fields.setdefault(name.split(".")[0], []).append(var)
+                continue
+            scope[name] = value
+        for name, fields in struct_fields.items():
+            scope[name] = self._struct_types[name].from_kernel_params(fields)
         try:
             with compiling(builder):
                 result = FunctionVisitor(builder, source, scope).run_body()

@@ -39,9 +39,12 @@ from .enums import (
 from .layout_params import BrcbRepeatParams, GatherMaskParams, TransposeParamsExt
 from .repeat_params import BinaryRepeatParams, CopyRepeatParams, UnaryRepeatParams
 from .shape_info import Array, ShapeInfo, array
+from .struct import Field, Struct
 from .tensor import GlobalAddress, GlobalTensor, LocalTensor, LocalTensorAuto
 
 __all__ = [
+    "Field",
+    "Struct",
     "CO2Layout",
     "FixpipeConfig",
     "FixpipeParamsV220",

@@ -1,0 +1,5 @@
+"""asc.adv: the high-level API (Matmul and its tiling)."""
+
+from .tiling import TCubeTiling
+
+__all__ = ["TCubeTiling"]

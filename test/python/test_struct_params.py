@@ -1,0 +1,58 @@
+"""Structs passed by value: each field reaches the kernel, the kernel's copy
+can be changed without touching the host's, and field types are enforced."""
+
+import numpy as np
+import pytest
+
+import asc
+import asc.lib.runtime as rt
+
+
+class Shape(asc.Struct):
+    rows = asc.Field(asc.int32, 0, "rows")
+    cols = asc.Field(asc.int32, 0, "cols")
+    scale = asc.Field(asc.float32, 1.0, "scale")
+
+
+@asc.jit
+def use_struct(z: asc.GlobalAddress, shape: Shape, tiling: asc.adv.TCubeTiling, n: int):
+    z_gm = asc.GlobalTensor()
+    z_gm.set_global_buffer(z, 8)
+    z_gm.set_value(0, shape.rows * shape.cols)
+    shape.rows = shape.rows + n  # the kernel's copy only
+    if n > 0:
+        shape.cols = 100
+    z_gm.set_value(1, shape.rows)
+    z_gm.set_value(2, shape.cols)
+    z_gm.set_value(3, tiling.base_m + tiling.single_core_k)
+    tiling.share_l1_size = 524160
+    z_gm.set_value(4, tiling.share_l1_size)
+    z_gm.set_value(5, tiling.batch_num)
+
+
+def test_fields_arrive_and_the_kernel_copy_is_local(rng):
+    shape = Shape(rows=3, cols=7, scale=0.5)
+    tiling = asc.adv.TCubeTiling(base_m=64, single_core_k=256, batch_num=9)
+    z = np.zeros(8, np.int32)
+    use_struct[1, rt.current_stream()](z, shape, tiling, 5)
+    assert list(z[:6]) == [21, 8, 100, 320, 524160, 9]
+    assert (shape.rows, shape.cols, tiling.share_l1_size) == (3, 7, 0)  # the host's values are unchanged
+
+
+def test_pack_is_the_c_layout():
+    t = asc.adv.TCubeTiling(used_core_num=16, m=256, base_k=64, batch_num=1)
+    raw = np.frombuffer(t.pack(), np.int32)
+    assert raw.size == 49 and raw[0] == 16 and raw[1] == 256 and raw[10] == 64 and raw[48] == 1
+    assert [n for n, _ in t.fields()][:3] == ["used_core_num", "m", "n"]
+
+
+def test_unknown_fields_are_errors():
+    with pytest.raises(TypeError, match="no field"):
+        asc.adv.TCubeTiling(base_q=1)
+
+    @asc.jit
+    def bad(z: asc.GlobalAddress, shape: Shape):
+        shape.depth = 3
+
+    with pytest.raises(asc.CodegenError, match="Shape has no field 'depth'"):
+        bad[1, rt.current_stream()](np.zeros(8, np.int32), Shape())
