@@ -3,8 +3,8 @@
 from . import errors
 from .errors import CodegenError, KernelError
 from .language import *  # noqa: F403
-from .language import adv
 from .language import __all__ as _language_all
+from .language import adv
 from .runtime.compiler import CodegenOptions, CompileOptions
 from .runtime.jit import JITFunction, jit
 
