@@ -114,8 +114,13 @@ void Builder::set_option(std::string_view name, int64_t value) {
     kernel_->options.auto_sync = value != 0;
   else if (name == "insert_sync")
     kernel_->options.insert_sync = value != 0;
+  else if (name == "kernel_type" && value >= 0 && value < kKernelTypeCount)
+    kernel_->options.kernel_type = static_cast<KernelType>(value);
+  else if (name == "kernel_type")
+    fail(ASC_ERR_INVALID_ARGUMENT, "kernel_type must be 0..{} (pyasc's KernelType), got {}", kKernelTypeCount - 1,
+         value);
   else
-    fail(ASC_ERR_INVALID_ARGUMENT, "unknown option '{}' (known: auto_sync, insert_sync)", name);
+    fail(ASC_ERR_INVALID_ARGUMENT, "unknown option '{}' (known: auto_sync, insert_sync, kernel_type)", name);
 }
 
 uint32_t Builder::for_begin(uint32_t lb, uint32_t ub, uint32_t step, const Location& loc) {

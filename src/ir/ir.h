@@ -45,9 +45,23 @@ struct Region {
   std::vector<std::unique_ptr<Op>> ops;
 };
 
+// pyasc's KernelType: which cores a launch's blocks run on.
+enum class KernelType : uint8_t {
+  AivOnly = 0,
+  AicOnly = 1,
+  MixAivHardSync = 2,
+  MixAicHardSync = 3,
+  MixAiv1_0 = 4,
+  MixAic1_0 = 5,
+  MixAic1_1 = 6,
+  MixAic1_2 = 7,
+};
+constexpr int64_t kKernelTypeCount = 8;
+
 struct CompileOptions {
   bool auto_sync = true;     // order S<->MTE2/MTE3/V and V<->V dependences
   bool insert_sync = false;  // order every local-memory dependence between pipes
+  KernelType kernel_type = KernelType::AivOnly;
 };
 
 struct Kernel {

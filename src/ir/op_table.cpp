@@ -1451,6 +1451,12 @@ std::vector<OpInfo> build_table() {
                {},
                "AscendC::GetBlockNum",
                0});
+  for (auto [code, name, ascendc, result] :
+       {std::tuple{OpCode::GetSubBlockIdx, "get_sub_block_idx", "AscendC::GetSubBlockIdx", &int64_result},
+        std::tuple{OpCode::GetSubBlockNum, "get_sub_block_num", "AscendC::GetSubBlockNum", &int64_result},
+        std::tuple{OpCode::AscendIsAic, "ascend_is_aic", "ASCEND_IS_AIC", &bool_result},
+        std::tuple{OpCode::AscendIsAiv, "ascend_is_aiv", "ASCEND_IS_AIV", &bool_result}})
+    t.push_back({code, name, Pipe::S, nullptr, {}, 0, {}, result, nullptr, {}, ascendc, 0});
   t.push_back({OpCode::GmOffset,
                "gm.offset",
                Pipe::S,

@@ -7,14 +7,16 @@
 
 namespace asc::sim {
 
-Block::Block(const LaunchContext& ctx, uint32_t block_idx, const std::array<uint8_t*, kMemoryCount>& local)
+Block::Block(const LaunchContext& ctx, const CoreInstance& core, const std::array<uint8_t*, kMemoryCount>& local)
     : ctx_(ctx),
-      block_idx_(block_idx),
+      core_(core),
       local_(local),
       regs_(ctx.kernel.value_types.size()),
       flags_(static_cast<size_t>(kHardEventCount) * ctx.platform.info.max_event_id, nullptr),
-      timeline_(ctx.platform.cost, std::min(ctx.block_dim, ctx.platform.info.aiv_cores), ctx.kernel.num_ops,
-                ctx.options.record) {
+      timeline_(
+          ctx.platform.cost,
+          std::min(core.of, core.kind == CoreKind::AIV ? ctx.platform.info.aiv_cores : ctx.platform.info.aic_cores),
+          ctx.kernel.num_ops, ctx.options.record) {
   for (size_t i = 0; i < ctx.param_values.size(); ++i) regs_[i] = ctx.param_values[i];
   if (ctx.options.sanitize) race_.emplace();
 }
@@ -34,10 +36,10 @@ void Block::finish() {
   uint32_t ids = platform().info.max_event_id;
   for (size_t i = 0; i < flags_.size(); ++i)
     if (flags_[i])
-      warnings_.push_back(fmt::format(
-          "synccheck: block {}: set_flag(HardEvent.{}, {}) at {} is never waited for; pair every set_flag with a "
-          "wait_flag",
-          block_idx_, hard_event(static_cast<int64_t>(i / ids)).name, i % ids, flags_[i]->loc.str()));
+      warnings_.push_back(
+          fmt::format("synccheck: {}: set_flag(HardEvent.{}, {}) at {} is never waited for; pair every set_flag with a "
+                      "wait_flag",
+                      label(), hard_event(static_cast<int64_t>(i / ids)).name, i % ids, flags_[i]->loc.str()));
 }
 
 static bool truthy(const Kernel& k, uint32_t v, const RtValue& r) {
@@ -340,7 +342,12 @@ uint64_t Block::work_units(const Op& op, const RtValue* in) const {
 
 void Block::print(std::string_view text) {
   for (char c : text) {
-    if (output_line_start_) output_ += fmt::format("[Block {}/{}] ", block_idx_, ctx_.block_dim);
+    if (output_line_start_) {
+      if (ctx_.kernel.options.kernel_type == KernelType::AivOnly)
+        output_ += fmt::format("[Block {}/{}] ", core_.block_idx, ctx_.block_dim);
+      else
+        output_ += fmt::format("[{} {}/{}] ", core_kind_name(core_.kind), core_.block_idx, core_.of);
+    }
     output_ += c;
     output_line_start_ = c == '\n';
   }

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "ir/ir.h"
+#include "sim/cores.h"
 #include "sim/platform.h"
 #include "sim/race_checker.h"
 #include "sim/timing.h"
@@ -74,11 +75,13 @@ struct Issued {
 class Block {
  public:
   // `local` holds the core's on-chip memories, indexed by Memory.
-  Block(const LaunchContext& ctx, uint32_t block_idx, const std::array<uint8_t*, kMemoryCount>& local);
+  Block(const LaunchContext& ctx, const CoreInstance& core, const std::array<uint8_t*, kMemoryCount>& local);
   void run();  // throws asc::Error
 
   // Accessors used by the op handlers.
-  uint32_t block_idx() const { return block_idx_; }
+  uint32_t block_idx() const { return core_.block_idx; }
+  const CoreInstance& core() const { return core_; }
+  std::string label() const { return core_label(ctx_.kernel.options.kernel_type, core_); }
   uint32_t block_dim() const { return ctx_.block_dim; }
   const Kernel& kernel() const { return ctx_.kernel; }
   const Platform& platform() const { return ctx_.platform; }
@@ -127,13 +130,15 @@ class Block {
   uint64_t work_units(const Op& op, const RtValue* in) const;  // CostKind::Cube
 
   const LaunchContext& ctx_;
-  uint32_t block_idx_;
+  CoreInstance core_;
   std::array<uint8_t*, kMemoryCount> local_;
   // A local tensor's memory, its base in this core and its size; the race
   // checker's space for any tensor (local memories first, then GM arguments).
   static Memory memory_of(const RtValue& t) { return static_cast<Memory>(t.mem - kMemLocal); }
   uint8_t* local_base(const RtValue& t) const { return local_[static_cast<size_t>(memory_of(t))]; }
-  uint64_t local_bytes(const RtValue& t) const { return memory_bytes(platform().info, memory_of(t)); }
+  uint64_t local_bytes(const RtValue& t) const {
+    return core_has_memory(core_.kind, memory_of(t)) ? memory_bytes(platform().info, memory_of(t)) : 0;
+  }
   static uint32_t space_of(const RtValue& t) {
     return is_local_mem(t.mem) ? t.mem - kMemLocal : static_cast<uint32_t>(kMemoryCount) + t.mem;
   }

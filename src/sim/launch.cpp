@@ -99,38 +99,56 @@ void collect_ops(const Region& r, std::vector<const Op*>& out) {
   }
 }
 
-LaunchReport summarise(const Kernel& kernel, const Platform& platform, std::vector<BlockResult>& blocks) {
+// Vector and cube cores run side by side; each kind's blocks beyond its core
+// count run in waves.
+LaunchReport summarise(const Kernel& kernel, const Platform& platform, std::vector<BlockResult>& blocks,
+                       const std::vector<CoreInstance>& instances) {
   LaunchReport r;
   r.blocks = static_cast<uint32_t>(blocks.size());
-  uint32_t cores = std::max(1u, platform.info.aiv_cores);
-  uint64_t t = platform.cost.launch;
+  // When each block starts: its kind's earlier waves.
+  std::vector<uint64_t> start(blocks.size(), 0);
+  uint64_t longest = 0;
+  for (CoreKind kind : {CoreKind::AIV, CoreKind::AIC}) {
+    std::vector<size_t> mine;
+    for (size_t i = 0; i < instances.size(); ++i)
+      if (instances[i].kind == kind) mine.push_back(i);
+    uint32_t cores = std::max(1u, kind == CoreKind::AIV ? platform.info.aiv_cores : platform.info.aic_cores);
+    uint64_t t = 0;
+    for (size_t first = 0; first < mine.size(); first += cores) {
+      uint64_t wave = 0;
+      for (size_t k = first; k < std::min(mine.size(), first + cores); ++k) {
+        start[mine[k]] = t;
+        wave = std::max(wave, blocks[mine[k]].cycles);
+      }
+      t += wave;
+    }
+    longest = std::max(longest, t);
+  }
+  const uint64_t launch = platform.cost.launch;
   std::map<std::pair<const std::string*, uint32_t>, LaunchReport::Line> lines;
   std::vector<const Op*> ops(kernel.num_ops);
   collect_ops(kernel.body, ops);
-  for (size_t first = 0; first < blocks.size(); first += cores) {  // blocks beyond the cores run in waves
-    uint64_t wave = 0;
-    for (size_t b = first; b < std::min(blocks.size(), first + cores); ++b) {
-      BlockResult& br = blocks[b];
-      wave = std::max(wave, br.cycles);
-      for (size_t p = 0; p < kPipeSlots; ++p) r.busy[p] += br.busy[p];
-      for (auto& w : br.warnings)  // blocks running the same code warn alike: once is enough
-        if (std::find(r.warnings.begin(), r.warnings.end(), w) == r.warnings.end()) r.warnings.push_back(std::move(w));
-      for (const TraceEvent& e : br.events)
-        r.events.push_back({static_cast<uint32_t>(b), e.pipe, t + e.start, t + e.end, e.op});
-      for (size_t i = 0; i < br.per_op.size(); ++i) {
-        const LineCost& cost = br.per_op[i];
-        if (!cost.count) continue;
-        const Op* op = ops[i];
-        auto key = std::make_pair(op->loc.file.get(), op->loc.line);
-        auto& line = lines[key];
-        if (line.file.empty() && op->loc.file) line.file = *op->loc.file;
-        line.line = op->loc.line;
-        line.cycles += cost.cycles;
-        line.count += cost.count;
-      }
+  for (size_t b = 0; b < blocks.size(); ++b) {
+    BlockResult& br = blocks[b];
+    for (size_t p = 0; p < kPipeSlots; ++p) r.busy[p] += br.busy[p];
+    for (auto& w : br.warnings)  // blocks running the same code warn alike: once is enough
+      if (std::find(r.warnings.begin(), r.warnings.end(), w) == r.warnings.end()) r.warnings.push_back(std::move(w));
+    for (const TraceEvent& e : br.events)
+      r.events.push_back(
+          {static_cast<uint32_t>(b), e.pipe, launch + start[b] + e.start, launch + start[b] + e.end, e.op});
+    for (size_t i = 0; i < br.per_op.size(); ++i) {
+      const LineCost& cost = br.per_op[i];
+      if (!cost.count) continue;
+      const Op* op = ops[i];
+      auto key = std::make_pair(op->loc.file.get(), op->loc.line);
+      auto& line = lines[key];
+      if (line.file.empty() && op->loc.file) line.file = *op->loc.file;
+      line.line = op->loc.line;
+      line.cycles += cost.cycles;
+      line.count += cost.count;
     }
-    t += wave;
   }
+  uint64_t t = launch + longest;
   r.cycles = t;
   r.duration_us = static_cast<double>(t) / (platform.info.clock_ghz * 1000.0);
   for (auto& [key, line] : lines) r.lines.push_back(line);
@@ -151,16 +169,18 @@ LaunchReport run_kernel(const Kernel& kernel, const Platform& platform, uint32_t
 
   // The first failing block (lowest index) is reported; blocks not yet
   // started when a failure is seen are skipped.
-  std::vector<BlockResult> results(block_dim);
-  std::vector<std::string> outputs(options.output ? block_dim : 0);
+  const std::vector<CoreInstance> cores = core_instances(kernel.options.kernel_type, block_dim);
+  const auto count = static_cast<uint32_t>(cores.size());
+  std::vector<BlockResult> results(count);
+  std::vector<std::string> outputs(options.output ? count : 0);
   std::mutex error_mutex;
   std::unique_ptr<Error> first_error;
   uint32_t first_block = UINT32_MAX;
   std::atomic<bool> failed{false};
-  ThreadPool::shared().run(block_dim, [&](uint32_t block, unsigned) {
+  ThreadPool::shared().run(count, [&](uint32_t block, unsigned) {
     if (failed.load(std::memory_order_relaxed)) return;
     try {
-      Block b(ctx, block, thread_memories(platform.info));
+      Block b(ctx, cores[block], thread_memories(platform.info));
       try {
         b.run();
       } catch (const Error&) {
@@ -186,23 +206,24 @@ LaunchReport run_kernel(const Kernel& kernel, const Platform& platform, uint32_t
   });
   if (options.output) {  // in block order, up to the failing block
     options.output->clear();
-    for (uint32_t b = 0; b < block_dim && b <= first_block; ++b) {
+    for (uint32_t b = 0; b < count && b <= first_block; ++b) {
       *options.output += outputs[b];
       if (!outputs[b].empty() && outputs[b].back() != '\n') *options.output += '\n';
     }
   }
   if (first_error) {
     log().debug("kernel {} failed in block {}: {}", kernel.name, first_block, first_error->what());
-    throw Error(first_error->status(), fmt::format("block {}: {}", first_block, first_error->what()),
+    throw Error(first_error->status(),
+                fmt::format("{}: {}", core_label(kernel.options.kernel_type, cores[first_block]), first_error->what()),
                 first_error->loc());
   }
   if (options.sanitize) {
     std::vector<std::pair<uint32_t, GmWrite>> writes;
-    for (uint32_t b = 0; b < block_dim; ++b)
+    for (uint32_t b = 0; b < count; ++b)
       for (const GmWrite& w : results[b].gm_writes) writes.emplace_back(b, w);
     check_gm_conflicts(std::move(writes));
   }
-  return summarise(kernel, platform, results);
+  return summarise(kernel, platform, results, cores);
 }
 
 }  // namespace asc::sim

@@ -194,6 +194,18 @@ void exec_CmpGe(Block& b, const Op& op, const RtValue* in, RtValue* out) {
 
 void exec_GetBlockIdx(Block& b, const Op&, const RtValue*, RtValue* out) { set_int(*out, DType::Int64, b.block_idx()); }
 void exec_GetBlockNum(Block& b, const Op&, const RtValue*, RtValue* out) { set_int(*out, DType::Int64, b.block_dim()); }
+void exec_GetSubBlockIdx(Block& b, const Op&, const RtValue*, RtValue* out) {
+  set_int(*out, DType::Int64, b.core().sub_block_idx);
+}
+void exec_GetSubBlockNum(Block& b, const Op&, const RtValue*, RtValue* out) {
+  set_int(*out, DType::Int64, b.core().sub_block_num);
+}
+void exec_AscendIsAic(Block& b, const Op&, const RtValue*, RtValue* out) {
+  set_int(*out, DType::Bool, b.core().kind == CoreKind::AIC);
+}
+void exec_AscendIsAiv(Block& b, const Op&, const RtValue*, RtValue* out) {
+  set_int(*out, DType::Bool, b.core().kind == CoreKind::AIV);
+}
 
 void exec_GmOffset(Block& b, const Op& op, const RtValue* in, RtValue* out) {
   *out = in[0];
@@ -223,6 +235,13 @@ void exec_LocalCreate(Block& b, const Op& op, const RtValue* in, RtValue* out) {
     fail(ASC_ERR_OUT_OF_BOUNDS, op.loc, "{}: address {} and length {} must not be negative", name, offset, length);
   Memory memory = position_memory(pos);
   const char* where = memory_name(memory);
+  if (!core_has_memory(b.core().kind, memory))
+    fail(ASC_ERR_UNSUPPORTED, op.loc,
+         "{} at TPosition.{} lives in the {} of a {} core, but this code runs on {} ({}); set the kernel type, e.g. "
+         "@asc.jit(kernel_type=KernelType.{}), and keep cube and vector code apart with asc.ascend_is_aic() / "
+         "asc.ascend_is_aiv()",
+         name, position_name(pos), where, memory == Memory::UB ? "vector (AIV)" : "cube (AIC)", b.label(),
+         core_kind_name(b.core().kind), memory == Memory::UB ? "AIV_ONLY" : "AIC_ONLY");
   uint64_t capacity = memory_bytes(info, memory);
   if (offset % memory_alignment(memory) != 0)
     fail(ASC_ERR_MISALIGNED, op.loc, "{}: address {} is not {}-byte aligned ({} addresses are multiples of {})", name,

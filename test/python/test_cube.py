@@ -8,13 +8,14 @@ import pytest
 
 import asc
 import asc.lib.runtime as rt
+from asc.runtime.config import KernelType
 
 
 def ceil(a, b):
     return (a + b - 1) // b * b
 
 
-@asc.jit
+@asc.jit(kernel_type=KernelType.AIC_ONLY)
 def gemm(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress, bias: asc.GlobalAddress,
          M: asc.ConstExpr[int], N: asc.ConstExpr[int], K: asc.ConstExpr[int], B_TRANSPOSED: asc.ConstExpr[bool],
          MODE: asc.ConstExpr[str], RELU: asc.ConstExpr[bool], QUANT: asc.ConstExpr[int],
@@ -158,7 +159,7 @@ def test_cube_errors(rng):
         run(a, b, np.float32, quant=int(asc.QuantModes.F322F16))
 
 
-@asc.jit
+@asc.jit(kernel_type=KernelType.AIC_ONLY)
 def wrong_places(x: asc.GlobalAddress):
     a = asc.LocalTensor(asc.float16, asc.TPosition.A1, 0, 256)
     b = asc.LocalTensor(asc.float16, asc.TPosition.B2, 0, 256)

@@ -15,8 +15,9 @@ class CompileOptions:
     auto_sync:      order scalar<->MTE2/MTE3/V and V<->V dependences (default, as pyasc)
     insert_sync:    insert every set_flag/wait_flag the kernel needs (implied by LocalTensorAuto)
     always_compile: recompile on every launch instead of using the cache
-    opt_level, kernel_type, debug, ...: accepted and recorded; kernel_type is
-                    enforced once cube kernels are supported
+    kernel_type:    the cores the blocks run on (KernelType; AIV_ONLY by default,
+                    AIC_ONLY with matmul_cube_only=True)
+    opt_level, debug, ...: accepted and recorded
     """
 
     auto_sync: Optional[bool] = True

@@ -22,6 +22,7 @@ from ..lib.runtime import profile as rt_profile
 from ..lib.runtime import state as rt
 from .arguments import KIND_BUFFER, KIND_SCALAR, ArgSpec, buffer_of, describe
 from .compiler import split_options
+from .config import KernelType
 
 _TYPE_SCALAR, _TYPE_GM_ADDR = 1, 2
 _KEY_CONSTANTS = (int, float, bool, str, bytes, type(None), Enum)
@@ -186,6 +187,8 @@ class JITFunction:
         builder.set_option("auto_sync", bool(options.auto_sync))
         if options.insert_sync is not None:
             builder.set_option("insert_sync", bool(options.insert_sync))
+        kernel_type = KernelType.AIC_ONLY if options.matmul_cube_only else options.kernel_type or KernelType.AIV_ONLY
+        builder.set_option("kernel_type", KernelType(kernel_type).value)
         scope: dict[str, Any] = dict(constexprs)
         struct_fields: dict[str, list] = {}
         for index, (name, spec) in enumerate(specs):

@@ -23,7 +23,7 @@ from .reduce import (
     whole_reduce_sum,
 )
 from .sync import pipe_barrier, set_flag, wait_flag
-from .sys_var import get_block_idx, get_block_num
+from .sys_var import ascend_is_aic, ascend_is_aiv, get_block_idx, get_block_num, get_sub_block_idx, get_sub_block_num
 from .vector import (  # noqa: A004
     abs,
     add,
@@ -62,6 +62,10 @@ __all__ = [
     "set_mask_count",
     "set_mask_norm",
     "set_vector_mask",
+    "ascend_is_aic",
+    "ascend_is_aiv",
+    "get_sub_block_idx",
+    "get_sub_block_num",
     "fixpipe",
     "load_data",
     "mmad",
