@@ -663,6 +663,29 @@ int64_t load_data_extent(const Op& op, const int64_t* in, size_t index, int64_t)
   return (std::max(start, last) + 1) * 512;
 }
 
+// load_data_with_transpose operands: dst, src, start_index, repeat_times,
+// src_stride, dst_gap, dst_frac_gap, addr_mode. A repeat transposes one square
+// (16 x 16 for 2- and 4-byte types, 32 x 32 for 1-byte: 1, 2 and 2 fractals)
+// into that many fractals, dst_frac_gap fractals apart.
+int64_t transpose_square_bytes(int64_t size) { return size == 2 ? 512 : 1024; }
+
+int64_t load_transpose_extent(const Op& op, const int64_t* in, size_t index, int64_t size) {
+  int64_t start = in[2], repeats = in[3], stride = in[4], gap = in[5], frac_gap = in[6];
+  if (index == 0 && (repeats > 255 || start > 65535 || stride > 65535 || gap > 65535 || frac_gap > 65535))
+    fail(ASC_ERR_INVALID_ARGUMENT, op.loc,
+         "LoadData2dTransposeParams: repeat_times {} must be 0..255, the others 0..65535", repeats);
+  if (repeats == 0) return 0;
+  int64_t fractals = size == 2 ? 1 : 2;
+  if (index == 1) return ((repeats - 1) * (gap + 1) + 1) * 512 + (fractals - 1) * (frac_gap + 1) * 512;
+  int64_t last = in[7] ? start - (repeats - 1) * stride : start + (repeats - 1) * stride;
+  if (last < 0)
+    fail(ASC_ERR_OUT_OF_BOUNDS, op.loc,
+         "load_data_with_transpose: with addr_mode 1 square {} - {} x {} is before the "
+         "tensor",
+         start, repeats - 1, stride);
+  return (std::max(start, last) + 1) * transpose_square_bytes(size);
+}
+
 // mmad: the (dst, fm, filter) dtypes Atlas A2 multiplies.
 void check_mmad(const OpView& v) {
   require_position(v, 0, Memory::L0C, "dst", "CO1");
@@ -770,6 +793,24 @@ void add_cube_rows(std::vector<OpInfo>& t) {
   t.back().extent = load_data_extent;
   t.back().cost = CostKind::UbCopy;
   t.back().dtypes = t[t.size() - 2].dtypes;
+  std::vector<K> load_t{K::LocalTensor, K::LocalTensor};
+  load_t.insert(load_t.end(), 6, K::IntScalar);
+  t.push_back({OpCode::LoadDataTranspose,
+               "load_data_with_transpose",
+               Pipe::MTE1,
+               nullptr,
+               load_t,
+               kAll,
+               {},
+               no_result,
+               check_load_data,
+               {{1, kExtentFn, false, false}, {0, kExtentFn, true, false}},
+               "AscendC::LoadDataWithTranspose",
+               0});
+  t.back().extent = load_transpose_extent;
+  t.back().cost = CostKind::UbCopy;
+  t.back().dtypes = dtype_bits({DType::Int8, DType::UInt8, DType::Int16, DType::UInt16, DType::Float16, DType::BFloat16,
+                                DType::Int32, DType::UInt32, DType::Float32});
   for (bool bias : {false, true}) {
     std::vector<K> ops{K::LocalTensor, K::LocalTensor, K::LocalTensor};
     if (bias) ops.push_back(K::LocalTensor);

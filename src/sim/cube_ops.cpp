@@ -5,6 +5,7 @@
 // element (m, n) at (n / 16) * ceil16(M) * 16 + m * 16 + n % 16.
 #include <cmath>
 #include <cstring>
+#include <vector>
 
 #include "sim/handlers.h"
 #include "sim/scalar_math.h"
@@ -67,6 +68,37 @@ void exec_LoadData2D(Block& b, const Op& op, const RtValue* in, RtValue*) {
     for (int r = 0; r < 16; ++r)
       for (int c = 0; c < 16; ++c) std::memcpy(fractal + (r * 16 + c) * 2, from + (c * 16 + r) * 2, 2);
     std::memcpy(to, fractal, 512);
+  }
+}
+
+// Each repeat transposes one square into whole fractals (Ascend C's
+// LoadDataWithTranspose): 2-byte types a 16 x 16 fractal; 1-byte types a
+// 32 x 32 square (two 16 x 32 fractals, one after the other) into fractal j =
+// rows 16j.. of its transpose; 4-byte types a 16 x 16 square held as two
+// 16 x 8 fractals (columns 0..7, then 8..15) into fractal j = its transpose's
+// columns 8j..8j+7 (16 rows of 8).
+void exec_LoadDataTranspose(Block& b, const Op& op, const RtValue* in, RtValue*) {
+  int64_t size = dtype_size(dtype(b, op, 0));
+  int64_t start = in[2].i, repeats = in[3].i, stride = in[4].i, gap = in[5].i, frac_gap = in[6].i;
+  int64_t side = size == 1 ? 32 : 16, square = side * side;
+  const uint8_t* src = b.effect_ptr(0);
+  uint8_t* dst = b.effect_ptr(1);
+  // Element (r, c) of the source square, as an element index within it.
+  auto at = [&](int64_t r, int64_t c) { return size == 4 ? (c / 8) * 128 + r * 8 + c % 8 : r * side + c; };
+  for (int64_t i = 0; i < repeats; ++i) {
+    const uint8_t* sq = src + (in[7].i ? start - i * stride : start + i * stride) * square * size;
+    uint8_t* out = dst + (gap + 1) * i * 512;
+    std::vector<uint8_t> t(static_cast<size_t>(square * size));
+    // fractal j, row k, element e of the output
+    int64_t fractals = size == 2 ? 1 : 2, rows = 16, cols = 512 / size / 16;
+    for (int64_t j = 0; j < fractals; ++j)
+      for (int64_t k = 0; k < rows; ++k)
+        for (int64_t e = 0; e < cols; ++e) {
+          int64_t r = size == 4 ? 8 * j + e : e, c = size == 4 ? k : 16 * j + k;  // transpose: out(j, k, e) = S[r][c]
+          std::memcpy(t.data() + (j * rows * cols + k * cols + e) * size, sq + at(r, c) * size,
+                      static_cast<size_t>(size));
+        }
+    for (int64_t j = 0; j < fractals; ++j) std::memcpy(out + j * (frac_gap + 1) * 512, t.data() + j * 512, 512);
   }
 }
 

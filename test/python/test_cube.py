@@ -16,7 +16,7 @@ def ceil(a, b):
 
 
 @asc.jit(kernel_type=KernelType.AIC_ONLY)
-def gemm(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress, bias: asc.GlobalAddress,
+def gemm(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress, bias: asc.GlobalAddress, zeros: asc.GlobalAddress,
          M: asc.ConstExpr[int], N: asc.ConstExpr[int], K: asc.ConstExpr[int], B_TRANSPOSED: asc.ConstExpr[bool],
          MODE: asc.ConstExpr[str], RELU: asc.ConstExpr[bool], QUANT: asc.ConstExpr[int],
          NZ_OUT: asc.ConstExpr[bool]):  # fmt: skip
@@ -29,19 +29,36 @@ def gemm(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress, bias:
     b_gm.set_global_buffer(b)
     c_gm.set_global_buffer(c)
     bias_gm.set_global_buffer(bias)
+    zeros_gm = asc.GlobalTensor()
+    zeros_gm.set_global_buffer(zeros)
     a1 = asc.LocalTensor(a.dtype, asc.TPosition.A1, 0, m1 * k1 * frac)
     b_l1 = (m1 * k1 * frac * a.dtype.sizeof() + 511) // 512 * 512
     k16 = (K + 15) // 16 * 16  # rows of B's Nz form in L1 when B is not transposed
-    b1 = asc.LocalTensor(b.dtype, asc.TPosition.B1, b_l1, max(k1 * n1 * frac, k16 * n1 * 16))
+    b1 = asc.LocalTensor(
+        b.dtype, asc.TPosition.B1, b_l1, max(k1 * n1 * frac, k16 * n1 * 16, k1 * 32 * ((N + 31) // 32) * 32)
+    )
     a2 = asc.LocalTensor(a.dtype, asc.TPosition.A2, 0, m1 * k1 * frac)
-    b2 = asc.LocalTensor(b.dtype, asc.TPosition.B2, 0, k1 * n1 * frac)
+    # squares may spill past the last Zn fractal: float32 in 16-row slabs, int8 in 32-column pairs
+    b2 = asc.LocalTensor(b.dtype, asc.TPosition.B2, 0, (max(k1, k16 // 8) * n1 + 1) * frac)
     c1 = asc.LocalTensor(c.dtype if QUANT == 0 else asc.float32, asc.TPosition.CO1, 0, m1 * n1 * 256)
     # GM -> L1: A as Nz (rows M, C0 groups m1*16 rows apart)
     asc.data_copy(a1, a_gm, asc.Nd2NzParams(1, M, K, 0, K, m1 * 16, 1, 0))
     if B_TRANSPOSED:  # B^T (N x K) as Nz is already L0B's Zn
         asc.data_copy(b1, b_gm, asc.Nd2NzParams(1, N, K, 0, K, n1 * 16, 1, 0))
-    else:  # B (K x N) as Nz: 16 x 16 fractals to transpose on the way to L0B
+    elif c0 == 16:  # B (K x N) as Nz: 16 x 16 fractals to transpose on the way to L0B
         asc.data_copy(b1, b_gm, asc.Nd2NzParams(1, K, N, 0, N, k16, 1, 0))
+    elif c0 == 8:  # float32: 16-row slabs of B, so that a 16 x 16 square's two 16 x 8 fractals are adjacent
+        asc.data_copy(b1, zeros_gm, asc.Nd2NzParams(1, 1, k16 * n1 * 16, 0, 0, 1, 1, 0))  # no NaN in the padding
+        asc.pipe_barrier(asc.PipeID.PIPE_MTE2)
+        slab = 16 * n1 * 16
+        if K // 16 > 0:
+            asc.data_copy(b1, b_gm, asc.Nd2NzParams(K // 16, 16, N, 16 * N, N, 16, 1, slab))
+        if K % 16 > 0:
+            asc.data_copy(
+                b1[(K // 16) * slab :], b_gm[(K // 16) * 16 * N :], asc.Nd2NzParams(1, K % 16, N, 0, N, 16, 1, 0)
+            )
+    else:  # int8: B as Nz with rows padded to 32: a 32 x 32 square is two stacked 16 x 32 fractals
+        asc.data_copy(b1, b_gm, asc.Nd2NzParams(1, K, N, 0, N, k1 * 32, 1, 0))
     asc.set_flag(asc.HardEvent.MTE2_MTE1, 0)
     asc.wait_flag(asc.HardEvent.MTE2_MTE1, 0)
     for i in range(m1):  # Nz -> Zz: row block i's K fractals are m1 apart in L1
@@ -49,8 +66,16 @@ def gemm(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress, bias:
     for kk in range(k1):
         if B_TRANSPOSED:
             asc.load_data(b2[kk * n1 * frac :], b1, asc.LoadData2DParams(kk * n1, n1, 1, 0, 0, False, 0))
-        else:
+        elif c0 == 16:
             asc.load_data(b2[kk * n1 * frac :], b1, asc.LoadData2DParams(kk, n1, k16 // 16, 0, 0, True, 0))
+    if not B_TRANSPOSED and c0 == 8:  # square (kb, nb) -> Zn fractals (2kb, nb) and (2kb + 1, nb)
+        for kb in range(k16 // 16):
+            asc.load_data_with_transpose(b2[2 * kb * n1 * frac :], b1,
+                                         asc.LoadData2dTransposeParams(kb * n1, n1, 1, 0, n1 - 1, 0))  # fmt: skip
+    if not B_TRANSPOSED and c0 == 32:  # square (kb, nb) -> Zn fractals (kb, 2nb) and (kb, 2nb + 1)
+        for kb in range(k1):
+            asc.load_data_with_transpose(b2[kb * n1 * frac :], b1,
+                                         asc.LoadData2dTransposeParams(kb, (n1 + 1) // 2, k1, 1, 0, 0))  # fmt: skip
     asc.set_flag(asc.HardEvent.MTE1_M, 0)
     asc.wait_flag(asc.HardEvent.MTE1_M, 0)
     if MODE == "bias":
@@ -96,7 +121,8 @@ def run(a, b, out_dtype, *, mode="plain", relu=False, quant=0, nz_out=False, bia
     size = np.dtype(out_dtype).itemsize
     c = np.full(ceil(n, 16) * ceil(m, 16) if nz_out else m * n, 77, out_dtype)
     bias = np.zeros(ceil(n, 16), np.int32 if a.dtype == I8 else np.float32) if bias is None else bias
-    gemm[1, rt.current_stream()](a, b_gm, c, bias, m, n, k, b_transposed, mode, relu, quant, nz_out)
+    zeros = np.zeros(ceil(k, 32) * ceil(n, 32) * 4, np.uint8 if a.dtype == I8 else a.dtype)
+    gemm[1, rt.current_stream()](a, b_gm, c, bias, zeros, m, n, k, b_transposed, mode, relu, quant, nz_out)
     del size
     return c
 
@@ -117,14 +143,15 @@ def test_gemm_through_l1_l0_and_fixpipe(dtype, m, n, k, rng):
         np.testing.assert_allclose(c, product(a, b), rtol=1e-5, atol=1e-4)
 
 
-@pytest.mark.parametrize("m,n,k", [(16, 16, 16), (47, 30, 40)])
-def test_fp32_b_may_come_transposed_for_two_byte_types_only(m, n, k, rng):
-    a, b = operands(rng, F16, m, n, k)
-    c = run(a, b, np.float32, b_transposed=True).reshape(m, n)  # f16 B^T needs no transpose either
-    np.testing.assert_allclose(c, product(a, b), rtol=1e-5, atol=1e-4)
-    a32, b32 = operands(rng, F32, m, n, k)
-    with pytest.raises(asc.errors.KernelError, match="if_transpose works on 2-byte elements only"):
-        run(a32, b32, np.float32, b_transposed=False)
+@pytest.mark.parametrize("dtype", [F16, F32, I8])
+@pytest.mark.parametrize("m,n,k", [(16, 16, 16), (47, 30, 40), (20, 70, 33)])
+def test_b_in_either_orientation(dtype, m, n, k, rng):
+    """B^T in GM loads straight into Zn; B itself needs load_data's 16 x 16 transpose (2-byte types) or
+    load_data_with_transpose's squares (4- and 1-byte types)."""
+    a, b = operands(rng, dtype, m, n, k)
+    for transposed in (True, False):
+        c = run(a, b, OUT[dtype], b_transposed=transposed).reshape(m, n)
+        np.testing.assert_allclose(c, product(a, b), rtol=1e-5, atol=1e-4)
 
 
 @pytest.mark.parametrize("dtype", [F16, I8])
@@ -171,3 +198,21 @@ def test_mmad_operands_must_be_in_l0():
     with pytest.raises(asc.CodegenError, match="fm .the left matrix. must be at TPosition.A2") as err:
         wrong_places[1, rt.current_stream()](np.zeros(8, np.float32))
     assert "test_cube.py" in str(err.value)
+
+
+@asc.jit(kernel_type=KernelType.AIC_ONLY)
+def transposed_fp32_load(x: asc.GlobalAddress):
+    x_gm = asc.GlobalTensor()
+    x_gm.set_global_buffer(x, 128)
+    b1 = asc.LocalTensor(asc.float32, asc.TPosition.B1, 0, 128)
+    b2 = asc.LocalTensor(asc.float32, asc.TPosition.B2, 0, 128)
+    asc.data_copy(b1, x_gm, asc.Nd2NzParams(1, 16, 8, 0, 8, 16, 1, 0))
+    asc.set_flag(asc.HardEvent.MTE2_MTE1, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_MTE1, 0)
+    asc.load_data(b2, b1, asc.LoadData2DParams(0, 1, 0, 0, 0, True, 0))
+
+
+def test_load_data_transposes_two_byte_types_only():
+    with pytest.raises(asc.errors.KernelError, match="if_transpose works on 2-byte elements only") as err:
+        transposed_fp32_load[1, rt.current_stream()](np.zeros(128, np.float32))
+    assert "LoadDataWithTranspose" in str(err.value)

@@ -2,7 +2,7 @@
 
 from .cast import cast
 from .compare import compare, compare_scalar, get_cmp_mask, select, set_cmp_mask
-from .cube import fixpipe, load_data, mmad
+from .cube import fixpipe, load_data, load_data_with_transpose, mmad
 from .data_copy import data_copy, data_copy_pad
 from .debug import dump_tensor, printf
 from .duplicate import duplicate
@@ -68,6 +68,7 @@ __all__ = [
     "get_sub_block_num",
     "fixpipe",
     "load_data",
+    "load_data_with_transpose",
     "mmad",
     "get_cmp_mask",
     "set_cmp_mask",

@@ -8,7 +8,7 @@ from typing import Any
 
 from ...codegen.context import current_builder
 from ...errors import CodegenError
-from ..core.cube_params import FixpipeConfig, FixpipeParamsV220, LoadData2DParams, MmadParams
+from ..core.cube_params import FixpipeConfig, FixpipeParamsV220, LoadData2DParams, LoadData2dTransposeParams, MmadParams
 from ..core.enums import CO2Layout
 from ..core.ir_value import to_int
 from ..core.tensor import GlobalTensor, LocalTensor
@@ -26,6 +26,19 @@ def load_data(dst: Any, src: Any, params: Any) -> None:
         raise CodegenError(f"load_data: params must be an asc.LoadData2DParams, got {type(params).__name__}")
     d, s = require_local(dst, "load_data", "dst"), require_local(src, "load_data", "src")
     current_builder().op("load_data", [d.handle, s.handle, *_ints(params.fields(), "LoadData2DParams")])
+
+
+@builtin
+def load_data_with_transpose(dst: Any, src: Any, params: Any) -> None:
+    """L1 -> L0A/L0B transposing whole squares (16 x 16; 32 x 32 for 1-byte types), as
+    `asc.LoadData2dTransposeParams` says: the way to a transposed operand for 1- and 4-byte types."""
+    if not isinstance(params, LoadData2dTransposeParams):
+        raise CodegenError(
+            f"load_data_with_transpose: params must be an asc.LoadData2dTransposeParams, got {type(params).__name__}"
+        )
+    d = require_local(dst, "load_data_with_transpose", "dst")
+    s = require_local(src, "load_data_with_transpose", "src")
+    current_builder().op("load_data_with_transpose", [d.handle, s.handle, *_ints(params.fields(), "params")])
 
 
 @builtin

@@ -1,7 +1,14 @@
 """asc.language.core: types, tensors and enums."""
 
 from .constexpr import ConstExpr
-from .cube_params import FixpipeConfig, FixpipeParamsV220, LoadData2DParams, MmadParams, Nd2NzParams
+from .cube_params import (
+    FixpipeConfig,
+    FixpipeParamsV220,
+    LoadData2DParams,
+    LoadData2dTransposeParams,
+    MmadParams,
+    Nd2NzParams,
+)
 from .data_copy_params import DataCopyExtParams, DataCopyPadExtParams, DataCopyParams
 from .dtype import (
     DataType,
@@ -49,6 +56,7 @@ __all__ = [
     "FixpipeConfig",
     "FixpipeParamsV220",
     "LoadData2DParams",
+    "LoadData2dTransposeParams",
     "MmadParams",
     "Nd2NzParams",
     "QuantModes",

@@ -52,6 +52,25 @@ class LoadData2DParams:
                 self.addr_mode]  # fmt: skip
 
 
+@dataclass
+class LoadData2dTransposeParams:
+    """load_data_with_transpose: square i (16 x 16, or 32 x 32 for 1-byte types) comes from start_index +/-
+    i * src_stride and goes to fractal (dst_gap + 1) * i; its second fractal (1-/4-byte types) dst_frac_gap
+    fractals later."""
+
+    __asc_builtin__ = True
+
+    start_index: Any = 0
+    repeat_times: Any = 1
+    src_stride: Any = 0
+    dst_gap: Any = 0
+    dst_frac_gap: Any = 0
+    addr_mode: Any = 0
+
+    def fields(self) -> list:
+        return [self.start_index, self.repeat_times, self.src_stride, self.dst_gap, self.dst_frac_gap, self.addr_mode]
+
+
 class MmadParams:
     """``MmadParams(m, n, k, is_bias=False, ...)`` or ``MmadParams(m, n, k, unit_flag=0, cmatrix_source=False,
     cmatrix_init_val=True)``: C (=|+=) A x B over m x k and k x n. is_bias (deprecated) means accumulate."""
