@@ -16,10 +16,10 @@ def ceil(a, b):
 
 
 @asc.jit(kernel_type=KernelType.AIC_ONLY)
-def gemm(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress, bias: asc.GlobalAddress, zeros: asc.GlobalAddress,
-         M: asc.ConstExpr[int], N: asc.ConstExpr[int], K: asc.ConstExpr[int], B_TRANSPOSED: asc.ConstExpr[bool],
-         MODE: asc.ConstExpr[str], RELU: asc.ConstExpr[bool], QUANT: asc.ConstExpr[int],
-         NZ_OUT: asc.ConstExpr[bool]):  # fmt: skip
+def gemm(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress, bias: asc.GlobalAddress,
+         zeros: asc.GlobalAddress, M: asc.ConstExpr[int], N: asc.ConstExpr[int], K: asc.ConstExpr[int],
+         B_TRANSPOSED: asc.ConstExpr[bool], MODE: asc.ConstExpr[str], RELU: asc.ConstExpr[bool],
+         QUANT: asc.ConstExpr[int], NZ_OUT: asc.ConstExpr[bool]):  # fmt: skip
     """C = A (M x K) x B (K x N, or its transpose N x K in GM) through L1, L0A/L0B and L0C."""
     c0 = 32 // a.dtype.sizeof()
     m1, n1, k1 = (M + 15) // 16, (N + 15) // 16, (K + c0 - 1) // c0
