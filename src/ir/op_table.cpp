@@ -637,6 +637,26 @@ int64_t nd2nz_extent(const Op& op, const int64_t* in, size_t index, int64_t size
   return ((nd - 1) * in[9] + (ceil_div(d, c0) - 1) * in[7] * c0 + (n - 1) * in[8] * c0 + c0) * size;
 }
 
+void check_nz2nd(const OpView& v) {
+  if (v.operand_type(0).kind != TypeKind::GlobalTensor) type_error(v, "dst must be a GlobalTensor");
+  require_ub_position(v, 1, "src");
+  require_same_dtype(v, 0, 1);
+  require_row_dtype(v, 0);
+}
+
+// data_copy.nz2nd operands: dst, src, nd_num, n_value, d_value, src_nd_matrix_stride (256-element units),
+// src_n_stride (16-element units), dst_d_stride, dst_nd_matrix_stride (elements). Effect 0 reads src, 1 writes dst.
+int64_t nz2nd_extent(const Op& op, const int64_t* in, size_t index, int64_t size) {
+  int64_t nd = in[2], n = in[3], d = in[4];
+  if (index == 0 && (nd > 4095 || n > 16384 || d > 65535 || d % 16 != 0))
+    fail(ASC_ERR_INVALID_ARGUMENT, op.loc,
+         "Nz2NdParamsFull: d_value {} must be a multiple of 16 up to 65535, n_value {} <= 16384, nd_num {} <= 4095", d,
+         n, nd);
+  if (nd == 0 || n == 0 || d == 0) return 0;
+  if (index == 0) return ((nd - 1) * in[5] * 256 + ((d - 1) / 16) * in[6] * 16 + (n - 1) * 16 + 16) * size;
+  return ((nd - 1) * in[8] + (n - 1) * in[7] + d) * size;
+}
+
 void check_load_data(const OpView& v) {
   Position p = v.operand_type(0).position;
   if (p != Position::A2 && p != Position::B2)
@@ -776,6 +796,25 @@ void add_cube_rows(std::vector<OpInfo>& t) {
   t.back().cost = CostKind::GmCopy;
   t.back().dtypes = dtype_bits({DType::Int8, DType::UInt8, DType::Int16, DType::UInt16, DType::Int32, DType::UInt32,
                                 DType::Float16, DType::BFloat16, DType::Float32});
+  std::vector<K> nz2nd{K::GlobalTensor, K::LocalTensor};
+  nz2nd.insert(nz2nd.end(), 7, K::IntScalar);
+  t.push_back({OpCode::CopyNz2Nd,
+               "data_copy.nz2nd",
+               Pipe::MTE3,
+               nullptr,
+               nz2nd,
+               kAll,
+               {},
+               no_result,
+               check_nz2nd,
+               {{1, kExtentFn, false, false}, {0, kExtentFn, true, false}},
+               "AscendC::DataCopy",
+               0});
+  t.back().effects[1].block_aligned = false;
+  t.back().extent = nz2nd_extent;
+  t.back().cost = CostKind::GmCopy;
+  t.back().dtypes = dtype_bits(
+      {DType::Int16, DType::UInt16, DType::Float16, DType::BFloat16, DType::Int32, DType::UInt32, DType::Float32});
   std::vector<K> load{K::LocalTensor, K::LocalTensor};
   load.insert(load.end(), 7, K::IntScalar);
   t.push_back({OpCode::LoadData2D,

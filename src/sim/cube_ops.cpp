@@ -44,6 +44,20 @@ void exec_CopyNd2Nz(Block& b, const Op& op, const RtValue* in, RtValue*) {
       }
 }
 
+// Unified Buffer Nz -> GM ND: element d of row n of matrix i comes from
+// i * src_nd_matrix_stride * 256 + (d / 16) * src_n_stride * 16 + n * 16 + d % 16.
+void exec_CopyNz2Nd(Block& b, const Op& op, const RtValue* in, RtValue*) {
+  int64_t size = dtype_size(dtype(b, op, 0));
+  const uint8_t* src = b.effect_ptr(0);
+  uint8_t* dst = b.effect_ptr(1);
+  for (int64_t i = 0; i < in[2].i; ++i)
+    for (int64_t n = 0; n < in[3].i; ++n)
+      for (int64_t d = 0; d < in[4].i; ++d)
+        std::memcpy(dst + (i * in[8].i + n * in[7].i + d) * size,
+                    src + (i * in[5].i * 256 + (d / 16) * in[6].i * 16 + n * 16 + d % 16) * size,
+                    static_cast<size_t>(size));
+}
+
 // repeat_times fractals of 512 bytes; with if_transpose each 16 x 16 fractal
 // of 2-byte elements is transposed on the way.
 void exec_LoadData2D(Block& b, const Op& op, const RtValue* in, RtValue*) {

@@ -216,3 +216,39 @@ def test_load_data_transposes_two_byte_types_only():
     with pytest.raises(asc.errors.KernelError, match="if_transpose works on 2-byte elements only") as err:
         transposed_fp32_load[1, rt.current_stream()](np.zeros(128, np.float32))
     assert "LoadDataWithTranspose" in str(err.value)
+
+
+@asc.jit
+def nz_to_nd(x: asc.GlobalAddress, z: asc.GlobalAddress, nd: int, n: int, d: int, src_nd: int, src_n: int,
+             dst_d: int, dst_nd: int):  # fmt: skip
+    x_gm, z_gm = asc.GlobalTensor(), asc.GlobalTensor()
+    x_gm.set_global_buffer(x, 4096)
+    z_gm.set_global_buffer(z, 4096)
+    t = asc.LocalTensor(x.dtype, asc.TPosition.VECOUT, 0, 4096)
+    asc.data_copy(t, x_gm, 4096)
+    asc.set_flag(asc.HardEvent.MTE2_MTE3, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_MTE3, 0)
+    asc.data_copy(z_gm, t, asc.Nz2NdParamsFull(nd, n, d, src_nd, src_n, dst_d, dst_nd))
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.int32])
+@pytest.mark.parametrize("nd,n,d", [(1, 16, 16), (1, 5, 32), (2, 7, 48), (3, 16, 16)])
+def test_data_copy_nz2nd_from_the_unified_buffer(dtype, nd, n, d, rng):
+    x = rng.integers(-1000, 1000, 4096).astype(dtype)
+    src_n = ceil(n, 16)  # 16-element units between d-groups: the column height, rounded to 16 rows
+    src_nd = src_n * (d // 16) // 16 + 1  # 256-element units between matrices (a little slack)
+    dst_d, dst_nd = d + 3, (d + 3) * n + 5
+    z = np.full(4096, 9, dtype)
+    nz_to_nd[1, rt.current_stream()](x, z, nd, n, d, src_nd, src_n, dst_d, dst_nd)
+    want = np.full(4096, 9, dtype)
+    for i in range(nd):
+        for r in range(n):
+            for c in range(d):
+                want[i * dst_nd + r * dst_d + c] = x[i * src_nd * 256 + (c // 16) * src_n * 16 + r * 16 + c % 16]
+    np.testing.assert_array_equal(z, want)
+
+
+def test_nz2nd_needs_whole_16_element_groups():
+    x = np.zeros(4096, np.float16)
+    with pytest.raises(asc.errors.KernelError, match="d_value 20 must be a multiple of 16"):
+        nz_to_nd[1, rt.current_stream()](x, x.copy(), 1, 4, 20, 1, 16, 20, 80)

@@ -56,3 +56,21 @@ def test_unknown_fields_are_errors():
 
     with pytest.raises(asc.CodegenError, match="Shape has no field 'depth'"):
         bad[1, rt.current_stream()](np.zeros(8, np.int32), Shape())
+
+
+@asc.jit
+def properties(z: asc.GlobalAddress, tiling: asc.adv.TCubeTiling):
+    z_gm = asc.GlobalTensor()
+    z_gm.set_global_buffer(z, 8)
+    tiling.share_l1_size = asc.property(asc.TOTAL_L1_SIZE)  # as pyasc's test_matmul does
+    tiling.share_l0c_size = asc.property(asc.TOTAL_L0C_SIZE)
+    z_gm.set_value(0, tiling.share_l1_size)
+    z_gm.set_value(1, tiling.share_l0c_size)
+    z_gm.set_value(2, asc.property(asc.DEFAULT_C0_SIZE))
+    z_gm.set_value(3, asc.property(asc.ONE_BLK_SIZE))
+
+
+def test_hardware_properties_are_atlas_a2_values():
+    z = np.zeros(8, np.int32)
+    properties[1, rt.current_stream()](z, asc.adv.TCubeTiling())
+    assert list(z[:4]) == [512 * 1024 - 128, 128 * 1024, 32, 32]

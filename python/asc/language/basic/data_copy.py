@@ -6,7 +6,7 @@ from typing import Any
 
 from ...codegen.context import current_builder
 from ...errors import CodegenError
-from ..core.cube_params import Nd2NzParams
+from ..core.cube_params import Nd2NzParams, Nz2NdParamsFull
 from ..core.data_copy_params import DataCopyExtParams, DataCopyPadExtParams, DataCopyParams
 from ..core.ir_value import cast, is_runtime, to_int, to_scalar
 from ..core.tensor import LocalTensor
@@ -22,12 +22,14 @@ def data_copy(dst: Any, src: Any, count: Any = None, repeat_params: Any = None, 
     ``data_copy(dst, src, asc.DataCopyParams(block_count, block_len, src_stride, dst_stride))``:
     rows of 32-byte blocks with gaps between them.
     """
-    if isinstance(count, Nd2NzParams) or isinstance(params.get("intri_params"), Nd2NzParams):
-        nd2nz = count if isinstance(count, Nd2NzParams) else params.pop("intri_params")
+    layout = count if isinstance(count, (Nd2NzParams, Nz2NdParamsFull)) else params.get("intri_params")
+    if isinstance(layout, (Nd2NzParams, Nz2NdParamsFull)):  # ND -> Nz into L1, or Nz -> ND out of the UB
+        params.pop("intri_params", None)
         require_tensor(dst, "data_copy", "dst")
         require_tensor(src, "data_copy", "src")
-        fields = [to_int(v, "Nd2NzParams").handle for v in nd2nz.fields()]
-        current_builder().op("data_copy.nd2nz", [dst.handle, src.handle, *fields])
+        fields = [to_int(v, type(layout).__name__).handle for v in layout.fields()]
+        name = "data_copy.nd2nz" if isinstance(layout, Nd2NzParams) else "data_copy.nz2nd"
+        current_builder().op(name, [dst.handle, src.handle, *fields])
         return
     if isinstance(count, DataCopyParams):
         count, repeat_params = None, count

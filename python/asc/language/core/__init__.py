@@ -8,6 +8,7 @@ from .cube_params import (
     LoadData2dTransposeParams,
     MmadParams,
     Nd2NzParams,
+    Nz2NdParamsFull,
 )
 from .data_copy_params import DataCopyExtParams, DataCopyPadExtParams, DataCopyParams
 from .dtype import (
@@ -44,12 +45,19 @@ from .enums import (
     TransposeType,
 )
 from .layout_params import BrcbRepeatParams, GatherMaskParams, TransposeParamsExt
+from .properties import DEFAULT_C0_SIZE, ONE_BLK_SIZE, TOTAL_L0C_SIZE, TOTAL_L1_SIZE, Property, property
 from .repeat_params import BinaryRepeatParams, CopyRepeatParams, UnaryRepeatParams
 from .shape_info import Array, ShapeInfo, array
 from .struct import Field, Struct
 from .tensor import GlobalAddress, GlobalTensor, LocalTensor, LocalTensorAuto
 
 __all__ = [
+    "DEFAULT_C0_SIZE",
+    "ONE_BLK_SIZE",
+    "TOTAL_L0C_SIZE",
+    "TOTAL_L1_SIZE",
+    "Property",
+    "property",
     "Field",
     "Struct",
     "CO2Layout",
@@ -59,6 +67,7 @@ __all__ = [
     "LoadData2dTransposeParams",
     "MmadParams",
     "Nd2NzParams",
+    "Nz2NdParamsFull",
     "QuantModes",
     "Array",
     "DataFormat",

@@ -32,6 +32,27 @@ class Nd2NzParams:
 
 
 @dataclass
+class Nz2NdParamsFull:
+    """Unified Buffer (Nz, 16-element columns) -> GM (ND): nd_num matrices of n_value rows of d_value
+    elements (a multiple of 16); src_nd_matrix_stride counts 256 elements, src_n_stride 16 elements,
+    dst_d_stride and dst_nd_matrix_stride elements."""
+
+    __asc_builtin__ = True
+
+    nd_num: Any = 1
+    n_value: Any = 0
+    d_value: Any = 0
+    src_nd_matrix_stride: Any = 0
+    src_n_stride: Any = 0
+    dst_d_stride: Any = 0
+    dst_nd_matrix_stride: Any = 0
+
+    def fields(self) -> list:
+        return [self.nd_num, self.n_value, self.d_value, self.src_nd_matrix_stride, self.src_n_stride,
+                self.dst_d_stride, self.dst_nd_matrix_stride]  # fmt: skip
+
+
+@dataclass
 class LoadData2DParams:
     """L1 -> L0A/L0B in 512-byte fractals: fractal i comes from start_index +/- i * src_stride
     (addr_mode 0 / 1) and goes to (dst_gap + 1) * i; if_transpose transposes each 16 x 16 fractal."""
