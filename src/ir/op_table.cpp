@@ -831,7 +831,8 @@ void add_cube_rows(std::vector<OpInfo>& t) {
                0});
   t.back().extent = load_data_extent;
   t.back().cost = CostKind::UbCopy;
-  t.back().dtypes = t[t.size() - 2].dtypes;
+  t.back().dtypes = dtype_bits({DType::Int8, DType::UInt8, DType::Int16, DType::UInt16, DType::Int32, DType::UInt32,
+                                DType::Float16, DType::BFloat16, DType::Float32});
   std::vector<K> load_t{K::LocalTensor, K::LocalTensor};
   load_t.insert(load_t.end(), 6, K::IntScalar);
   t.push_back({OpCode::LoadDataTranspose,
