@@ -768,6 +768,12 @@ int64_t fixpipe_extent(const Op& op, const int64_t* in, size_t index, int64_t ds
   return (m - 1) * 16 * dst_size + ((n - 1) / 16) * in[5] * 32 + 16 * dst_size;     // NZ2NZ
 }
 
+// fixpipe NZ2ND into GM: m_size rows of n_size elements, dst_stride apart (one ND matrix).
+GmRows fixpipe_rows(const Op& op, const int64_t* in, int64_t size) {
+  if (!op.attr_int(0) || in[8] > 1) return {};
+  return {in[3], in[2] * size, in[5] * size};
+}
+
 void check_l1_to_bt(const OpView& v) {
   require_position(v, 0, Memory::BT, "dst", "C2");
   require_position(v, 1, Memory::L1, "src", "C1");
@@ -893,6 +899,7 @@ void add_cube_rows(std::vector<OpInfo>& t) {
                0});
   t.back().effects[1].block_aligned = false;
   t.back().extent = fixpipe_extent;
+  t.back().gm_rows = fixpipe_rows;
   t.back().cost = CostKind::GmCopy;
   t.push_back(
       copy_op(OpCode::CopyL1ToBt, "data_copy.l1_to_bt", Pipe::MTE1, K::LocalTensor, K::LocalTensor, check_l1_to_bt));
@@ -1386,6 +1393,8 @@ OpInfo copy_blocks_op(OpCode code, const char* name, Pipe pipe, K dst, K src, Ch
   read.gap_operand = 4;
   write.gap_operand = 5;
   row.effects = {read, write};
+  // into GM: block_count rows of block_len blocks, dst_gap blocks apart
+  row.gm_rows = [](const Op&, const int64_t* in, int64_t) { return GmRows{in[2], in[3] * 32, (in[3] + in[5]) * 32}; };
   return row;
 }
 
@@ -1538,6 +1547,18 @@ std::vector<OpInfo> build_table() {
         std::tuple{OpCode::AscendIsAic, "ascend_is_aic", "ASCEND_IS_AIC", &bool_result},
         std::tuple{OpCode::AscendIsAiv, "ascend_is_aiv", "ASCEND_IS_AIV", &bool_result}})
     t.push_back({code, name, Pipe::S, nullptr, {}, 0, {}, result, nullptr, {}, ascendc, 0});
+  t.push_back({OpCode::MatmulServer,
+               "matmul.server",
+               Pipe::S,
+               nullptr,
+               {},
+               0,
+               {},
+               no_result,
+               nullptr,
+               {},
+               "REGIST_MATMUL_OBJ",
+               0});
   t.push_back({OpCode::GmOffset,
                "gm.offset",
                Pipe::S,
@@ -1549,6 +1570,18 @@ std::vector<OpInfo> build_table() {
                nullptr,
                {},
                nullptr,
+               0});
+  t.push_back({OpCode::GmReinterpret,
+               "gm.reinterpret",
+               Pipe::S,
+               nullptr,
+               {K::GmAddr},
+               kAll,
+               {kDTypeAttr},
+               [](const OpView& v) { return Type::gm_addr(static_cast<DType>(v.op.attr_int(0))); },
+               check_dtype_attr,
+               {},
+               "reinterpret_cast",
                0});
   t.push_back({OpCode::GlobalSetBuffer,
                "global_tensor.set_global_buffer",

@@ -109,6 +109,13 @@ using ResultElementsFn = uint32_t (*)(const Op&, DType);  // per-repeat result w
 // count_operand == kExtentFn; element_size is that of operand
 // OpInfo::extent_size_operand's dtype (operand 0 unless the row says otherwise).
 using ExtentFn = int64_t (*)(const Op&, const int64_t* operands, size_t index, int64_t element_size);
+// A GM write made of rows (`count` rows of `bytes`, `stride` bytes apart),
+// for the cross-block conflict check; count 0: the effect's whole span.
+struct GmRows {
+  int64_t count = 0, bytes = 0, stride = 0;
+};
+using GmRowsFn = GmRows (*)(const Op&, const int64_t* operands, int64_t element_size);
+
 // The work units the timing model charges (CostKind::Cube); element_size is operand extent_size_operand's.
 using WorkFn = int64_t (*)(const Op&, const int64_t* operands, int64_t element_size);
 
@@ -136,6 +143,7 @@ struct OpInfo {
   ResultElementsFn result_elements = nullptr;
   ExtentFn extent = nullptr;
   WorkFn work = nullptr;
+  GmRowsFn gm_rows = nullptr;  // the destination's rows, when it writes GM with gaps
   uint8_t extent_size_operand = 0;
   bool mask_by_wider_dtype = false;  // cast: a repeat holds 256 bytes of the wider of dst and src
 };

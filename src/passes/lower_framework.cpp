@@ -66,7 +66,7 @@ class Lowering {
     // Constant ids the kernel's own set_flag/wait_flag use are not handed out.
     auto user_ids = constant_event_ids(k_);
     for (int e = 0; e < kHardEventCount; ++e) reserved_[e] = user_ids[e];
-    region(k_.body, true);
+    region(k_.body, true, false);
     OpList tail;
     for (uint32_t q : queue_order_) drain_pending(tail, queues_.at(q));
     for (auto& op : tail) k_.body.ops.push_back(std::move(op));
@@ -74,15 +74,19 @@ class Lowering {
   }
 
  private:
-  void region(Region& r, bool top) {
+  // A TPipe may be created inside an `if` (a cube-only kernel's `if asc.ascend_is_aic():`), not in a loop;
+  // buffers are carved at the top level only, where the queues' final hand-overs are drained.
+  void region(Region& r, bool top, bool in_loop) {
     OpList out;
     for (auto& op : r.ops) {
-      for (auto& sub : op->regions) region(sub, false);
+      for (auto& sub : op->regions) region(sub, false, in_loop || op->code == OpCode::For);
       if (!op->info().framework || op->code == OpCode::LocalAuto) {
         out.push_back(std::move(op));
         continue;
       }
-      if (!top && (op->code == OpCode::InitQueue || op->code == OpCode::InitTBuf || op->code == OpCode::PipeCreate))
+      bool pipe_in_if = op->code == OpCode::PipeCreate && !in_loop;
+      if (!top && !pipe_in_if &&
+          (op->code == OpCode::InitQueue || op->code == OpCode::InitTBuf || op->code == OpCode::PipeCreate))
         fail(ASC_ERR_UNSUPPORTED, op->loc, "{} must be at the kernel's top level, not inside a loop or if",
              op->info().name);
       lower(*op, out);

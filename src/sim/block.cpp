@@ -48,12 +48,13 @@ static bool truthy(const Kernel& k, uint32_t v, const RtValue& r) {
 
 void Block::region(const Region& r) {
   for (const auto& op_ptr : r.ops) {
+    if (stopped_) return;
     const Op& op = *op_ptr;
     switch (op.code) {
       case OpCode::For: {
         int64_t lb = regs_[op.operands[0]].i, ub = regs_[op.operands[1]].i, step = regs_[op.operands[2]].i;
         if (step == 0) fail(ASC_ERR_RUNTIME, op.loc, "range() step is zero");
-        for (int64_t v = lb; step > 0 ? v < ub : v > ub; v += step) {
+        for (int64_t v = lb; !stopped_ && (step > 0 ? v < ub : v > ub); v += step) {
           regs_[op.result].i = v;
           region(op.regions[0]);
         }
@@ -139,10 +140,12 @@ bool Block::step(Pipe p) {
       issued_mask_ = head.mask;
       running_op_ = &op;
       running_pipe_ = p;
+      size_t writes_before = gm_writes_.size();
       uint64_t bytes = check_effects(op, p, head.in.data());
       if (op.info().work) bytes = work_units(op, head.in.data());
       // An op with a result (gather_mask's count) holds the scalar unit until it ran: see issue().
       exec_fn(op.code)(*this, op, head.in.data(), op.result == kNoValue ? nullptr : &regs_[op.result]);
+      hash_gm_writes(writes_before);
       timeline_.run(op, p, head.dispatched, bytes);
     }
   }
@@ -289,7 +292,21 @@ uint64_t Block::check_effects(const Op& op, Pipe pipe, const RtValue* in) {
     auto [lo, hi] = effect_ranges_[i];
     const RtValue& t = in[effects[i].tensor];
     race_->access(op, pipe, space_of(t), lo, hi, effects[i].write);
-    if (!is_local_mem(t.mem) && effects[i].write && hi > lo) gm_writes_.push_back({t.mem, lo, hi, &op});
+    if (is_local_mem(t.mem) || !effects[i].write || hi <= lo) continue;
+    GmRows rows;
+    if (op.info().gm_rows) {
+      std::array<int64_t, kMaxIssuedOperands> ints{};
+      for (size_t k = 0; k < op.operands.size(); ++k) ints[k] = in[k].i;
+      rows = op.info().gm_rows(op, ints.data(), dtype_size(kernel().type_of(op.operands[effects[i].tensor]).dtype));
+    }
+    if (rows.count <= 0) {
+      gm_writes_.push_back({t.mem, lo, hi, &op});
+      continue;
+    }
+    for (int64_t r = 0; r < rows.count; ++r) {
+      uint64_t start = lo + static_cast<uint64_t>(r * rows.stride);
+      gm_writes_.push_back({t.mem, start, std::min(hi, start + static_cast<uint64_t>(rows.bytes)), &op});
+    }
   }
   return largest;
 }
@@ -325,7 +342,7 @@ uint8_t* Block::strided_memory(const Op& op, const RtValue* in, DType dtype, con
     fail(ASC_ERR_OUT_OF_BOUNDS, op.loc,
          "{} {} bytes [{}, {}) of a tensor of {} bytes ({} repeats, block stride {}, repeat stride {})", op.info().name,
          e.write ? "writes" : "reads", lo, hi, tensor_bytes, repeats, blk, rep);
-  uint64_t cap = local_bytes(t);
+  uint64_t cap = local_bytes(t, op);
   if (t.addr < 0 || static_cast<uint64_t>(t.addr + hi) > cap)
     fail(ASC_ERR_OUT_OF_BOUNDS, op.loc, "{} reaches {} byte {} but {} has {} bytes", op.info().name,
          memory_name(memory_of(t)), t.addr + hi, platform().name, cap);
@@ -338,6 +355,30 @@ uint64_t Block::work_units(const Op& op, const RtValue* in) const {
   for (size_t k = 0; k < op.operands.size(); ++k) ints[k] = in[k].i;
   DType sized = kernel().type_of(op.operands[op.info().extent_size_operand]).dtype;
   return static_cast<uint64_t>(std::max<int64_t>(0, op.info().work(op, ints.data(), dtype_size(sized))));
+}
+
+uint64_t Block::local_bytes(const RtValue& t, const Op& op) const {
+  Memory memory = memory_of(t);
+  if (!core_has_memory(ctx_.kernel.options.kernel_type, core_.kind, memory))
+    fail(ASC_ERR_UNSUPPORTED, op.loc,
+         "{} touches the {} of a {} core, but this code runs on {} ({}); set the kernel type, e.g. "
+         "@asc.jit(kernel_type=KernelType.{}), and keep cube and vector code apart with asc.ascend_is_aic() / "
+         "asc.ascend_is_aiv()",
+         op.info().name, memory_name(memory), memory == Memory::UB ? "vector (AIV)" : "cube (AIC)", label(),
+         core_kind_name(core_.kind), memory == Memory::UB ? "AIV_ONLY" : "AIC_ONLY");
+  return memory_bytes(platform().info, memory);
+}
+
+// Two blocks writing the same bytes with the same values is harmless in any
+// order: the conflict check compares these hashes (FNV-1a of the bytes).
+void Block::hash_gm_writes(size_t from) {
+  for (size_t i = from; i < gm_writes_.size(); ++i) {
+    GmWrite& w = gm_writes_[i];
+    const uint8_t* p = ctx_.gm[w.arg].ptr;
+    uint64_t h = 1469598103934665603ull;
+    for (uint64_t k = w.lo; k < w.hi; ++k) h = (h ^ p[k]) * 1099511628211ull;
+    w.hash = h;
+  }
 }
 
 void Block::print(std::string_view text) {
@@ -359,7 +400,7 @@ uint8_t* Block::dynamic_access(size_t effect, int64_t offset, int64_t bytes) {
   const RtValue& t = effect_tensors_[effect];
   DType dtype = kernel().type_of(op.operands[e.tensor]).dtype;
   uint64_t limit = t.len != kUnknownLength ? t.len * dtype_size(dtype)
-                   : is_local_mem(t.mem)   ? local_bytes(t) - static_cast<uint64_t>(t.addr)
+                   : is_local_mem(t.mem)   ? local_bytes(t, op) - static_cast<uint64_t>(t.addr)
                                            : ctx_.gm[t.mem].size - static_cast<uint64_t>(t.addr);
   if (offset < 0 || bytes < 0 || static_cast<uint64_t>(offset + bytes) > limit)
     fail(ASC_ERR_OUT_OF_BOUNDS, op.loc, "{} {} bytes [{}, {}) of operand {}, a tensor of {} bytes", op.info().name,
@@ -406,7 +447,7 @@ uint8_t* Block::memory(const Op& op, const RtValue& tensor, DType dtype, int64_t
   size_t which = static_cast<size_t>(&e - op.info().effects.data());
   effect_ranges_[which] = {static_cast<uint64_t>(t.addr), static_cast<uint64_t>(t.addr) + bytes};
   if (is_local_mem(t.mem)) {
-    uint64_t cap = local_bytes(t);
+    uint64_t cap = local_bytes(t, op);
     const char* where = memory_name(memory_of(t));
     if (e.block_aligned && t.addr % platform().info.block_bytes != 0)
       fail(ASC_ERR_MISALIGNED, op.loc, "{}: {} address {} in the {} is not 32-byte aligned", op.info().name, role,

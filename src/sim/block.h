@@ -51,6 +51,7 @@ struct GmWrite {
   uint32_t arg;
   uint64_t lo, hi;
   const Op* op;
+  uint64_t hash = 0;  // of the bytes written, right after the write
 };
 
 constexpr size_t kMaxIssuedOperands = 13;  // the widest op: select in mask mode
@@ -81,6 +82,7 @@ class Block {
   // Accessors used by the op handlers.
   uint32_t block_idx() const { return core_.block_idx; }
   const CoreInstance& core() const { return core_; }
+  void stop() { stopped_ = true; }  // the rest of the kernel does not run on this core
   std::string label() const { return core_label(ctx_.kernel.options.kernel_type, core_); }
   uint32_t block_dim() const { return ctx_.block_dim; }
   const Kernel& kernel() const { return ctx_.kernel; }
@@ -128,6 +130,7 @@ class Block {
   size_t flag_index(const Op& op, int64_t event, int64_t id) const;
   void update_mask_register(const Op& op, const RtValue* in);  // vector_mask.cpp
   uint64_t work_units(const Op& op, const RtValue* in) const;  // CostKind::Cube
+  void hash_gm_writes(size_t from);
 
   const LaunchContext& ctx_;
   CoreInstance core_;
@@ -136,9 +139,9 @@ class Block {
   // checker's space for any tensor (local memories first, then GM arguments).
   static Memory memory_of(const RtValue& t) { return static_cast<Memory>(t.mem - kMemLocal); }
   uint8_t* local_base(const RtValue& t) const { return local_[static_cast<size_t>(memory_of(t))]; }
-  uint64_t local_bytes(const RtValue& t) const {
-    return core_has_memory(core_.kind, memory_of(t)) ? memory_bytes(platform().info, memory_of(t)) : 0;
-  }
+  // The size of a local tensor's memory in this core; an access to a memory
+  // the core does not have (creating the tensor is only an address) fails here.
+  uint64_t local_bytes(const RtValue& t, const Op& op) const;
   static uint32_t space_of(const RtValue& t) {
     return is_local_mem(t.mem) ? t.mem - kMemLocal : static_cast<uint32_t>(kMemoryCount) + t.mem;
   }
@@ -146,6 +149,7 @@ class Block {
   std::array<std::deque<Issued>, kPipeSlots> queues_;
   // One flag per (HardEvent, event id): the set_flag op that set it, or null.
   std::vector<const Op*> flags_;
+  bool stopped_ = false;
   VectorMaskReg mask_reg_;
   VectorMaskReg issued_mask_;
   uint64_t cmp_mask_[2] = {0, 0};

@@ -23,7 +23,10 @@ struct CoreInstance {
 };
 
 std::vector<CoreInstance> core_instances(KernelType type, uint32_t block_dim);
-bool core_has_memory(CoreKind kind, Memory m);
+// A mix kernel's vector cores also get cube memories: the Model runs each one's
+// Matmul on a cube unit of its own (on the NPU the group's AIC serves them).
+bool core_has_memory(KernelType type, CoreKind kind, Memory m);
+bool is_mix(KernelType type);
 const char* core_kind_name(CoreKind kind);
 // How errors and printf name an instance: "block 3" for AIV-only kernels, else "AIC 1" / "AIV 5".
 std::string core_label(KernelType type, const CoreInstance& c);

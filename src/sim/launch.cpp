@@ -67,13 +67,18 @@ void bind_args(const Kernel& k, const asc_arg_t* args, size_t n_args, std::vecto
 
 // Two blocks writing the same GM bytes race on the NPU (blocks run in any
 // order). Checked after the launch from every block's recorded writes.
+// Two blocks writing overlapping GM bytes is a conflict, unless both wrote
+// exactly the same range with the same bytes (the order cannot matter then).
 void check_gm_conflicts(std::vector<std::pair<uint32_t, GmWrite>> writes) {
   std::sort(writes.begin(), writes.end(), [](const auto& a, const auto& b) {
     return std::tie(a.second.arg, a.second.lo) < std::tie(b.second.arg, b.second.lo);
   });
   const std::pair<uint32_t, GmWrite>* reach = nullptr;  // the write reaching furthest so far, per argument
   for (const auto& w : writes) {
-    if (reach && reach->second.arg == w.second.arg && w.second.lo < reach->second.hi && reach->first != w.first)
+    bool same = reach && reach->second.lo == w.second.lo && reach->second.hi == w.second.hi &&
+                reach->second.hash == w.second.hash;
+    if (reach && !same && reach->second.arg == w.second.arg && w.second.lo < reach->second.hi &&
+        reach->first != w.first)
       fail(ASC_ERR_GM_CONFLICT, w.second.op->loc,
            "memcheck: blocks {} and {} both write GM bytes [{}, {}) of kernel argument {} ({} at {}); blocks run in "
            "any order, so give each block its own slice",

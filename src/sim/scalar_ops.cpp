@@ -200,12 +200,17 @@ void exec_GetSubBlockIdx(Block& b, const Op&, const RtValue*, RtValue* out) {
 void exec_GetSubBlockNum(Block& b, const Op&, const RtValue*, RtValue* out) {
   set_int(*out, DType::Int64, b.core().sub_block_num);
 }
+void exec_MatmulServer(Block& b, const Op&, const RtValue*, RtValue*) {
+  if (b.core().kind == CoreKind::AIC && is_mix(b.kernel().options.kernel_type)) b.stop();
+}
 void exec_AscendIsAic(Block& b, const Op&, const RtValue*, RtValue* out) {
   set_int(*out, DType::Bool, b.core().kind == CoreKind::AIC);
 }
 void exec_AscendIsAiv(Block& b, const Op&, const RtValue*, RtValue* out) {
   set_int(*out, DType::Bool, b.core().kind == CoreKind::AIV);
 }
+
+void exec_GmReinterpret(Block&, const Op&, const RtValue* in, RtValue* out) { *out = in[0]; }
 
 void exec_GmOffset(Block& b, const Op& op, const RtValue* in, RtValue* out) {
   *out = in[0];
@@ -235,13 +240,6 @@ void exec_LocalCreate(Block& b, const Op& op, const RtValue* in, RtValue* out) {
     fail(ASC_ERR_OUT_OF_BOUNDS, op.loc, "{}: address {} and length {} must not be negative", name, offset, length);
   Memory memory = position_memory(pos);
   const char* where = memory_name(memory);
-  if (!core_has_memory(b.core().kind, memory))
-    fail(ASC_ERR_UNSUPPORTED, op.loc,
-         "{} at TPosition.{} lives in the {} of a {} core, but this code runs on {} ({}); set the kernel type, e.g. "
-         "@asc.jit(kernel_type=KernelType.{}), and keep cube and vector code apart with asc.ascend_is_aic() / "
-         "asc.ascend_is_aiv()",
-         name, position_name(pos), where, memory == Memory::UB ? "vector (AIV)" : "cube (AIC)", b.label(),
-         core_kind_name(b.core().kind), memory == Memory::UB ? "AIV_ONLY" : "AIC_ONLY");
   uint64_t capacity = memory_bytes(info, memory);
   if (offset % memory_alignment(memory) != 0)
     fail(ASC_ERR_MISALIGNED, op.loc, "{}: address {} is not {}-byte aligned ({} addresses are multiples of {})", name,

@@ -105,7 +105,7 @@ def test_asc_profile_env_writes_the_files(tmp_path):
         "    x_gm.set_global_buffer(x, 64)\n"
         "    a = asc.LocalTensorAuto(asc.float32, 64)\n"
         "    asc.data_copy(a, x_gm, 64)\n"
-        "    asc.add(a, a, a, 64)\n"
+        "    asc.adds(a, a, float(asc.get_block_idx()), 64)\n"
         "    asc.data_copy(x_gm, a, 64)\n"
         "x = np.ones(64, np.float32)\n"
         "scale[2, rt.current_stream()](x)\n"
@@ -114,11 +114,12 @@ def test_asc_profile_env_writes_the_files(tmp_path):
     out_dir.mkdir()
     env = dict(os.environ, ASC_PROFILE=str(out_dir))
     run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=env, timeout=120)
-    # two blocks write the same 64 floats: the conflict is reported, and nothing is profiled for a failed launch
+    # two blocks write different values to the same 64 floats: the conflict is reported, and nothing is
+    # profiled for a failed launch
     assert run.returncode != 0 and "GmWriteConflictError" in run.stderr
     script.write_text(script.read_text().replace("scale[2,", "scale[1,"))
     run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=env, timeout=120)
     assert run.returncode == 0, run.stderr
     trace = json.loads((out_dir / "scale.trace.json").read_text())
-    assert {e["name"] for e in trace["traceEvents"] if e.get("ph") == "X"} >= {"data_copy.gm_to_local", "add"}
+    assert {e["name"] for e in trace["traceEvents"] if e.get("ph") == "X"} >= {"data_copy.gm_to_local", "adds"}
     assert (out_dir / "scale.lines.csv").read_text().startswith("file,line,cycles,count")

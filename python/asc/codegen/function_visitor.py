@@ -263,23 +263,46 @@ class FunctionVisitor(ast.NodeVisitor):
             if not d.is_int():
                 raise self.error(call, f"range() needs integers, got {d.name}")
             iv_dtype = dt.promote(iv_dtype, d)
-        bounds = [to_int(v, "a range() bound") for v in (lb, ub, step)]
+        self.range_loop(node, node.target.id, (lb, ub, step), iv_dtype, node.body)
+
+    def range_loop(self, node: ast.AST, name: str, bounds_in: tuple, iv_dtype: Any, body: list,
+                   prologue: Callable[[Scalar], None] | None = None) -> None:  # fmt: skip
+        """A `for name in range(lb, ub, step)` region over `body`; `prologue(iv)` runs first in each iteration."""
+        bounds = [to_int(v, "a range() bound") for v in bounds_in]
         bounds = [scalar_cast(b, iv_dtype) for b in bounds]
-        self.prepare_region(node.body)
+        self.prepare_region(body)
         before = set(self.scope)
         iv = self.builder.for_begin(*(b.handle for b in bounds))
-        self.scope[node.target.id] = Scalar(iv, iv_dtype)
+        self.scope[name] = Scalar(iv, iv_dtype)
         self.region_depth += 1
         try:
-            for stmt in node.body:
+            if prologue is not None:
+                prologue(self.scope[name])
+            for stmt in body:
                 self.visit(stmt)
         finally:
             self.region_depth -= 1
         self.builder.for_end()
         end = self.end_line(node)
-        self.close_region(before | {node.target.id}, end)
-        self.scope.pop(node.target.id, None)
-        self.dead[node.target.id] = end
+        self.close_region(before | {name}, end)
+        self.scope.pop(name, None)
+        self.dead[name] = end
+
+    def visit_With(self, node: ast.With) -> None:
+        """``with matmul.iterate() as count:`` — a loop the context object drives (``__asc_loop__`` gives the
+        iteration count and what each iteration does before the body)."""
+        if len(node.items) != 1:
+            raise self.error(node, "with takes one context in kernels", UnsupportedSyntaxError)
+        item = node.items[0]
+        ctx = self.visit(item.context_expr)
+        loop = getattr(ctx, "__asc_loop__", None)
+        if loop is None:
+            raise self.error(node, "with ... is supported for Matmul.iterate() only", UnsupportedSyntaxError)
+        if item.optional_vars is not None and not isinstance(item.optional_vars, ast.Name):
+            raise self.error(item.optional_vars, "with ... as takes a single name")
+        name = item.optional_vars.id if item.optional_vars is not None else f"_with_{node.lineno}"
+        iterations, prologue = loop()
+        self.range_loop(node, name, (0, iterations, 1), dt.int32, node.body, prologue)
 
     def visit_If(self, node: ast.If) -> None:
         test = self.visit(node.test)

@@ -30,6 +30,7 @@ class IRBuilder:
         self.pending_name: Optional[str] = None
         self.current_pipe = None  # the TPipe created last, for asc.get_tpipe_ptr()
         self.prints = False  # printf / dump_tensor emitted: the launch reads the output
+        self.uses_matmul = False  # register_matmul emitted: MIX_AIC_1_2 unless a kernel type was given
         types = ffi.new("asc_type_t[]", max(1, len(params)))
         for i, (kind, dtype, position) in enumerate(params):
             types[i].kind, types[i].dtype, types[i].position = kind, dtype, position

@@ -207,6 +207,8 @@ class JITFunction:
                 result = FunctionVisitor(builder, source, scope).run_body()
                 if result is not None:
                     raise CodegenError(f"kernel '{self.__name__}' must not return a value", source.file, source.line)
+            if builder.uses_matmul and options.kernel_type is None and not options.matmul_cube_only:
+                builder.set_option("kernel_type", KernelType.MIX_AIC_1_2.value)  # as pyasc detects it
             handle = builder.finish()
         finally:
             builder.abandon()

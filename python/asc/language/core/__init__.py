@@ -32,6 +32,7 @@ from .dtype import (
 from .enums import (
     CMPMODE,
     CO2Layout,
+    CubeFormat,
     DataFormat,
     GatherMaskMode,
     HardEvent,
@@ -45,7 +46,15 @@ from .enums import (
     TransposeType,
 )
 from .layout_params import BrcbRepeatParams, GatherMaskParams, TransposeParamsExt
-from .properties import DEFAULT_C0_SIZE, ONE_BLK_SIZE, TOTAL_L0C_SIZE, TOTAL_L1_SIZE, Property, property
+from .properties import (
+    DEFAULT_C0_SIZE,
+    ONE_BLK_SIZE,
+    TOTAL_L0C_SIZE,
+    TOTAL_L1_SIZE,
+    Property,
+    ceildiv,
+    property,
+)
 from .repeat_params import BinaryRepeatParams, CopyRepeatParams, UnaryRepeatParams
 from .shape_info import Array, ShapeInfo, array
 from .struct import Field, Struct
@@ -58,9 +67,11 @@ __all__ = [
     "TOTAL_L1_SIZE",
     "Property",
     "property",
+    "ceildiv",
     "Field",
     "Struct",
     "CO2Layout",
+    "CubeFormat",
     "FixpipeConfig",
     "FixpipeParamsV220",
     "LoadData2DParams",

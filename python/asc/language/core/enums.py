@@ -98,6 +98,17 @@ class TransposeType(IntEnum):
     TRANSPOSE_NHWC2NCHW = 12
 
 
+class CubeFormat(IntEnum):
+    ND = 0
+    NZ = 1
+    ZN = 2
+    ZZ = 3
+    NN = 4
+    ND_ALIGN = 5
+    SCALAR = 6
+    VECTOR = 7
+
+
 class DataFormat(IntEnum):
     ND = 0
     NZ = 1

@@ -129,6 +129,10 @@ class Scalar(IRObject):
     def __ne__(self, o):
         return binary("cmp.ne", self, o)  # type: ignore[override]
 
+    def ceildiv(self, o: Any) -> Scalar:
+        """(self + o - 1) // o: how many blocks of o cover self."""
+        return (self + o - 1) // o
+
     def __neg__(self) -> Scalar:
         return Scalar(current_builder().op("arith.neg", [self.handle]), self.dtype)
 

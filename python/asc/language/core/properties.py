@@ -32,3 +32,8 @@ def property(prop: Property) -> Scalar:  # noqa: A001 - pyasc's name
 
 
 property.__asc_builtin__ = True  # type: ignore[attr-defined]
+
+
+def ceildiv(a: int, b: int) -> int:
+    """ceil(a / b) for host-side sizes (pyasc's asc.ceildiv)."""
+    return (a + b - 1) // b

@@ -38,6 +38,10 @@ class GlobalAddress(IRObject):
 
     __radd__ = __add__
 
+    def reinterpret(self, dtype: dt.DataType) -> GlobalAddress:
+        """The same address, as a pointer to `dtype` elements."""
+        return GlobalAddress(current_builder().op("gm.reinterpret", [self.handle], {"dtype": dtype.code}), dtype)
+
     def __repr__(self) -> str:
         return f"GlobalAddress(%{self.handle}: {self.dtype.name})"
 
