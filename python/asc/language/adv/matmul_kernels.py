@@ -122,7 +122,7 @@ def _mmad_first(mm, c1, a2, b2, acc_dt, n0, cm, cn, ck):
     if mm.bias_flag != 0:
         bias1 = asc.LocalTensor(acc_dt, asc.TPosition.C1, 393216, 1024)
         bt = asc.LocalTensor(acc_dt, asc.TPosition.C2, 0, 256)
-        asc.data_copy(bias1, mm.bias_gm[n0:], (cn + 7) // 8 * 8)
+        asc.data_copy(bias1, mm.bias_gm[n0:], asc.Nd2NzParams(1, 1, cn, 0, cn, 1, 1, 0))  # exactly cn, zero-padded
         asc.set_flag(asc.HardEvent.MTE2_MTE1, 1)
         asc.wait_flag(asc.HardEvent.MTE2_MTE1, 1)
         asc.data_copy(bt, bias1, (cn + 7) // 8 * 8)
