@@ -13,10 +13,13 @@ from __future__ import annotations
 from enum import IntEnum
 from typing import Any, Optional
 
+from ...language.core.enums import CubeFormat
 from .platform import PlatformAscendC, PlatformAscendCManager
 
 
 class TPosition(IntEnum):
+    """The kernel's TPosition values, plus the host-only SPM and TSCM."""
+
     GM = 0
     A1 = 1
     A2 = 2
@@ -31,17 +34,6 @@ class TPosition(IntEnum):
     VECCALC = 11
     SPM = 12
     TSCM = 13
-
-
-class CubeFormat(IntEnum):
-    ND = 0
-    NZ = 1
-    ZN = 2
-    ZZ = 3
-    NN = 4
-    ND_ALIGN = 5
-    SCALAR = 6
-    VECTOR = 7
 
 
 class DataType(IntEnum):  # GE's numbering
