@@ -891,7 +891,7 @@ void add_cube_rows(std::vector<OpInfo>& t) {
                nullptr,
                fix,
                kAll,
-               {{"nz2nd", ASC_ATTR_INT, false, 1}},
+               {{"nz2nd", ASC_ATTR_INT, false, 1}, {"deq_register", ASC_ATTR_INT, false, 0}},
                no_result,
                check_fixpipe,
                {{1, kExtentFn, false, false}, {0, kExtentFn, true, false}},
@@ -901,6 +901,19 @@ void add_cube_rows(std::vector<OpInfo>& t) {
   t.back().extent = fixpipe_extent;
   t.back().gm_rows = fixpipe_rows;
   t.back().cost = CostKind::GmCopy;
+  // on the FIX pipe, so that it reaches the copies queued after it and none before
+  t.push_back({OpCode::SetFixpipePreQuantFlag,
+               "set_fix_pipe_pre_quant_flag",
+               Pipe::FIX,
+               nullptr,
+               {K::IntScalar},
+               kAll,
+               {},
+               no_result,
+               nullptr,
+               {},
+               "AscendC::SetFixPipePreQuantFlag",
+               0});
   t.push_back(
       copy_op(OpCode::CopyL1ToBt, "data_copy.l1_to_bt", Pipe::MTE1, K::LocalTensor, K::LocalTensor, check_l1_to_bt));
   t.back().effects = {{1, 2, false, false}, {0, 2, true, false}};

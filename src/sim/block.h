@@ -102,6 +102,8 @@ class Block {
   const VectorMaskReg& issued_mask() const { return issued_mask_; }
   // The compare register CMPMASK: 128 result bits of compare.register.
   uint64_t* cmp_mask() { return cmp_mask_; }
+  // The fixpipe quantisation scalar set_fix_pipe_pre_quant_flag loads (FIX pipe state).
+  uint64_t& fixpipe_quant_scalar() { return fixpipe_quant_scalar_; }
   // The scalar unit's view of the mask register (set_vector_mask and friends).
   VectorMaskReg& mask_register() { return mask_reg_; }
 
@@ -153,6 +155,7 @@ class Block {
   VectorMaskReg mask_reg_;
   VectorMaskReg issued_mask_;
   uint64_t cmp_mask_[2] = {0, 0};
+  uint64_t fixpipe_quant_scalar_ = 0;
   const Op* running_op_ = nullptr;  // the pipe op whose handler runs, and its pipe
   Pipe running_pipe_ = Pipe::S;
   std::array<RtValue, 4> effect_tensors_{};

@@ -181,7 +181,8 @@ void exec_Fixpipe(Block& b, const Op& op, const RtValue* in, RtValue*) {
   int64_t quant = in[6].i, n = in[2].i, m = in[3].i, nd = std::max<int64_t>(in[8].i, 1);
   check_quant(op, quant, from, to);
   float scale;
-  uint32_t scale_bits = static_cast<uint32_t>(static_cast<uint64_t>(in[7].i) & 0xFFFFE000u);  // (1, 8, 10) format
+  uint64_t deq = op.attr_int(1) ? b.fixpipe_quant_scalar() : static_cast<uint64_t>(in[7].i);
+  uint32_t scale_bits = static_cast<uint32_t>(deq & 0xFFFFE000u);  // bits 0..31, as a (1, 8, 10) float
   std::memcpy(&scale, &scale_bits, 4);
   int64_t out_size = dtype_size(to);
   bool relu = in[11].i != 0, nz2nd = op.attr_int(0) != 0;
@@ -206,6 +207,10 @@ void exec_Fixpipe(Block& b, const Op& op, const RtValue* in, RtValue*) {
         }
         store_scalar(dst + at, to, v);
       }
+}
+
+void exec_SetFixpipePreQuantFlag(Block& b, const Op&, const RtValue* in, RtValue*) {
+  b.fixpipe_quant_scalar() = static_cast<uint64_t>(in[0].i);
 }
 
 void exec_CopyL1ToBt(Block& b, const Op& op, const RtValue* in, RtValue*) {

@@ -252,3 +252,46 @@ def test_nz2nd_needs_whole_16_element_groups():
     x = np.zeros(4096, np.float16)
     with pytest.raises(asc.errors.KernelError, match="d_value 20 must be a multiple of 16"):
         nz_to_nd[1, rt.current_stream()](x, x.copy(), 1, 4, 20, 1, 16, 20, 80)
+
+
+@asc.jit(kernel_type=KernelType.AIC_ONLY)
+def int8_dequant(a: asc.GlobalAddress, bt: asc.GlobalAddress, c: asc.GlobalAddress, scale_bits: int,
+                 VIA_DATA_COPY: asc.ConstExpr[bool]):  # fmt: skip
+    """16 x 16 x 32 int8 product (B given transposed), int32 results scaled into float16 on the way out."""
+    a_gm, b_gm, c_gm = asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor()
+    a_gm.set_global_buffer(a)
+    b_gm.set_global_buffer(bt)
+    c_gm.set_global_buffer(c)
+    a1 = asc.LocalTensor(asc.int8, asc.TPosition.A1, 0, 512)
+    b1 = asc.LocalTensor(asc.int8, asc.TPosition.B1, 512, 512)
+    a2 = asc.LocalTensor(asc.int8, asc.TPosition.A2, 0, 512)
+    b2 = asc.LocalTensor(asc.int8, asc.TPosition.B2, 0, 512)
+    c1 = asc.LocalTensor(asc.int32, asc.TPosition.CO1, 0, 256)
+    asc.data_copy(a1, a_gm, asc.Nd2NzParams(1, 16, 32, 0, 32, 16, 1, 0))
+    asc.data_copy(b1, b_gm, asc.Nd2NzParams(1, 16, 32, 0, 32, 16, 1, 0))
+    asc.set_flag(asc.HardEvent.MTE2_MTE1, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_MTE1, 0)
+    asc.load_data(a2, a1, asc.LoadData2DParams(0, 1, 1, 0, 0, False, 0))
+    asc.load_data(b2, b1, asc.LoadData2DParams(0, 1, 1, 0, 0, False, 0))
+    asc.set_flag(asc.HardEvent.MTE1_M, 0)
+    asc.wait_flag(asc.HardEvent.MTE1_M, 0)
+    asc.mmad(c1, a2, b2, asc.MmadParams(16, 16, 32))
+    asc.set_flag(asc.HardEvent.M_FIX, 0)
+    asc.wait_flag(asc.HardEvent.M_FIX, 0)
+    if VIA_DATA_COPY:
+        asc.set_fix_pipe_pre_quant_flag(scale_bits)
+        asc.data_copy(c_gm, c1, asc.DataCopyCO12DstParams(16, 16, 16, 16, asc.QuantModes.DEQF16, 0, False, True))
+    else:
+        asc.fixpipe(c_gm, c1, asc.FixpipeParamsV220(16, 16, 16, 16, asc.QuantModes.DEQF16, scale_bits))
+
+
+@pytest.mark.parametrize("via_data_copy", [False, True])
+@pytest.mark.parametrize("scale", [0.5, 0.0078125, 0.015625])
+def test_int8_products_dequantised_to_float16(via_data_copy, scale, rng):
+    a = rng.integers(-128, 128, (16, 32)).astype(np.int8)
+    b = rng.integers(-128, 128, (32, 16)).astype(np.int8)
+    c = np.zeros((16, 16), np.float16)
+    bits = int(np.array([scale], np.float32).view(np.uint32)[0])  # exact in the (1, 8, 10) form the fixpipe reads
+    int8_dequant[1, rt.current_stream()](a, np.ascontiguousarray(b.T), c, bits, via_data_copy)
+    want = (a.astype(np.int64) @ b.astype(np.int64)).astype(np.float64) * scale
+    np.testing.assert_array_equal(c, want.astype(np.float32).astype(np.float16))

@@ -2,7 +2,7 @@
 
 from .cast import cast
 from .compare import compare, compare_scalar, get_cmp_mask, select, set_cmp_mask
-from .cube import fixpipe, load_data, load_data_with_transpose, mmad
+from .cube import fixpipe, load_data, load_data_with_transpose, mmad, set_fix_pipe_pre_quant_flag
 from .data_copy import data_copy, data_copy_pad
 from .debug import dump_tensor, printf
 from .duplicate import duplicate
@@ -70,6 +70,7 @@ __all__ = [
     "load_data",
     "load_data_with_transpose",
     "mmad",
+    "set_fix_pipe_pre_quant_flag",
     "get_cmp_mask",
     "set_cmp_mask",
     "dump_tensor",

@@ -59,6 +59,13 @@ def mmad(dst: Any, fm: Any, filter: Any, *args: Any) -> None:  # noqa: A002 - py
 
 
 @builtin
+def set_fix_pipe_pre_quant_flag(config: Any) -> None:
+    """Loads the quantisation scalar (DEQF16: bits 0..31 a float scale) that data_copy with
+    DataCopyCO12DstParams uses; it takes effect for the L0C copies queued after it."""
+    current_builder().op("set_fix_pipe_pre_quant_flag", [to_int(config, "the quantisation scalar").handle])
+
+
+@builtin
 def fixpipe(dst: Any, src: Any, *args: Any, config: Any = None) -> None:
     """L0C (CO1) -> a GlobalTensor with `asc.FixpipeParamsV220`: NZ2ND (config=FixpipeConfig.cfg_row_major,
     the default) or NZ2NZ (FixpipeConfig.cfg_nz), converted by quant_pre and ReLU'd if relu_en."""

@@ -6,7 +6,7 @@ from typing import Any
 
 from ...codegen.context import current_builder
 from ...errors import CodegenError
-from ..core.cube_params import Nd2NzParams, Nz2NdParamsFull
+from ..core.cube_params import DataCopyCO12DstParams, Nd2NzParams, Nz2NdParamsFull
 from ..core.data_copy_params import DataCopyExtParams, DataCopyPadExtParams, DataCopyParams
 from ..core.ir_value import cast, is_runtime, to_int, to_scalar
 from ..core.tensor import LocalTensor
@@ -30,6 +30,12 @@ def data_copy(dst: Any, src: Any, count: Any = None, repeat_params: Any = None, 
         fields = [to_int(v, type(layout).__name__).handle for v in layout.fields()]
         name = "data_copy.nd2nz" if isinstance(layout, Nd2NzParams) else "data_copy.nz2nd"
         current_builder().op(name, [dst.handle, src.handle, *fields])
+        return
+    if isinstance(count, DataCopyCO12DstParams):  # L0C -> GM through the fixpipe
+        require_tensor(dst, "data_copy", "dst")
+        fields = [to_int(v, "DataCopyCO12DstParams").handle for v in count.fields()]
+        nz2nd = int(count.nz2nd_en) if isinstance(count.nz2nd_en, bool) else 1
+        current_builder().op("fixpipe", [dst.handle, src.handle, *fields], {"nz2nd": nz2nd, "deq_register": 1})
         return
     if isinstance(count, DataCopyParams):
         count, repeat_params = None, count

@@ -2,6 +2,7 @@
 
 from .constexpr import ConstExpr
 from .cube_params import (
+    DataCopyCO12DstParams,
     FixpipeConfig,
     FixpipeParamsV220,
     LoadData2DParams,
@@ -71,6 +72,7 @@ __all__ = [
     "Field",
     "Struct",
     "CO2Layout",
+    "DataCopyCO12DstParams",
     "CubeFormat",
     "FixpipeConfig",
     "FixpipeParamsV220",

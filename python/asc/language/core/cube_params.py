@@ -140,6 +140,27 @@ class FixpipeParamsV220:
                 self.nd_num, self.src_nd_stride, self.dst_nd_stride, relu]  # fmt: skip
 
 
+@dataclass
+class DataCopyCO12DstParams:
+    """data_copy L0C (CO1) -> GM: fixpipe's fields (note dst_stride before src_stride); the quantisation
+    scalar comes from set_fix_pipe_pre_quant_flag; nz2nd_en picks the ND output."""
+
+    __asc_builtin__ = True
+
+    n_size: Any = 0
+    m_size: Any = 0
+    dst_stride: Any = 0
+    src_stride: Any = 0
+    quant_pre: Any = QuantModes.NoQuant
+    relu_pre: Any = 0
+    channel_split: Any = False
+    nz2nd_en: Any = False
+
+    def fields(self) -> list:
+        return [self.n_size, self.m_size, self.src_stride, self.dst_stride, int(self.quant_pre), 0, 1, 0, 0,
+                int(self.relu_pre) if isinstance(self.relu_pre, bool) else self.relu_pre]  # fmt: skip
+
+
 class FixpipeConfig:
     """fixpipe's output layout: FixpipeConfig.cfg_row_major (NZ2ND, the default) or FixpipeConfig.cfg_nz."""
 
