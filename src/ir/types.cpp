@@ -99,4 +99,16 @@ asc_type_t type_to_c(const Type& t) {
   return asc_type_t{static_cast<uint32_t>(t.kind), static_cast<uint32_t>(t.dtype), static_cast<uint32_t>(t.position)};
 }
 
+// Ascend C general constraints, table 2 (Atlas A2): UB and L1 32 bytes, L0A/L0B
+// 512 (a fractal), L0C and the bias table 64.
+uint32_t memory_alignment(Memory m) {
+  switch (m) {
+    case Memory::L0A:
+    case Memory::L0B: return 512;
+    case Memory::L0C:
+    case Memory::BT: return 64;
+    default: return 32;
+  }
+}
+
 }  // namespace asc

@@ -66,7 +66,8 @@ bool position_is_vector(Position p);  // VECIN / VECOUT / VECCALC: the Unified B
 enum class Memory : uint8_t { UB, L1, L0A, L0B, L0C, BT, Count };
 constexpr size_t kMemoryCount = static_cast<size_t>(Memory::Count);
 Memory position_memory(Position p);
-const char* memory_name(Memory m);  // "Unified Buffer", "L1", ...
+const char* memory_name(Memory m);    // "Unified Buffer", "L1", ...
+uint32_t memory_alignment(Memory m);  // bytes a tensor's address in it must be a multiple of
 
 struct Type {
   TypeKind kind = TypeKind::None;

@@ -121,14 +121,21 @@ class Lowering {
          who, n, hard_event(event).name, kMaxEventIds, reserved_[event]);
   }
 
-  // base = the pipe's next free byte; reserve `bytes` (rounded up to 32).
+  // base = the pipe's next free byte in the position's memory (each memory
+  // is carved from its start, the Unified Buffer from ub_start); reserve
+  // `bytes` rounded up to the memory's alignment (32; 512 in L0A/L0B).
   void carve(OpList& out, uint32_t pipe, uint32_t bytes, int64_t count, Position pos, const std::string& name,
              const Location& loc, uint32_t* base, uint32_t* len) {
-    uint32_t next = pipe_next_.at(pipe);
+    Memory memory = position_memory(pos);
+    auto key = std::make_pair(pipe, memory);
+    if (!pipe_next_.count(key)) pipe_next_[key] = var(out, i32(out, memory == Memory::UB ? ub_start_ : 0, loc), loc);
+    uint32_t next = pipe_next_.at(key);
+    int64_t align = memory_alignment(memory);
     uint32_t b32 = rw_.cast(out, bytes, DType::Int32, loc);
     uint32_t rounded = rw_.binary_const(
         out, OpCode::MulS,
-        rw_.binary_const(out, OpCode::FloorDivS, rw_.binary_const(out, OpCode::AddS, b32, 31, loc), 32, loc), 32, loc);
+        rw_.binary_const(out, OpCode::FloorDivS, rw_.binary_const(out, OpCode::AddS, b32, align - 1, loc), align, loc),
+        align, loc);
     *len = var(out, rounded, loc);
     *base = var(out, next, loc);
     uint32_t total = rw_.binary_const(out, OpCode::MulS, rounded, count, loc);
@@ -172,7 +179,7 @@ class Lowering {
   void lower(Op& op, OpList& out) {
     const Location& loc = op.loc;
     switch (op.code) {
-      case OpCode::PipeCreate: pipe_next_[op.result] = var(out, i32(out, ub_start_, loc), loc); return;
+      case OpCode::PipeCreate: pipe_next_[{op.result, Memory::UB}] = var(out, i32(out, ub_start_, loc), loc); return;
       case OpCode::QueCreate:
       case OpCode::TBufCreate: return;  // state is created by init_buffer
       case OpCode::InitQueue: return init_queue(op, out);
@@ -294,7 +301,7 @@ class Lowering {
   Kernel& k_;
   Rewriter rw_;
   int64_t ub_start_;
-  std::map<uint32_t, uint32_t> pipe_next_;  // pipe value -> var of its next free byte
+  std::map<std::pair<uint32_t, Memory>, uint32_t> pipe_next_;  // (pipe value, memory) -> var of its next free byte
   std::map<uint32_t, QueueState> queues_;
   std::vector<uint32_t> queue_order_;
   std::map<uint32_t, BufState> bufs_;

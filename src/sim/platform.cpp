@@ -55,18 +55,6 @@ uint64_t memory_bytes(const asc_platform_info_t& info, Memory m) {
   return 0;
 }
 
-// Ascend C general constraints, table 2 (Atlas A2): UB and L1 32 bytes, L0A/L0B
-// 512 (a fractal), L0C and the bias table 64.
-uint32_t memory_alignment(Memory m) {
-  switch (m) {
-    case Memory::L0A:
-    case Memory::L0B: return 512;
-    case Memory::L0C:
-    case Memory::BT: return 64;
-    default: return 32;
-  }
-}
-
 const std::vector<Platform>& platforms() {
   static const std::vector<Platform> table = {
       {"Ascend910B1", row(48, 24, 1.85), cost(1.85)},

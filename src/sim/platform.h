@@ -32,9 +32,8 @@ struct Platform {
   CostModel cost;
 };
 
-// Bytes of a core's on-chip memory, and the alignment of addresses in it.
+// Bytes of a core's on-chip memory.
 uint64_t memory_bytes(const asc_platform_info_t& info, Memory m);
-uint32_t memory_alignment(Memory m);
 
 const std::vector<Platform>& platforms();
 const Platform* find_platform(std::string_view name);

@@ -295,3 +295,75 @@ def test_int8_products_dequantised_to_float16(via_data_copy, scale, rng):
     int8_dequant[1, rt.current_stream()](a, np.ascontiguousarray(b.T), c, bits, via_data_copy)
     want = (a.astype(np.int64) @ b.astype(np.int64)).astype(np.float64) * scale
     np.testing.assert_array_equal(c, want.astype(np.float32).astype(np.float16))
+
+
+@asc.jit(kernel_type=KernelType.AIC_ONLY)
+def gemm_with_queues(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress, M: asc.ConstExpr[int],
+                     N: asc.ConstExpr[int], K: asc.ConstExpr[int]):  # fmt: skip
+    """The float16 pipeline of `gemm` with TQue hand-overs between the cube memories instead of flags."""
+    m1, n1, k1 = (M + 15) // 16, (N + 15) // 16, (K + 15) // 16
+    a_gm, b_gm, c_gm = asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor()
+    a_gm.set_global_buffer(a)
+    b_gm.set_global_buffer(b)
+    c_gm.set_global_buffer(c)
+    pipe = asc.TPipe()
+    q_a1, q_b1 = asc.TQue(asc.TPosition.A1, 1), asc.TQue(asc.TPosition.B1, 1)
+    q_a2, q_b2 = asc.TQue(asc.TPosition.A2, 1), asc.TQue(asc.TPosition.B2, 1)
+    q_c = asc.TQue(asc.TPosition.CO1, 1)
+    pipe.init_buffer(que=q_a1, num=1, len=m1 * k1 * 512)
+    pipe.init_buffer(que=q_b1, num=1, len=k1 * n1 * 512)
+    pipe.init_buffer(que=q_a2, num=1, len=m1 * k1 * 512)
+    pipe.init_buffer(que=q_b2, num=1, len=k1 * n1 * 512)
+    pipe.init_buffer(que=q_c, num=1, len=m1 * n1 * 1024)
+    a1 = q_a1.alloc_tensor(asc.float16)
+    b1 = q_b1.alloc_tensor(asc.float16)
+    asc.data_copy(a1, a_gm, asc.Nd2NzParams(1, M, K, 0, K, m1 * 16, 1, 0))
+    asc.data_copy(b1, b_gm, asc.Nd2NzParams(1, K, N, 0, N, k1 * 16, 1, 0))
+    q_a1.enque(a1)
+    q_b1.enque(b1)
+    a1 = q_a1.deque(asc.float16)
+    b1 = q_b1.deque(asc.float16)
+    a2 = q_a2.alloc_tensor(asc.float16)
+    b2 = q_b2.alloc_tensor(asc.float16)
+    for i in range(m1):
+        asc.load_data(a2[i * k1 * 256 :], a1[i * 256 :], asc.LoadData2DParams(0, k1, m1, 0, 0, False, 0))
+    for kk in range(k1):
+        asc.load_data(b2[kk * n1 * 256 :], b1, asc.LoadData2DParams(kk, n1, k1, 0, 0, True, 0))
+    q_a2.enque(a2)
+    q_b2.enque(b2)
+    q_a1.free_tensor(a1)
+    q_b1.free_tensor(b1)
+    a2 = q_a2.deque(asc.float16)
+    b2 = q_b2.deque(asc.float16)
+    c1 = q_c.alloc_tensor(asc.float32)
+    asc.mmad(c1, a2, b2, asc.MmadParams(M, N, K))
+    q_c.enque(c1)
+    q_a2.free_tensor(a2)
+    q_b2.free_tensor(b2)
+    c1 = q_c.deque(asc.float32)
+    asc.fixpipe(c_gm, c1, asc.FixpipeParamsV220(N, M, m1 * 16, N))
+    q_c.free_tensor(c1)
+
+
+@pytest.mark.parametrize("m,n,k", [(32, 48, 64), (47, 30, 40)])
+def test_queues_hand_over_between_cube_memories(m, n, k, rng):
+    a, b = operands(rng, F16, m, n, k)
+    c = np.zeros((m, n), np.float32)
+    gemm_with_queues[1, rt.current_stream()](a, b, c, m, n, k)  # the sanitizer checks the hand-overs
+    np.testing.assert_allclose(c, product(a, b), rtol=1e-5, atol=1e-4)
+
+
+@asc.jit(kernel_type=KernelType.AIC_ONLY)
+def forgets_mte2_mte1(a: asc.GlobalAddress):
+    a_gm = asc.GlobalTensor()
+    a_gm.set_global_buffer(a)
+    a1 = asc.LocalTensor(asc.float16, asc.TPosition.A1, 0, 256)
+    a2 = asc.LocalTensor(asc.float16, asc.TPosition.A2, 0, 256)
+    asc.data_copy(a1, a_gm, asc.Nd2NzParams(1, 16, 16, 0, 16, 16, 1, 0))
+    asc.load_data(a2, a1, asc.LoadData2DParams(0, 1, 1, 0, 0, False, 0))
+
+
+def test_racecheck_covers_the_cube_memories():
+    with pytest.raises(asc.errors.RaceError, match=r"read-after-write race on L1 bytes \[0, 512\).*MTE2_MTE1") as err:
+        forgets_mte2_mte1[1, rt.current_stream()](np.zeros(256, np.float16))
+    assert "test_cube.py" in str(err.value)
