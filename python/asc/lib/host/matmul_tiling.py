@@ -14,26 +14,11 @@ from enum import IntEnum
 from typing import Any, Optional
 
 from ...language.core.enums import CubeFormat
+from ...language.core.enums import TPosition as KernelTPosition
 from .platform import PlatformAscendC, PlatformAscendCManager
 
-
-class TPosition(IntEnum):
-    """The kernel's TPosition values, plus the host-only SPM and TSCM."""
-
-    GM = 0
-    A1 = 1
-    A2 = 2
-    B1 = 3
-    B2 = 4
-    C1 = 5
-    C2 = 6
-    CO1 = 7
-    CO2 = 8
-    VECIN = 9
-    VECOUT = 10
-    VECCALC = 11
-    SPM = 12
-    TSCM = 13
+# The kernel's TPosition values, plus the host-only SPM and TSCM.
+TPosition = IntEnum("TPosition", {**{p.name: p.value for p in KernelTPosition}, "SPM": 12, "TSCM": 13})
 
 
 class DataType(IntEnum):  # GE's numbering
