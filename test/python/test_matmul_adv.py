@@ -166,3 +166,32 @@ def test_matmul_needs_its_tensors():
     t = tiling_for(16, 16, 16, 1, np.float16)
     with pytest.raises(asc.CodegenError, match="set_tensor_a and set_tensor_b first"):
         no_b[1, rt.current_stream()](np.zeros(256, np.float16), np.zeros(256, np.float32), t, np.zeros(64, np.uint8))
+
+
+@asc.jit(matmul_cube_only=True)
+def top_left_corner(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress, t: asc.adv.TCubeTiling,
+                    ws: asc.GlobalAddress, m: int, n: int, k: int):  # fmt: skip
+    """The m x n corner of a product over the first k of A's columns; the GM rows are the full matrices'."""
+    a_gm, b_gm, c_gm = asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor()
+    a_gm.set_global_buffer(a)
+    b_gm.set_global_buffer(b)
+    c_gm.set_global_buffer(c)
+    mm = asc.adv.Matmul(a=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, a.dtype),
+                        b=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, b.dtype),
+                        c=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, c.dtype))  # fmt: skip
+    asc.adv.register_matmul(asc.TPipe(), ws, mm, t)
+    mm.set_org_shape(96, 80, 64)  # the arrays' shapes; the tiling describes only the corner
+    mm.set_tensor_a(a_gm)
+    mm.set_tensor_b(b_gm)
+    mm.set_tail(m, n, k)
+    mm.iterate_all(c_gm)
+
+
+def test_org_shape_gives_the_rows_of_the_arrays(rng):
+    a, b = operands(rng, np.float16, 96, 80, 64)
+    t = tiling_for(32, 48, 40, 1, np.float16)  # a tiling for the corner only: its m, n, k_a are 32, 48, 40
+    c = np.full((96, 80), 5, np.float32)
+    top_left_corner[1, rt.current_stream()](a, b, c, t, np.zeros(WORKSPACE, np.uint8), 32, 48, 40)
+    want = np.full((96, 80), 5, np.float64)
+    want[:32, :48] = reference(a[:32, :40], b[:40, :48])
+    np.testing.assert_allclose(c, want, rtol=1e-6, atol=1e-3)

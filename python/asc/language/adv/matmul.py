@@ -130,6 +130,20 @@ class Matmul:
             raise CodegenError(f"Matmul.{what}: set_tensor_a and set_tensor_b first")
         return self.tiling
 
+    # The row lengths in GM: A's (Ka), B's (N, or Kb when B is transposed) and C's (N), from set_org_shape
+    # or else the tiling.
+    @property
+    def org_ka(self) -> Any:
+        return self.org[2] if self.org else self.tiling.k_a
+
+    @property
+    def org_kb(self) -> Any:
+        return self.org[3] if self.org else self.tiling.k_b
+
+    @property
+    def org_n(self) -> Any:
+        return self.org[1] if self.org else self.tiling.n
+
     def _call(self, fn: Any, *args: Any) -> Any:
         builder = current_builder()
         return fn._inline(builder, [self, *args], {}, builder.loc)

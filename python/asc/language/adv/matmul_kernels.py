@@ -64,11 +64,11 @@ def _compute(mm, m0, n0, cm, cn):
         k1 = (ck + c0 - 1) // c0
         k16 = (ck + 15) // 16 * 16
         asc.pipe_barrier(asc.PipeID.PIPE_ALL)
-        asc.data_copy(a1, mm.a_gm[m0 * t.k_a + k0 :], asc.Nd2NzParams(1, cm, ck, 0, t.k_a, m1 * 16, 1, 0))
+        asc.data_copy(a1, mm.a_gm[m0 * mm.org_ka + k0 :], asc.Nd2NzParams(1, cm, ck, 0, mm.org_ka, m1 * 16, 1, 0))
         if mm.b_trans:
-            asc.data_copy(b1, mm.b_gm[n0 * t.k_b + k0 :], asc.Nd2NzParams(1, cn, ck, 0, t.k_b, n1 * 16, 1, 0))
+            asc.data_copy(b1, mm.b_gm[n0 * mm.org_kb + k0 :], asc.Nd2NzParams(1, cn, ck, 0, mm.org_kb, n1 * 16, 1, 0))
         elif c0 == 16:
-            asc.data_copy(b1, mm.b_gm[k0 * t.n + n0 :], asc.Nd2NzParams(1, ck, cn, 0, t.n, k16, 1, 0))
+            asc.data_copy(b1, mm.b_gm[k0 * mm.org_n + n0 :], asc.Nd2NzParams(1, ck, cn, 0, mm.org_n, k16, 1, 0))
         elif c0 == 8:  # float32: 16-row slabs, zero-padded
             slab = 16 * n1 * 16
             zeros = asc.GlobalTensor()
@@ -78,13 +78,15 @@ def _compute(mm, m0, n0, cm, cn):
                 asc.pipe_barrier(asc.PipeID.PIPE_MTE2)
             if ck // 16 > 0:
                 asc.data_copy(
-                    b1, mm.b_gm[k0 * t.n + n0 :], asc.Nd2NzParams(ck // 16, 16, cn, 16 * t.n, t.n, 16, 1, slab)
+                    b1,
+                    mm.b_gm[k0 * mm.org_n + n0 :],
+                    asc.Nd2NzParams(ck // 16, 16, cn, 16 * mm.org_n, mm.org_n, 16, 1, slab),
                 )
             if ck % 16 > 0:
-                asc.data_copy(b1[ck // 16 * slab :], mm.b_gm[(k0 + ck // 16 * 16) * t.n + n0 :],
-                              asc.Nd2NzParams(1, ck % 16, cn, 0, t.n, 16, 1, 0))  # fmt: skip
+                asc.data_copy(b1[ck // 16 * slab :], mm.b_gm[(k0 + ck // 16 * 16) * mm.org_n + n0 :],
+                              asc.Nd2NzParams(1, ck % 16, cn, 0, mm.org_n, 16, 1, 0))  # fmt: skip
         else:  # int8: rows padded to 32, two stacked 16 x 32 fractals per square
-            asc.data_copy(b1, mm.b_gm[k0 * t.n + n0 :], asc.Nd2NzParams(1, ck, cn, 0, t.n, k1 * 32, 1, 0))
+            asc.data_copy(b1, mm.b_gm[k0 * mm.org_n + n0 :], asc.Nd2NzParams(1, ck, cn, 0, mm.org_n, k1 * 32, 1, 0))
         asc.set_flag(asc.HardEvent.MTE2_MTE1, 0)
         asc.wait_flag(asc.HardEvent.MTE2_MTE1, 0)
         for i in range(m1):
@@ -154,7 +156,7 @@ def _iterate_all(mm, c_gm):
             cm = min(t.base_m, sm - m0)
             cn = min(t.base_n, sn - n0)
             c1 = _compute(mm, m0, n0, cm, cn)
-            _fixpipe_out(mm, c_gm[m0 * t.n + n0 :], c1, cm, cn, t.n)
+            _fixpipe_out(mm, c_gm[m0 * mm.org_n + n0 :], c1, cm, cn, mm.org_n)
 
 
 @jit
@@ -176,12 +178,11 @@ def _begin_block(mm, count, m_iter, n_iter):
 
 @jit
 def _block_to_gm(mm, c_gm, sequential):
-    t = mm.tiling
     m0, n0, cm, cn, c1 = mm.current
     if sequential:
         _fixpipe_out(mm, c_gm, c1, cm, cn, cn)
     else:
-        _fixpipe_out(mm, c_gm[m0 * t.n + n0 :], c1, cm, cn, t.n)
+        _fixpipe_out(mm, c_gm[m0 * mm.org_n + n0 :], c1, cm, cn, mm.org_n)
 
 
 @jit
