@@ -76,6 +76,16 @@ Type local_tensor_from_attrs(const OpView& v) {
 
 // ---- op-specific checks ------------------------------------------------------
 
+void check_cross_core(const OpView& v) {
+  int64_t mode = v.op.attr_int(0), pipe = v.op.attr_int(1);
+  if (mode < 0 || mode > 2)
+    type_error(v, fmt::format("mode {} is not 0 (all cores of a kind), 1 (a group's vector cores) or 2 (a group's "
+                              "cube and vector cores); mode 4 does not exist on Atlas A2",
+                              mode));
+  if (!pipe_valid(pipe) || pipe == static_cast<int64_t>(Pipe::S) || pipe == static_cast<int64_t>(Pipe::All))
+    type_error(v, fmt::format("pipe {} must be one pipe other than PIPE_S and PIPE_ALL", pipe));
+}
+
 void check_dtype_attr(const OpView& v) {
   if (!dtype_valid(static_cast<uint32_t>(v.op.attr_int(0))))
     type_error(v, fmt::format("unknown dtype {}", v.op.attr_int(0)));
@@ -1571,6 +1581,42 @@ std::vector<OpInfo> build_table() {
                nullptr,
                {},
                "REGIST_MATMUL_OBJ",
+               0});
+  t.push_back({OpCode::CrossCoreSetFlag,
+               "cross_core_set_flag",
+               Pipe::S,
+               [](const Op& op) { return static_cast<Pipe>(op.attr_int(1)); },
+               {K::IntScalar},
+               kAll,
+               {{"mode", ASC_ATTR_INT, true}, {"pipe", ASC_ATTR_INT, true}},
+               no_result,
+               check_cross_core,
+               {},
+               "AscendC::CrossCoreSetFlag",
+               0});
+  t.push_back({OpCode::CrossCoreWaitFlag,
+               "cross_core_wait_flag",
+               Pipe::S,
+               nullptr,
+               {K::IntScalar},
+               kAll,
+               {{"mode", ASC_ATTR_INT, true}, {"pipe", ASC_ATTR_INT, true}},
+               no_result,
+               check_cross_core,
+               {},
+               "AscendC::CrossCoreWaitFlag",
+               0});
+  t.push_back({OpCode::SyncAll,
+               "sync_all",
+               Pipe::S,
+               nullptr,
+               {},
+               0,
+               {{"aiv_only", ASC_ATTR_INT, false, 1}},
+               no_result,
+               nullptr,
+               {},
+               "AscendC::SyncAll",
                0});
   t.push_back({OpCode::GmOffset,
                "gm.offset",

@@ -37,6 +37,8 @@ struct LaunchOptions {
   std::string* output = nullptr;
 };
 
+class CrossCore;
+
 struct LaunchContext {
   const Kernel& kernel;
   const Platform& platform;
@@ -44,6 +46,7 @@ struct LaunchContext {
   const std::vector<GmBuffer>& gm;           // by kernel parameter index (unused for scalars)
   const std::vector<RtValue>& param_values;  // initial registers of the parameters
   LaunchOptions options;
+  CrossCore* cross = nullptr;  // set when the kernel synchronises cores (cross_core_* / sync_all)
 };
 
 // A GM byte range a block wrote, for the cross-block conflict check.
@@ -83,6 +86,8 @@ class Block {
   uint32_t block_idx() const { return core_.block_idx; }
   const CoreInstance& core() const { return core_; }
   void stop() { stopped_ = true; }  // the rest of the kernel does not run on this core
+  CrossCore& cross() const { return *ctx_.cross; }
+  void drain_pipes() { drain(); }  // before the scalar unit waits for another core
   std::string label() const { return core_label(ctx_.kernel.options.kernel_type, core_); }
   uint32_t block_dim() const { return ctx_.block_dim; }
   const Kernel& kernel() const { return ctx_.kernel; }

@@ -18,9 +18,10 @@ std::vector<CoreInstance> core_instances(KernelType type, uint32_t block_dim) {
   }
   std::vector<CoreInstance> out;
   for (uint32_t g = 0; g < block_dim; ++g) {
-    if (aics_per_group) out.push_back({CoreKind::AIC, g, 0, 1, block_dim});
+    if (aics_per_group) out.push_back({CoreKind::AIC, g, 0, 1, block_dim, g, out.size()});
     for (uint32_t s = 0; s < aivs_per_group; ++s)
-      out.push_back({CoreKind::AIV, g * aivs_per_group + s, s, aivs_per_group, block_dim * aivs_per_group});
+      out.push_back(
+          {CoreKind::AIV, g * aivs_per_group + s, s, aivs_per_group, block_dim * aivs_per_group, g, out.size()});
   }
   return out;
 }

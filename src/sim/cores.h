@@ -20,6 +20,8 @@ struct CoreInstance {
   uint32_t sub_block_idx;  // 0, or 0/1 for the two AIVs of a 1:2 group
   uint32_t sub_block_num;  // AIVs per group seen from this core (1 on an AIC)
   uint32_t of;             // instances of this kind in the launch
+  uint32_t group;          // the launch block (cube core + its vector cores) it belongs to
+  size_t index;            // its place in the launch's instance list
 };
 
 std::vector<CoreInstance> core_instances(KernelType type, uint32_t block_dim);

@@ -4,9 +4,11 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <thread>
 #include <tuple>
 
 #include "sim/block.h"
+#include "sim/cross_core.h"
 #include "sim/scalar_math.h"
 #include "sim/thread_pool.h"
 #include "support/log.h"
@@ -163,6 +165,18 @@ LaunchReport summarise(const Kernel& kernel, const Platform& platform, std::vect
 
 }  // namespace
 
+constexpr uint32_t kMaxCrossCoreInstances = 256;
+
+bool uses_cross_core(const Kernel& kernel) {
+  std::vector<const Op*> ops(kernel.num_ops);
+  collect_ops(kernel.body, ops);
+  for (const Op* op : ops)
+    if (op &&
+        (op->code == OpCode::CrossCoreSetFlag || op->code == OpCode::CrossCoreWaitFlag || op->code == OpCode::SyncAll))
+      return true;
+  return false;
+}
+
 LaunchReport run_kernel(const Kernel& kernel, const Platform& platform, uint32_t block_dim, const asc_arg_t* args,
                         size_t n_args, const LaunchOptions& options) {
   if (block_dim == 0 || block_dim > 65535)
@@ -181,9 +195,20 @@ LaunchReport run_kernel(const Kernel& kernel, const Platform& platform, uint32_t
   std::mutex error_mutex;
   std::unique_ptr<Error> first_error;
   uint32_t first_block = UINT32_MAX;
+  bool first_secondary = true;
   std::atomic<bool> failed{false};
-  ThreadPool::shared().run(count, [&](uint32_t block, unsigned) {
-    if (failed.load(std::memory_order_relaxed)) return;
+  // Cores that wait for each other all run at once, a thread each.
+  std::unique_ptr<CrossCore> cross;
+  if (uses_cross_core(kernel)) {
+    if (count > kMaxCrossCoreInstances)
+      fail(ASC_ERR_UNSUPPORTED,
+           "a kernel that synchronises cores runs at most {} cores on the Model, this launch has {}",
+           kMaxCrossCoreInstances, count);
+    cross = std::make_unique<CrossCore>(cores);
+    ctx.cross = cross.get();
+  }
+  auto run_one = [&](uint32_t block, unsigned) {
+    if (failed.load(std::memory_order_relaxed) && !cross) return;
     try {
       Block b(ctx, cores[block], thread_memories(platform.info));
       try {
@@ -202,13 +227,25 @@ LaunchReport run_kernel(const Kernel& kernel, const Platform& platform, uint32_t
       r.events = b.timeline().events();
     } catch (const Error& e) {
       failed = true;
+      if (cross) cross->abort();
       std::lock_guard<std::mutex> lock(error_mutex);
-      if (block < first_block) {
+      // A core that only stopped because another failed is reported only if nothing else is.
+      bool secondary = std::string(e.what()).find(CrossCore::kAbandoned) != std::string::npos;
+      if (block < first_block ? !(first_secondary == false && secondary) : (first_secondary && !secondary)) {
         first_block = block;
         first_error = std::make_unique<Error>(e);
+        first_secondary = secondary;
       }
     }
-  });
+    if (cross) cross->finished();
+  };
+  if (cross) {
+    std::vector<std::thread> threads;
+    for (uint32_t i = 0; i < count; ++i) threads.emplace_back(run_one, i, 0u);
+    for (auto& t : threads) t.join();
+  } else {
+    ThreadPool::shared().run(count, run_one);
+  }
   if (options.output) {  // in block order, up to the failing block
     options.output->clear();
     for (uint32_t b = 0; b < count && b <= first_block; ++b) {

@@ -2,6 +2,7 @@
 
 from .cast import cast
 from .compare import compare, compare_scalar, get_cmp_mask, select, set_cmp_mask
+from .core_sync import cross_core_set_flag, cross_core_wait_flag, sync_all
 from .cube import fixpipe, load_data, load_data_with_transpose, mmad, set_fix_pipe_pre_quant_flag
 from .data_copy import data_copy, data_copy_pad
 from .debug import dump_tensor, printf
@@ -62,6 +63,9 @@ __all__ = [
     "set_mask_count",
     "set_mask_norm",
     "set_vector_mask",
+    "cross_core_set_flag",
+    "cross_core_wait_flag",
+    "sync_all",
     "ascend_is_aic",
     "ascend_is_aiv",
     "get_sub_block_idx",

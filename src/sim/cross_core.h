@@ -1,0 +1,52 @@
+// Synchronisation between the cores of a launch: cross_core_set_flag /
+// cross_core_wait_flag (Atlas A2 modes 0, 1 and 2) and sync_all. A launch
+// that uses them runs every core on a thread of its own; a wait blocks its
+// core's thread until the flag is set. When every core still running is
+// waiting, nothing can set a flag any more: that is a deadlock, reported on
+// each waiting core, so a launch never hangs.
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "sim/cores.h"
+
+namespace asc::sim {
+
+class CrossCore {
+ public:
+  static constexpr const char* kAbandoned = "was abandoned: another core failed";
+  explicit CrossCore(const std::vector<CoreInstance>& cores);
+  // mode 0: every core of the setter's kind; 1: the two vector cores of a
+  // group; 2: a group's cube core and its vector cores (a cube core's set
+  // releases both vector cores, a cube core's wait needs both to set).
+  void set(const CoreInstance& self, int64_t mode, int64_t flag, const Op& op);
+  void wait(const CoreInstance& self, int64_t mode, int64_t flag, const Op& op, const std::string& who);
+  // Every vector core (aiv_only) or every core reaches it before any goes on.
+  void sync_all(const CoreInstance& self, bool aiv_only, const Op& op, const std::string& who);
+  void finished();  // the calling core's run ended (normally or not)
+  void abort();     // a core failed: wake every waiting core
+
+ private:
+  void block_until(std::unique_lock<std::mutex>& lock, const std::function<bool()>& ready, const Op& op,
+                   const std::string& what);
+  using Key = std::tuple<int64_t, uint64_t, int64_t>;  // (kind of counter, owner, flag)
+
+  const std::vector<CoreInstance>& cores_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  size_t running_;                                     // cores neither finished nor waiting
+  std::vector<const std::function<bool()>*> waiters_;  // what each waiting core waits for
+  bool nobody_can_proceed() const;                     // every core is waiting and no wait is satisfied
+  bool aborted_ = false, deadlocked_ = false;
+  std::map<Key, int64_t> count_;   // flags set (mode 2) or arrivals (modes 0 and 1, sync_all)
+  std::map<Key, int64_t> passed_;  // barrier generations each core has passed
+};
+
+}  // namespace asc::sim
