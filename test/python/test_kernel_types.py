@@ -94,3 +94,27 @@ def test_blocks_beyond_the_cores_of_their_kind_run_in_waves():
     # 910B1: 48 vector cores, 24 cube cores: 48 AIC blocks take two waves, 48 AIV blocks one
     assert cycles[KernelType.AIV_ONLY, 48] == cycles[KernelType.AIV_ONLY, 24]
     assert cycles[KernelType.AIC_ONLY, 48] > cycles[KernelType.AIC_ONLY, 24]
+
+
+@asc.jit
+def uses_workspace(ws: asc.GlobalAddress, out: asc.GlobalAddress):
+    asc.set_sys_workspace(ws)
+    w = asc.GlobalTensor()
+    w.set_global_buffer(asc.get_sys_workspace().reinterpret(asc.int32))
+    o = asc.GlobalTensor()
+    o.set_global_buffer(out)
+    o.set_value(0, w.get_value(3))
+
+
+def test_sys_workspace_is_the_buffer_set():
+    ws = np.arange(16, dtype=np.int32)
+    out = np.zeros(8, np.int32)
+    uses_workspace[1, rt.current_stream()](ws, out)
+    assert out[0] == 3
+
+    @asc.jit
+    def unset(x: asc.GlobalAddress):
+        asc.get_sys_workspace()
+
+    with pytest.raises(asc.CodegenError, match="call asc.set_sys_workspace"):
+        unset[1, rt.current_stream()](np.zeros(8, np.int32))

@@ -56,6 +56,7 @@ from .vector import (  # noqa: A004
     sub,
     sub_relu,
 )
+from .workspace import get_sys_workspace, set_sys_workspace
 
 __all__ = [
     "MASK_PLACEHOLDER",
@@ -63,6 +64,8 @@ __all__ = [
     "set_mask_count",
     "set_mask_norm",
     "set_vector_mask",
+    "get_sys_workspace",
+    "set_sys_workspace",
     "cross_core_set_flag",
     "cross_core_wait_flag",
     "sync_all",
