@@ -195,3 +195,28 @@ def test_org_shape_gives_the_rows_of_the_arrays(rng):
     want = np.full((96, 80), 5, np.float64)
     want[:32, :48] = reference(a[:32, :40], b[:40, :48])
     np.testing.assert_allclose(c, want, rtol=1e-6, atol=1e-3)
+
+
+@asc.jit(matmul_cube_only=True)
+def transposed_a(at: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress, t: asc.adv.TCubeTiling,
+                 ws: asc.GlobalAddress):  # fmt: skip
+    a_gm, b_gm, c_gm = asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor()
+    a_gm.set_global_buffer(at)
+    b_gm.set_global_buffer(b)
+    c_gm.set_global_buffer(c)
+    mm = asc.adv.Matmul(a=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, at.dtype, True),
+                        b=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, b.dtype),
+                        c=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, c.dtype))  # fmt: skip
+    asc.adv.register_matmul(asc.TPipe(), ws, mm, t)
+    mm.set_tensor_a(a_gm, True)
+    mm.set_tensor_b(b_gm)
+    mm.iterate_all(c_gm)
+
+
+@pytest.mark.parametrize("m,n,k", [(32, 48, 64), (47, 30, 40), (128, 64, 200)])
+def test_a_stored_transposed(m, n, k, rng):
+    a, b = operands(rng, np.float16, m, n, k)
+    t = tiling_for(m, n, k, 1, np.float16)
+    c = np.zeros((m, n), np.float32)
+    transposed_a[1, rt.current_stream()](np.ascontiguousarray(a.T), b, c, t, np.zeros(WORKSPACE, np.uint8))
+    np.testing.assert_allclose(c, reference(a, b), rtol=1e-6, atol=1e-3)

@@ -65,13 +65,14 @@ class Matmul:
             raise CodegenError(
                 f"Matmul: A and B of {a.dtype.name} are not supported (float16, bfloat16, float32, int8)"
             )
-        if a.is_trans:
-            raise CodegenError("Matmul: a transposed A is not supported yet")
+        if a.is_trans and a.dtype.sizeof() != 2:
+            raise CodegenError("Matmul: a transposed A is supported for 2-byte types (float16, bfloat16) only yet")
         self.a_type, self.b_type, self.c_type, self.bias_type = a, b, c, bias or c
         self.tiling: Optional[TCubeTiling] = None
         self.workspace: Any = None
         self.a_gm = self.b_gm = self.bias_gm = None
         self.b_trans = b.is_trans
+        self.a_trans = a.is_trans
         self.tails: tuple = (-1, -1, -1)
         self.org: Optional[tuple] = None
         # set_bias may sit under a run-time `if` (e.g. `if tiling.is_bias:`): whether the bias applies is a
@@ -89,9 +90,10 @@ class Matmul:
 
     @builtin
     def set_tensor_a(self, tensor: Any, transpose: bool = False) -> None:
-        if transpose:
-            raise CodegenError("Matmul.set_tensor_a: a transposed A is not supported yet")
+        if transpose and self.a_type.dtype.sizeof() != 2:
+            raise CodegenError("Matmul.set_tensor_a: a transposed A is supported for 2-byte types only yet")
         self.a_gm = _global(tensor, "set_tensor_a")
+        self.a_trans = bool(transpose) or self.a_type.is_trans
 
     @builtin
     def set_tensor_b(self, tensor: Any, transpose: bool = False) -> None:
@@ -132,6 +134,10 @@ class Matmul:
 
     # The row lengths in GM: A's (Ka), B's (N, or Kb when B is transposed) and C's (N), from set_org_shape
     # or else the tiling.
+    @property
+    def org_m(self) -> Any:
+        return self.org[0] if self.org else self.tiling.m
+
     @property
     def org_ka(self) -> Any:
         return self.org[2] if self.org else self.tiling.k_a

@@ -64,7 +64,10 @@ def _compute(mm, m0, n0, cm, cn):
         k1 = (ck + c0 - 1) // c0
         k16 = (ck + 15) // 16 * 16
         asc.pipe_barrier(asc.PipeID.PIPE_ALL)
-        asc.data_copy(a1, mm.a_gm[m0 * mm.org_ka + k0 :], asc.Nd2NzParams(1, cm, ck, 0, mm.org_ka, m1 * 16, 1, 0))
+        if mm.a_trans:  # A^T (K x M) as Nz: 16 x 16 fractals (k rows, m columns) to transpose into Zz
+            asc.data_copy(a1, mm.a_gm[k0 * mm.org_m + m0 :], asc.Nd2NzParams(1, ck, cm, 0, mm.org_m, k16, 1, 0))
+        else:
+            asc.data_copy(a1, mm.a_gm[m0 * mm.org_ka + k0 :], asc.Nd2NzParams(1, cm, ck, 0, mm.org_ka, m1 * 16, 1, 0))
         if mm.b_trans:
             asc.data_copy(b1, mm.b_gm[n0 * mm.org_kb + k0 :], asc.Nd2NzParams(1, cn, ck, 0, mm.org_kb, n1 * 16, 1, 0))
         elif c0 == 16:
@@ -90,7 +93,10 @@ def _compute(mm, m0, n0, cm, cn):
         asc.set_flag(asc.HardEvent.MTE2_MTE1, 0)
         asc.wait_flag(asc.HardEvent.MTE2_MTE1, 0)
         for i in range(m1):
-            asc.load_data(a2[i * k1 * frac :], a1[i * frac :], asc.LoadData2DParams(0, k1, m1, 0, 0, False, 0))
+            if mm.a_trans:  # row block i's K fractals are consecutive in A^T's Nz
+                asc.load_data(a2[i * k1 * frac :], a1, asc.LoadData2DParams(i * (k16 // 16), k1, 1, 0, 0, True, 0))
+            else:
+                asc.load_data(a2[i * k1 * frac :], a1[i * frac :], asc.LoadData2DParams(0, k1, m1, 0, 0, False, 0))
         if mm.b_trans:
             for kk in range(k1):
                 asc.load_data(b2[kk * n1 * frac :], b1, asc.LoadData2DParams(kk * n1, n1, 1, 0, 0, False, 0))
