@@ -199,6 +199,16 @@ void check_set_vector_mask(const OpView& v) {
   check_dtype_attr(v);
 }
 
+// The dtypes the MTE3 / FIX atomic units compute in on Atlas A2.
+void check_atomic_dtype(const OpView& v) {
+  check_dtype_attr(v);
+  auto d = static_cast<DType>(v.op.attr_int(0));
+  if (d != DType::Float16 && d != DType::BFloat16 && d != DType::Float32 && d != DType::Int32 && d != DType::Int16 &&
+      d != DType::Int8)
+    type_error(v, fmt::format("atomic operations work on float16, bfloat16, float32, int32, int16 and int8, not {}",
+                              dtype_name(d)));
+}
+
 constexpr int64_t kMaxEventId = 8;  // event ids 0..7 on Atlas A2
 
 void check_flag(const OpView& v) {
@@ -763,6 +773,9 @@ int64_t mmad_work(const Op& op, const int64_t* in, int64_t size) {
 void check_fixpipe(const OpView& v) {
   if (v.operand_type(0).kind != TypeKind::GlobalTensor) type_error(v, "dst must be a GlobalTensor");
   require_position(v, 1, Memory::L0C, "src", "CO1");
+  if (v.op.code != OpCode::FixpipeVectorQuant) return;
+  require_position(v, 12, Memory::L1, "cbuf_workspace", "A1 (L1)");
+  if (v.operand_type(12).dtype != DType::UInt64) type_error(v, "cbuf_workspace must be a uint64 LocalTensor");
 }
 
 // fixpipe operands: dst, src, n_size, m_size, src_stride, dst_stride, quant_pre, deq_scalar, nd_num,
@@ -773,6 +786,7 @@ int64_t fixpipe_extent(const Op& op, const int64_t* in, size_t index, int64_t ds
     fail(ASC_ERR_INVALID_ARGUMENT, op.loc, "FixpipeParams: n_size {} must be <= 4095 and m_size {} <= {}", n, m,
          op.attr_int(0) ? 8192 : 65535);
   if (n == 0 || m == 0) return 0;
+  if (index == 2) return n * 8;  // fixpipe.vector_quant: one uint64 quant word per column
   if (index == 0) return ((nd - 1) * in[9] * 256 + ((n - 1) / 16) * in[4] * 16 + (m - 1) * 16 + 16) * 4;
   if (op.attr_int(0)) return ((nd - 1) * in[10] + (m - 1) * in[5] + n) * dst_size;  // NZ2ND
   return (m - 1) * 16 * dst_size + ((n - 1) / 16) * in[5] * 32 + 16 * dst_size;     // NZ2NZ
@@ -911,6 +925,13 @@ void add_cube_rows(std::vector<OpInfo>& t) {
   t.back().extent = fixpipe_extent;
   t.back().gm_rows = fixpipe_rows;
   t.back().cost = CostKind::GmCopy;
+  t.back().word_operand = 7;
+  OpInfo vector_quant = t.back();  // the same, with the per-column quant words (operand 12) read from L1
+  vector_quant.code = OpCode::FixpipeVectorQuant;
+  vector_quant.name = "fixpipe.vector_quant";
+  vector_quant.operands.push_back(K::LocalTensor);
+  vector_quant.effects.push_back({12, kExtentFn, false, false});
+  t.push_back(vector_quant);
   // on the FIX pipe, so that it reaches the copies queued after it and none before
   t.push_back({OpCode::SetFixpipePreQuantFlag,
                "set_fix_pipe_pre_quant_flag",
@@ -1764,6 +1785,23 @@ std::vector<OpInfo> build_table() {
                                      std::tuple{OpCode::SetMaskNorm, "set_mask_norm", "AscendC::SetMaskNorm"},
                                      std::tuple{OpCode::ResetMask, "reset_mask", "AscendC::ResetMask"}})
     t.push_back({code, name, Pipe::S, nullptr, {}, 0, {}, no_result, nullptr, {}, ascendc, 0});
+  for (auto [code, name, ascendc] : {std::tuple{OpCode::SetAtomicAdd, "set_atomic_add", "AscendC::SetAtomicAdd"},
+                                     std::tuple{OpCode::SetAtomicMax, "set_atomic_max", "AscendC::SetAtomicMax"},
+                                     std::tuple{OpCode::SetAtomicMin, "set_atomic_min", "AscendC::SetAtomicMin"},
+                                     std::tuple{OpCode::SetAtomicType, "set_atomic_type", "AscendC::SetAtomicType"}})
+    t.push_back({code, name, Pipe::S, nullptr, {}, 0, {kDTypeAttr}, no_result, check_atomic_dtype, {}, ascendc, 0});
+  t.push_back({OpCode::SetAtomicNone,
+               "set_atomic_none",
+               Pipe::S,
+               nullptr,
+               {},
+               0,
+               {},
+               no_result,
+               nullptr,
+               {},
+               "AscendC::SetAtomicNone",
+               0});
   t.push_back({OpCode::GetValue,
                "local_tensor.get_value",
                Pipe::S,

@@ -143,7 +143,8 @@ struct OpInfo {
   ResultElementsFn result_elements = nullptr;
   ExtentFn extent = nullptr;
   WorkFn work = nullptr;
-  GmRowsFn gm_rows = nullptr;  // the destination's rows, when it writes GM with gaps
+  GmRowsFn gm_rows = nullptr;         // the destination's rows, when it writes GM with gaps
+  uint8_t word_operand = kNoOperand;  // a 64-bit word of bits (fixpipe's deq_scalar), not a size
   uint8_t extent_size_operand = 0;
   bool mask_by_wider_dtype = false;  // cast: a repeat holds 256 bytes of the wider of dst and src
 };

@@ -104,7 +104,7 @@ void Block::issue(const Op& op) {
   }
   if (op.operands.size() > kMaxIssuedOperands)
     fail(ASC_ERR_INTERNAL, op.loc, "{} has more operands than a pipe queue entry holds", op.info().name);
-  Issued entry{&op, {}, timeline_.dispatch(), mask_reg_};
+  Issued entry{&op, {}, timeline_.dispatch(), mask_reg_, atomic_};
   for (size_t i = 0; i < op.operands.size(); ++i) entry.in[i] = regs_[op.operands[i]];
   update_mask_register(op, entry.in.data());
   auto& q = queues_[static_cast<size_t>(pipe)];
@@ -140,11 +140,16 @@ bool Block::step(Pipe p) {
       issued_mask_ = head.mask;
       running_op_ = &op;
       running_pipe_ = p;
+      running_dispatched_ = head.dispatched;
       size_t writes_before = gm_writes_.size();
       uint64_t bytes = check_effects(op, p, head.in.data());
       if (op.info().work) bytes = work_units(op, head.in.data());
       // An op with a result (gather_mask's count) holds the scalar unit until it ran: see issue().
-      exec_fn(op.code)(*this, op, head.in.data(), op.result == kNoValue ? nullptr : &regs_[op.result]);
+      RtValue* out = op.result == kNoValue ? nullptr : &regs_[op.result];
+      if (head.atomic.op != AtomicOp::None && writes_gm(op, head.in.data()))
+        exec_atomic(op, head, out, writes_before);
+      else
+        exec_fn(op.code)(*this, op, head.in.data(), out);
       hash_gm_writes(writes_before);
       timeline_.run(op, p, head.dispatched, bytes);
     }
@@ -255,7 +260,7 @@ uint64_t Block::check_effects(const Op& op, Pipe pipe, const RtValue* in) {
       for (size_t k = 0; k < op.operands.size(); ++k) ints[k] = in[k].i;
       const uint8_t mask = op.info().mask_operand;  // mask words are 64 bits of anything
       for (size_t k = 2; k < op.operands.size(); ++k)
-        if (k != mask && k != mask + 1u && (ints[k] < 0 || ints[k] > (int64_t{1} << 32)))
+        if (k != mask && k != mask + 1u && k != op.info().word_operand && (ints[k] < 0 || ints[k] > (int64_t{1} << 32)))
           fail(ASC_ERR_INVALID_ARGUMENT, op.loc, "{}: parameter {} is {}, outside 0..2^32", op.info().name, k - 1,
                ints[k]);
       int64_t size = dtype_size(dtype);  // the extent is in bytes of operand 0's elements; this tensor's may differ
@@ -374,6 +379,7 @@ uint64_t Block::local_bytes(const RtValue& t, const Op& op) const {
 void Block::hash_gm_writes(size_t from) {
   for (size_t i = from; i < gm_writes_.size(); ++i) {
     GmWrite& w = gm_writes_[i];
+    if (w.atomic) continue;
     const uint8_t* p = ctx_.gm[w.arg].ptr;
     uint64_t h = 1469598103934665603ull;
     for (uint64_t k = w.lo; k < w.hi; ++k) h = (h ^ p[k]) * 1099511628211ull;

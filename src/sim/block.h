@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <deque>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -46,7 +47,8 @@ struct LaunchContext {
   const std::vector<GmBuffer>& gm;           // by kernel parameter index (unused for scalars)
   const std::vector<RtValue>& param_values;  // initial registers of the parameters
   LaunchOptions options;
-  CrossCore* cross = nullptr;  // set when the kernel synchronises cores (cross_core_* / sync_all)
+  CrossCore* cross = nullptr;       // set when the kernel synchronises cores (cross_core_* / sync_all)
+  std::mutex* gm_atomic = nullptr;  // held by atomic read-modify-writes of GM (blocks run on several threads)
 };
 
 // A GM byte range a block wrote, for the cross-block conflict check.
@@ -54,7 +56,15 @@ struct GmWrite {
   uint32_t arg;
   uint64_t lo, hi;
   const Op* op;
-  uint64_t hash = 0;  // of the bytes written, right after the write
+  uint64_t hash = 0;    // of the bytes written, right after the write
+  bool atomic = false;  // combined with GM (set_atomic_add / max / min): any order gives the same result
+};
+
+// The atomic-write register: what MTE3 and FIX writes to GM do with the bytes already there.
+enum class AtomicOp : uint8_t { None, Add, Max, Min };
+struct AtomicMode {
+  AtomicOp op = AtomicOp::None;
+  DType dtype = DType::Float32;
 };
 
 constexpr size_t kMaxIssuedOperands = 13;  // the widest op: select in mask mode
@@ -74,6 +84,7 @@ struct Issued {
   std::array<RtValue, kMaxIssuedOperands> in;
   uint64_t dispatched = 0;  // cycle
   VectorMaskReg mask{};
+  AtomicMode atomic{};
 };
 
 class Block {
@@ -88,6 +99,11 @@ class Block {
   void stop() { stopped_ = true; }  // the rest of the kernel does not run on this core
   CrossCore& cross() const { return *ctx_.cross; }
   void drain_pipes() { drain(); }  // before the scalar unit waits for another core
+  // Timing of cross-core synchronisation: the cycle the running pipe op starts at; the cycle every
+  // instruction dispatched so far is done by; the scalar unit waiting until `cycle`.
+  uint64_t pipe_op_start() const { return timeline_.start_of(running_pipe_, running_dispatched_); }
+  uint64_t pipes_done() const { return timeline_.end(); }
+  void wait_until(uint64_t cycle) { timeline_.wait_until(cycle); }
   std::string label() const { return core_label(ctx_.kernel.options.kernel_type, core_); }
   uint32_t block_dim() const { return ctx_.block_dim; }
   const Kernel& kernel() const { return ctx_.kernel; }
@@ -111,6 +127,8 @@ class Block {
   uint64_t& fixpipe_quant_scalar() { return fixpipe_quant_scalar_; }
   // The scalar unit's view of the mask register (set_vector_mask and friends).
   VectorMaskReg& mask_register() { return mask_reg_; }
+  // The scalar unit's view of the atomic-write register (set_atomic_add and friends).
+  AtomicMode& atomic_mode() { return atomic_; }
 
   // Results, once run() returned.
   const Timeline& timeline() const { return timeline_; }
@@ -138,6 +156,8 @@ class Block {
   void update_mask_register(const Op& op, const RtValue* in);  // vector_mask.cpp
   uint64_t work_units(const Op& op, const RtValue* in) const;  // CostKind::Cube
   void hash_gm_writes(size_t from);
+  bool writes_gm(const Op& op, const RtValue* in) const;
+  void exec_atomic(const Op& op, const Issued& entry, RtValue* out, size_t writes_from);  // atomic.cpp
 
   const LaunchContext& ctx_;
   CoreInstance core_;
@@ -158,11 +178,13 @@ class Block {
   std::vector<const Op*> flags_;
   bool stopped_ = false;
   VectorMaskReg mask_reg_;
+  AtomicMode atomic_;
   VectorMaskReg issued_mask_;
   uint64_t cmp_mask_[2] = {0, 0};
   uint64_t fixpipe_quant_scalar_ = 0;
   const Op* running_op_ = nullptr;  // the pipe op whose handler runs, and its pipe
   Pipe running_pipe_ = Pipe::S;
+  uint64_t running_dispatched_ = 0;
   std::array<RtValue, 4> effect_tensors_{};
   std::array<uint8_t*, 4> effect_ptrs_{};
   std::array<std::pair<uint64_t, uint64_t>, 4> effect_ranges_{};  // byte ranges, UB or GM

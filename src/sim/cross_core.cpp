@@ -27,18 +27,22 @@ void check_args(const Op& op, int64_t mode, int64_t flag) {
 
 CrossCore::CrossCore(const std::vector<CoreInstance>& cores) : cores_(cores), running_(cores.size()) {}
 
-void CrossCore::set(const CoreInstance& self, int64_t mode, int64_t flag, const Op& op) {
+void CrossCore::set(const CoreInstance& self, int64_t mode, int64_t flag, const Op& op, uint64_t cycle) {
   check_args(op, mode, flag);
   std::lock_guard<std::mutex> lock(mu_);
+  auto count = [&](const Key& key) {
+    times_[key].push_back(cycle);
+    return ++count_[key];
+  };
   if (mode == 0) {
-    ++count_[{kAcrossKind, static_cast<uint64_t>(self.kind), flag}];
+    count({kAcrossKind, static_cast<uint64_t>(self.kind), flag});
   } else if (mode == 1) {
-    ++count_[{kInGroup, self.group, flag}];
+    count({kInGroup, self.group, flag});
   } else {
     for (const CoreInstance& c : cores_)  // the other kind in the group
       if (c.group == self.group && c.kind != self.kind) {
-        int64_t& n = count_[{kPerCore, c.index, flag}];
-        if (++n > kMaxCount)
+        int64_t n = count({kPerCore, c.index, flag});
+        if (n > kMaxCount)
           fail(ASC_ERR_RUNTIME, op.loc, "cross_core_set_flag: flag {} of {} {} was set {} times without a wait", flag,
                core_kind_name(c.kind), c.block_idx, n);
       }
@@ -46,18 +50,27 @@ void CrossCore::set(const CoreInstance& self, int64_t mode, int64_t flag, const 
   cv_.notify_all();
 }
 
-void CrossCore::wait(const CoreInstance& self, int64_t mode, int64_t flag, const Op& op, const std::string& who) {
+uint64_t CrossCore::latest(const Key& key, size_t count) {
+  const std::vector<uint64_t>& times = times_[key];
+  return count == 0 ? 0 : *std::max_element(times.begin(), times.begin() + static_cast<std::ptrdiff_t>(count));
+}
+
+uint64_t CrossCore::wait(const CoreInstance& self, int64_t mode, int64_t flag, const Op& op, const std::string& who) {
   check_args(op, mode, flag);
   std::unique_lock<std::mutex> lock(mu_);
   std::string what = fmt::format("cross_core_wait_flag(flag {}, mode {}) on {}", flag, mode, who);
   if (mode == 2) {
     int64_t need = 0;  // a vector core: the cube core's set; the cube core: every vector core's
     for (const CoreInstance& c : cores_) need += c.group == self.group && c.kind != self.kind;
-    int64_t& n = count_[{kPerCore, self.index, flag}];
+    Key key{kPerCore, self.index, flag};
+    int64_t& n = count_[key];
     block_until(
         lock, [&] { return n >= need; }, op, what);
     n -= need;
-    return;
+    uint64_t at = latest(key, static_cast<size_t>(need));  // the sets this wait consumes
+    auto& times = times_[key];
+    times.erase(times.begin(), times.begin() + need);
+    return at;
   }
   // modes 0 and 1: a barrier; its generation g needs every member's g-th set
   Key arrivals = mode == 0 ? Key{kAcrossKind, static_cast<uint64_t>(self.kind), flag} : Key{kInGroup, self.group, flag};
@@ -68,9 +81,11 @@ void CrossCore::wait(const CoreInstance& self, int64_t mode, int64_t flag, const
   block_until(
       lock, [&] { return count_[arrivals] >= members * (generation + 1); }, op, what);
   ++generation;
+  return latest(arrivals, static_cast<size_t>(members * generation));
 }
 
-void CrossCore::sync_all(const CoreInstance& self, bool aiv_only, const Op& op, const std::string& who) {
+uint64_t CrossCore::sync_all(const CoreInstance& self, bool aiv_only, const Op& op, const std::string& who,
+                             uint64_t cycle) {
   std::unique_lock<std::mutex> lock(mu_);
   if (aiv_only && self.kind != CoreKind::AIV)
     fail(ASC_ERR_RUNTIME, op.loc, "sync_all(is_aiv_only=True) on {}: only vector cores take part", who);
@@ -79,10 +94,12 @@ void CrossCore::sync_all(const CoreInstance& self, bool aiv_only, const Op& op, 
   for (const CoreInstance& c : cores_) members += !aiv_only || c.kind == CoreKind::AIV;
   int64_t& generation = passed_[{3, self.index, aiv_only}];
   ++count_[arrivals];
+  times_[arrivals].push_back(cycle);
   cv_.notify_all();
   block_until(
       lock, [&] { return count_[arrivals] >= members * (generation + 1); }, op, fmt::format("sync_all on {}", who));
   ++generation;
+  return latest(arrivals, static_cast<size_t>(members * generation));
 }
 
 void CrossCore::block_until(std::unique_lock<std::mutex>& lock, const std::function<bool()>& ready, const Op& op,
@@ -133,18 +150,20 @@ void CrossCore::abort() {
 
 namespace asc::sim {
 
+// The set happens when its pipe runs it; a wait holds this core's scalar unit
+// until the cycle the sets it needed happened at (sync_all: the last arrival).
 void exec_CrossCoreSetFlag(Block& b, const Op& op, const RtValue* in, RtValue*) {
-  b.cross().set(b.core(), op.attr_int(0), in[0].i, op);
+  b.cross().set(b.core(), op.attr_int(0), in[0].i, op, b.pipe_op_start());
 }
 
 void exec_CrossCoreWaitFlag(Block& b, const Op& op, const RtValue* in, RtValue*) {
   b.drain_pipes();
-  b.cross().wait(b.core(), op.attr_int(0), in[0].i, op, b.label());
+  b.wait_until(b.cross().wait(b.core(), op.attr_int(0), in[0].i, op, b.label()));
 }
 
 void exec_SyncAll(Block& b, const Op& op, const RtValue*, RtValue*) {
   b.drain_pipes();
-  b.cross().sync_all(b.core(), op.attr_int(0) != 0, op, b.label());
+  b.wait_until(b.cross().sync_all(b.core(), op.attr_int(0) != 0, op, b.label(), b.pipes_done()));
 }
 
 }  // namespace asc::sim

@@ -3,7 +3,10 @@
 // that uses them runs every core on a thread of its own; a wait blocks its
 // core's thread until the flag is set. When every core still running is
 // waiting, nothing can set a flag any more: that is a deadlock, reported on
-// each waiting core, so a launch never hangs.
+// each waiting core, so a launch never hangs. Each set and arrival carries
+// the cycle it happened at on its core; a wait returns the cycle it is
+// satisfied at (the latest of the sets it consumes), which the waiting core's
+// timeline moves up to.
 #pragma once
 
 #include <condition_variable>
@@ -26,10 +29,10 @@ class CrossCore {
   // mode 0: every core of the setter's kind; 1: the two vector cores of a
   // group; 2: a group's cube core and its vector cores (a cube core's set
   // releases both vector cores, a cube core's wait needs both to set).
-  void set(const CoreInstance& self, int64_t mode, int64_t flag, const Op& op);
-  void wait(const CoreInstance& self, int64_t mode, int64_t flag, const Op& op, const std::string& who);
+  void set(const CoreInstance& self, int64_t mode, int64_t flag, const Op& op, uint64_t cycle);
+  uint64_t wait(const CoreInstance& self, int64_t mode, int64_t flag, const Op& op, const std::string& who);
   // Every vector core (aiv_only) or every core reaches it before any goes on.
-  void sync_all(const CoreInstance& self, bool aiv_only, const Op& op, const std::string& who);
+  uint64_t sync_all(const CoreInstance& self, bool aiv_only, const Op& op, const std::string& who, uint64_t cycle);
   void finished();  // the calling core's run ended (normally or not)
   void abort();     // a core failed: wake every waiting core
 
@@ -45,8 +48,11 @@ class CrossCore {
   std::vector<const std::function<bool()>*> waiters_;  // what each waiting core waits for
   bool nobody_can_proceed() const;                     // every core is waiting and no wait is satisfied
   bool aborted_ = false, deadlocked_ = false;
-  std::map<Key, int64_t> count_;   // flags set (mode 2) or arrivals (modes 0 and 1, sync_all)
-  std::map<Key, int64_t> passed_;  // barrier generations each core has passed
+  std::map<Key, int64_t> count_;  // flags set (mode 2) or arrivals (modes 0 and 1, sync_all)
+  // The cycles of those sets (mode 2: the ones not yet consumed, oldest first) and arrivals (all, in order).
+  std::map<Key, std::vector<uint64_t>> times_;
+  uint64_t latest(const Key& key, size_t count);  // the latest of the first `count` times
+  std::map<Key, int64_t> passed_;                 // barrier generations each core has passed
 };
 
 }  // namespace asc::sim

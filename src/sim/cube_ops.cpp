@@ -3,6 +3,7 @@
 // (C0 = 32 / sizeof(T), fractals of 16 x C0 elements = 512 bytes): L1 holds
 // Nz, L0A Zz, L0B Zn; L0C holds Nz fractals of 16 x 16 fp32/int32 elements,
 // element (m, n) at (n / 16) * ceil16(M) * 16 + m * 16 + n % 16.
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <vector>
@@ -156,34 +157,93 @@ void mmad(Block& b, const Op& op, const RtValue* in, bool with_bias) {
 }
 
 // QuantModes the Model implements: 0 NoQuant, 1 F322F16, 2 F322BF16, 3 DEQF16 (int32 * the scalar's float scale).
-constexpr int64_t kNoQuant = 0, kF322F16 = 1, kF322BF16 = 2, kDeqF16 = 3;
+// QuantMode_t on Atlas A2 (V: one quant word per output column, from an L1 tensor).
+enum Quant : int64_t { kNoQuant, kF322F16, kF322BF16, kDeqF16, kVDeqF16, kQF322B8, kVQF322B8, kReq8, kVReq8 };
 
-void check_quant(const Op& op, int64_t quant, DType from, DType to) {
+bool is_vector_quant(int64_t q) { return q == kVDeqF16 || q == kVQF322B8 || q == kVReq8; }
+
+void check_quant(const Op& op, int64_t quant, DType from, DType to, bool has_tensor) {
+  bool b8 = to == DType::Int8 || to == DType::UInt8;
   bool ok = (quant == kNoQuant && from == to) ||
             (quant == kF322F16 && from == DType::Float32 && to == DType::Float16) ||
             (quant == kF322BF16 && from == DType::Float32 && to == DType::BFloat16) ||
-            (quant == kDeqF16 && from == DType::Int32 && to == DType::Float16);
+            ((quant == kDeqF16 || quant == kVDeqF16) && from == DType::Int32 && to == DType::Float16) ||
+            ((quant == kQF322B8 || quant == kVQF322B8) && from == DType::Float32 && b8) ||
+            ((quant == kReq8 || quant == kVReq8) && from == DType::Int32 && b8);
   if (!ok)
     fail(ASC_ERR_INVALID_ARGUMENT, op.loc,
-         "fixpipe: quant_pre {} does not turn {} into {} (the Model implements NoQuant, F322F16, F322BF16 and DEQF16)",
+         "fixpipe: quant_pre {} does not turn {} into {} (NoQuant keeps the dtype; F322F16 / F322BF16: float32 to "
+         "float16 / bfloat16; (V)DEQF16: int32 to float16; (V)QF322B8_PRE: float32 to int8 / uint8; (V)REQ8: int32 "
+         "to int8 / uint8)",
          quant, dtype_name(from), dtype_name(to));
+  if (is_vector_quant(quant) != has_tensor)
+    fail(ASC_ERR_INVALID_ARGUMENT, op.loc,
+         has_tensor ? "fixpipe: a quantisation tensor (cbuf_workspace) goes with VDEQF16, VQF322B8_PRE or VREQ8 only, "
+                      "not quant_pre {}"
+                    : "fixpipe: quant_pre {} takes one quant word per column: pass them as cbuf_workspace, a uint64 "
+                      "LocalTensor in L1 (fixpipe(dst, src, cbuf_workspace, params))",
+         quant);
 }
 
-}  // namespace
+float as_float(uint32_t bits) {
+  float f;
+  std::memcpy(&f, &bits, 4);
+  return f;
+}
 
-void exec_Mmad(Block& b, const Op& op, const RtValue* in, RtValue*) { mmad(b, op, in, false); }
-void exec_MmadBias(Block& b, const Op& op, const RtValue* in, RtValue*) { mmad(b, op, in, true); }
+// One L0C element through quant_pre and ReLU. A quant word holds M1 in bits
+// 13..31 (a float with 10 mantissa bits), N in 32..35 (a shift of N + 1), the
+// mode-control bit 36 (int32 input: shift right by N + 1 and saturate to
+// int16 first), a 9-bit signed offset in 37..45 and bit 46, a signed (int8)
+// rather than unsigned (uint8) result. Non-negative values are scaled by M1,
+// negative ones by M2: M1 too, or 0 with ReLU.
+RtValue quantise(int64_t quant, DType from, DType to, const uint8_t* p, uint64_t word, bool relu) {
+  RtValue v;
+  if (quant == kNoQuant || quant == kF322F16 || quant == kF322BF16) {
+    if (from == DType::Int32) {
+      int32_t x;
+      std::memcpy(&x, p, 4);
+      v.i = relu && x < 0 ? 0 : x;
+      v.f = static_cast<double>(v.i);
+    } else {
+      float x;
+      std::memcpy(&x, p, 4);
+      v.f = relu && x < 0 ? 0.0 : x;
+    }
+    return v;
+  }
+  float m1 = as_float(static_cast<uint32_t>(word & 0xFFFFE000u)), m2 = relu ? 0.0f : m1;
+  float x;
+  if (from == DType::Int32) {
+    int32_t i;
+    std::memcpy(&i, p, 4);
+    if ((word >> 36) & 1) i = std::clamp<int32_t>(i >> (((word >> 32) & 0xF) + 1), -32768, 32767);
+    x = static_cast<float>(i);
+  } else {
+    std::memcpy(&x, p, 4);
+  }
+  x = x >= 0 ? x * m1 : x * m2;
+  if (to == DType::Float16) {  // DEQF16 saturates: no inf
+    v.f = std::clamp(static_cast<double>(x), -65504.0, 65504.0);
+    return v;
+  }
+  auto offset = static_cast<int64_t>((word >> 37) & 0x1FF);
+  if (offset >= 256) offset -= 512;
+  double q = std::clamp(std::nearbyint(static_cast<double>(x)), -256.0, 255.0) + static_cast<double>(offset);
+  bool is_signed = (word >> 46) & 1;
+  v.i = static_cast<int64_t>(std::clamp(q, is_signed ? -128.0 : 0.0, is_signed ? 127.0 : 255.0));
+  v.f = static_cast<double>(v.i);
+  return v;
+}
 
 // L0C -> GM: element (m, n) of each of nd_num matrices, converted by quant_pre,
-// ReLU'd if relu_en; NZ2ND writes dst[m * dst_stride + n], NZ2NZ keeps 16-wide fractals.
-void exec_Fixpipe(Block& b, const Op& op, const RtValue* in, RtValue*) {
+// ReLU'd if relu_en; NZ2ND writes dst[m * dst_stride + n], NZ2NZ keeps 16-wide
+// fractals. `words`: the per-column quant words of the vector modes.
+void fixpipe(Block& b, const Op& op, const RtValue* in, const uint8_t* words) {
   DType from = dtype(b, op, 1), to = dtype(b, op, 0);
   int64_t quant = in[6].i, n = in[2].i, m = in[3].i, nd = std::max<int64_t>(in[8].i, 1);
-  check_quant(op, quant, from, to);
-  float scale;
-  uint64_t deq = op.attr_int(1) ? b.fixpipe_quant_scalar() : static_cast<uint64_t>(in[7].i);
-  uint32_t scale_bits = static_cast<uint32_t>(deq & 0xFFFFE000u);  // bits 0..31, as a (1, 8, 10) float
-  std::memcpy(&scale, &scale_bits, 4);
+  check_quant(op, quant, from, to, words != nullptr);
+  uint64_t scalar = op.attr_int(1) ? b.fixpipe_quant_scalar() : static_cast<uint64_t>(in[7].i);
   int64_t out_size = dtype_size(to);
   bool relu = in[11].i != 0, nz2nd = op.attr_int(0) != 0;
   const uint8_t* src = b.effect_ptr(0);
@@ -194,19 +254,20 @@ void exec_Fixpipe(Block& b, const Op& op, const RtValue* in, RtValue*) {
         const uint8_t* p = src + (i * in[9].i * 256 + (c / 16) * in[4].i * 16 + r * 16 + c % 16) * 4;
         int64_t at = nz2nd ? (i * in[10].i + r * in[5].i + c) * out_size
                            : r * 16 * out_size + (c / 16) * in[5].i * 32 + (c % 16) * out_size;
-        RtValue v;
-        if (from == DType::Int32) {
-          int32_t x;
-          std::memcpy(&x, p, 4);
-          v.i = relu && x < 0 ? 0 : x;
-          v.f = static_cast<double>(v.i) * (quant == kDeqF16 ? scale : 1.0f);
-        } else {
-          float x;
-          std::memcpy(&x, p, 4);
-          v.f = relu && x < 0 ? 0.0 : x;
-        }
-        store_scalar(dst + at, to, v);
+        uint64_t word = scalar;
+        if (words) std::memcpy(&word, words + c * 8, 8);
+        store_scalar(dst + at, to, quantise(quant, from, to, p, word, relu));
       }
+}
+
+}  // namespace
+
+void exec_Mmad(Block& b, const Op& op, const RtValue* in, RtValue*) { mmad(b, op, in, false); }
+void exec_MmadBias(Block& b, const Op& op, const RtValue* in, RtValue*) { mmad(b, op, in, true); }
+
+void exec_Fixpipe(Block& b, const Op& op, const RtValue* in, RtValue*) { fixpipe(b, op, in, nullptr); }
+void exec_FixpipeVectorQuant(Block& b, const Op& op, const RtValue* in, RtValue*) {
+  fixpipe(b, op, in, b.effect_ptr(2));
 }
 
 void exec_SetFixpipePreQuantFlag(Block& b, const Op&, const RtValue* in, RtValue*) {

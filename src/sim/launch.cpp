@@ -68,25 +68,53 @@ void bind_args(const Kernel& k, const asc_arg_t* args, size_t n_args, std::vecto
 }
 
 // Two blocks writing the same GM bytes race on the NPU (blocks run in any
-// order). Checked after the launch from every block's recorded writes.
-// Two blocks writing overlapping GM bytes is a conflict, unless both wrote
-// exactly the same range with the same bytes (the order cannot matter then).
+// order). Checked after the launch from every block's recorded writes:
+// overlapping writes of two blocks conflict unless both wrote exactly the same
+// range with the same bytes, or both combined atomically (set_atomic_add...).
+// The writes reaching furthest so far (of one argument): the furthest, and
+// the furthest of any other block, so a write is checked against another block.
+struct Reach {
+  using Write = std::pair<uint32_t, GmWrite>;
+  const Write* best = nullptr;
+  const Write* other = nullptr;
+
+  const Write* overlapping(const Write& w) const {
+    if (!best || best->second.arg != w.second.arg) return nullptr;
+    const Write* r = best->first != w.first ? best : other;
+    return r && w.second.lo < r->second.hi ? r : nullptr;
+  }
+  void add(const Write& w) {
+    if (best && best->second.arg != w.second.arg) best = other = nullptr;
+    if (!best || w.second.hi > best->second.hi) {
+      if (best && best->first != w.first) other = best;
+      best = &w;
+    } else if (w.first != best->first && (!other || w.second.hi > other->second.hi)) {
+      other = &w;
+    }
+  }
+};
+
 void check_gm_conflicts(std::vector<std::pair<uint32_t, GmWrite>> writes) {
-  std::sort(writes.begin(), writes.end(), [](const auto& a, const auto& b) {
+  using Write = Reach::Write;
+  std::sort(writes.begin(), writes.end(), [](const Write& a, const Write& b) {
     return std::tie(a.second.arg, a.second.lo) < std::tie(b.second.arg, b.second.lo);
   });
-  const std::pair<uint32_t, GmWrite>* reach = nullptr;  // the write reaching furthest so far, per argument
-  for (const auto& w : writes) {
-    bool same = reach && reach->second.lo == w.second.lo && reach->second.hi == w.second.hi &&
-                reach->second.hash == w.second.hash;
-    if (reach && !same && reach->second.arg == w.second.arg && w.second.lo < reach->second.hi &&
-        reach->first != w.first)
-      fail(ASC_ERR_GM_CONFLICT, w.second.op->loc,
-           "memcheck: blocks {} and {} both write GM bytes [{}, {}) of kernel argument {} ({} at {}); blocks run in "
-           "any order, so give each block its own slice",
-           reach->first, w.first, w.second.lo, std::min(w.second.hi, reach->second.hi), w.second.arg,
-           reach->second.op->info().name, reach->second.op->loc.str());
-    if (!reach || reach->second.arg != w.second.arg || w.second.hi > reach->second.hi) reach = &w;
+  auto conflict = [](const Write& r, const Write& w) {
+    fail(ASC_ERR_GM_CONFLICT, w.second.op->loc,
+         "memcheck: blocks {} and {} both write GM bytes [{}, {}) of kernel argument {} ({} at {}){}; blocks run in "
+         "any order, so give each block its own slice",
+         r.first, w.first, w.second.lo, std::min(w.second.hi, r.second.hi), w.second.arg, r.second.op->info().name,
+         r.second.op->loc.str(),
+         r.second.atomic != w.second.atomic ? ", only one of them atomically (set_atomic_add...)" : "");
+  };
+  Reach plain, atomic;
+  for (const Write& w : writes) {
+    if (const Write* r = plain.overlapping(w)) {
+      bool same = r->second.lo == w.second.lo && r->second.hi == w.second.hi && r->second.hash == w.second.hash;
+      if (w.second.atomic || !same) conflict(*r, w);
+    }
+    if (const Write* r = atomic.overlapping(w); r && !w.second.atomic) conflict(*r, w);
+    (w.second.atomic ? atomic : plain).add(w);
   }
 }
 
@@ -184,7 +212,9 @@ LaunchReport run_kernel(const Kernel& kernel, const Platform& platform, uint32_t
   std::vector<GmBuffer> gm;
   std::vector<RtValue> values;
   bind_args(kernel, args, n_args, gm, values);
+  std::mutex gm_atomic;
   LaunchContext ctx{kernel, platform, block_dim, gm, values, options};
+  ctx.gm_atomic = &gm_atomic;
 
   // The first failing block (lowest index) is reported; blocks not yet
   // started when a failure is seen are skipped.

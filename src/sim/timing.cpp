@@ -79,6 +79,8 @@ void Timeline::wait_flag(const Op& op, Pipe dst, int64_t key, uint64_t issued) {
   record(op, dst, start, start + 1);
 }
 
+uint64_t Timeline::start_of(Pipe pipe, uint64_t issued) const { return std::max(issued, free_[idx(pipe)]); }
+
 void Timeline::barrier_all(const Op& op) {
   uint64_t all = scalar_;
   for (uint64_t f : free_) all = std::max(all, f);

@@ -5,6 +5,7 @@
 // has been set. Pipes therefore overlap exactly as flags allow.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <map>
@@ -39,6 +40,9 @@ class Timeline {
   // `dst` may be S: then the scalar unit itself waits.
   void wait_flag(const Op& op, Pipe dst, int64_t key, uint64_t issued);
   void barrier_all(const Op& op);
+  // When a pipe instruction dispatched at `issued` can start; the scalar unit held until `cycle`.
+  uint64_t start_of(Pipe pipe, uint64_t issued) const;
+  void wait_until(uint64_t cycle) { scalar_ = std::max(scalar_, cycle); }
 
   uint64_t end() const;
   const std::array<uint64_t, kPipeSlots>& busy() const { return busy_; }

@@ -107,3 +107,35 @@ def test_cross_core_arguments_are_checked():
 
     with pytest.raises(asc.CodegenError, match="mode 4 does not exist on Atlas A2"):
         bad_mode[1, rt.current_stream()](np.zeros(8, np.int32))
+
+
+@asc.jit(kernel_type=KernelType.MIX_AIC_1_2)
+def copies_then_hand_over(x: asc.GlobalAddress, CUBE_COPIES: asc.ConstExpr[int], VECTOR_COPIES: asc.ConstExpr[int]):
+    """The cube core makes CUBE_COPIES copies into L1, then releases its vector cores, which make
+    VECTOR_COPIES copies into the Unified Buffer."""
+    x_gm = asc.GlobalTensor()
+    x_gm.set_global_buffer(x)
+    if asc.ascend_is_aic():
+        l1 = asc.LocalTensor(asc.float32, asc.TPosition.A1, 0, 16384)
+        for _ in range(CUBE_COPIES):
+            asc.data_copy(l1, x_gm, 16384)
+        asc.cross_core_set_flag(5, 2, asc.PipeID.PIPE_MTE2)
+    else:
+        ub = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, 16384)
+        asc.cross_core_wait_flag(5, 2, asc.PipeID.PIPE_MTE2)
+        for _ in range(VECTOR_COPIES):
+            asc.data_copy(ub, x_gm, 16384)
+
+
+def test_a_wait_on_another_core_is_timed():
+    """The vector cores' copies start when the cube core's flag is set: the estimate is about the sum of
+    both cores' work, not the larger one."""
+    x = np.ones(16384, np.float32)
+
+    def cycles(cube, vector):
+        copies_then_hand_over[1, rt.current_stream()](x, cube, vector)
+        return rt.last_launch_stats().cycles
+
+    cube_only, vector_only, both = cycles(20, 0), cycles(0, 20), cycles(20, 20)
+    assert both > 1.6 * max(cube_only, vector_only)
+    assert both <= cube_only + vector_only

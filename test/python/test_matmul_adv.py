@@ -213,10 +213,16 @@ def transposed_a(at: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddre
     mm.iterate_all(c_gm)
 
 
-@pytest.mark.parametrize("m,n,k", [(32, 48, 64), (47, 30, 40), (128, 64, 200)])
-def test_a_stored_transposed(m, n, k, rng):
-    a, b = operands(rng, np.float16, m, n, k)
-    t = tiling_for(m, n, k, 1, np.float16)
-    c = np.zeros((m, n), np.float32)
+TRANSPOSED_CASES = [(dtype, m, n, k) for dtype in (np.float16, np.float32, np.int8)
+                    for m, n, k in ((32, 48, 64), (47, 30, 40), (128, 64, 200), (24, 40, 8), (17, 33, 72))]  # fmt: skip
+
+
+@pytest.mark.parametrize("dtype,m,n,k", TRANSPOSED_CASES,
+                         ids=[f"{np.dtype(c[0]).name}-{c[1]}x{c[2]}x{c[3]}" for c in TRANSPOSED_CASES])  # fmt: skip
+def test_a_stored_transposed(dtype, m, n, k, rng):
+    """A given as A^T (K x M) for every dtype; K not a multiple of 16 / 32 and odd block counts included."""
+    a, b = operands(rng, dtype, m, n, k)
+    t = tiling_for(m, n, k, 1, dtype)
+    c = np.zeros((m, n), np.int32 if dtype == np.int8 else np.float32)
     transposed_a[1, rt.current_stream()](np.ascontiguousarray(a.T), b, c, t, np.zeros(WORKSPACE, np.uint8))
     np.testing.assert_allclose(c, reference(a, b), rtol=1e-6, atol=1e-3)

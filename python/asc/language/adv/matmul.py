@@ -20,6 +20,7 @@ from ...codegen.context import current_builder
 from ...errors import CodegenError
 from ..basic.utils import builtin
 from ..core import dtype as dt
+from ..core.enums import LayoutMode
 from ..core.ir_value import Scalar, const
 from ..core.tensor import GlobalTensor, LocalTensor
 from .tiling import TCubeTiling
@@ -65,8 +66,6 @@ class Matmul:
             raise CodegenError(
                 f"Matmul: A and B of {a.dtype.name} are not supported (float16, bfloat16, float32, int8)"
             )
-        if a.is_trans and a.dtype.sizeof() != 2:
-            raise CodegenError("Matmul: a transposed A is supported for 2-byte types (float16, bfloat16) only yet")
         self.a_type, self.b_type, self.c_type, self.bias_type = a, b, c, bias or c
         self.tiling: Optional[TCubeTiling] = None
         self.workspace: Any = None
@@ -75,6 +74,9 @@ class Matmul:
         self.a_trans = a.is_trans
         self.tails: tuple = (-1, -1, -1)
         self.org: Optional[tuple] = None
+        self.rows: Optional[tuple] = None
+        self.batch_num: Optional[tuple] = None  # set_batch_num
+        self.bias_per_batch = bool(getattr(matmul_config, "options", {}).get("is_bias_batch", True))
         # set_bias may sit under a run-time `if` (e.g. `if tiling.is_bias:`): whether the bias applies is a
         # run-time flag; has_bias says whether any set_bias was compiled at all
         builder = current_builder()
@@ -90,8 +92,6 @@ class Matmul:
 
     @builtin
     def set_tensor_a(self, tensor: Any, transpose: bool = False) -> None:
-        if transpose and self.a_type.dtype.sizeof() != 2:
-            raise CodegenError("Matmul.set_tensor_a: a transposed A is supported for 2-byte types only yet")
         self.a_gm = _global(tensor, "set_tensor_a")
         self.a_trans = bool(transpose) or self.a_type.is_trans
 
@@ -150,6 +150,20 @@ class Matmul:
     def org_n(self) -> Any:
         return self.org[1] if self.org else self.tiling.n
 
+    # The row lengths the device functions use: A's (Ka, or M when A is stored transposed), B's (N, or Kb
+    # when B is stored transposed) and C's (N); a batch layout overrides them (_batch_rows).
+    @property
+    def a_row(self) -> Any:
+        return self.rows[0] if self.rows else self.org_m if self.a_trans else self.org_ka
+
+    @property
+    def b_row(self) -> Any:
+        return self.rows[1] if self.rows else self.org_kb if self.b_trans else self.org_n
+
+    @property
+    def c_row(self) -> Any:
+        return self.rows[2] if self.rows else self.org_n
+
     def _call(self, fn: Any, *args: Any) -> Any:
         builder = current_builder()
         return fn._inline(builder, [self, *args], {}, builder.loc)
@@ -159,9 +173,8 @@ class Matmul:
                     wait_iterate_all: Any = None, fake_msg: Any = None) -> None:  # fmt: skip
         """This core's whole singleCoreM x singleCoreN result into the GlobalTensor `tensor` (row stride N)."""
         self._ready("iterate_all")
-        if en_atomic:
-            raise CodegenError("Matmul.iterate_all: atomic accumulation is not supported yet")
-        self._call(_iterate_all, _global(tensor, "iterate_all"))
+        c_gm = _global(tensor, "iterate_all")
+        self._call(_iterate_all, self.a_gm, self.b_gm, 0, c_gm, _atomic(en_atomic, "iterate_all"))
 
     @builtin
     def iterate(self, en_partial_sum: bool = False, sync: bool = True, local_c_matrix: Any = None) -> _Iterator:
@@ -174,8 +187,7 @@ class Matmul:
                      optional_tensor: Any = None) -> None:  # fmt: skip
         """The block the current iteration computed: into a GlobalTensor at its place in C (or at the start
         with en_sequential_write), or densely into a Unified Buffer tensor."""
-        if en_atomic:
-            raise CodegenError("Matmul.get_tensor_c: atomic accumulation is not supported yet")
+        atomic = _atomic(en_atomic, "get_tensor_c")
         if isinstance(tensor, LocalTensor):
             if self.workspace is None:
                 raise CodegenError(
@@ -183,7 +195,108 @@ class Matmul:
                 )
             self._call(_block_to_ub, tensor)
         else:
-            self._call(_block_to_gm, _global(tensor, "get_tensor_c"), bool(en_sequential_write))
+            self._call(_block_to_gm, _global(tensor, "get_tensor_c"), bool(en_sequential_write), atomic)
+
+    @builtin
+    def set_batch_num(self, batch_a: Any, batch_b: Any) -> None:
+        """The batch counts iterate_batch's (tensor, en_partial_sum, en_atomic, en_sequential_write) form uses."""
+        self.batch_num = (batch_a, batch_b)
+
+    @builtin
+    def iterate_batch(self, tensor: Any, *args: Any, **kwargs: Any) -> None:
+        """``iterate_batch(c, batch_a, batch_b, en_sequential_write, matrix_stride_a=0, matrix_stride_b=0,
+        matrix_stride_c=0, en_partial_sum=False, en_atomic=0, sync=True, wait_iterate_batch=None)`` or, after
+        set_batch_num, ``iterate_batch(c, en_partial_sum, en_atomic, en_sequential_write, matrix_stride_a=0,
+        matrix_stride_b=0, matrix_stride_c=0)``: max(batch_a, batch_b) matrix products in one call, the
+        smaller batch broadcast (batch i uses A i // (batch_c / batch_a)), laid out as the MatmulTypes'
+        `layout` says (LayoutMode.NORMAL, BSNGD, SBNGD, BNGS1S2) with the tiling's layout fields."""
+        self._ready("iterate_batch")
+        p = _batch_arguments(self, args, kwargs)
+        if isinstance(tensor, LocalTensor):
+            raise CodegenError(
+                "Matmul.iterate_batch: C in the Unified Buffer is not supported yet; give a GlobalTensor"
+            )
+        c_gm = _global(tensor, "iterate_batch")
+        if p["en_sequential_write"] is True:
+            raise CodegenError("Matmul.iterate_batch: en_sequential_write must be False when C is in GM")
+        if p["en_partial_sum"] is True:
+            raise CodegenError("Matmul.iterate_batch: en_partial_sum is not supported yet")
+        steps, self.rows = _batch_layout(self, p["matrix_stride_a"], p["matrix_stride_b"])
+        try:
+            self._call(
+                _iterate_batch, c_gm, p["batch_a"], p["batch_b"], steps, _atomic(p["en_atomic"], "iterate_batch")
+            )
+        finally:
+            self.rows = None
+
+    @builtin
+    def wait_iterate_batch(self) -> None:
+        """iterate_batch always runs synchronously on the Model: nothing to wait for."""
+        return None
+
+
+_BATCH_FORM_1 = ("batch_a", "batch_b", "en_sequential_write", "matrix_stride_a", "matrix_stride_b",
+                 "matrix_stride_c", "en_partial_sum", "en_atomic", "sync", "wait_iterate_batch")  # fmt: skip
+_BATCH_FORM_2 = ("en_partial_sum", "en_atomic", "en_sequential_write", "matrix_stride_a", "matrix_stride_b",
+                 "matrix_stride_c", "sync")  # fmt: skip
+
+
+def _batch_arguments(mm: Matmul, args: tuple, kwargs: dict) -> dict:
+    """Binds iterate_batch's arguments to one of its two forms: the second (no batch counts, from
+    set_batch_num) when batch_a is absent and the first positional argument is a bool."""
+    second = "batch_a" not in kwargs and (not args or isinstance(args[0], bool))
+    names = _BATCH_FORM_2 if second else _BATCH_FORM_1
+    if len(args) > len(names):
+        raise CodegenError(f"Matmul.iterate_batch takes at most {len(names) + 1} arguments, got {len(args) + 1}")
+    p = {"matrix_stride_a": 0, "matrix_stride_b": 0, "matrix_stride_c": 0, "en_partial_sum": False, "en_atomic": 0}
+    p.update(zip(names, args))
+    for key, value in kwargs.items():
+        if key not in names:
+            raise CodegenError(f"Matmul.iterate_batch: unexpected argument {key!r}")
+        p[key] = value
+    if second:
+        if mm.batch_num is None:
+            raise CodegenError("Matmul.iterate_batch without batch counts needs set_batch_num(batch_a, batch_b) first")
+        p["batch_a"], p["batch_b"] = mm.batch_num
+    for key in ("batch_a", "batch_b", "en_sequential_write"):
+        if key not in p:
+            raise CodegenError(f"Matmul.iterate_batch: missing argument {key!r}")
+    return p
+
+
+def _batch_layout(mm: Matmul, stride_a: Any, stride_b: Any) -> tuple[tuple, tuple]:
+    """The elements from one matrix to the next in A, B, C and the bias, and the row lengths of A, B and C,
+    from the MatmulTypes' layouts and the tiling's layout fields (or, for NORMAL, the matrices' sizes)."""
+    t = mm.tiling
+    a_layout = LayoutMode(mm.a_type.layout or LayoutMode.NORMAL)
+    b_layout = LayoutMode(mm.b_type.layout or LayoutMode.NORMAL)
+    c_layout = LayoutMode(mm.c_type.layout or LayoutMode.NORMAL)
+    if (a_layout == LayoutMode.NORMAL) != (b_layout == LayoutMode.NORMAL):
+        raise CodegenError(f"Matmul.iterate_batch: A and B must have the same layout, got {a_layout.name} and "
+                           f"{b_layout.name}")  # fmt: skip
+
+    def operand(layout: LayoutMode, fields: tuple, normal_rows: Any, normal_size: Any, stride: Any) -> tuple:
+        b, s, n, g, d = fields
+        if layout == LayoutMode.NORMAL:
+            return (normal_size if _is_zero(stride) else stride), normal_rows
+        if layout == LayoutMode.BSNGD:
+            return d, n * g * d
+        if layout == LayoutMode.SBNGD:
+            return d, b * n * g * d
+        return s * d, d  # BNGS1S2
+
+    a_fields = (t.a_layout_info_b, t.a_layout_info_s, t.a_layout_info_n, t.a_layout_info_g, t.a_layout_info_d)
+    b_fields = (t.b_layout_info_b, t.b_layout_info_s, t.b_layout_info_n, t.b_layout_info_g, t.b_layout_info_d)
+    c_fields = (t.c_layout_info_b, t.c_layout_info_s1, t.c_layout_info_n, t.c_layout_info_g, t.c_layout_info_s2)
+    a_step, a_row = operand(a_layout, a_fields, mm.a_row, mm.org_m * mm.org_ka, stride_a)
+    b_step, b_row = operand(b_layout, b_fields, mm.b_row, mm.org_kb * mm.org_n, stride_b)
+    c_step, c_row = operand(c_layout, c_fields, mm.c_row, mm.org_m * mm.org_n, 0)
+    bias_step = (t.n if c_layout == LayoutMode.NORMAL else t.c_layout_info_s2) if mm.bias_per_batch else 0
+    return (a_step, b_step, c_step, bias_step), (a_row, b_row, c_row)
+
+
+def _is_zero(value: Any) -> bool:
+    return isinstance(value, int) and value == 0
 
 
 class _Iterator:
@@ -201,6 +314,15 @@ class _Iterator:
             mm.current = mm._call(_begin_block, count, counts[0], counts[1])
 
         return counts[0] * counts[1], begin
+
+
+def _atomic(en_atomic: Any, what: str) -> int:
+    """en_atomic: 0 writes C, 1 adds to what GM holds, 2 / 3 keep the max / min (a compile-time int)."""
+    value = 0 if en_atomic is None else en_atomic
+    if isinstance(value, bool) or not isinstance(value, int) or value not in (0, 1, 2, 3):
+        raise CodegenError(f"Matmul.{what}: en_atomic must be 0, 1 (add), 2 (max) or 3 (min) at compile time, "
+                           f"got {en_atomic!r}")  # fmt: skip
+    return value
 
 
 def _global(tensor: Any, what: str) -> GlobalTensor:
@@ -224,6 +346,13 @@ def register_matmul(pipe: Any, workspace: Any, matmul: Any, tiling: Any = None) 
     builder.op("matmul.server", [])
 
 
-from .matmul_kernels import _begin_block, _block_counts, _block_to_gm, _block_to_ub, _iterate_all  # noqa: E402
+from .matmul_kernels import (  # noqa: E402
+    _begin_block,
+    _block_counts,
+    _block_to_gm,
+    _block_to_ub,
+    _iterate_all,
+    _iterate_batch,
+)
 
 __all__ = ["Matmul", "MatmulConfig", "MatmulType", "register_matmul"]

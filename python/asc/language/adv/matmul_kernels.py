@@ -43,8 +43,10 @@ def _block_counts(mm):
 
 
 @jit
-def _compute(mm, m0, n0, cm, cn):
-    """The block C[m0 : m0 + cm, n0 : n0 + cn] of this core's share into L0C, K in base_k steps."""
+def _compute(mm, a_gm, b_gm, bias_at, m0, n0, cm, cn):
+    """The block C[m0 : m0 + cm, n0 : n0 + cn] of this core's share into L0C, K in base_k steps. A's rows
+    in GM are mm.a_row elements long (M of them, or K when A is stored transposed), B's mm.b_row; the bias
+    row starts at element bias_at of the bias tensor."""
     t = mm.tiling
     sm, sn, sk = _shape(mm)
     a_dt = mm.a_type.dtype
@@ -64,38 +66,43 @@ def _compute(mm, m0, n0, cm, cn):
         k1 = (ck + c0 - 1) // c0
         k16 = (ck + 15) // 16 * 16
         asc.pipe_barrier(asc.PipeID.PIPE_ALL)
-        if mm.a_trans:  # A^T (K x M) as Nz: 16 x 16 fractals (k rows, m columns) to transpose into Zz
-            asc.data_copy(a1, mm.a_gm[k0 * mm.org_m + m0 :], asc.Nd2NzParams(1, ck, cm, 0, mm.org_m, k16, 1, 0))
+        # A^T (K x M) is loaded like B (K x N) and turned round the same way on its way to L0A
+        if mm.a_trans and c0 == 16:  # Nz: 16 x 16 fractals (k rows, m columns) to transpose into Zz
+            asc.data_copy(a1, a_gm[k0 * mm.a_row + m0 :], asc.Nd2NzParams(1, ck, cm, 0, mm.a_row, k16, 1, 0))
+        elif mm.a_trans and c0 == 8:
+            _slabs_to_l1(mm, a1, a_gm[k0 * mm.a_row + m0 :], mm.a_row, ck, cm)
+        elif mm.a_trans:
+            asc.data_copy(a1, a_gm[k0 * mm.a_row + m0 :], asc.Nd2NzParams(1, ck, cm, 0, mm.a_row, k1 * 32, 1, 0))
         else:
-            asc.data_copy(a1, mm.a_gm[m0 * mm.org_ka + k0 :], asc.Nd2NzParams(1, cm, ck, 0, mm.org_ka, m1 * 16, 1, 0))
+            asc.data_copy(a1, a_gm[m0 * mm.a_row + k0 :], asc.Nd2NzParams(1, cm, ck, 0, mm.a_row, m1 * 16, 1, 0))
         if mm.b_trans:
-            asc.data_copy(b1, mm.b_gm[n0 * mm.org_kb + k0 :], asc.Nd2NzParams(1, cn, ck, 0, mm.org_kb, n1 * 16, 1, 0))
+            asc.data_copy(b1, b_gm[n0 * mm.b_row + k0 :], asc.Nd2NzParams(1, cn, ck, 0, mm.b_row, n1 * 16, 1, 0))
         elif c0 == 16:
-            asc.data_copy(b1, mm.b_gm[k0 * mm.org_n + n0 :], asc.Nd2NzParams(1, ck, cn, 0, mm.org_n, k16, 1, 0))
-        elif c0 == 8:  # float32: 16-row slabs, zero-padded
-            slab = 16 * n1 * 16
-            zeros = asc.GlobalTensor()
-            zeros.set_global_buffer(mm.workspace.reinterpret(a_dt) + WORKSPACE_ZEROS // size)
-            if ck % 16 != 0:
-                asc.data_copy(b1, zeros, asc.Nd2NzParams(1, 1, k16 // 16 * slab, 0, 0, 1, 1, 0))
-                asc.pipe_barrier(asc.PipeID.PIPE_MTE2)
-            if ck // 16 > 0:
-                asc.data_copy(
-                    b1,
-                    mm.b_gm[k0 * mm.org_n + n0 :],
-                    asc.Nd2NzParams(ck // 16, 16, cn, 16 * mm.org_n, mm.org_n, 16, 1, slab),
-                )
-            if ck % 16 > 0:
-                asc.data_copy(b1[ck // 16 * slab :], mm.b_gm[(k0 + ck // 16 * 16) * mm.org_n + n0 :],
-                              asc.Nd2NzParams(1, ck % 16, cn, 0, mm.org_n, 16, 1, 0))  # fmt: skip
+            asc.data_copy(b1, b_gm[k0 * mm.b_row + n0 :], asc.Nd2NzParams(1, ck, cn, 0, mm.b_row, k16, 1, 0))
+        elif c0 == 8:
+            _slabs_to_l1(mm, b1, b_gm[k0 * mm.b_row + n0 :], mm.b_row, ck, cn)
         else:  # int8: rows padded to 32, two stacked 16 x 32 fractals per square
-            asc.data_copy(b1, mm.b_gm[k0 * mm.org_n + n0 :], asc.Nd2NzParams(1, ck, cn, 0, mm.org_n, k1 * 32, 1, 0))
+            asc.data_copy(b1, b_gm[k0 * mm.b_row + n0 :], asc.Nd2NzParams(1, ck, cn, 0, mm.b_row, k1 * 32, 1, 0))
         asc.set_flag(asc.HardEvent.MTE2_MTE1, 0)
         asc.wait_flag(asc.HardEvent.MTE2_MTE1, 0)
-        for i in range(m1):
-            if mm.a_trans:  # row block i's K fractals are consecutive in A^T's Nz
+        # L0A holds row block i's K fractals at i * k1.. (Zz)
+        if mm.a_trans and c0 == 16:  # row block i's K fractals are consecutive in A^T's Nz
+            for i in range(m1):
                 asc.load_data(a2[i * k1 * frac :], a1, asc.LoadData2DParams(i * (k16 // 16), k1, 1, 0, 0, True, 0))
-            else:
+        elif mm.a_trans and c0 == 8:
+            # square (slab kb, column block i) turns into fractals 2kb and 2kb + 1 of row block i; when k1 is
+            # odd the last slab's second one spills into the next row block's first, so slab 0 goes last
+            slabs = k16 // 16
+            for r in range(slabs):
+                kb = slabs - 1 - r
+                asc.load_data_with_transpose(a2[2 * kb * frac :], a1,
+                                             asc.LoadData2dTransposeParams(kb * m1, m1, 1, k1 - 1, 0, 0))  # fmt: skip
+        elif mm.a_trans:  # int8: square (kb, i) of 32 x 32 turns into fractal kb of row blocks 2i and 2i + 1
+            for kb in range(k1):
+                params = asc.LoadData2dTransposeParams(kb, (m1 + 1) // 2, k1, 2 * k1 - 1, k1 - 1, 0)
+                asc.load_data_with_transpose(a2[kb * frac :], a1, params)
+        else:
+            for i in range(m1):
                 asc.load_data(a2[i * k1 * frac :], a1[i * frac :], asc.LoadData2DParams(0, k1, m1, 0, 0, False, 0))
         if mm.b_trans:
             for kk in range(k1):
@@ -115,7 +122,7 @@ def _compute(mm, m0, n0, cm, cn):
         asc.wait_flag(asc.HardEvent.MTE1_M, 0)
         if k0 == 0:
             if mm.has_bias:
-                _mmad_first(mm, c1, a2, b2, acc_dt, n0, cm, cn, ck)
+                _mmad_first(mm, bias_at, c1, a2, b2, acc_dt, n0, cm, cn, ck)
             else:
                 asc.mmad(c1, a2, b2, asc.MmadParams(cm, cn, ck))
         else:
@@ -125,12 +132,31 @@ def _compute(mm, m0, n0, cm, cn):
 
 
 @jit
-def _mmad_first(mm, c1, a2, b2, acc_dt, n0, cm, cn, ck):
+def _slabs_to_l1(mm, l1, gm, row, rows, cols):
+    """float32 rows x cols (rows along K, `row` elements apart in GM) into L1 as 16-row slabs of Nz,
+    zero-padded to whole slabs: each 16 x 16 square is two fractals load_data_with_transpose turns round."""
+    slab = (cols + 15) // 16 * 256
+    if rows % 16 != 0:
+        zeros = asc.GlobalTensor()
+        zeros.set_global_buffer(mm.workspace.reinterpret(asc.float32) + WORKSPACE_ZEROS // 4)
+        asc.data_copy(l1, zeros, asc.Nd2NzParams(1, 1, (rows + 15) // 16 * slab, 0, 0, 1, 1, 0))
+        asc.pipe_barrier(asc.PipeID.PIPE_MTE2)
+    if rows // 16 > 0:
+        asc.data_copy(l1, gm, asc.Nd2NzParams(rows // 16, 16, cols, 16 * row, row, 16, 1, slab))
+    if rows % 16 > 0:
+        asc.data_copy(l1[rows // 16 * slab :], gm[rows // 16 * 16 * row :],
+                      asc.Nd2NzParams(1, rows % 16, cols, 0, row, 16, 1, 0))  # fmt: skip
+
+
+@jit
+def _mmad_first(mm, bias_at, c1, a2, b2, acc_dt, n0, cm, cn, ck):
     """The first K step: L0C = bias + A x B when the bias is set (at run time), else A x B."""
     if mm.bias_flag != 0:
         bias1 = asc.LocalTensor(acc_dt, asc.TPosition.C1, 393216, 1024)
         bt = asc.LocalTensor(acc_dt, asc.TPosition.C2, 0, 256)
-        asc.data_copy(bias1, mm.bias_gm[n0:], asc.Nd2NzParams(1, 1, cn, 0, cn, 1, 1, 0))  # exactly cn, zero-padded
+        asc.data_copy(
+            bias1, mm.bias_gm[bias_at + n0 :], asc.Nd2NzParams(1, 1, cn, 0, cn, 1, 1, 0)
+        )  # exactly cn, zero-padded
         asc.set_flag(asc.HardEvent.MTE2_MTE1, 1)
         asc.wait_flag(asc.HardEvent.MTE2_MTE1, 1)
         asc.data_copy(bt, bias1, (cn + 7) // 8 * 8)
@@ -142,16 +168,26 @@ def _mmad_first(mm, c1, a2, b2, acc_dt, n0, cm, cn, ck):
 
 
 @jit
-def _fixpipe_out(mm, dst, c1, cm, cn, row):
-    """L0C -> GM, rows `row` elements apart, converted to C's dtype."""
+def _fixpipe_out(mm, dst, c1, cm, cn, row, atomic):
+    """L0C -> GM, rows `row` elements apart, converted to C's dtype; `atomic` 1, 2, 3 adds to / keeps the
+    max / min of what GM holds (en_atomic)."""
     m1 = (cm + 15) // 16
     quant = asc.QuantModes.F322F16 if mm.c_type.dtype == asc.float16 else asc.QuantModes.NoQuant
+    if atomic == 1:
+        asc.set_atomic_add(mm.c_type.dtype)
+    elif atomic == 2:
+        asc.set_atomic_max(mm.c_type.dtype)
+    elif atomic == 3:
+        asc.set_atomic_min(mm.c_type.dtype)
     asc.fixpipe(dst, c1, asc.FixpipeParamsV220(cn, cm, m1 * 16, row, quant))
+    if atomic != 0:
+        asc.set_atomic_none()
     asc.pipe_barrier(asc.PipeID.PIPE_ALL)
 
 
 @jit
-def _iterate_all(mm, c_gm):
+def _iterate_all(mm, a_gm, b_gm, bias_at, c_gm, atomic):
+    """This core's whole share of C, block by block, into c_gm (rows mm.c_row elements apart)."""
     t = mm.tiling
     sm, sn, sk = _shape(mm)
     m_iter, n_iter = _block_counts(mm)
@@ -161,8 +197,8 @@ def _iterate_all(mm, c_gm):
             n0 = ni * t.base_n
             cm = min(t.base_m, sm - m0)
             cn = min(t.base_n, sn - n0)
-            c1 = _compute(mm, m0, n0, cm, cn)
-            _fixpipe_out(mm, c_gm[m0 * mm.org_n + n0 :], c1, cm, cn, mm.org_n)
+            c1 = _compute(mm, a_gm, b_gm, bias_at, m0, n0, cm, cn)
+            _fixpipe_out(mm, c_gm[m0 * mm.c_row + n0 :], c1, cm, cn, mm.c_row, atomic)
 
 
 @jit
@@ -179,16 +215,16 @@ def _begin_block(mm, count, m_iter, n_iter):
     n0 = ni * t.base_n
     cm = min(t.base_m, sm - m0)
     cn = min(t.base_n, sn - n0)
-    return m0, n0, cm, cn, _compute(mm, m0, n0, cm, cn)
+    return m0, n0, cm, cn, _compute(mm, mm.a_gm, mm.b_gm, 0, m0, n0, cm, cn)
 
 
 @jit
-def _block_to_gm(mm, c_gm, sequential):
+def _block_to_gm(mm, c_gm, sequential, atomic):
     m0, n0, cm, cn, c1 = mm.current
     if sequential:
-        _fixpipe_out(mm, c_gm, c1, cm, cn, cn)
+        _fixpipe_out(mm, c_gm, c1, cm, cn, cn, atomic)
     else:
-        _fixpipe_out(mm, c_gm[m0 * mm.org_n + n0 :], c1, cm, cn, mm.org_n)
+        _fixpipe_out(mm, c_gm[m0 * mm.c_row + n0 :], c1, cm, cn, mm.c_row, atomic)
 
 
 @jit
@@ -197,7 +233,20 @@ def _block_to_ub(mm, ub):
     m0, n0, cm, cn, c1 = mm.current
     ws = asc.GlobalTensor()
     ws.set_global_buffer(mm.workspace.reinterpret(ub.dtype) + asc.get_block_idx() * (WORKSPACE_BLOCK // 4))
-    _fixpipe_out(mm, ws, c1, cm, cn, cn)
+    _fixpipe_out(mm, ws, c1, cm, cn, cn, 0)
     asc.data_copy(ub, ws, cm * cn)
     asc.set_flag(asc.HardEvent.MTE2_V, 0)
     asc.wait_flag(asc.HardEvent.MTE2_V, 0)
+
+
+@jit
+def _iterate_batch(mm, c_gm, batch_a, batch_b, steps, atomic):
+    """batch_c = max(batch_a, batch_b) products, each a whole iterate_all: C_i = A_(i // (batch_c / batch_a))
+    x B_(i // (batch_c / batch_b)) (+ bias_i). `steps` are the elements from one matrix to the next in A,
+    B, C and the bias; the rows inside each are mm.a_row / b_row / c_row apart."""
+    step_a, step_b, step_c, step_bias = steps
+    batch_c = max(batch_a, batch_b)
+    for i in range(batch_c):
+        ia = i // (batch_c // batch_a)
+        ib = i // (batch_c // batch_b)
+        _iterate_all(mm, mm.a_gm[ia * step_a :], mm.b_gm[ib * step_b :], i * step_bias, c_gm[i * step_c :], atomic)

@@ -1,5 +1,13 @@
 """asc.language.basic: the instruction-level API."""
 
+from .atomic import (
+    set_atomic_add,
+    set_atomic_max,
+    set_atomic_min,
+    set_atomic_none,
+    set_atomic_type,
+    set_store_atomic_config,
+)
 from .cast import cast
 from .compare import compare, compare_scalar, get_cmp_mask, select, set_cmp_mask
 from .core_sync import cross_core_set_flag, cross_core_wait_flag, sync_all
@@ -59,6 +67,12 @@ from .vector import (  # noqa: A004
 from .workspace import get_sys_workspace, set_sys_workspace
 
 __all__ = [
+    "set_atomic_add",
+    "set_atomic_max",
+    "set_atomic_min",
+    "set_atomic_none",
+    "set_atomic_type",
+    "set_store_atomic_config",
     "MASK_PLACEHOLDER",
     "reset_mask",
     "set_mask_count",

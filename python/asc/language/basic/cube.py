@@ -67,14 +67,20 @@ def set_fix_pipe_pre_quant_flag(config: Any) -> None:
 
 @builtin
 def fixpipe(dst: Any, src: Any, *args: Any, config: Any = None) -> None:
-    """L0C (CO1) -> a GlobalTensor with `asc.FixpipeParamsV220`: NZ2ND (config=FixpipeConfig.cfg_row_major,
-    the default) or NZ2NZ (FixpipeConfig.cfg_nz), converted by quant_pre and ReLU'd if relu_en."""
+    """L0C (CO1) -> a GlobalTensor: ``fixpipe(dst, src, params[, config])`` or, for the per-column quant modes
+    (VDEQF16, VQF322B8_PRE, VREQ8), ``fixpipe(dst, src, cbuf_workspace, params[, config])`` with one uint64
+    quant word per column in an L1 tensor. `params` is an `asc.FixpipeParamsV220`: NZ2ND
+    (config=FixpipeConfig.cfg_row_major, the default) or NZ2NZ (FixpipeConfig.cfg_nz), converted by
+    quant_pre and ReLU'd if relu_en."""
     params = [a for a in args if isinstance(a, FixpipeParamsV220)]
-    extra = [a for a in args if not isinstance(a, (FixpipeParamsV220, FixpipeConfig))]
+    tensors = [a for a in args if isinstance(a, LocalTensor)]
+    extra = [a for a in args if not isinstance(a, (FixpipeParamsV220, FixpipeConfig, LocalTensor))]
     config = config or next((a for a in args if isinstance(a, FixpipeConfig)), FixpipeConfig.cfg_row_major)
-    if len(params) != 1 or extra:
-        raise CodegenError("fixpipe takes (dst, src, asc.FixpipeParamsV220(...)[, config]); the per-channel "
-                           "quantisation workspace form is not supported")  # fmt: skip
+    if len(params) != 1 or len(tensors) > 1 or extra:
+        raise CodegenError(
+            "fixpipe takes (dst, src, asc.FixpipeParamsV220(...)[, config]) or (dst, src, cbuf_workspace, "
+            "asc.FixpipeParamsV220(...)[, config])"
+        )
     if not isinstance(dst, GlobalTensor):
         raise CodegenError(f"fixpipe: dst must be a GlobalTensor, got {type(dst).__name__}")
     if not isinstance(src, LocalTensor):
@@ -82,4 +88,8 @@ def fixpipe(dst: Any, src: Any, *args: Any, config: Any = None) -> None:
     if config.layout == CO2Layout.COLUMN_MAJOR:
         raise CodegenError("fixpipe: the column-major layout is not available on Atlas A2")
     operands = [dst._require(), src.handle, *_ints(params[0].fields(), "FixpipeParamsV220")]
-    current_builder().op("fixpipe", operands, {"nz2nd": int(config.layout == CO2Layout.ROW_MAJOR)})
+    attrs = {"nz2nd": int(config.layout == CO2Layout.ROW_MAJOR)}
+    if tensors:
+        current_builder().op("fixpipe.vector_quant", [*operands, tensors[0].handle], attrs)
+        return
+    current_builder().op("fixpipe", operands, attrs)

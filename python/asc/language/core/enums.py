@@ -160,3 +160,25 @@ class PipeID(IntEnum):
     PIPE_MTE3 = 5
     PIPE_ALL = 6
     PIPE_FIX = 10
+
+
+class AtomicDtype(IntEnum):  # set_store_atomic_config: enables atomics in this dtype
+    ATOMIC_NONE = 0
+    ATOMIC_F32 = 1
+    ATOMIC_F16 = 2
+    ATOMIC_S16 = 3
+    ATOMIC_S32 = 4
+    ATOMIC_S8 = 5
+    ATOMIC_BF16 = 6
+
+
+class AtomicOp(IntEnum):
+    ATOMIC_SUM = 0
+
+
+class LayoutMode(IntEnum):  # how a batched Matmul operand lies in GM (MatmulType.layout)
+    NONE = 0
+    NORMAL = 1  # batch x rows x columns, matrices one after another
+    BSNGD = 2  # [B, S, N, G, D]: a batch is an S x D matrix whose rows are N * G * D apart
+    SBNGD = 3  # [S, B, N, G, D]: rows B * N * G * D apart
+    BNGS1S2 = 4  # [B, N, G, S1, S2]: S1 x S2 matrices one after another

@@ -70,6 +70,9 @@ class MatmulApiTiling:
         self.dim = 1
         self.single_shape = (-1, -1, -1)
         self.result: Optional[dict[str, int]] = None
+        # batch Matmul (iterate_batch): the B, S, N, G, D axes of A, B and C, and the largest batch count
+        self.layouts: dict[str, tuple[int, int, int, int, int]] = {}
+        self.batch_num = 0
 
     # -- the problem --------------------------------------------------------------------
     def set_a_type(self, pos: Any, type: Any, data_type: Any, is_trans: bool = False) -> int:  # noqa: A002
@@ -117,6 +120,44 @@ class MatmulApiTiling:
 
     def set_double_buffer(self, *args: Any, **kwargs: Any) -> int:
         return 0  # the choices below single-buffer L1 and double-buffer L0A/L0B
+
+    # -- batch Matmul -------------------------------------------------------------------
+    def _layout(self, which: str, b: int, s: int, n: int, g: int, d: int) -> int:
+        if min(b, s, n, g, d) <= 0:
+            return -1
+        self.layouts[which] = (b, s, n, g, d)
+        return 0
+
+    def set_a_layout(self, b: int, s: int, n: int, g: int, d: int) -> int:
+        """A's axes for the BSNGD / SBNGD / BNGS1S2 layouts: a batch is an S x D matrix."""
+        return self._layout("a", b, s, n, g, d)
+
+    def set_b_layout(self, b: int, s: int, n: int, g: int, d: int) -> int:
+        return self._layout("b", b, s, n, g, d)
+
+    def set_c_layout(self, b: int, s: int, n: int, g: int, d: int) -> int:
+        """C's axes: for BNGS1S2, `s` is S1 and `d` is S2."""
+        return self._layout("c", b, s, n, g, d)
+
+    def set_batch_num(self, batch: int) -> int:
+        """The largest batch count of one iterate_batch (max of batch_a and batch_b)."""
+        if batch <= 0:
+            return -1
+        self.batch_num = batch
+        return 0
+
+    def set_batch_info_for_normal(self, batch_a: int, batch_b: int, m: int, n: int, k: int) -> int:
+        """The NORMAL layout: batch_a M x K matrices of A, batch_b K x N of B, one a multiple of the other."""
+        if min(batch_a, batch_b, m, n, k) <= 0 or max(batch_a, batch_b) % min(batch_a, batch_b):
+            return -1
+        batch = max(batch_a, batch_b)
+        self._layout("a", batch_a, m, 1, 1, k)
+        self._layout("b", batch_b, n, 1, 1, k)
+        self._layout("c", batch, m, 1, 1, n)
+        self.batch_num = batch
+        if self.shape is None:
+            self.shape = (m, n, k)
+        return 0
 
     def get_base_m(self) -> int:
         return self.result["base_m"] if self.result else -1
@@ -179,6 +220,12 @@ class MatmulApiTiling:
             share_l0c_size=base_m * base_n * 4, share_ub_size=0, batch_m=1, batch_n=1, single_batch_m=1,
             single_batch_n=1, step_k_a=1, step_k_b=1, db_l0a=2, db_l0b=2, db_l0c=1,
         )  # fmt: skip
+        values["batch_num"] = self.batch_num
+        for which in ("a", "b", "c"):
+            axes = self.layouts.get(which, (0, 0, 0, 0, 0))
+            names = ("b", "s1", "n", "g", "s2") if which == "c" else ("b", "s", "n", "g", "d")
+            for axis, value in zip(names, axes):
+                values[f"{which}_layout_info_{axis}"] = value
         for name, value in values.items():
             setattr(tiling, name, value)
         self.result = values
@@ -225,7 +272,9 @@ class MultiCoreMatmulTiling(MatmulApiTiling):
 
 
 class BatchMatmulTiling(MultiCoreMatmulTiling):
-    """Accepted for API compatibility; batch layouts are not tiled yet (get_tiling tiles one matrix)."""
+    """Tiles one matrix of a batch (every batch has the same shape); iterate_batch walks the batches with
+    the layout fields and batch count set_a/b/c_layout, set_batch_num or set_batch_info_for_normal give."""
 
-    def set_batch_num(self, batch: int) -> int:
-        return 0
+    def get_core_num(self) -> tuple[int, int, int, int, int]:  # type: ignore[override]
+        """(dim, m_dim, n_dim, batch_core_m, batch_core_n): batches are not split over cores."""
+        return (*super().get_core_num(), 1, 1)
