@@ -152,15 +152,27 @@ Calc<T> scalar_of(const Operands& o) {
     return static_cast<T>(o.scalar_i);
 }
 
+// The count form: one loop per operand shape, so the compiler sees a plain
+// element-wise loop (and vectorises it) with no per-element branches; the
+// dst load disappears for the lanes that do not read it.
 template <typename T, typename F>
 void count_loop(const Operands& o, int64_t n, F f) {
   using C = Calc<T>;
-  C s = scalar_of<T>(o);
-  for (int64_t i = 0; i < n; ++i) {
-    C a = o.src0 ? static_cast<C>(load<T>(o.src0 + i * sizeof(T))) : C(0);
-    C b = o.src1 ? static_cast<C>(load<T>(o.src1 + i * sizeof(T))) : s;
-    C d = static_cast<C>(load<T>(o.dst + i * sizeof(T)));
-    store<T>(o.dst + i * sizeof(T), narrow<T>(f(a, b, d)));
+  const C s = scalar_of<T>(o);
+  uint8_t* d = o.dst;
+  const uint8_t *a = o.src0, *b = o.src1;
+  if (a && b) {
+    for (int64_t i = 0; i < n; ++i)
+      store<T>(d + i * sizeof(T),
+               narrow<T>(f(static_cast<C>(load<T>(a + i * sizeof(T))), static_cast<C>(load<T>(b + i * sizeof(T))),
+                           static_cast<C>(load<T>(d + i * sizeof(T))))));
+  } else if (a) {
+    for (int64_t i = 0; i < n; ++i)
+      store<T>(d + i * sizeof(T),
+               narrow<T>(f(static_cast<C>(load<T>(a + i * sizeof(T))), s, static_cast<C>(load<T>(d + i * sizeof(T))))));
+  } else {
+    for (int64_t i = 0; i < n; ++i)
+      store<T>(d + i * sizeof(T), narrow<T>(f(C(0), s, static_cast<C>(load<T>(d + i * sizeof(T))))));
   }
 }
 
