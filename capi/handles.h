@@ -30,7 +30,8 @@ struct asc_stream {
   asc::sim::LaunchOptions options;
   std::string profile_dir;
   asc::sim::LaunchReport last;
-  std::string output;  // printf / dump_tensor text of the last launch, even a failed one
+  std::string output;                        // printf / dump_tensor text of the last launch, even a failed one
+  asc_launch_stats_t* stats_sink = nullptr;  // asc_stream_set_stats_sink
 };
 
 namespace asc::capi {

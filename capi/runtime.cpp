@@ -72,17 +72,24 @@ asc_status_t asc_stream_set_profile_dir(asc_stream_t* stream, const char* dir, s
   return guard([&] { require(stream, "stream")->profile_dir = std::string(capi::text(dir, dir_len, "dir")); });
 }
 
+static void fill_stats(const sim::LaunchReport& r, asc_launch_stats_t* out) {
+  *out = asc_launch_stats_t{};
+  out->cycles = r.cycles;
+  out->duration_us = r.duration_us;
+  out->blocks = r.blocks;
+  out->n_warnings = static_cast<uint32_t>(r.warnings.size());
+  for (size_t p = 0; p < kPipeSlots; ++p) out->busy_cycles[p] = r.busy[p];
+}
+
 asc_status_t asc_stream_last_stats(const asc_stream_t* stream, asc_launch_stats_t* out) {
   return guard([&] {
-    const sim::LaunchReport& r = require(stream, "stream")->last;
-    require(out, "out");
-    *out = asc_launch_stats_t{};
-    out->cycles = r.cycles;
-    out->duration_us = r.duration_us;
-    out->blocks = r.blocks;
-    out->n_warnings = static_cast<uint32_t>(r.warnings.size());
-    for (size_t p = 0; p < kPipeSlots; ++p) out->busy_cycles[p] = r.busy[p];
+    const sim::LaunchReport& last = require(stream, "stream")->last;
+    fill_stats(last, require(out, "out"));
   });
+}
+
+asc_status_t asc_stream_set_stats_sink(asc_stream_t* stream, asc_launch_stats_t* sink) {
+  return guard([&] { require(stream, "stream")->stats_sink = sink; });
 }
 
 asc_status_t asc_stream_last_warnings(const asc_stream_t* stream, char* buf, size_t cap, size_t* len) {
@@ -127,6 +134,7 @@ asc_status_t asc_launch(const asc_kernel_t* kernel, asc_stream_t* stream, uint32
     stream->output.clear();
     Device& device = *stream->device->device;
     stream->last = device.launch(*k, block_dim, args, n_args, options);
+    if (stream->stats_sink) fill_stats(stream->last, stream->stats_sink);
     if (options.record) sim::write_profile(stream->profile_dir, *k, device.platform(), stream->last);
   });
 }

@@ -19,7 +19,7 @@
 #include <stdint.h>
 
 #define ASC_ABI_VERSION_MAJOR 1
-#define ASC_ABI_VERSION_MINOR 3
+#define ASC_ABI_VERSION_MINOR 4
 
 #if defined(_WIN32)
 #define ASC_API __declspec(dllexport)
@@ -257,6 +257,10 @@ ASC_API asc_status_t asc_stream_last_stats(const asc_stream_t* stream, asc_launc
 ASC_API asc_status_t asc_stream_last_warnings(const asc_stream_t* stream, char* buf, size_t cap, size_t* len);
 ASC_API asc_status_t asc_stream_last_output(const asc_stream_t* stream, char* buf, size_t cap, size_t* len);
 ASC_API asc_status_t asc_stream_last_lines(const asc_stream_t* stream, char* buf, size_t cap, size_t* len);
+/* (since 1.4) After every successful launch on the stream, its stats are
+   also written to *sink (NULL: no longer), so a caller that checks each
+   launch for warnings needs no extra call. `sink` must stay valid. */
+ASC_API asc_status_t asc_stream_set_stats_sink(asc_stream_t* stream, asc_launch_stats_t* sink);
 /* Runs `kernel` on block_dim blocks. On the Model backend GM buffers are the
    caller's memory (no copies); results are visible when this returns. */
 ASC_API asc_status_t asc_launch(const asc_kernel_t* kernel, asc_stream_t* stream, uint32_t block_dim,

@@ -33,7 +33,7 @@ void Block::run() {
 // synccheck at kernel end: a flag still set means a set_flag without its wait.
 // The hardware still computes the right result, so this is a warning.
 void Block::finish() {
-  if (!ctx_.options.sanitize) return;
+  if (!ctx_.options.sanitize || flags_set_ == 0) return;
   uint32_t ids = platform().info.max_event_id;
   for (size_t i = 0; i < flags_.size(); ++i)
     if (flags_[i])
@@ -186,6 +186,7 @@ void Block::set_flag(const Issued& entry) {
          "wait_flag before the same event id is set again",
          hard_event(event).name, id, flag->loc.str());
   flag = &op;
+  ++flags_set_;
   Pipe src = hard_event(event).src;
   if (race_) race_->set_flag(src, static_cast<int64_t>(index));
   timeline_.set_flag(op, src, static_cast<int64_t>(index), entry.dispatched);
@@ -197,6 +198,7 @@ bool Block::wait_flag(const Issued& entry) {
   size_t index = flag_index(op, event, entry.in[0].i);
   if (!flags_[index]) return false;
   flags_[index] = nullptr;
+  --flags_set_;
   Pipe dst = hard_event(event).dst;
   if (race_) race_->wait_flag(dst, static_cast<int64_t>(index));
   timeline_.wait_flag(op, dst, static_cast<int64_t>(index), entry.dispatched);

@@ -87,6 +87,29 @@ struct Issued {
   AtomicMode atomic{};
 };
 
+// A pipe's queue: issued in order, drained from the front. A vector and a
+// head index (std::deque would allocate a node per entry, Issued being large).
+// Nothing is issued to a pipe while its front entry runs, so front() stays valid.
+class PipeQueue {
+ public:
+  bool empty() const { return head_ == items_.size(); }
+  size_t size() const { return items_.size() - head_; }
+  const Issued& front() const { return items_[head_]; }
+  void push_back(const Issued& entry) { items_.push_back(entry); }
+  void pop_front() {
+    if (++head_ == items_.size()) {
+      items_.clear();
+      head_ = 0;
+    }
+  }
+  std::vector<Issued>::const_iterator begin() const { return items_.begin() + static_cast<std::ptrdiff_t>(head_); }
+  std::vector<Issued>::const_iterator end() const { return items_.end(); }
+
+ private:
+  std::vector<Issued> items_;
+  size_t head_ = 0;
+};
+
 class Block {
  public:
   // `local` holds the core's on-chip memories, indexed by Memory.
@@ -132,8 +155,11 @@ class Block {
 
   // Results, once run() returned.
   const Timeline& timeline() const { return timeline_; }
+  Timeline& timeline() { return timeline_; }
   const std::vector<std::string>& warnings() const { return warnings_; }
   const std::vector<GmWrite>& gm_writes() const { return gm_writes_; }
+  std::vector<std::string> take_warnings() { return std::move(warnings_); }
+  std::vector<GmWrite> take_gm_writes() { return std::move(gm_writes_); }
 
  private:
   void region(const Region& r);
@@ -173,9 +199,10 @@ class Block {
     return is_local_mem(t.mem) ? t.mem - kMemLocal : static_cast<uint32_t>(kMemoryCount) + t.mem;
   }
   std::vector<RtValue> regs_;
-  std::array<std::deque<Issued>, kPipeSlots> queues_;
+  std::array<PipeQueue, kPipeSlots> queues_;
   // One flag per (HardEvent, event id): the set_flag op that set it, or null.
   std::vector<const Op*> flags_;
+  int64_t flags_set_ = 0;  // how many of flags_ are set (synccheck scans them only then)
   bool stopped_ = false;
   VectorMaskReg mask_reg_;
   AtomicMode atomic_;

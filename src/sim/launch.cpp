@@ -1,6 +1,7 @@
 #include "sim/launch.h"
 
 #include <algorithm>
+#include <chrono>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -160,9 +161,7 @@ LaunchReport summarise(const Kernel& kernel, const Platform& platform, std::vect
     longest = std::max(longest, t);
   }
   const uint64_t launch = platform.cost.launch;
-  std::map<std::pair<const std::string*, uint32_t>, LaunchReport::Line> lines;
-  std::vector<const Op*> ops(kernel.num_ops);
-  collect_ops(kernel.body, ops);
+  std::vector<LineCost> per_op(kernel.num_ops);  // summed over blocks, then grouped by line
   for (size_t b = 0; b < blocks.size(); ++b) {
     BlockResult& br = blocks[b];
     for (size_t p = 0; p < kPipeSlots; ++p) r.busy[p] += br.busy[p];
@@ -171,17 +170,22 @@ LaunchReport summarise(const Kernel& kernel, const Platform& platform, std::vect
     for (const TraceEvent& e : br.events)
       r.events.push_back(
           {static_cast<uint32_t>(b), e.pipe, launch + start[b] + e.start, launch + start[b] + e.end, e.op});
-    for (size_t i = 0; i < br.per_op.size(); ++i) {
-      const LineCost& cost = br.per_op[i];
-      if (!cost.count) continue;
-      const Op* op = ops[i];
-      auto key = std::make_pair(op->loc.file.get(), op->loc.line);
-      auto& line = lines[key];
-      if (line.file.empty() && op->loc.file) line.file = *op->loc.file;
-      line.line = op->loc.line;
-      line.cycles += cost.cycles;
-      line.count += cost.count;
+    for (size_t i = 0; i < br.per_op.size() && i < per_op.size(); ++i) {
+      per_op[i].cycles += br.per_op[i].cycles;
+      per_op[i].count += br.per_op[i].count;
     }
+  }
+  std::map<std::pair<const std::string*, uint32_t>, LaunchReport::Line> lines;
+  std::vector<const Op*> ops(kernel.num_ops);
+  collect_ops(kernel.body, ops);
+  for (size_t i = 0; i < per_op.size(); ++i) {
+    if (!per_op[i].count) continue;
+    const Op* op = ops[i];
+    auto& line = lines[std::make_pair(op->loc.file.get(), op->loc.line)];
+    if (line.file.empty() && op->loc.file) line.file = *op->loc.file;
+    line.line = op->loc.line;
+    line.cycles += per_op[i].cycles;
+    line.count += per_op[i].count;
   }
   uint64_t t = launch + longest;
   r.cycles = t;
@@ -194,6 +198,23 @@ LaunchReport summarise(const Kernel& kernel, const Platform& platform, std::vect
 }  // namespace
 
 constexpr uint32_t kMaxCrossCoreInstances = 256;
+
+// Blocks run on the calling thread while they are quick: waking the pool's
+// threads costs more than a launch of a few small blocks takes. Once the
+// blocks run so far took longer than that, the pool takes the rest.
+constexpr std::chrono::microseconds kInlineBudget{20};
+
+template <typename RunOne>
+void run_blocks(uint32_t count, RunOne& run_one) {
+  const auto start = std::chrono::steady_clock::now();
+  uint32_t done = 0;
+  while (done < count) {
+    run_one(done++, 0u);
+    if (std::chrono::steady_clock::now() - start > kInlineBudget) break;
+  }
+  if (done < count)
+    ThreadPool::shared().run(count - done, [&](uint32_t i, unsigned worker) { run_one(done + i, worker); });
+}
 
 bool uses_cross_core(const Kernel& kernel) {
   std::vector<const Op*> ops(kernel.num_ops);
@@ -251,10 +272,10 @@ LaunchReport run_kernel(const Kernel& kernel, const Platform& platform, uint32_t
       BlockResult& r = results[block];
       r.cycles = b.timeline().end();
       r.busy = b.timeline().busy();
-      r.warnings = b.warnings();
-      r.gm_writes = b.gm_writes();
-      r.per_op = b.timeline().per_op();
-      r.events = b.timeline().events();
+      r.warnings = b.take_warnings();
+      r.gm_writes = b.take_gm_writes();
+      r.per_op = b.timeline().take_per_op();
+      r.events = b.timeline().take_events();
     } catch (const Error& e) {
       failed = true;
       if (cross) cross->abort();
@@ -274,7 +295,7 @@ LaunchReport run_kernel(const Kernel& kernel, const Platform& platform, uint32_t
     for (uint32_t i = 0; i < count; ++i) threads.emplace_back(run_one, i, 0u);
     for (auto& t : threads) t.join();
   } else {
-    ThreadPool::shared().run(count, run_one);
+    run_blocks(count, run_one);
   }
   if (options.output) {  // in block order, up to the failing block
     options.output->clear();

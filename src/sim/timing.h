@@ -48,6 +48,8 @@ class Timeline {
   const std::array<uint64_t, kPipeSlots>& busy() const { return busy_; }
   const std::vector<TraceEvent>& events() const { return events_; }
   const std::vector<LineCost>& per_op() const { return per_op_; }  // by Op::index
+  std::vector<TraceEvent> take_events() { return std::move(events_); }
+  std::vector<LineCost> take_per_op() { return std::move(per_op_); }
 
  private:
   uint64_t cost_of(const Op& op, uint64_t bytes) const;

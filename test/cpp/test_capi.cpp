@@ -171,6 +171,7 @@ TEST_F(CapiTest, EveryNullHandleOrPointerIsAnInvalidArgument) {
       {"asc_stream_last_warnings", [&] { return asc_stream_last_warnings(nullptr, nullptr, 0, nullptr); }, "stream"},
       {"asc_stream_last_output", [&] { return asc_stream_last_output(nullptr, nullptr, 0, nullptr); }, "stream"},
       {"asc_stream_last_lines", [&] { return asc_stream_last_lines(nullptr, nullptr, 0, nullptr); }, "stream"},
+      {"asc_stream_set_stats_sink", [&] { return asc_stream_set_stats_sink(nullptr, nullptr); }, "stream"},
       {"asc_launch(kernel)", [&] { return asc_launch(nullptr, stream_, 1, args, 3); }, "kernel"},
       {"asc_launch(stream)", [&] { return asc_launch(kernel, nullptr, 1, args, 3); }, "stream"},
       {"asc_launch(args)", [&] { return asc_launch(kernel, stream_, 1, nullptr, 3); }, "args"},
@@ -362,6 +363,26 @@ TEST_F(CapiTest, VaddBuiltAndLaunchedThroughTheCAbi) {
   size_t bad = 0;
   for (size_t i = 0; i < n; ++i) bad += z[i] != x[i] + y[i];
   EXPECT_EQ(bad, 0u);
+}
+
+TEST_F(CapiTest, StatsSinkIsFilledAfterEachLaunch) {
+  TiledBinary k;
+  k.block_length = 4096;
+  asc_kernel_t* kernel = build_vadd(k);
+  std::vector<float> x(8 * 4096, 1.0f), y(x.size(), 2.0f), z(x.size(), 0.0f);
+  const asc_arg_t args[] = {buffer_arg(x), buffer_arg(y), buffer_arg(z)};
+  asc_launch_stats_t sink{}, asked{};
+  ASSERT_EQ(asc_stream_set_stats_sink(stream_, &sink), ASC_OK);
+  for (uint32_t blocks : {2u, 8u}) {
+    ASSERT_EQ(asc_launch(kernel, stream_, blocks, args, 3), ASC_OK) << asc_last_error();
+    ASSERT_EQ(asc_stream_last_stats(stream_, &asked), ASC_OK);
+    EXPECT_EQ(sink.blocks, blocks);
+    EXPECT_EQ(sink.cycles, asked.cycles);
+    EXPECT_GT(sink.cycles, 0u);
+  }
+  ASSERT_EQ(asc_stream_set_stats_sink(stream_, nullptr), ASC_OK);
+  ASSERT_EQ(asc_launch(kernel, stream_, 1, args, 3), ASC_OK);
+  EXPECT_EQ(sink.blocks, 8u);  // no longer written
 }
 
 TEST_F(CapiTest, LaunchChecksBlockDimAndArguments) {

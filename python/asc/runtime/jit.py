@@ -23,6 +23,7 @@ from ..lib.runtime import state as rt
 from .arguments import KIND_BUFFER, KIND_SCALAR, ArgSpec, buffer_of, describe
 from .compiler import split_options
 from .config import KernelType
+from .launch_plan import BIND_ERRORS, LaunchPlan, make_key_function
 
 _TYPE_SCALAR, _TYPE_GM_ADDR = 1, 2
 _KEY_CONSTANTS = (int, float, bool, str, bytes, type(None), Enum)
@@ -55,6 +56,10 @@ class JITFunction:
         self._global_names: Optional[list[str]] = None
         self._param_names = list(self.signature.parameters)
         self._constexpr = {name for name, p in self.signature.parameters.items() if is_constexpr(self._annotation(p))}
+        self._constexpr_flags = [name in self._constexpr for name in self._param_names]
+        # the launch fast path (launch_plan.py): plans by _launch_key; None: always the slow path
+        self._plans: Optional[dict[tuple, LaunchPlan]] = None if self.compile_options.always_compile else {}
+        self._launch_key: Optional[Callable[[tuple], tuple]] = None  # made with the first plan
 
     def _annotation(self, p: inspect.Parameter) -> Any:
         ann = p.annotation
@@ -100,13 +105,19 @@ class JITFunction:
 
     def specialise(self, args: tuple, kwargs: dict) -> tuple[CompiledKernel, list[Any]]:
         """The compiled kernel for these arguments and the run-time argument values."""
+        kernel, values, _ = self._specialise(args, kwargs)
+        return kernel, values
+
+    def _specialise(self, args: tuple, kwargs: dict) -> tuple[CompiledKernel, list[Any], list[tuple[int, Any]]]:
+        """specialise, and where each run-time value comes from: (argument index, struct field or None)."""
         if kwargs or len(args) != len(self._param_names):
             args = tuple(self._bind(args, kwargs).arguments.values())
         key: list[Any] = [rt.current_platform(), self._globals_key(set())]
         runtime_values = []
+        sources: list[tuple[int, Any]] = []
         specs: list[tuple[str, ArgSpec]] = []
         constexprs = {}
-        for name, value in zip(self._param_names, args):
+        for index, (name, value) in enumerate(zip(self._param_names, args)):
             if name in self._constexpr:
                 try:
                     hash(value)
@@ -121,17 +132,19 @@ class JITFunction:
                 for field_name, field in value.fields():
                     specs.append((f"{name}.{field_name}", ArgSpec(KIND_SCALAR, field.dtype)))
                     runtime_values.append(getattr(value, field_name))
+                    sources.append((index, field_name))
                 continue
             spec = describe(value, self.__name__, name)
             key.append((name, spec.kind, spec.dtype.code))
             specs.append((name, spec))
             runtime_values.append(value)
+            sources.append((index, None))
         cache_key = tuple(key)
         kernel = None if self.compile_options.always_compile else self._cache.get(cache_key)
         if kernel is None:
             kernel = self._compile(specs, constexprs)
             self._cache[cache_key] = kernel
-        return kernel, runtime_values
+        return kernel, runtime_values, sources
 
     def _globals_key(self, seen: set) -> tuple:
         """Current values of the module constants this function and the device
@@ -151,7 +164,24 @@ class JITFunction:
         return tuple(out)
 
     def launch(self, core_num: int, stream: Optional[rt.Stream], args: tuple, kwargs: dict) -> None:
-        kernel, values = self.specialise(args, kwargs)
+        if self._plans and not kwargs and len(args) == len(self._param_names):
+            try:
+                plan = self._plans.get(self._launch_key(args))
+            except TypeError:
+                plan = None
+            if plan is not None:
+                stream = stream or rt.current_stream()
+                try:
+                    status = plan.launch(core_num, stream, args)
+                except BIND_ERRORS:
+                    status = None  # the slow path names the argument
+                if status == 0 and not plan.kernel.prints:
+                    if stream.stats.n_warnings:  # the stream's stats sink has this launch's
+                        self._warn(stream, 4)
+                    return
+                if status is not None:
+                    return self._report(plan.kernel, status, stream)
+        kernel, values, sources = self._specialise(args, kwargs)
         stream = stream or rt.current_stream()
         c_args = ffi.new("asc_arg_t[]", max(1, len(values)))
         for i, ((name, spec), value) in enumerate(zip(kernel.runtime_params, values)):
@@ -165,6 +195,37 @@ class JITFunction:
             else:
                 a.i = int(value)
         status = lib.asc_launch(kernel.handle, stream.handle, core_num, c_args, len(values))
+        if status == 0 and self._plans is not None and not kwargs and len(args) == len(self._param_names):
+            self._remember_plan(args, kernel, sources, values)
+        self._report(kernel, status, stream)
+
+    def _remember_plan(self, args: tuple, kernel: CompiledKernel, sources: list, values: list) -> None:
+        if self._launch_key is None:
+            self._launch_key = make_key_function(self._constexpr_flags, self._constant_slots(set()), rt._state)
+        try:
+            self._plans[self._launch_key(args)] = LaunchPlan(kernel, sources, values)
+        except TypeError:
+            pass
+
+    def _constant_slots(self, seen: set) -> list[tuple[dict, str]]:
+        """Where the module constants the kernel (and the device functions it calls) reads live."""
+        if id(self) in seen:
+            return []
+        seen.add(id(self))
+        if self._global_names is None:
+            self._global_names = list(self.source.referenced_globals())
+        slots = []
+        for name in self._global_names:
+            scope = self.source.closure if name in self.source.closure else self.source.globals
+            value = scope.get(name)
+            if isinstance(value, JITFunction):
+                slots.extend(value._constant_slots(seen))
+            elif isinstance(value, _KEY_CONSTANTS):
+                slots.append((scope, name))
+        return slots
+
+    def _report(self, kernel: CompiledKernel, status: int, stream: rt.Stream) -> None:
+        """After a launch: its printf output, its failure as an exception, its warnings."""
         if kernel.prints:  # before any error: the prints are what explains it
             error = rt._error(status, self.__name__, kernel.param_names)
             sys.stdout.write(read_text(lib.asc_stream_last_output, stream.handle))
@@ -174,9 +235,12 @@ class JITFunction:
         rt._check(status, self.__name__, kernel.param_names)
         lib.asc_stream_last_stats(stream.handle, stream.stats)
         if stream.stats.n_warnings:
-            for text in rt_profile.last_launch_stats(stream).warnings:
-                category = AlignmentWarning if text.startswith("alignment:") else SyncWarning
-                warnings.warn(f"{self.__name__}: {text}", category, stacklevel=3)
+            self._warn(stream, 5)
+
+    def _warn(self, stream: rt.Stream, stacklevel: int) -> None:
+        for text in rt_profile.last_launch_stats(stream).warnings:
+            category = AlignmentWarning if text.startswith("alignment:") else SyncWarning
+            warnings.warn(f"{self.__name__}: {text}", category, stacklevel=stacklevel)
 
     # -- compiling ----------------------------------------------------------------------
     def _compile(self, specs: list[tuple[str, ArgSpec]], constexprs: dict[str, Any]) -> CompiledKernel:

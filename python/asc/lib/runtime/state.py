@@ -20,7 +20,8 @@ class Stream:
         _check(lib.asc_stream_create(device.handle, out))
         self.handle = out[0]
         self.device = device
-        self.stats = ffi.new("asc_launch_stats_t*")  # reused: read after every launch
+        self.stats = ffi.new("asc_launch_stats_t*")  # filled by every successful launch (the stats sink)
+        _check(lib.asc_stream_set_stats_sink(self.handle, self.stats))
 
     def set_profile_dir(self, directory: Optional[str]) -> None:
         """Write <kernel>.trace.json and <kernel>.lines.csv there after each launch (None: stop)."""

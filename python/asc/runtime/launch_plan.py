@@ -1,0 +1,116 @@
+"""The launch fast path. A cached launch does only what it must: compute a
+cheap key from the arguments' types, find the plan made for them, write the
+arguments into a preallocated ``asc_arg_t`` block with straight-line code
+generated for that plan, and make one ``asc_launch`` call. Anything unusual
+(an argument the plan cannot bind, a failed launch, printf output, warnings)
+goes back to the slow path, which reports it."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import numpy as np
+
+from .._ffi import ffi, lib
+from .arguments import KIND_BUFFER
+
+_ndarray = np.ndarray
+
+_I32, _I64 = object(), object()  # key entries of Python ints that fit int32 / need int64
+_MISSING = object()
+
+
+def arg_key(value: Any) -> Any:
+    """What the compiled kernel depends on in a run-time argument: its type (dtype for arrays, width for
+    Python ints). Two arguments with the same key bind alike."""
+    t = type(value)
+    if t is _ndarray:
+        return value.dtype
+    if t is int:
+        return _I32 if -2147483648 <= value <= 2147483647 else _I64
+    dtype = getattr(value, "dtype", None)
+    return t if dtype is None or not hasattr(value, "__len__") else (t, dtype)
+
+
+def make_key_function(constexpr_flags: list[bool], slots: list[tuple[dict, str]], state: Any) -> Callable:
+    """A function of the launch arguments giving the fast path's key: the platform, the module constants
+    the kernel reads (`slots`), ConstExpr values and the run-time arguments' arg_key — generated as
+    straight-line code for this kernel's parameters. Raises TypeError for an unhashable ConstExpr."""
+    scope: dict[str, Any] = {"state": state, "ak": arg_key, "nd": _ndarray, "M": _MISSING}
+    parts = ["state.platform"]
+    for j, (mapping, name) in enumerate(slots):
+        scope[f"g{j}"] = mapping
+        parts.append(f"g{j}.get({name!r}, M)")
+    for i, constexpr in enumerate(constexpr_flags):
+        parts.append(f"a{i}" if constexpr else f"(a{i}.dtype if type(a{i}) is nd else ak(a{i}))")
+    lines = ["def key(args):"]
+    if constexpr_flags:
+        lines.append(f"    {', '.join(f'a{i}' for i in range(len(constexpr_flags)))}, = args")
+    lines.append(f"    return ({', '.join(parts)},)")
+    exec("\n".join(lines), scope)  # noqa: S102 - code generated above from the signature
+    return scope["key"]
+
+
+class BindError(Exception):
+    """An argument the plan cannot bind as it is (the slow path says what is wrong)."""
+
+
+def _check_torch(value: Any) -> None:
+    if value.device.type != "cpu" or not value.is_contiguous():
+        raise BindError
+
+
+class LaunchPlan:
+    """One specialisation's launch: the kernel handle, its argument block, and a binder that writes one
+    launch's values into it."""
+
+    __slots__ = ("kernel", "handle", "c_args", "count", "bind")
+
+    def __init__(self, kernel: Any, sources: list[tuple[int, str | None]], values: list[Any]):
+        """`sources`: for each run-time parameter, the launch argument it comes from (and the struct field,
+        for struct parameters); `values`: one launch's values, to see which are numpy arrays or tensors."""
+        self.kernel, self.handle = kernel, kernel.handle
+        self.count = len(sources)
+        self.c_args = ffi.new("asc_arg_t[]", max(1, self.count))
+        fields = [self.c_args[i] for i in range(self.count)]
+        lines = ["def bind(args):"]
+        for i, ((_name, spec), (index, attr), value) in enumerate(zip(kernel.runtime_params, sources, values)):
+            fields[i].kind, fields[i].dtype = spec.kind, spec.dtype.code
+            source = f"args[{index}]" + (f".{attr}" if attr else "")
+            lines.append(f"    v = {source}")
+            if spec.kind == KIND_BUFFER and type(value).__module__.startswith("torch"):
+                lines += ["    check_torch(v)", f"    f{i}.ptr = cast(v.data_ptr())",
+                          f"    f{i}.size = v.numel() * v.element_size()"]  # fmt: skip
+            elif spec.kind == KIND_BUFFER:
+                lines += [f"    f{i}.ptr = fb(char_array, v, False)", f"    f{i}.size = v.nbytes"]
+            elif spec.dtype.is_float():
+                lines.append(f"    f{i}.f = v")
+            else:
+                lines.append(f"    f{i}.i = v")
+        if self.count == 0:
+            lines.append("    pass")
+        scope: dict[str, Any] = {f"f{i}": f for i, f in enumerate(fields)}
+        scope.update(fb=_backend_from_buffer, char_array=_CHAR_ARRAY, cast=_void_pointer, check_torch=_check_torch)
+        exec("\n".join(lines), scope)  # noqa: S102 - code generated above from the plan
+        self.bind: Callable[[tuple], None] = scope["bind"]
+
+    def launch(self, core_num: int, stream: Any, args: tuple) -> int:
+        """Binds `args` and launches; returns the status (the caller reports failures)."""
+        self.bind(args)
+        return lib.asc_launch(self.handle, stream.handle, core_num, self.c_args, self.count)
+
+
+_CHAR_ARRAY = ffi.typeof("char[]")
+_backend_from_buffer = ffi._backend.from_buffer  # ffi.from_buffer without its Python-level argument handling
+
+
+def _from_buffer(value: Any) -> Any:
+    """A C-contiguous array's memory as a cdata, without a copy (BufferError otherwise)."""
+    return _backend_from_buffer(_CHAR_ARRAY, value, False)
+
+
+def _void_pointer(address: int) -> Any:
+    return ffi.cast("void*", address)
+
+
+BIND_ERRORS = (BindError, TypeError, ValueError, BufferError, OverflowError, AttributeError)

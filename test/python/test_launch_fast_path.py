@@ -1,0 +1,124 @@
+"""The launch fast path (launch_plan.py): cached launches bind each call's
+own arrays and values, re-specialise when something the kernel depends on
+changes, and report bad arguments, kernel errors and warnings exactly as the
+first (slow-path) launch does."""
+
+import warnings
+
+import numpy as np
+import pytest
+
+import asc
+import asc.lib.runtime as rt
+
+SCALE = 2
+
+
+@asc.jit
+def scaled_add(x: asc.GlobalAddress, y: asc.GlobalAddress, z: asc.GlobalAddress, n: int):
+    x_gm, y_gm, z_gm = asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor()
+    x_gm.set_global_buffer(x)
+    y_gm.set_global_buffer(y)
+    z_gm.set_global_buffer(z)
+    a = asc.LocalTensor(x.dtype, asc.TPosition.VECIN, 0, n)
+    b = asc.LocalTensor(x.dtype, asc.TPosition.VECIN, n * x.dtype.sizeof(), n)
+    asc.data_copy(a, x_gm, n)
+    asc.data_copy(b, y_gm, n)
+    asc.set_flag(asc.HardEvent.MTE2_V, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_V, 0)
+    asc.muls(a, a, SCALE, n)
+    asc.add(b, a, b, n)
+    asc.set_flag(asc.HardEvent.V_MTE3, 0)
+    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
+    asc.data_copy(z_gm, b, n)
+
+
+def run(x, y, n=64):
+    z = np.zeros_like(x) if isinstance(x, np.ndarray) else x.new_zeros(x.shape)
+    scaled_add[1, rt.current_stream()](x, y, z, n)
+    return z
+
+
+def test_each_cached_launch_binds_its_own_arrays(rng):
+    for _ in range(5):
+        x, y = rng.random(64, dtype=np.float32), rng.random(64, dtype=np.float32)
+        np.testing.assert_allclose(run(x, y), SCALE * x + y, rtol=1e-6)
+    assert len(scaled_add._plans) == 1
+
+
+def test_a_new_dtype_gets_its_own_plan(rng):
+    x, y = rng.random(64).astype(np.float16), rng.random(64).astype(np.float16)
+    np.testing.assert_allclose(run(x, y).astype(np.float32), (SCALE * x + y).astype(np.float32), rtol=2e-3)
+    x32, y32 = x.astype(np.float32), y.astype(np.float32)
+    np.testing.assert_allclose(run(x32, y32), SCALE * x32 + y32, rtol=1e-6)
+
+
+def test_changing_a_module_constant_recompiles(rng):
+    global SCALE
+    x, y = rng.random(64, dtype=np.float32), rng.random(64, dtype=np.float32)
+    run(x, y)
+    old = SCALE
+    try:
+        SCALE = 5
+        np.testing.assert_allclose(run(x, y), 5 * x + y, rtol=1e-6)
+    finally:
+        SCALE = old
+    np.testing.assert_allclose(run(x, y), old * x + y, rtol=1e-6)
+
+
+def test_bad_arguments_on_a_cached_launch_get_the_slow_paths_error(rng):
+    x, y = rng.random(64, dtype=np.float32), rng.random(64, dtype=np.float32)
+    run(x, y)
+    strided = rng.random(128, dtype=np.float32)[::2]
+    with pytest.raises(asc.errors.LaunchArgumentError, match="argument 'x' must be C-contiguous"):
+        run(strided, y)
+    with pytest.raises(asc.errors.LaunchArgumentError, match="argument 'y' is a str"):
+        run(x, "y")
+
+
+def test_kernel_errors_on_a_cached_launch_are_raised(rng):
+    x, y = rng.random(64, dtype=np.float32), rng.random(64, dtype=np.float32)
+    run(x, y)
+    short = rng.random(16, dtype=np.float32)
+    with pytest.raises(asc.errors.OutOfBoundsError, match="data_copy"):
+        run(short, y)
+
+
+def test_a_python_int_past_int32_respecialises(rng):
+    @asc.jit
+    def store(out: asc.GlobalAddress, v: int):
+        o = asc.GlobalTensor()
+        o.set_global_buffer(out)
+        o.set_value(0, v)
+
+    out = np.zeros(8, np.int64)
+    store[1, rt.current_stream()](out, 7)
+    store[1, rt.current_stream()](out, 9)
+    assert out[0] == 9
+    store[1, rt.current_stream()](out, 2**40)  # an int32 plan would wrap this to 0
+    assert out[0] == 2**40
+    store[1, rt.current_stream()](out, -5)
+    assert out[0] == -5
+    assert len(store._plans) == 2
+
+
+def test_warnings_are_raised_on_cached_launches(rng):
+    @asc.jit
+    def unwaited(x: asc.GlobalAddress):
+        asc.set_flag(asc.HardEvent.MTE2_V, 0)
+
+    x = np.zeros(8, np.float32)
+    for _ in range(3):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            unwaited[1, rt.current_stream()](x)
+        assert any("never waited for" in str(w.message) for w in caught)
+
+
+def test_torch_tensors_take_the_fast_path_too(rng):
+    torch = pytest.importorskip("torch")
+    for _ in range(3):
+        x, y = torch.rand(64), torch.rand(64)
+        np.testing.assert_allclose(run(x, y).numpy(), (SCALE * x + y).numpy(), rtol=1e-6)
+    with pytest.raises(asc.errors.LaunchArgumentError, match="must be contiguous"):
+        run(torch.rand(128)[::2], torch.rand(64))
