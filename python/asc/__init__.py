@@ -4,11 +4,20 @@ from . import errors
 from .errors import CodegenError, KernelError
 from .language import *  # noqa: F403
 from .language import __all__ as _language_all
-from .language import adv
 from .runtime.compiler import CodegenOptions, CompileOptions
 from .runtime.jit import JITFunction, jit
 
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str):
+    """asc.adv (Matmul and its device functions) loads on first use: most kernels never need it."""
+    if name == "adv":
+        from .language import adv
+
+        return adv
+    raise AttributeError(f"module 'asc' has no attribute {name!r}")
+
 
 __all__ = [
     "CodegenError",
@@ -16,7 +25,7 @@ __all__ = [
     "CompileOptions",
     "JITFunction",
     "KernelError",
-    "adv",
+    "adv",  # noqa: F405 - loaded on first use (__getattr__)
     "errors",
     "jit",
     *_language_all,

@@ -2,15 +2,22 @@
 
 The library is looked up in ``$ASC_LIBRARY`` (a path to libasc.so), then in
 ``asc/_lib/`` next to this file (where the CMake build copies it).
+
+Parsing the header with pycparser takes most of ``import asc``, so the parsed
+declarations are kept as cffi's out-of-line ABI-mode module
+(``_asc_cffi.py``, pure Python, next to the header) together with a checksum
+of the header: a later import loads that instead, and a header that changed
+is parsed again (and the module rewritten, where the directory is writable).
 """
 
 from __future__ import annotations
 
+import contextlib
+import importlib.util
+import io
 import os
 import re
-from pathlib import Path
-
-import cffi
+import zlib
 
 _CDEF_BEGIN = "/* ASC_CDEF_BEGIN */"
 _CDEF_END = "/* ASC_CDEF_END */"
@@ -18,13 +25,13 @@ _CDEF_END = "/* ASC_CDEF_END */"
 NO_VALUE = 0xFFFFFFFF
 
 
-def _library_paths() -> tuple[Path, Path]:
+def _library_paths() -> tuple[str, str]:
     env = os.environ.get("ASC_LIBRARY")
-    lib = Path(env) if env else Path(__file__).parent / "_lib" / "libasc.so"
-    header = lib.parent / "asc.h"
-    if not lib.exists() or not header.exists():
+    lib = env or os.path.join(os.path.dirname(__file__), "_lib", "libasc.so")
+    header = os.path.join(os.path.dirname(lib), "asc.h")
+    if not os.path.exists(lib) or not os.path.exists(header):
         raise ImportError(
-            f"libasc.so or asc.h not found in {lib.parent}. Build the C++ library first "
+            f"libasc.so or asc.h not found in {os.path.dirname(lib)}. Build the C++ library first "
             "(`make build` at the repository root), or point ASC_LIBRARY at libasc.so."
         )
     return lib, header
@@ -38,11 +45,46 @@ def cdef_from_header(text: str) -> str:
     return re.sub(r"\bASC_API\s+", "", "\n".join(lines))
 
 
+_PREBUILT = "_asc_cffi"
+
+
+def _prebuilt_ffi(path: str, checksum: str):
+    """The ffi of the out-of-line module at `path` if it was made from a header with this checksum."""
+    try:
+        spec = importlib.util.spec_from_file_location(f"asc._lib.{_PREBUILT}", path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        return module.ffi if getattr(module, "HEADER_CHECKSUM", None) == checksum else None
+    except Exception:  # missing, stale or corrupt: parse the header instead
+        return None
+
+
+def _parsed_ffi(header: str, path: str, checksum: str):
+    import cffi
+
+    ffi = cffi.FFI()
+    ffi.cdef(cdef_from_header(header))
+    try:  # best effort: keep the parse for the next import
+        ffi.set_source(f"asc._lib.{_PREBUILT}", None)
+        tmp = f"{path}.{os.getpid()}.tmp"
+        with contextlib.redirect_stdout(io.StringIO()):  # cffi reports "generating ..."
+            ffi.emit_python_code(tmp)
+        with open(tmp, "a") as f:
+            f.write(f"\nHEADER_CHECKSUM = {checksum!r}\n")
+        os.replace(tmp, path)
+    except OSError:
+        pass
+    return ffi
+
+
 def _load():
     lib_path, header_path = _library_paths()
-    ffi = cffi.FFI()
-    ffi.cdef(cdef_from_header(header_path.read_text()))
-    return ffi, ffi.dlopen(str(lib_path)), lib_path
+    with open(header_path) as f:
+        header = f.read()
+    checksum = f"{zlib.crc32(header.encode()):08x}-{len(header)}"
+    prebuilt = os.path.join(os.path.dirname(header_path), f"{_PREBUILT}.py")
+    ffi = _prebuilt_ffi(prebuilt, checksum) or _parsed_ffi(header, prebuilt, checksum)
+    return ffi, ffi.dlopen(lib_path), lib_path
 
 
 ffi, lib, library_path = _load()

@@ -1,8 +1,10 @@
 """The Python package's view of the C ABI: one header, no drift, errors not crashes."""
 
+import os
 import re
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -19,7 +21,7 @@ def declared_functions():
 
 
 def test_package_uses_the_repository_header():
-    assert (_ffi.library_path.parent / "asc.h").read_text() == HEADER.read_text()
+    assert (Path(_ffi.library_path).parent / "asc.h").read_text() == HEADER.read_text()
 
 
 @pytest.mark.skipif(shutil.which("nm") is None, reason="needs binutils' nm")
@@ -61,3 +63,28 @@ def test_unknown_op_through_the_abi():
     assert "unknown op 'vadd'" in _ffi.last_error()[0]
     assert lib.asc_builder_destroy(builder[0]) == lib.ASC_OK
     assert lib.asc_module_destroy(module[0]) == lib.ASC_OK
+
+
+def test_parsed_declarations_are_kept_and_a_stale_or_corrupt_copy_is_rebuilt(tmp_path):
+    """The out-of-line cffi module next to the header is written on first import, used after, and replaced
+    when it does not match the header (or cannot be loaded) — never used stale."""
+    lib_dir = tmp_path / "lib"
+    lib_dir.mkdir()
+    real = Path(_ffi.library_path).resolve()
+    shutil.copy(real, lib_dir / "libasc.so")
+    shutil.copy(Path(_ffi.library_path).parent / "asc.h", lib_dir / "asc.h")
+    prebuilt = lib_dir / "_asc_cffi.py"
+    probe = "import asc; print(asc._ffi.lib.asc_abi_version())"
+    env = {**os.environ, "ASC_LIBRARY": str(lib_dir / "libasc.so")}
+
+    def run():
+        out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env, timeout=120)
+        assert out.returncode == 0, out.stderr
+        return out.stdout.strip()
+
+    version = run()
+    assert prebuilt.exists() and "HEADER_CHECKSUM" in prebuilt.read_text()
+    for damage in ("HEADER_CHECKSUM = 'stale'\n", "this is not python\n"):
+        prebuilt.write_text(prebuilt.read_text().split("HEADER_CHECKSUM")[0] + damage)
+        assert run() == version
+        assert "HEADER_CHECKSUM = 'stale'" not in prebuilt.read_text() and "not python" not in prebuilt.read_text()

@@ -34,7 +34,7 @@ def test_python_examples_run(code, tmp_path):
 def test_c_examples_build_and_pass(code, tmp_path):
     source = tmp_path / "example.c"
     source.write_text(code)
-    lib_dir = _ffi.library_path.parent
+    lib_dir = Path(_ffi.library_path).parent
     exe = tmp_path / "example"
     cc = subprocess.run(
         ["cc", "-std=c99", "-Wall", "-Werror", f"-I{ROOT / 'include'}", str(source), str(_ffi.library_path),

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 from typing import Any
-
-import numpy as np
 
 from ..errors import LaunchArgumentError
 from ..language.core import dtype as dt
@@ -42,20 +41,26 @@ def _buffer_spec(dtype: Any) -> Any:
     return spec
 
 
+def numpy_module() -> Any:
+    """numpy if it is imported: `import asc` does not import it (a numpy argument means the caller has)."""
+    return sys.modules.get("numpy")
+
+
 def describe(value: Any, kernel: str, param: str) -> ArgSpec:
     """The kind and dtype of one argument; raises LaunchArgumentError if unsupported."""
-    if isinstance(value, np.ndarray) or _is_torch_tensor(value):
+    np = numpy_module()
+    if (np is not None and isinstance(value, np.ndarray)) or _is_torch_tensor(value):
         spec = _buffer_spec(value.dtype)
         if spec is None:
             raise LaunchArgumentError(
                 f"{kernel}(): argument '{param}' has dtype {value.dtype}, which kernels do not support"
             )
         return spec
-    if isinstance(value, (bool, np.bool_)):
+    if isinstance(value, bool) or (np is not None and isinstance(value, np.bool_)):
         return ArgSpec(KIND_SCALAR, dt.bool_)
     if isinstance(value, int):
         return _INT32 if _INT32_MIN <= value <= _INT32_MAX else _INT64
-    if isinstance(value, np.generic):
+    if np is not None and isinstance(value, np.generic):
         d = dt.from_name(value.dtype.name)
         if d is None:
             raise LaunchArgumentError(f"{kernel}(): argument '{param}' has dtype {value.dtype}, which is not supported")
@@ -70,7 +75,8 @@ def describe(value: Any, kernel: str, param: str) -> ArgSpec:
 
 def buffer_of(value: Any, kernel: str, param: str) -> tuple[int, int]:
     """(address, size in bytes) of an array argument, without copying it."""
-    if isinstance(value, np.ndarray):
+    np = numpy_module()
+    if np is not None and isinstance(value, np.ndarray):
         if not value.flags.c_contiguous:
             raise LaunchArgumentError(f"{kernel}(): argument '{param}' must be C-contiguous (use np.ascontiguousarray)")
         return value.__array_interface__["data"][0], value.nbytes

@@ -10,7 +10,6 @@ from typing import Any, Callable, Optional
 
 from .._ffi import ffi, lib, read_text
 from ..codegen.context import compiling, in_kernel
-from ..codegen.function_visitor import FunctionVisitor
 from ..codegen.ir_builder import IRBuilder, kernel_ir_text
 from ..codegen.source import FunctionSource
 from ..errors import AlignmentWarning, CodegenError, LaunchArgumentError, SyncWarning
@@ -26,6 +25,15 @@ from .config import KernelType
 from .launch_plan import BIND_ERRORS, LaunchPlan, make_key_function
 
 _TYPE_SCALAR, _TYPE_GM_ADDR = 1, 2
+
+
+def _visitor() -> type:
+    """The AST visitor, loaded on the first compile (a large module that launches never need)."""
+    from ..codegen.function_visitor import FunctionVisitor
+
+    return FunctionVisitor
+
+
 _KEY_CONSTANTS = (int, float, bool, str, bytes, type(None), Enum)
 
 
@@ -268,7 +276,7 @@ class JITFunction:
             scope[name] = self._struct_types[name].from_kernel_params(fields)
         try:
             with compiling(builder):
-                result = FunctionVisitor(builder, source, scope).run_body()
+                result = _visitor()(builder, source, scope).run_body()
                 if result is not None:
                     raise CodegenError(f"kernel '{self.__name__}' must not return a value", source.file, source.line)
             if builder.uses_matmul and options.kernel_type is None and not options.matmul_cube_only:
@@ -285,7 +293,7 @@ class JITFunction:
         except TypeError as e:
             raise CodegenError(f"{self.__name__}(): {e}", *call_loc) from None
         bound.apply_defaults()
-        return FunctionVisitor(builder, self.source, dict(bound.arguments)).run_body()
+        return _visitor()(builder, self.source, dict(bound.arguments)).run_body()
 
     def ir(self, *args: Any, **kwargs: Any) -> str:
         """The IR text of the kernel specialised for these arguments (nothing runs)."""

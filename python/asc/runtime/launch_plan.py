@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-import numpy as np
-
 from .._ffi import ffi, lib
-from .arguments import KIND_BUFFER
+from .arguments import KIND_BUFFER, numpy_module
 
-_ndarray = np.ndarray
+
+class _NoArray:  # what `type(x) is ndarray` compares with before numpy is imported
+    pass
+
 
 _I32, _I64 = object(), object()  # key entries of Python ints that fit int32 / need int64
 _MISSING = object()
@@ -24,8 +25,6 @@ def arg_key(value: Any) -> Any:
     """What the compiled kernel depends on in a run-time argument: its type (dtype for arrays, width for
     Python ints). Two arguments with the same key bind alike."""
     t = type(value)
-    if t is _ndarray:
-        return value.dtype
     if t is int:
         return _I32 if -2147483648 <= value <= 2147483647 else _I64
     dtype = getattr(value, "dtype", None)
@@ -36,7 +35,8 @@ def make_key_function(constexpr_flags: list[bool], slots: list[tuple[dict, str]]
     """A function of the launch arguments giving the fast path's key: the platform, the module constants
     the kernel reads (`slots`), ConstExpr values and the run-time arguments' arg_key — generated as
     straight-line code for this kernel's parameters. Raises TypeError for an unhashable ConstExpr."""
-    scope: dict[str, Any] = {"state": state, "ak": arg_key, "nd": _ndarray, "M": _MISSING}
+    np = numpy_module()
+    scope: dict[str, Any] = {"state": state, "ak": arg_key, "nd": np.ndarray if np else _NoArray, "M": _MISSING}
     parts = ["state.platform"]
     for j, (mapping, name) in enumerate(slots):
         scope[f"g{j}"] = mapping
@@ -101,7 +101,8 @@ class LaunchPlan:
 
 
 _CHAR_ARRAY = ffi.typeof("char[]")
-_backend_from_buffer = ffi._backend.from_buffer  # ffi.from_buffer without its Python-level argument handling
+# ffi.from_buffer without cffi's Python-level argument handling (the out-of-line ffi's is native already)
+_backend_from_buffer = getattr(ffi, "_backend", ffi).from_buffer
 
 
 def _from_buffer(value: Any) -> Any:
