@@ -4,28 +4,59 @@ from __future__ import annotations
 
 import ast
 import inspect
+import linecache
+import os
 import textwrap
 from typing import Any, Callable
 
 from ..errors import CodegenError
+
+_MODULE_TREES: dict[tuple[str, float], ast.Module] = {}  # (file, mtime) -> its AST, parsed once
+
+
+def _from_module(fn: Callable[..., Any]) -> tuple[str, ast.FunctionDef, str] | None:
+    """(file, the function's node in its module's AST, the function's text), or None where the module's
+    file cannot be read and parsed (then inspect extracts the source)."""
+    code = fn.__code__
+    file = code.co_filename
+    try:
+        mtime = os.stat(file).st_mtime
+        tree = _MODULE_TREES.get((file, mtime))
+        if tree is None:
+            with open(file, encoding="utf-8") as f:
+                tree = _MODULE_TREES[(file, mtime)] = ast.parse(f.read(), file)
+        lines = linecache.getlines(file)
+    except (OSError, SyntaxError, ValueError):
+        return None
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef) and node.name == fn.__name__:
+            first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+            if first == code.co_firstlineno:
+                return file, node, "".join(lines[first - 1 : node.end_lineno])
+    return None
 
 
 class FunctionSource:
     def __init__(self, fn: Callable[..., Any]):
         self.fn = fn
         self.name = fn.__name__
-        try:
-            self.file = inspect.getsourcefile(fn) or "<unknown>"
-            lines, start = inspect.getsourcelines(fn)
-        except (OSError, TypeError) as e:
-            raise CodegenError(f"cannot read the source of kernel '{fn.__name__}': {e}") from None
-        self.text = "".join(lines)
-        self.line_offset = start - 1
-        self.col_offset = len(lines[0]) - len(lines[0].lstrip())
-        module = ast.parse(textwrap.dedent(self.text))
-        tree = module.body[0]
-        if not isinstance(tree, ast.FunctionDef):
-            raise CodegenError(f"@asc.jit needs a function definition, got {type(tree).__name__}", self.file, start)
+        found = _from_module(fn) if hasattr(fn, "__code__") else None
+        if found is not None:  # positions in the tree are the file's own
+            self.file, tree, self.text = found
+            self.line_offset = self.col_offset = 0
+            start = min([tree.lineno, *(d.lineno for d in tree.decorator_list)])
+        else:
+            try:
+                self.file = inspect.getsourcefile(fn) or "<unknown>"
+                lines, start = inspect.getsourcelines(fn)
+            except (OSError, TypeError) as e:
+                raise CodegenError(f"cannot read the source of kernel '{fn.__name__}': {e}") from None
+            self.text = "".join(lines)
+            self.line_offset = start - 1
+            self.col_offset = len(lines[0]) - len(lines[0].lstrip())
+            tree = ast.parse(textwrap.dedent(self.text)).body[0]
+            if not isinstance(tree, ast.FunctionDef):
+                raise CodegenError(f"@asc.jit needs a function definition, got {type(tree).__name__}", self.file, start)
         self.tree: ast.FunctionDef = tree
         self.line = start
         self.globals: dict[str, Any] = fn.__globals__
