@@ -1,5 +1,11 @@
+import os
+import tempfile
+
 import numpy as np
 import pytest
+
+# Kernels compiled by the tests are cached in a directory of this run's own, not the user's home.
+os.environ.setdefault("PYASC_CACHE_DIR", tempfile.mkdtemp(prefix="asc-test-cache-"))
 
 import asc.runtime.config as config
 

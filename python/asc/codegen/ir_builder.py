@@ -24,7 +24,13 @@ def _shared_module():
 
 
 class IRBuilder:
-    def __init__(self, name: str, params: Sequence[tuple[int, int, int]], file: str, line: int):
+    """Builds one kernel through the C ABI. With `log`, every building call is also recorded there as
+    plain tuples (what the disk cache keeps): replay() makes the same calls again, which rebuilds the same
+    kernel, verified and lowered again by the library, without the Python front end."""
+
+    def __init__(self, name: str, params: Sequence[tuple[int, int, int]], file: str, line: int,
+                 log: Optional[list] = None):  # fmt: skip
+        self.log = log
         self.loc: tuple[str, int, int] = (file, line, 0)
         # The name an assignment is binding, for diagnostics (LocalTensor names).
         self.pending_name: Optional[str] = None
@@ -62,6 +68,8 @@ class IRBuilder:
 
     # -- building ---------------------------------------------------------------
     def param(self, index: int) -> int:
+        if self.log is not None:
+            self.log.append(("param", index))
         out = ffi.new("asc_value_t*")
         self._check(lib.asc_builder_param(self._handle, index, out))
         return int(out[0])
@@ -69,6 +77,8 @@ class IRBuilder:
     def op(
         self, name: str, operands: Sequence[int] = (), attrs: Optional[dict[str, AttrValue]] = None
     ) -> Optional[int]:
+        if self.log is not None:
+            self.log.append(("op", name, tuple(operands), tuple((attrs or {}).items()), self.loc))
         encoded = name.encode()
         c_operands = ffi.new("asc_value_t[]", list(operands)) if operands else ffi.NULL
         keep = []
@@ -109,23 +119,35 @@ class IRBuilder:
         return int(out.kind), int(out.dtype), int(out.position)
 
     def for_begin(self, lb: int, ub: int, step: int) -> int:
+        if self.log is not None:
+            self.log.append(("for_begin", lb, ub, step, self.loc))
         iv = ffi.new("asc_value_t*")
         self._check(lib.asc_builder_for_begin(self._handle, lb, ub, step, self._location(), iv))
         return int(iv[0])
 
     def for_end(self) -> None:
+        if self.log is not None:
+            self.log.append(("for_end",))
         self._check(lib.asc_builder_for_end(self._handle))
 
     def if_begin(self, cond: int) -> None:
+        if self.log is not None:
+            self.log.append(("if_begin", cond, self.loc))
         self._check(lib.asc_builder_if_begin(self._handle, cond, self._location()))
 
     def else_begin(self) -> None:
+        if self.log is not None:
+            self.log.append(("else_begin",))
         self._check(lib.asc_builder_else(self._handle))
 
     def if_end(self) -> None:
+        if self.log is not None:
+            self.log.append(("if_end",))
         self._check(lib.asc_builder_if_end(self._handle))
 
     def set_option(self, name: str, value: int) -> None:
+        if self.log is not None:
+            self.log.append(("set_option", name, int(value)))
         encoded = name.encode()
         self._check(lib.asc_builder_set_option(self._handle, encoded, len(encoded), int(value)))
 
@@ -134,6 +156,28 @@ class IRBuilder:
         handle, self._handle = self._handle, None
         self._check(lib.asc_builder_finish(handle, out))
         return out[0]
+
+    def replay(self, log: Sequence[tuple]) -> None:
+        """Makes the building calls `log` recorded (with their source locations)."""
+        for record in log:
+            kind = record[0]
+            if kind == "op":
+                _, name, operands, attrs, self.loc = record
+                self.op(name, operands, dict(attrs))
+            elif kind == "param":
+                self.param(record[1])
+            elif kind == "for_begin":
+                _, lb, ub, step, self.loc = record
+                self.for_begin(lb, ub, step)
+            elif kind == "if_begin":
+                _, cond, self.loc = record
+                self.if_begin(cond)
+            elif kind == "set_option":
+                self.set_option(record[1], record[2])
+            elif kind in ("for_end", "else_begin", "if_end"):
+                getattr(self, kind)()
+            else:
+                raise CodegenError(f"unknown record {kind!r} in a cached kernel")
 
     def abandon(self) -> None:
         if self._handle is not None:

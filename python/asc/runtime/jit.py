@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import inspect
 import sys
+import types
 import warnings
 from enum import Enum
 from typing import Any, Callable, Optional
@@ -25,6 +26,29 @@ from .config import KernelType
 from .launch_plan import BIND_ERRORS, LaunchPlan, make_key_function
 
 _TYPE_SCALAR, _TYPE_GM_ADDR = 1, 2
+
+
+def _code_fingerprint(code: types.CodeType) -> tuple:
+    """A code object's bytecode, names, constants (nested code too) and where its lines are."""
+    consts = tuple(_code_fingerprint(c) if isinstance(c, types.CodeType) else repr(c) for c in code.co_consts)
+    return (code.co_filename, code.co_firstlineno, code.co_code, code.co_names, code.co_varnames, consts,
+            code.co_linetable)  # fmt: skip
+
+
+def _code_names(code: types.CodeType) -> set:
+    """Every name a function (and the functions and comprehensions inside it) may look up globally."""
+    names = set(code.co_names) | set(code.co_freevars)
+    for c in code.co_consts:
+        if isinstance(c, types.CodeType):
+            names |= _code_names(c)
+    return names
+
+
+def _plain(value: Any) -> bool:
+    """Whether a ConstExpr value's repr says all there is to it (the disk cache keys on it)."""
+    if isinstance(value, (tuple, list, frozenset)):
+        return all(_plain(v) for v in value)
+    return isinstance(value, _KEY_CONSTANTS)
 
 
 def _visitor() -> type:
@@ -62,6 +86,7 @@ class JITFunction:
         self._source: Optional[FunctionSource] = None
         self._cache: dict[tuple, CompiledKernel] = {}
         self._global_names: Optional[list[str]] = None
+        self._closure: Optional[dict[str, Any]] = None
         self._param_names = list(self.signature.parameters)
         self._constexpr = {name for name, p in self.signature.parameters.items() if is_constexpr(self._annotation(p))}
         self._constexpr_flags = [name in self._constexpr for name in self._param_names]
@@ -154,17 +179,34 @@ class JITFunction:
             self._cache[cache_key] = kernel
         return kernel, runtime_values, sources
 
+    def _scopes(self) -> tuple[dict, dict]:
+        """The function's closure (its values when first asked, as the compiler sees them) and globals."""
+        if self._closure is None:
+            self._closure = {}
+            for name, cell in zip(self.fn.__code__.co_freevars, self.fn.__closure__ or ()):
+                try:
+                    self._closure[name] = cell.cell_contents
+                except ValueError:
+                    pass
+        return self._closure, self.fn.__globals__
+
+    def _names(self) -> list[str]:
+        """The names the function may read from its closure or module, from its code (no source parsing)."""
+        if self._global_names is None:
+            closure, globals_ = self._scopes()
+            self._global_names = sorted(n for n in _code_names(self.fn.__code__) if n in closure or n in globals_)
+        return self._global_names
+
     def _globals_key(self, seen: set) -> tuple:
         """Current values of the module constants this function and the device
         functions it calls read: changing one recompiles."""
         if id(self) in seen:
             return ()
         seen.add(id(self))
-        if self._global_names is None:
-            self._global_names = list(self.source.referenced_globals())
         out: list[Any] = []
-        for name in self._global_names:
-            found, value = self.source.resolve_global(name)
+        closure, globals_ = self._scopes()
+        for name in self._names():
+            value = closure[name] if name in closure else globals_.get(name)
             if isinstance(value, JITFunction):
                 out.extend(value._globals_key(seen))
             elif isinstance(value, _KEY_CONSTANTS):
@@ -220,11 +262,10 @@ class JITFunction:
         if id(self) in seen:
             return []
         seen.add(id(self))
-        if self._global_names is None:
-            self._global_names = list(self.source.referenced_globals())
         slots = []
-        for name in self._global_names:
-            scope = self.source.closure if name in self.source.closure else self.source.globals
+        closure, globals_ = self._scopes()
+        for name in self._names():
+            scope = closure if name in closure else globals_
             value = scope.get(name)
             if isinstance(value, JITFunction):
                 slots.extend(value._constant_slots(seen))
@@ -252,9 +293,86 @@ class JITFunction:
 
     # -- compiling ----------------------------------------------------------------------
     def _compile(self, specs: list[tuple[str, ArgSpec]], constexprs: dict[str, Any]) -> CompiledKernel:
+        """From the disk cache if it has this specialisation, else built and stored there."""
+        from . import disk_cache
+
+        key = self._disk_key(specs, constexprs) if disk_cache.cache_dir() else None
+        if key is not None:
+            entry = disk_cache.load(key)
+            if entry is not None:
+                try:
+                    file, line = entry["loc"]
+                    builder = IRBuilder(self.__name__, self._param_types(specs), file, line)
+                    try:
+                        builder.replay(entry["log"])
+                        handle = builder.finish()
+                    finally:
+                        builder.abandon()
+                    return CompiledKernel(self.__name__, handle, specs, prints=bool(entry["prints"]))
+                except (CodegenError, KeyError, TypeError, ValueError):
+                    disk_cache.discard(key)  # damaged: compile it again
+                    disk_cache.stats["hits"] -= 1
+        log: Optional[list] = [] if key is not None else None
+        kernel = self._build(specs, constexprs, log)
+        if key is not None:
+            disk_cache.store(key, {"log": log, "prints": kernel.prints, "loc": (self.source.file, self.source.line)})
+        return kernel
+
+    @staticmethod
+    def _param_types(specs: list[tuple[str, ArgSpec]]) -> list[tuple[int, int, int]]:
+        return [(_TYPE_GM_ADDR if s.kind == KIND_BUFFER else _TYPE_SCALAR, s.dtype.code, 0) for _, s in specs]
+
+    def _disk_key(self, specs: list[tuple[str, ArgSpec]], constexprs: dict[str, Any]) -> Optional[str]:
+        """The disk cache's key for this specialisation; None when a ConstExpr value has no stable text."""
+        from . import disk_cache
+
+        values = []
+        for name in sorted(constexprs):
+            value = constexprs[name]
+            if not _plain(value):
+                return None
+            values.append((name, type(value).__name__, value))
+        parts = [
+            rt.current_platform(),
+            self.__name__,
+            self.compile_options,
+            self.codegen_options,
+            [(name, s.kind, s.dtype.code) for name, s in specs],
+            values,
+            self._sources(set()),
+        ]
+        return disk_cache.make_key(parts)
+
+    def _sources(self, seen: set) -> list:
+        """The code (bytecode, constants, names and line table, so locations stay right) and the module
+        constants of this function and every function it names, transitively: what a cached kernel is only
+        valid for. Read from code objects, so a cache hit parses no source."""
+        if id(self) in seen:
+            return []
+        seen.add(id(self))
+        out: list[Any] = [_code_fingerprint(self.fn.__code__)]
+        closure, globals_ = self._scopes()
+        for name in self._names():
+            found = name in closure or name in globals_
+            value = closure[name] if name in closure else globals_.get(name)
+            if isinstance(value, JITFunction):
+                out.extend(value._sources(seen))
+            elif isinstance(value, _KEY_CONSTANTS):
+                out.append((name, type(value).__name__, value))
+            elif isinstance(value, types.FunctionType):  # a helper called while compiling
+                out.append((name, value.__module__, value.__qualname__, _code_fingerprint(value.__code__)))
+            elif isinstance(value, types.ModuleType):
+                out.append((name, value.__name__))
+            elif found:  # anything else by its text (an object whose repr has its address never matches)
+                out.append((name, type(value).__qualname__, repr(value)))
+        return out
+
+    def _build(
+        self, specs: list[tuple[str, ArgSpec]], constexprs: dict[str, Any], log: Optional[list]
+    ) -> CompiledKernel:
         source = self.source
-        params = [(_TYPE_GM_ADDR if s.kind == KIND_BUFFER else _TYPE_SCALAR, s.dtype.code, 0) for _, s in specs]
-        builder = IRBuilder(self.__name__, params, source.file, source.line)
+        params = self._param_types(specs)
+        builder = IRBuilder(self.__name__, params, source.file, source.line, log)
         options = self.compile_options
         builder.set_option("auto_sync", bool(options.auto_sync))
         if options.insert_sync is not None:
