@@ -1,37 +1,14 @@
 // Modules, kernel building and IR printing.
 #include <vector>
 
+#include "build_calls.h"
+#include "build_log.h"
 #include "handles.h"
 #include "ir/printer.h"
 
 using namespace asc;
 using capi::guard;
 using capi::require;
-
-namespace {
-
-Location to_location(asc::Builder& b, const asc_loc_t* loc) {
-  if (!loc) return {};
-  return b.location(capi::text(loc->file, loc->file_len, "loc->file").data(), loc->file_len, loc->line, loc->col);
-}
-
-std::vector<AttrInput> to_attrs(const asc_attr_t* attrs, size_t n) {
-  if (n && !attrs) fail(ASC_ERR_INVALID_ARGUMENT, "attrs is null");
-  std::vector<AttrInput> out;
-  for (size_t i = 0; i < n; ++i) {
-    const asc_attr_t& a = attrs[i];
-    AttrInput in{capi::text(a.name, a.name_len, "attribute name"), {}};
-    if (a.kind > ASC_ATTR_STRING) fail(ASC_ERR_INVALID_ARGUMENT, "attribute '{}' has unknown kind {}", in.name, a.kind);
-    in.value.kind = static_cast<asc_attr_kind_t>(a.kind);
-    in.value.i = a.i;
-    in.value.f = a.f;
-    if (a.kind == ASC_ATTR_STRING) in.value.s = std::string(capi::text(a.s, a.s_len, "attribute string"));
-    out.push_back(std::move(in));
-  }
-  return out;
-}
-
-}  // namespace
 
 extern "C" {
 
@@ -69,7 +46,7 @@ asc_status_t asc_build_kernel(asc_module_t* module, const char* name, size_t nam
     std::vector<Type> types;
     for (size_t i = 0; i < n_params; ++i) types.push_back(type_from_c(params[i]));
     auto b = std::make_unique<asc::Builder>(module->module, std::string(capi::text(name, name_len, "name")), types);
-    *out = new asc_builder{module, std::move(b)};
+    *out = new asc_builder{module, std::move(b), {}};
   });
 }
 
@@ -81,11 +58,8 @@ asc_status_t asc_builder_op(asc_builder_t* builder, const char* op_name, size_t 
                             const asc_value_t* operands, size_t n_operands, const asc_attr_t* attrs, size_t n_attrs,
                             const asc_loc_t* loc, asc_value_t* result) {
   return guard([&] {
-    auto& b = *require(builder, "builder")->builder;
-    if (n_operands && !operands) fail(ASC_ERR_INVALID_ARGUMENT, "operands is null");
-    std::vector<uint32_t> ops(operands, operands + n_operands);
-    uint32_t r =
-        b.add_op(capi::text(op_name, op_name_len, "op name"), ops, to_attrs(attrs, n_attrs), to_location(b, loc));
+    asc_value_t r = capi::builder_op(*require(builder, "builder"), capi::text(op_name, op_name_len, "op name"),
+                                     operands, n_operands, attrs, n_attrs, loc);
     if (result) *result = r;
   });
 }
@@ -97,33 +71,45 @@ asc_status_t asc_builder_value_type(const asc_builder_t* builder, asc_value_t va
 asc_status_t asc_builder_for_begin(asc_builder_t* builder, asc_value_t lb, asc_value_t ub, asc_value_t step,
                                    const asc_loc_t* loc, asc_value_t* iv) {
   return guard([&] {
-    auto& b = *require(builder, "builder")->builder;
-    uint32_t v = b.for_begin(lb, ub, step, to_location(b, loc));
+    asc_value_t v = capi::builder_for_begin(*require(builder, "builder"), lb, ub, step, loc);
     if (iv) *iv = v;
   });
 }
 
 asc_status_t asc_builder_for_end(asc_builder_t* builder) {
-  return guard([&] { require(builder, "builder")->builder->for_end(); });
+  return guard([&] { capi::builder_for_end(*require(builder, "builder")); });
 }
 
 asc_status_t asc_builder_if_begin(asc_builder_t* builder, asc_value_t cond, const asc_loc_t* loc) {
-  return guard([&] {
-    auto& b = *require(builder, "builder")->builder;
-    b.if_begin(cond, to_location(b, loc));
-  });
+  return guard([&] { capi::builder_if_begin(*require(builder, "builder"), cond, loc); });
 }
 
 asc_status_t asc_builder_else(asc_builder_t* builder) {
-  return guard([&] { require(builder, "builder")->builder->else_begin(); });
+  return guard([&] { capi::builder_else(*require(builder, "builder")); });
 }
 
 asc_status_t asc_builder_if_end(asc_builder_t* builder) {
-  return guard([&] { require(builder, "builder")->builder->if_end(); });
+  return guard([&] { capi::builder_if_end(*require(builder, "builder")); });
 }
 
 asc_status_t asc_builder_set_option(asc_builder_t* builder, const char* name, size_t name_len, int64_t value) {
-  return guard([&] { require(builder, "builder")->builder->set_option(capi::text(name, name_len, "name"), value); });
+  return guard(
+      [&] { capi::builder_set_option(*require(builder, "builder"), capi::text(name, name_len, "name"), value); });
+}
+
+asc_status_t asc_builder_log(const asc_builder_t* builder, void* buf, size_t cap, size_t* len) {
+  asc_status_t status = ASC_OK;
+  asc_status_t g = guard(
+      [&] { status = capi::copy_out(require(builder, "builder")->log.bytes(), static_cast<char*>(buf), cap, len); });
+  return g != ASC_OK ? g : status;
+}
+
+asc_status_t asc_builder_replay(asc_builder_t* builder, const void* log, size_t len) {
+  return guard([&] {
+    require(builder, "builder");
+    if (len && !log) fail(ASC_ERR_INVALID_ARGUMENT, "log is null");
+    capi::replay(*builder, std::string_view(static_cast<const char*>(log), len));
+  });
 }
 
 asc_status_t asc_builder_finish(asc_builder_t* builder, asc_kernel_t** out) {

@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "asc/asc.h"
+#include "build_log.h"
 #include "ir/builder.h"
 #include "runtime/device.h"
 #include "support/error.h"
@@ -19,6 +20,7 @@ struct asc_module {
 struct asc_builder {
   asc_module* owner;
   std::unique_ptr<asc::Builder> builder;
+  asc::capi::BuildLog log;  // the calls so far (asc_builder_log)
 };
 
 struct asc_device {

@@ -19,7 +19,7 @@
 #include <stdint.h>
 
 #define ASC_ABI_VERSION_MAJOR 1
-#define ASC_ABI_VERSION_MINOR 4
+#define ASC_ABI_VERSION_MINOR 5
 
 #if defined(_WIN32)
 #define ASC_API __declspec(dllexport)
@@ -222,6 +222,15 @@ ASC_API asc_status_t asc_builder_set_option(asc_builder_t* builder, const char* 
 ASC_API asc_status_t asc_builder_finish(asc_builder_t* builder, asc_kernel_t** out);
 /* Abandons a kernel under construction. */
 ASC_API asc_status_t asc_builder_destroy(asc_builder_t* builder);
+/* Build logs (since 1.5): the building calls made on `builder` so far, as
+   bytes, copied as asc_kernel_print copies text (plus a terminator the log
+   does not count). A log replayed into a new builder with the same name and
+   parameters makes the same calls, with the same checks, and so builds the
+   same kernel: a persistent compile cache keeps logs, not kernels. A log that
+   does not parse is ASC_ERR_INVALID_ARGUMENT naming the byte offset. Logs are
+   for this build of the library only (they spell ops by IR name). */
+ASC_API asc_status_t asc_builder_log(const asc_builder_t* builder, void* buf, size_t cap, size_t* len);
+ASC_API asc_status_t asc_builder_replay(asc_builder_t* builder, const void* log, size_t len);
 
 /* IR as text. Writes at most `cap` bytes (NUL-terminated when room allows)
    and the full length to *len; ASC_ERR_BUFFER_TOO_SMALL when cap <= length. */

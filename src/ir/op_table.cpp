@@ -5,6 +5,7 @@
 #include <iterator>
 #include <string>
 #include <tuple>
+#include <unordered_map>
 
 #include "ir/ir.h"
 #include "ir/printf_format.h"
@@ -2275,9 +2276,14 @@ const OpInfo* find_op(std::string_view name, const std::vector<Type>& operand_ty
       return &op_info(blocks ? OpCode::CopyLocalToLocalBlocks : OpCode::CopyLocalToLocal);
     return nullptr;
   }
-  for (const auto& row : table())
-    if (name == row.name) return &row;
-  return nullptr;
+  // The builder looks every op up by name: a hash map, built once, instead of a scan of the whole table.
+  static const std::unordered_map<std::string_view, const OpInfo*> by_name = [] {
+    std::unordered_map<std::string_view, const OpInfo*> m;
+    for (const auto& row : table()) m.emplace(row.name, &row);
+    return m;
+  }();
+  auto it = by_name.find(name);
+  return it == by_name.end() ? nullptr : it->second;
 }
 
 std::vector<std::string_view> op_names() {

@@ -309,6 +309,83 @@ TEST_F(CapiTest, BuilderPrintShowsTheKernelSoFar) {
   EXPECT_NE(std::string(buf).find("get_block_idx"), std::string::npos);
 }
 
+// ---- build logs ------------------------------------------------------------------------------
+
+std::string builder_log(const asc_builder_t* b) {
+  size_t len = 0;
+  EXPECT_EQ(asc_builder_log(b, nullptr, 0, &len), ASC_ERR_BUFFER_TOO_SMALL);
+  std::string bytes(len + 1, '\0');
+  EXPECT_EQ(asc_builder_log(b, bytes.data(), bytes.size(), &len), ASC_OK) << asc_last_error();
+  bytes.resize(len);
+  return bytes;
+}
+
+std::string kernel_text(const asc_kernel_t* k) {
+  size_t len = 0;
+  (void)asc_kernel_print(k, nullptr, 0, &len);
+  std::string text(len + 1, '\0');
+  EXPECT_EQ(asc_kernel_print(k, text.data(), text.size(), &len), ASC_OK);
+  text.resize(len);
+  return text;
+}
+
+TEST_F(CapiTest, ReplayedBuildLogBuildsTheSameKernel) {
+  TiledBinary k;
+  k.block_length = 4096;
+  CapiWriter w(module_.get(), "vadd", k.params());
+  emit_tiled_binary(w, k);
+  const std::string log = builder_log(w.builder());
+  const std::string original = kernel_text(w.finish());
+
+  CapiWriter again(module_.get(), "vadd", k.params());
+  ASSERT_EQ(asc_builder_replay(again.builder(), log.data(), log.size()), ASC_OK) << asc_last_error();
+  EXPECT_EQ(builder_log(again.builder()), log);  // the replayed calls are recorded too
+  asc_kernel_t* rebuilt = again.finish();
+  EXPECT_EQ(kernel_text(rebuilt), original);
+
+  // And it runs: z = x + y.
+  const size_t n = 2 * static_cast<size_t>(k.block_length);
+  std::vector<float> x = random_values<float>(n, 3, -9, 9), y = random_values<float>(n, 4, -9, 9), z(n, 0.0f);
+  const asc_arg_t args[] = {buffer_arg(x), buffer_arg(y), buffer_arg(z)};
+  ASSERT_EQ(asc_launch(rebuilt, stream_, 2, args, 3), ASC_OK) << asc_last_error();
+  ASSERT_EQ(asc_stream_synchronize(stream_), ASC_OK);
+  for (size_t i = 0; i < n; ++i) ASSERT_EQ(z[i], x[i] + y[i]) << i;
+}
+
+TEST_F(CapiTest, DamagedBuildLogsAreRefusedNeverMisread) {
+  TiledBinary k;
+  CapiWriter w(module_.get(), "vadd", k.params());
+  emit_tiled_binary(w, k);
+  const std::string log = builder_log(w.builder());
+  ASSERT_GT(log.size(), 200u);
+  // Every truncation: either an error, or (at a record boundary) a kernel the finish step judges.
+  size_t refused = 0;
+  for (size_t cut = 0; cut < log.size(); ++cut) {
+    CapiWriter again(module_.get(), "vadd", k.params());
+    asc_status_t status = asc_builder_replay(again.builder(), log.data(), cut);
+    if (status != ASC_OK) {
+      ++refused;
+      EXPECT_NE(std::string_view(asc_last_error()), "");
+    }
+  }
+  EXPECT_GT(refused, log.size() / 2);
+  EXPECT_TRUE(fails_with(asc_builder_replay(w.builder(), log.data(), 7), ASC_ERR_INVALID_ARGUMENT,
+                         {"build log is damaged at byte", "truncated"}));
+  std::string other = log;
+  other[0] = 'X';
+  CapiWriter a(module_.get(), "vadd", k.params());
+  EXPECT_TRUE(fails_with(asc_builder_replay(a.builder(), other.data(), other.size()), ASC_ERR_INVALID_ARGUMENT,
+                         {"not a build log"}));
+  // Every single-byte corruption is refused or replays into something the builder accepted; nothing crashes.
+  for (size_t at = 8; at < log.size(); at += 3) {
+    std::string bad = log;
+    bad[at] = static_cast<char>(bad[at] ^ 0x5A);
+    CapiWriter b(module_.get(), "vadd", k.params());
+    (void)asc_builder_replay(b.builder(), bad.data(), bad.size());
+  }
+  EXPECT_TRUE(fails_with(asc_builder_replay(nullptr, log.data(), log.size()), ASC_ERR_INVALID_ARGUMENT, {"builder"}));
+}
+
 // ---- platforms and devices ------------------------------------------------------------------
 
 TEST(CapiPlatforms, Ascend910B1IsDescribed) {

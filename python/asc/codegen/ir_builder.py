@@ -23,14 +23,45 @@ def _shared_module():
     return _module
 
 
-class IRBuilder:
-    """Builds one kernel through the C ABI. With `log`, every building call is also recorded there as
-    plain tuples (what the disk cache keeps): replay() makes the same calls again, which rebuilds the same
-    kernel, verified and lowered again by the library, without the Python front end."""
+_builder_op = lib.asc_builder_op
+_texts: dict[str, bytes] = {}  # op and attribute names, and string attribute values: a small fixed set
+_c_texts: dict[str, object] = {}
 
-    def __init__(self, name: str, params: Sequence[tuple[int, int, int]], file: str, line: int,
-                 log: Optional[list] = None):  # fmt: skip
-        self.log = log
+
+def _text(s: str) -> bytes:
+    b = _texts.get(s)
+    if b is None:
+        b = _texts[s] = s.encode()
+    return b
+
+
+def _c_text(s: str):
+    """A NUL-terminated C copy of `s`, kept for the life of the process (these strings are few)."""
+    c = _c_texts.get(s)
+    if c is None:
+        c = _c_texts[s] = ffi.new("char[]", _text(s))
+    return c
+
+
+def _encode_attrs(attrs: dict[str, AttrValue]):
+    c_attrs = ffi.new("asc_attr_t[]", len(attrs))
+    for i, (key, value) in enumerate(attrs.items()):
+        entry = c_attrs[i]
+        entry.name, entry.name_len = _c_text(key), len(_text(key))
+        if isinstance(value, str):
+            entry.kind, entry.s, entry.s_len = lib.ASC_ATTR_STRING, _c_text(value), len(_text(value))
+        elif isinstance(value, float):
+            entry.kind, entry.f = lib.ASC_ATTR_FLOAT, value
+        else:
+            entry.kind, entry.i = lib.ASC_ATTR_INT, int(value)
+    return c_attrs
+
+
+class IRBuilder:
+    """Builds one kernel through the C ABI. The library records the building calls (build_log()); the disk
+    cache keeps that log, and replay() rebuilds the kernel from it without the Python front end."""
+
+    def __init__(self, name: str, params: Sequence[tuple[int, int, int]], file: str, line: int):
         self.loc: tuple[str, int, int] = (file, line, 0)
         # The name an assignment is binding, for diagnostics (LocalTensor names).
         self.pending_name: Optional[str] = None
@@ -44,8 +75,9 @@ class IRBuilder:
         out = ffi.new("asc_builder_t**")
         self._check(lib.asc_build_kernel(_shared_module(), encoded, len(encoded), types, len(params), out))
         self._handle = out[0]
-        self._loc_file = b""
+        self._loc_file = ""
         self._c_loc = ffi.new("asc_loc_t*")
+        self._result = ffi.new("asc_value_t*")
 
     # -- errors ---------------------------------------------------------------
     def _check(self, status: int) -> None:
@@ -58,18 +90,16 @@ class IRBuilder:
 
     def _location(self):
         file, line, col = self.loc
-        encoded = file.encode()
-        if encoded != self._loc_file:
-            self._loc_file = encoded
-            self._loc_buf = ffi.new("char[]", encoded)
-        self._c_loc.file, self._c_loc.file_len = self._loc_buf, len(encoded)
-        self._c_loc.line, self._c_loc.col = line, col
-        return self._c_loc
+        c_loc = self._c_loc
+        if file != self._loc_file:  # the file changes rarely (device functions in other modules)
+            encoded = file.encode()
+            self._loc_file, self._loc_buf = file, ffi.new("char[]", encoded)
+            c_loc.file, c_loc.file_len = self._loc_buf, len(encoded)
+        c_loc.line, c_loc.col = line, col
+        return c_loc
 
     # -- building ---------------------------------------------------------------
     def param(self, index: int) -> int:
-        if self.log is not None:
-            self.log.append(("param", index))
         out = ffi.new("asc_value_t*")
         self._check(lib.asc_builder_param(self._handle, index, out))
         return int(out[0])
@@ -77,40 +107,14 @@ class IRBuilder:
     def op(
         self, name: str, operands: Sequence[int] = (), attrs: Optional[dict[str, AttrValue]] = None
     ) -> Optional[int]:
-        if self.log is not None:
-            self.log.append(("op", name, tuple(operands), tuple((attrs or {}).items()), self.loc))
-        encoded = name.encode()
         c_operands = ffi.new("asc_value_t[]", list(operands)) if operands else ffi.NULL
-        keep = []
-        c_attrs = ffi.NULL
-        if attrs:
-            c_attrs = ffi.new("asc_attr_t[]", len(attrs))
-            for i, (key, value) in enumerate(attrs.items()):
-                key_b = ffi.new("char[]", key.encode())
-                keep.append(key_b)
-                c_attrs[i].name, c_attrs[i].name_len = key_b, len(key)
-                if isinstance(value, str):
-                    s = ffi.new("char[]", value.encode())
-                    keep.append(s)
-                    c_attrs[i].kind, c_attrs[i].s, c_attrs[i].s_len = lib.ASC_ATTR_STRING, s, len(value.encode())
-                elif isinstance(value, float):
-                    c_attrs[i].kind, c_attrs[i].f = lib.ASC_ATTR_FLOAT, value
-                else:
-                    c_attrs[i].kind, c_attrs[i].i = lib.ASC_ATTR_INT, int(value)
-        result = ffi.new("asc_value_t*")
-        self._check(
-            lib.asc_builder_op(
-                self._handle,
-                encoded,
-                len(encoded),
-                c_operands,
-                len(operands),
-                c_attrs,
-                len(attrs or ()),
-                self._location(),
-                result,
-            )
-        )
+        c_attrs, n_attrs = (_encode_attrs(attrs), len(attrs)) if attrs else (ffi.NULL, 0)
+        name_b = _text(name)
+        result = self._result
+        status = _builder_op(self._handle, name_b, len(name_b), c_operands, len(operands), c_attrs, n_attrs,
+                             self._location(), result)  # fmt: skip
+        if status:
+            self._check(status)
         return None if result[0] == NO_VALUE else int(result[0])
 
     def value_type(self, value: int) -> tuple[int, int, int]:
@@ -119,35 +123,23 @@ class IRBuilder:
         return int(out.kind), int(out.dtype), int(out.position)
 
     def for_begin(self, lb: int, ub: int, step: int) -> int:
-        if self.log is not None:
-            self.log.append(("for_begin", lb, ub, step, self.loc))
         iv = ffi.new("asc_value_t*")
         self._check(lib.asc_builder_for_begin(self._handle, lb, ub, step, self._location(), iv))
         return int(iv[0])
 
     def for_end(self) -> None:
-        if self.log is not None:
-            self.log.append(("for_end",))
         self._check(lib.asc_builder_for_end(self._handle))
 
     def if_begin(self, cond: int) -> None:
-        if self.log is not None:
-            self.log.append(("if_begin", cond, self.loc))
         self._check(lib.asc_builder_if_begin(self._handle, cond, self._location()))
 
     def else_begin(self) -> None:
-        if self.log is not None:
-            self.log.append(("else_begin",))
         self._check(lib.asc_builder_else(self._handle))
 
     def if_end(self) -> None:
-        if self.log is not None:
-            self.log.append(("if_end",))
         self._check(lib.asc_builder_if_end(self._handle))
 
     def set_option(self, name: str, value: int) -> None:
-        if self.log is not None:
-            self.log.append(("set_option", name, int(value)))
         encoded = name.encode()
         self._check(lib.asc_builder_set_option(self._handle, encoded, len(encoded), int(value)))
 
@@ -157,27 +149,17 @@ class IRBuilder:
         self._check(lib.asc_builder_finish(handle, out))
         return out[0]
 
-    def replay(self, log: Sequence[tuple]) -> None:
-        """Makes the building calls `log` recorded (with their source locations)."""
-        for record in log:
-            kind = record[0]
-            if kind == "op":
-                _, name, operands, attrs, self.loc = record
-                self.op(name, operands, dict(attrs))
-            elif kind == "param":
-                self.param(record[1])
-            elif kind == "for_begin":
-                _, lb, ub, step, self.loc = record
-                self.for_begin(lb, ub, step)
-            elif kind == "if_begin":
-                _, cond, self.loc = record
-                self.if_begin(cond)
-            elif kind == "set_option":
-                self.set_option(record[1], record[2])
-            elif kind in ("for_end", "else_begin", "if_end"):
-                getattr(self, kind)()
-            else:
-                raise CodegenError(f"unknown record {kind!r} in a cached kernel")
+    def build_log(self) -> bytes:
+        """The building calls made so far, as the library records them (take it before finish())."""
+        size = ffi.new("size_t*")
+        lib.asc_builder_log(self._handle, ffi.NULL, 0, size)
+        buf = ffi.new("char[]", size[0] + 1)
+        self._check(lib.asc_builder_log(self._handle, buf, size[0] + 1, size))
+        return ffi.buffer(buf, size[0])[:]
+
+    def replay(self, log: bytes) -> None:
+        """Makes the building calls a build log recorded (checked as when they were first made)."""
+        self._check(lib.asc_builder_replay(self._handle, log, len(log)))
 
     def abandon(self) -> None:
         if self._handle is not None:

@@ -6,9 +6,9 @@ Where: ``$PYASC_CACHE_DIR``, else ``$PYASC_HOME/.pyasc/cache`` (``PYASC_HOME``
 defaults to the home directory), as in pyasc; ``PYASC_CACHE_DIR=""`` turns it
 off, as does ``@asc.jit(always_compile=True)``.
 
-The key covers everything that changes the kernel: the source text and
-module constants of the kernel and of every @asc.jit function it names
-(transitively), its ConstExpr values and argument kinds and dtypes, the
+The key covers everything that changes the kernel: the code (bytecode,
+constants, names, line table) and module constants of the kernel and of
+every @asc.jit function it names (transitively), its ConstExpr values and argument kinds and dtypes, the
 platform, the compile options, and the library — asc's version, the C ABI
 version and the size and modification time of libasc.so and of the asc
 modules loaded. An entry is a marshal payload (plain data only) with a
@@ -19,7 +19,6 @@ into place, so concurrent processes never see half an entry.
 
 from __future__ import annotations
 
-import hashlib
 import marshal
 import os
 import zlib
@@ -27,7 +26,7 @@ from typing import Any, Optional
 
 from .._ffi import lib, library_path
 
-_FORMAT = b"asc-kernel-cache-1"
+_FORMAT = b"asc-kernel-cache-2"
 
 # What this process's cache did (for tests and curious users).
 stats = {"hits": 0, "misses": 0, "stored": 0, "discarded": 0}
@@ -45,6 +44,41 @@ def cache_dir() -> Optional[str]:
 _library_identity: Optional[bytes] = None
 
 
+def _list_modules(directory: str, prefix: str, out: list[str]) -> None:
+    """The asc modules under `directory`, relative to the package, in a stable order."""
+    with os.scandir(directory) as it:
+        entries = sorted(it, key=lambda e: e.name)
+    for entry in entries:
+        if entry.is_dir():
+            if entry.name not in ("__pycache__", "_lib"):
+                _list_modules(entry.path, f"{prefix}{entry.name}/", out)
+        elif entry.name.endswith(".py"):
+            out.append(prefix + entry.name)
+
+
+def _package_modules(package: str, directory: str) -> list[str]:
+    """The package's module list, remembered in the cache directory: listing a dozen directories costs more
+    than the whole rest of a cache hit. A module added later matters only once an existing module imports
+    it, and that edit changes the existing module's stamp, so a remembered list never hides a change."""
+    if not directory:
+        modules: list[str] = []
+        _list_modules(package, "", modules)
+        return modules
+    listing = os.path.join(directory, f"modules-{zlib.crc32(package.encode()):08x}.txt")
+    try:
+        with open(listing, "rb") as f:
+            blob = f.read()
+        if zlib.crc32(blob[4:]) == int.from_bytes(blob[:4], "little"):
+            return blob[4:].decode().split("\n")
+    except (OSError, UnicodeDecodeError):
+        pass
+    modules = []
+    _list_modules(package, "", modules)
+    payload = "\n".join(modules).encode()
+    _write_atomically(listing, zlib.crc32(payload).to_bytes(4, "little") + payload)
+    return modules
+
+
 def library_identity() -> bytes:
     """What identifies this build of asc: versions, and the size and mtime of libasc.so and of every module
     of the asc package."""
@@ -53,36 +87,39 @@ def library_identity() -> bytes:
         from .. import __version__
 
         package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-        files = [str(library_path)]
-        for root, dirs, names in os.walk(package):
-            dirs[:] = sorted(d for d in dirs if d not in ("__pycache__", "_lib"))
-            files.extend(os.path.join(root, n) for n in sorted(names) if n.endswith(".py"))
+        directory = cache_dir() or ""
         parts = [__version__, str(lib.asc_abi_version())]
-        for path in files:
+        paths = [str(library_path)] + [os.path.join(package, m) for m in _package_modules(package, directory)]
+        for path in paths:
             try:
                 st = os.stat(path)
-                parts.append(f"{os.path.relpath(path, package)}:{st.st_size}:{st.st_mtime_ns}")
+                parts.append(f"{path}:{st.st_size}:{st.st_mtime_ns}")
             except OSError:
                 parts.append(f"{path}:missing")
         _library_identity = "\n".join(parts).encode()
     return _library_identity
 
 
-def make_key(parts: list[Any]) -> str:
-    """A file name for these key parts (reprs of plain values, source texts)."""
-    h = hashlib.sha256(_FORMAT)
-    h.update(library_identity())
-    for part in parts:
-        h.update(b"\0")
-        h.update(repr(part).encode())
-    return h.hexdigest()
+class Key:
+    """A cache key: the full text of what the kernel depends on, and the file name it is stored under.
+    The name is a 64-bit checksum of the text (zlib's, so no hashlib import on the launch path); the
+    entry keeps the whole text, and a load compares it, so two keys that share a name never mix."""
+
+    def __init__(self, parts: list[Any]):
+        text = b"\0".join([_FORMAT, library_identity(), *(repr(p).encode() for p in parts)])
+        self.text = text
+        self.name = f"{zlib.crc32(text):08x}{zlib.adler32(text):08x}{len(text):x}"
 
 
-def _path(directory: str, key: str) -> str:
-    return os.path.join(directory, key[:2], key + ".asck")
+def make_key(parts: list[Any]) -> Key:
+    return Key(parts)
 
 
-def load(key: str) -> Optional[dict]:
+def _path(directory: str, key: Key) -> str:
+    return os.path.join(directory, key.name[:2], key.name + ".asck")
+
+
+def load(key: Key) -> Optional[dict]:
     """The entry stored under `key`, or None (absent, or damaged: then it is removed)."""
     directory = cache_dir()
     if directory is None:
@@ -99,7 +136,7 @@ def load(key: str) -> Optional[dict]:
         if zlib.crc32(payload) != checksum:
             raise ValueError("checksum")
         entry = marshal.loads(payload)
-        if not isinstance(entry, dict) or entry.get("key") != key:
+        if not isinstance(entry, dict) or entry.get("key") != key.text:
             raise ValueError("not an entry for this key")
         stats["hits"] += 1
         return entry
@@ -109,25 +146,38 @@ def load(key: str) -> Optional[dict]:
         return None
 
 
-def store(key: str, entry: dict) -> None:
+def store(key: Key, entry: dict) -> None:
     """Best effort: a cache that cannot be written only costs the next process a compile."""
     directory = cache_dir()
     if directory is None:
         return
     path = _path(directory, key)
     try:
-        payload = marshal.dumps({**entry, "key": key})
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        tmp = f"{path}.{os.getpid()}.tmp"
-        with open(tmp, "wb") as f:
-            f.write(zlib.crc32(payload).to_bytes(4, "little") + payload)
-        os.replace(tmp, path)
+        payload = marshal.dumps({**entry, "key": key.text})
+    except ValueError:  # not plain data: nothing to keep
+        return
+    if _write_atomically(path, zlib.crc32(payload).to_bytes(4, "little") + payload):
         stats["stored"] += 1
-    except (OSError, ValueError):
-        pass
 
 
-def discard(key: str) -> None:
+def _write_atomically(path: str, blob: bytes) -> bool:
+    """Best effort: a cache that cannot be written only costs the next process a compile."""
+    tmp = f"{path}.{os.getpid()}.tmp"
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(tmp, "wb") as f:
+            f.write(blob)
+        os.replace(tmp, path)
+        return True
+    except OSError:
+        try:
+            os.remove(tmp)
+        except OSError:
+            pass
+        return False
+
+
+def discard(key: Key) -> None:
     stats["discarded"] += 1
     directory = cache_dir()
     if directory is not None:

@@ -309,11 +309,10 @@ class JITFunction:
                     finally:
                         builder.abandon()
                     return CompiledKernel(self.__name__, handle, specs, prints=bool(entry["prints"]))
-                except (CodegenError, KeyError, TypeError, ValueError):
-                    disk_cache.discard(key)  # damaged: compile it again
+                except (CodegenError, KeyError, TypeError, ValueError):  # damaged: compile it again
+                    disk_cache.discard(key)
                     disk_cache.stats["hits"] -= 1
-        log: Optional[list] = [] if key is not None else None
-        kernel = self._build(specs, constexprs, log)
+        kernel, log = self._build(specs, constexprs, keep_log=key is not None)
         if key is not None:
             disk_cache.store(key, {"log": log, "prints": kernel.prints, "loc": (self.source.file, self.source.line)})
         return kernel
@@ -322,7 +321,7 @@ class JITFunction:
     def _param_types(specs: list[tuple[str, ArgSpec]]) -> list[tuple[int, int, int]]:
         return [(_TYPE_GM_ADDR if s.kind == KIND_BUFFER else _TYPE_SCALAR, s.dtype.code, 0) for _, s in specs]
 
-    def _disk_key(self, specs: list[tuple[str, ArgSpec]], constexprs: dict[str, Any]) -> Optional[str]:
+    def _disk_key(self, specs: list[tuple[str, ArgSpec]], constexprs: dict[str, Any]) -> Optional[Any]:
         """The disk cache's key for this specialisation; None when a ConstExpr value has no stable text."""
         from . import disk_cache
 
@@ -368,11 +367,12 @@ class JITFunction:
         return out
 
     def _build(
-        self, specs: list[tuple[str, ArgSpec]], constexprs: dict[str, Any], log: Optional[list]
-    ) -> CompiledKernel:
+        self, specs: list[tuple[str, ArgSpec]], constexprs: dict[str, Any], keep_log: bool = False
+    ) -> tuple[CompiledKernel, bytes]:
+        """Runs the front end; with keep_log, also returns the library's build log (for the disk cache)."""
         source = self.source
         params = self._param_types(specs)
-        builder = IRBuilder(self.__name__, params, source.file, source.line, log)
+        builder = IRBuilder(self.__name__, params, source.file, source.line)
         options = self.compile_options
         builder.set_option("auto_sync", bool(options.auto_sync))
         if options.insert_sync is not None:
@@ -399,10 +399,11 @@ class JITFunction:
                     raise CodegenError(f"kernel '{self.__name__}' must not return a value", source.file, source.line)
             if builder.uses_matmul and options.kernel_type is None and not options.matmul_cube_only:
                 builder.set_option("kernel_type", KernelType.MIX_AIC_1_2.value)  # as pyasc detects it
+            log = builder.build_log() if keep_log else b""
             handle = builder.finish()
         finally:
             builder.abandon()
-        return CompiledKernel(self.__name__, handle, specs, prints=builder.prints)
+        return CompiledKernel(self.__name__, handle, specs, prints=builder.prints), log
 
     def _inline(self, builder: IRBuilder, args: list, kwargs: dict, call_loc: tuple[str, int, int]) -> Any:
         """Compiles a call to this device function into the calling kernel."""
