@@ -165,10 +165,13 @@ void Builder::if_end() {
   stack_.pop_back();
 }
 
-static void number_ops(Region& r, uint32_t& next) {
+static void number_ops(Region& r, Kernel& k) {
   for (auto& op : r.ops) {
-    op->index = next++;
-    for (auto& sub : op->regions) number_ops(sub, next);
+    op->index = static_cast<uint32_t>(k.ops.size());
+    k.ops.push_back(op.get());
+    k.syncs_cores |=
+        op->code == OpCode::CrossCoreSetFlag || op->code == OpCode::CrossCoreWaitFlag || op->code == OpCode::SyncAll;
+    for (auto& sub : op->regions) number_ops(sub, k);
   }
 }
 
@@ -182,7 +185,8 @@ Kernel* Builder::finish() {
   lower_framework(*kernel_, ub_start);
   insert_sync(*kernel_);
   verify_kernel(*kernel_);
-  number_ops(kernel_->body, kernel_->num_ops);
+  number_ops(kernel_->body, *kernel_);
+  kernel_->num_ops = static_cast<uint32_t>(kernel_->ops.size());
   module_.kernels.push_back(std::move(kernel_));
   return module_.kernels.back().get();
 }

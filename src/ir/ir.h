@@ -72,6 +72,10 @@ struct Kernel {
   // Number of syncs (set_flag/wait_flag pairs and barriers) the passes inserted.
   int inserted_syncs = 0;
   uint32_t num_ops = 0;  // set when the kernel is finished
+  // Also set then, so that launches need not walk the regions: every op by Op::index, and
+  // whether any synchronises cores (such launches run a thread per core).
+  std::vector<const Op*> ops;
+  bool syncs_cores = false;
   size_t num_params = 0;
   std::vector<Type> value_types;     // indexed by value id
   std::vector<const Op*> value_def;  // defining op, nullptr for parameters and loop ivs

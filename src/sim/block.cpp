@@ -13,7 +13,6 @@ Block::Block(const LaunchContext& ctx, const CoreInstance& core, const std::arra
       core_(core),
       local_(local),
       regs_(ctx.kernel.value_types.size()),
-      flags_(static_cast<size_t>(kHardEventCount) * ctx.platform.info.max_event_id, nullptr),
       timeline_(
           ctx.platform.cost,
           std::min(core.of, core.kind == CoreKind::AIV ? ctx.platform.info.aiv_cores : ctx.platform.info.aic_cores),
@@ -179,6 +178,8 @@ void Block::set_flag(const Issued& entry) {
   const Op& op = *entry.op;
   int64_t event = op.attr_int(0), id = entry.in[0].i;
   size_t index = flag_index(op, event, id);
+  if (flags_.empty())  // sized on the first set_flag: most blocks of small kernels never set one
+    flags_.assign(static_cast<size_t>(kHardEventCount) * platform().info.max_event_id, nullptr);
   const Op*& flag = flags_[index];
   if (flag)
     fail(ASC_ERR_RUNTIME, op.loc,
@@ -196,7 +197,7 @@ bool Block::wait_flag(const Issued& entry) {
   const Op& op = *entry.op;
   int64_t event = op.attr_int(0);
   size_t index = flag_index(op, event, entry.in[0].i);
-  if (!flags_[index]) return false;
+  if (flags_.empty() || !flags_[index]) return false;
   flags_[index] = nullptr;
   --flags_set_;
   Pipe dst = hard_event(event).dst;

@@ -17,6 +17,7 @@ std::vector<CoreInstance> core_instances(KernelType type, uint32_t block_dim) {
     case KernelType::MixAic1_2: aics_per_group = 1, aivs_per_group = 2; break;
   }
   std::vector<CoreInstance> out;
+  out.reserve(static_cast<size_t>(block_dim) * (aivs_per_group + aics_per_group));
   for (uint32_t g = 0; g < block_dim; ++g) {
     if (aics_per_group) out.push_back({CoreKind::AIC, g, 0, 1, block_dim, g, out.size()});
     for (uint32_t s = 0; s < aivs_per_group; ++s)

@@ -128,13 +128,6 @@ struct BlockResult {
   std::vector<TraceEvent> events;
 };
 
-void collect_ops(const Region& r, std::vector<const Op*>& out) {
-  for (const auto& op : r.ops) {
-    out[op->index] = op.get();
-    for (const auto& sub : op->regions) collect_ops(sub, out);
-  }
-}
-
 // Vector and cube cores run side by side; each kind's blocks beyond its core
 // count run in waves.
 LaunchReport summarise(const Kernel& kernel, const Platform& platform, std::vector<BlockResult>& blocks,
@@ -176,11 +169,9 @@ LaunchReport summarise(const Kernel& kernel, const Platform& platform, std::vect
     }
   }
   std::map<std::pair<const std::string*, uint32_t>, LaunchReport::Line> lines;
-  std::vector<const Op*> ops(kernel.num_ops);
-  collect_ops(kernel.body, ops);
   for (size_t i = 0; i < per_op.size(); ++i) {
     if (!per_op[i].count) continue;
-    const Op* op = ops[i];
+    const Op* op = kernel.ops[i];
     auto& line = lines[std::make_pair(op->loc.file.get(), op->loc.line)];
     if (line.file.empty() && op->loc.file) line.file = *op->loc.file;
     line.line = op->loc.line;
@@ -216,16 +207,6 @@ void run_blocks(uint32_t count, RunOne& run_one) {
     ThreadPool::shared().run(count - done, [&](uint32_t i, unsigned worker) { run_one(done + i, worker); });
 }
 
-bool uses_cross_core(const Kernel& kernel) {
-  std::vector<const Op*> ops(kernel.num_ops);
-  collect_ops(kernel.body, ops);
-  for (const Op* op : ops)
-    if (op &&
-        (op->code == OpCode::CrossCoreSetFlag || op->code == OpCode::CrossCoreWaitFlag || op->code == OpCode::SyncAll))
-      return true;
-  return false;
-}
-
 LaunchReport run_kernel(const Kernel& kernel, const Platform& platform, uint32_t block_dim, const asc_arg_t* args,
                         size_t n_args, const LaunchOptions& options) {
   if (block_dim == 0 || block_dim > 65535)
@@ -250,7 +231,7 @@ LaunchReport run_kernel(const Kernel& kernel, const Platform& platform, uint32_t
   std::atomic<bool> failed{false};
   // Cores that wait for each other all run at once, a thread each.
   std::unique_ptr<CrossCore> cross;
-  if (uses_cross_core(kernel)) {
+  if (kernel.syncs_cores) {
     if (count > kMaxCrossCoreInstances)
       fail(ASC_ERR_UNSUPPORTED,
            "a kernel that synchronises cores runs at most {} cores on the Model, this launch has {}",

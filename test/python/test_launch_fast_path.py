@@ -122,3 +122,33 @@ def test_torch_tensors_take_the_fast_path_too(rng):
         np.testing.assert_allclose(run(x, y).numpy(), (SCALE * x + y).numpy(), rtol=1e-6)
     with pytest.raises(asc.errors.LaunchArgumentError, match="must be contiguous"):
         run(torch.rand(128)[::2], torch.rand(64))
+
+
+def test_the_same_arrays_launched_again_are_bound_again_when_they_change(rng):
+    """A plan skips re-reading the address of an array it bound last time (held by a weak reference); that must
+    never use memory the array no longer has. numpy refuses to resize an array in place while a weak reference
+    to it exists, so its memory cannot move; a freed array's weak reference is dead."""
+    x, y, z = (rng.random(64, dtype=np.float32) for _ in range(3))
+    launch = scaled_add[1, rt.current_stream()]
+    launch(x, y, z, 64)
+    np.testing.assert_allclose(z, SCALE * x + y, rtol=1e-6)
+    x[:] = rng.random(64, dtype=np.float32)  # new contents, same memory
+    launch(x, y, z, 64)
+    np.testing.assert_allclose(z, SCALE * x + y, rtol=1e-6)
+    with pytest.raises(ValueError, match="cannot resize"):
+        z.resize(4096, refcheck=False)
+    z = np.resize(z, 4096)  # a resized copy is another array
+    z[:] = -1
+    launch(x, y, z, 64)
+    np.testing.assert_allclose(z[:64], SCALE * x + y, rtol=1e-6)
+    assert np.all(z[64:] == -1)
+    for _ in range(20):  # arrays freed and made again (often at the same address)
+        del x
+        x = rng.random(64, dtype=np.float32)
+        out = np.zeros(64, np.float32)
+        launch(x, y, out, 64)
+        np.testing.assert_allclose(out, SCALE * x + y, rtol=1e-6)
+    # A view shares memory but is its own object: bound by its own address.
+    big = rng.random(128, dtype=np.float32)
+    launch(big[64:], y, z, 64)
+    np.testing.assert_allclose(z[:64], SCALE * big[64:] + y, rtol=1e-6)

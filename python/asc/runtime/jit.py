@@ -93,6 +93,7 @@ class JITFunction:
         # the launch fast path (launch_plan.py): plans by _launch_key; None: always the slow path
         self._plans: Optional[dict[tuple, LaunchPlan]] = None if self.compile_options.always_compile else {}
         self._launch_key: Optional[Callable[[tuple], tuple]] = None  # made with the first plan
+        self._launchers: dict[tuple, Callable[..., None]] = {}  # kernel[core_num, stream], by grid
 
     def _annotation(self, p: inspect.Parameter) -> Any:
         ann = p.annotation
@@ -117,10 +118,24 @@ class JITFunction:
         grid = grid if isinstance(grid, tuple) else (grid,)
         if len(grid) not in (1, 2):
             raise ValueError(f"{self.__name__}[core_num, stream]: expected one or two values, got {len(grid)}")
+        launcher = self._launchers.get(grid)
+        if launcher is not None:
+            return launcher
         core_num, stream = grid[0], grid[1] if len(grid) == 2 else None
         if not isinstance(core_num, int) or isinstance(core_num, bool) or core_num <= 0:
             raise ValueError(f"{self.__name__}[core_num, stream]: core_num must be a positive int, got {core_num!r}")
-        return lambda *args, **kwargs: self.launch(core_num, stream, args, kwargs)
+        launch = self.launch
+
+        def launcher(*args: Any, **kwargs: Any) -> None:
+            return launch(core_num, stream, args, kwargs)
+
+        if len(self._launchers) >= 64:  # a few grids are reused; many are not worth keeping
+            self._launchers.clear()
+        try:
+            self._launchers[grid] = launcher
+        except TypeError:  # an unhashable stream-like object: no reuse
+            pass
+        return launcher
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if in_kernel():
@@ -214,10 +229,10 @@ class JITFunction:
         return tuple(out)
 
     def launch(self, core_num: int, stream: Optional[rt.Stream], args: tuple, kwargs: dict) -> None:
-        if self._plans and not kwargs and len(args) == len(self._param_names):
+        if self._plans and not kwargs:
             try:
                 plan = self._plans.get(self._launch_key(args))
-            except TypeError:
+            except (TypeError, ValueError):  # unhashable ConstExpr, or not one argument per parameter
                 plan = None
             if plan is not None:
                 stream = stream or rt.current_stream()
@@ -225,7 +240,7 @@ class JITFunction:
                     status = plan.launch(core_num, stream, args)
                 except BIND_ERRORS:
                     status = None  # the slow path names the argument
-                if status == 0 and not plan.kernel.prints:
+                if status == 0 and not plan.prints:
                     if stream.stats.n_warnings:  # the stream's stats sink has this launch's
                         self._warn(stream, 4)
                     return

@@ -7,6 +7,7 @@ goes back to the slow path, which reports it."""
 
 from __future__ import annotations
 
+import weakref
 from typing import Any, Callable
 
 from .._ffi import ffi, lib
@@ -19,6 +20,10 @@ class _NoArray:  # what `type(x) is ndarray` compares with before numpy is impor
 
 _I32, _I64 = object(), object()  # key entries of Python ints that fit int32 / need int64
 _MISSING = object()
+
+
+def _dead() -> None:  # a weak reference that never matches
+    return None
 
 
 def arg_key(value: Any) -> Any:
@@ -64,15 +69,18 @@ class LaunchPlan:
     """One specialisation's launch: the kernel handle, its argument block, and a binder that writes one
     launch's values into it."""
 
-    __slots__ = ("kernel", "handle", "c_args", "count", "bind")
+    __slots__ = ("kernel", "handle", "c_args", "count", "bind", "prints")
 
     def __init__(self, kernel: Any, sources: list[tuple[int, str | None]], values: list[Any]):
         """`sources`: for each run-time parameter, the launch argument it comes from (and the struct field,
         for struct parameters); `values`: one launch's values, to see which are numpy arrays or tensors."""
-        self.kernel, self.handle = kernel, kernel.handle
+        self.kernel, self.handle, self.prints = kernel, kernel.handle, kernel.prints
         self.count = len(sources)
         self.c_args = ffi.new("asc_arg_t[]", max(1, self.count))
         fields = [self.c_args[i] for i in range(self.count)]
+        np = numpy_module()
+        ndarray = np.ndarray if np else _NoArray
+        scope: dict[str, Any] = {f"f{i}": f for i, f in enumerate(fields)}
         lines = ["def bind(args):"]
         for i, ((_name, spec), (index, attr), value) in enumerate(zip(kernel.runtime_params, sources, values)):
             fields[i].kind, fields[i].dtype = spec.kind, spec.dtype.code
@@ -81,6 +89,13 @@ class LaunchPlan:
             if spec.kind == KIND_BUFFER and type(value).__module__.startswith("torch"):
                 lines += ["    check_torch(v)", f"    f{i}.ptr = cast(v.data_ptr())",
                           f"    f{i}.size = v.numel() * v.element_size()"]  # fmt: skip
+            elif spec.kind == KIND_BUFFER and type(value) is ndarray:
+                # The same live array as last time (weakly held, so never a recycled address) with the same
+                # size has the same memory: an array's data pointer only moves when a resize changes its size.
+                lines += [f"    m = memo{i}", "    if m[0]() is not v or m[1] != v.nbytes:",
+                          f"        f{i}.ptr = fb(char_array, v, False)", f"        f{i}.size = v.nbytes",
+                          f"        memo{i}[:] = (weak(v), v.nbytes)"]  # fmt: skip
+                scope[f"memo{i}"] = [_dead, -1]
             elif spec.kind == KIND_BUFFER:
                 lines += [f"    f{i}.ptr = fb(char_array, v, False)", f"    f{i}.size = v.nbytes"]
             elif spec.dtype.is_float():
@@ -89,17 +104,18 @@ class LaunchPlan:
                 lines.append(f"    f{i}.i = v")
         if self.count == 0:
             lines.append("    pass")
-        scope: dict[str, Any] = {f"f{i}": f for i, f in enumerate(fields)}
-        scope.update(fb=_backend_from_buffer, char_array=_CHAR_ARRAY, cast=_void_pointer, check_torch=_check_torch)
+        scope.update(fb=_backend_from_buffer, char_array=_CHAR_ARRAY, cast=_void_pointer, check_torch=_check_torch,
+                     weak=weakref.ref)  # fmt: skip
         exec("\n".join(lines), scope)  # noqa: S102 - code generated above from the plan
         self.bind: Callable[[tuple], None] = scope["bind"]
 
     def launch(self, core_num: int, stream: Any, args: tuple) -> int:
         """Binds `args` and launches; returns the status (the caller reports failures)."""
         self.bind(args)
-        return lib.asc_launch(self.handle, stream.handle, core_num, self.c_args, self.count)
+        return _asc_launch(self.handle, stream.handle, core_num, self.c_args, self.count)
 
 
+_asc_launch = lib.asc_launch
 _CHAR_ARRAY = ffi.typeof("char[]")
 # ffi.from_buffer without cffi's Python-level argument handling (the out-of-line ffi's is native already)
 _backend_from_buffer = getattr(ffi, "_backend", ffi).from_buffer
