@@ -171,6 +171,8 @@ static void number_ops(Region& r, Kernel& k) {
     k.ops.push_back(op.get());
     k.syncs_cores |=
         op->code == OpCode::CrossCoreSetFlag || op->code == OpCode::CrossCoreWaitFlag || op->code == OpCode::SyncAll;
+    if (!op->info().effects.empty())
+      k.memory_pipes |= 1u << static_cast<uint32_t>(op_runs_on_scalar_unit(*op) ? Pipe::S : op_pipe(*op));
     for (auto& sub : op->regions) number_ops(sub, k);
   }
 }

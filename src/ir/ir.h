@@ -76,6 +76,7 @@ struct Kernel {
   // whether any synchronises cores (such launches run a thread per core).
   std::vector<const Op*> ops;
   bool syncs_cores = false;
+  uint32_t memory_pipes = 0;  // bit p: an op on pipe p reads or writes memory (the race checker's pipes)
   size_t num_params = 0;
   std::vector<Type> value_types;     // indexed by value id
   std::vector<const Op*> value_def;  // defining op, nullptr for parameters and loop ivs

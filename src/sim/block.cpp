@@ -18,7 +18,7 @@ Block::Block(const LaunchContext& ctx, const CoreInstance& core, const std::arra
           std::min(core.of, core.kind == CoreKind::AIV ? ctx.platform.info.aiv_cores : ctx.platform.info.aic_cores),
           ctx.kernel.num_ops, ctx.options.record) {
   for (size_t i = 0; i < ctx.param_values.size(); ++i) regs_[i] = ctx.param_values[i];
-  if (ctx.options.sanitize) race_.emplace();
+  if (ctx.options.sanitize) race_.emplace(ctx.kernel.memory_pipes);
 }
 
 void Block::run() {
@@ -75,24 +75,25 @@ void Block::scalar_op(const Op& op) {
     wait_on_scalar(op, op.attr_int(0), regs_[op.operands[0]].i);
     return;
   }
-  Issued entry{&op, {}, 0};
-  for (size_t i = 0; i < op.operands.size(); ++i) entry.in[i] = regs_[op.operands[i]];
   if (op.code == OpCode::SetFlag) {
-    entry.dispatched = timeline_.dispatch();
+    Issued entry{&op, {}, timeline_.dispatch()};
+    entry.in[0] = regs_[op.operands[0]];
     set_flag(entry);
     drain();
     return;
   }
+  RtValue* in = scalar_in_.data();
+  for (size_t i = 0; i < op.operands.size(); ++i) in[i] = regs_[op.operands[i]];
   RtValue* out = op.result == kNoValue ? nullptr : &regs_[op.result];
   if (op.info().effects.empty()) {
-    exec_fn(op.code)(*this, op, entry.in.data(), out);
+    exec_fn(op.code)(*this, op, in, out);
     timeline_.scalar(op);
     return;
   }
   // get_value / set_value: the scalar unit touching the Unified Buffer.
   uint64_t dispatched = timeline_.dispatch();
-  uint64_t bytes = check_effects(op, Pipe::S, entry.in.data());
-  exec_fn(op.code)(*this, op, entry.in.data(), out);
+  uint64_t bytes = check_effects(op, Pipe::S, in);
+  exec_fn(op.code)(*this, op, in, out);
   timeline_.run(op, Pipe::S, dispatched, bytes);
 }
 
@@ -104,11 +105,14 @@ void Block::issue(const Op& op) {
   }
   if (op.operands.size() > kMaxIssuedOperands)
     fail(ASC_ERR_INTERNAL, op.loc, "{} has more operands than a pipe queue entry holds", op.info().name);
-  Issued entry{&op, {}, timeline_.dispatch(), mask_reg_, atomic_};
+  auto& q = queues_[static_cast<size_t>(pipe)];
+  Issued& entry = q.next();
+  entry.op = &op;
+  entry.dispatched = timeline_.dispatch();
+  entry.mask = mask_reg_;
+  entry.atomic = atomic_;
   for (size_t i = 0; i < op.operands.size(); ++i) entry.in[i] = regs_[op.operands[i]];
   update_mask_register(op, entry.in.data());
-  auto& q = queues_[static_cast<size_t>(pipe)];
-  q.push_back(entry);
   // Only a pipe that was idle can make progress now; a set_flag may release others.
   if (q.size() == 1 && step(pipe) && op.code == OpCode::SetFlag) drain();
   if (op.result == kNoValue) return;
@@ -382,28 +386,50 @@ uint64_t Block::local_bytes(const RtValue& t, const Op& op) const {
 // order: the conflict check compares these checksums. Fletcher-style pairs of
 // sums over 8-byte words in four independent lanes (order-sensitive, and the
 // compiler vectorises them) keep the sanitizer's cost per written byte far
-// below the copy's own.
-static uint64_t checksum(const uint8_t* p, uint64_t n) {
+// below the copy's own. With kCopy the same pass also copies p to dst, so a
+// copy to GM reads its bytes once.
+template <bool kCopy>
+static uint64_t checksum(uint8_t* dst, const uint8_t* p, uint64_t n) {
   uint64_t a[4] = {1, 2, 3, 4}, b[4] = {n, 0, 0, 0};
   uint64_t k = 0;
   for (; k + 32 <= n; k += 32) {
     uint64_t w[4];
     std::memcpy(w, p + k, 32);
+    if constexpr (kCopy) std::memcpy(dst + k, w, 32);
     for (int j = 0; j < 4; ++j) {
       a[j] += w[j];
       b[j] += a[j];
     }
   }
   uint64_t h = 1469598103934665603ull;
-  for (; k < n; ++k) h = (h ^ p[k]) * 1099511628211ull;
+  for (; k < n; ++k) {
+    if constexpr (kCopy) dst[k] = p[k];
+    h = (h ^ p[k]) * 1099511628211ull;
+  }
   for (int j = 0; j < 4; ++j) h = (h ^ a[j] ^ (b[j] << 1)) * 0xbf58476d1ce4e5b9ull;
   return h;
+}
+
+void Block::copy_to_effect(size_t effect, const uint8_t* src, uint64_t bytes) {
+  uint8_t* dst = effect_ptrs_[effect];
+  if (!gm_writes_.empty()) {  // the sanitizer recorded this write to GM: checksum it in the same pass
+    GmWrite& w = gm_writes_.back();
+    const auto [lo, hi] = effect_ranges_[effect];
+    const bool apart = src + bytes <= dst || dst + bytes <= src;
+    if (w.op == running_op_ && !w.hashed && w.lo == lo && w.hi == hi && hi - lo == bytes &&
+        ctx_.gm[w.arg].ptr + lo == dst && apart) {
+      w.hash = checksum<true>(dst, src, bytes);
+      w.hashed = true;
+      return;
+    }
+  }
+  std::memmove(dst, src, bytes);
 }
 
 void Block::hash_gm_writes(size_t from) {
   for (size_t i = from; i < gm_writes_.size(); ++i) {
     GmWrite& w = gm_writes_[i];
-    if (!w.atomic) w.hash = checksum(ctx_.gm[w.arg].ptr + w.lo, w.hi - w.lo);
+    if (!w.atomic && !w.hashed) w.hash = checksum<false>(nullptr, ctx_.gm[w.arg].ptr + w.lo, w.hi - w.lo);
   }
 }
 

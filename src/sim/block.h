@@ -57,6 +57,7 @@ struct GmWrite {
   uint64_t lo, hi;
   const Op* op;
   uint64_t hash = 0;    // of the bytes written, right after the write
+  bool hashed = false;  // hash already set (by the copy that wrote them: Block::copy_to_effect)
   bool atomic = false;  // combined with GM (set_atomic_add / max / min): any order gives the same result
 };
 
@@ -87,27 +88,29 @@ struct Issued {
   AtomicMode atomic{};
 };
 
-// A pipe's queue: issued in order, drained from the front. A vector and a
-// head index (std::deque would allocate a node per entry, Issued being large).
+// A pipe's queue: issued in order, drained from the front. Slots are reused
+// once the queue empties, and next() hands one out as it is (only the fields
+// and operands the caller sets are meaningful): an entry is large, and
+// initialising one per instruction cost more than running a small one.
 // Nothing is issued to a pipe while its front entry runs, so front() stays valid.
 class PipeQueue {
  public:
-  bool empty() const { return head_ == items_.size(); }
-  size_t size() const { return items_.size() - head_; }
+  bool empty() const { return head_ == tail_; }
+  size_t size() const { return tail_ - head_; }
   const Issued& front() const { return items_[head_]; }
-  void push_back(const Issued& entry) { items_.push_back(entry); }
-  void pop_front() {
-    if (++head_ == items_.size()) {
-      items_.clear();
-      head_ = 0;
-    }
+  Issued& next() {
+    if (tail_ == items_.size()) items_.emplace_back();
+    return items_[tail_++];
   }
-  std::vector<Issued>::const_iterator begin() const { return items_.begin() + static_cast<std::ptrdiff_t>(head_); }
-  std::vector<Issued>::const_iterator end() const { return items_.end(); }
+  void pop_front() {
+    if (++head_ == tail_) head_ = tail_ = 0;
+  }
+  const Issued* begin() const { return items_.data() + head_; }
+  const Issued* end() const { return items_.data() + tail_; }
 
  private:
   std::vector<Issued> items_;
-  size_t head_ = 0;
+  size_t head_ = 0, tail_ = 0;
 };
 
 class Block {
@@ -135,6 +138,8 @@ class Block {
   // Checked pointer to the bytes of the op's i-th memory effect (op table
   // order), valid while a pipe op's handler runs.
   uint8_t* effect_ptr(size_t i) const { return effect_ptrs_[i]; }
+  // memmove(effect_ptr(effect), src, bytes), checksumming GM writes the sanitizer records in the same pass.
+  void copy_to_effect(size_t effect, const uint8_t* src, uint64_t bytes);
   uint64_t effect_bytes(size_t i) const { return effect_ranges_[i].second - effect_ranges_[i].first; }
   // A data-dependent effect (kDataDependent): bytes [offset, offset + bytes)
   // of the effect's tensor, bounds-checked and recorded for the sanitizer.
@@ -199,6 +204,7 @@ class Block {
     return is_local_mem(t.mem) ? t.mem - kMemLocal : static_cast<uint32_t>(kMemoryCount) + t.mem;
   }
   std::vector<RtValue> regs_;
+  std::array<RtValue, kMaxIssuedOperands> scalar_in_;  // a scalar-unit op's operands (only its own are set)
   std::array<PipeQueue, kPipeSlots> queues_;
   // One flag per (HardEvent, event id): the set_flag op that set it, or null.
   std::vector<const Op*> flags_;

@@ -9,7 +9,7 @@ namespace asc::sim {
 namespace {
 
 // The resolved effects hold the bytes copied: whole 32-byte blocks only.
-void copy(Block& b) { std::memmove(b.effect_ptr(1), b.effect_ptr(0), static_cast<size_t>(b.effect_bytes(1))); }
+void copy(Block& b) { b.copy_to_effect(1, b.effect_ptr(0), b.effect_bytes(1)); }
 
 }  // namespace
 

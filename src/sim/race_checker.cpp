@@ -31,6 +31,49 @@ bool RaceChecker::ordered(Pipe earlier_pipe, uint64_t earlier_seq, Pipe later) c
   return clock_[idx(later)][idx(earlier_pipe)] >= earlier_seq;
 }
 
+// A use every pipe that touches memory is already ordered after stays so (clocks and fences only
+// grow): it can never take part in a race again.
+bool RaceChecker::settled(Pipe pipe, const Use& use) const {
+  if (!use.seq) return true;
+  for (size_t p = 0; p < kPipeSlots; ++p)
+    if ((memory_pipes_ >> p & 1) && !ordered(pipe, use.seq, static_cast<Pipe>(p))) return false;
+  return true;
+}
+
+// Keeps the shadow map small on long kernels: segments whose every use is
+// settled hold nothing but "written" (initcheck); GM ones are dropped and
+// neighbouring Unified Buffer ones merged.
+void RaceChecker::sweep() {
+  for (auto it = shadow_.begin(); it != shadow_.end();) {
+    Segment& s = it->second;
+    bool idle = settled(s.writer_pipe, s.writer);
+    for (size_t p = 0; idle && p < kPipeSlots; ++p) idle = settled(static_cast<Pipe>(p), s.readers[p]);
+    if (!idle) {
+      ++it;
+      continue;
+    }
+    s.writer = {};
+    s.readers = {};
+    const bool local = (it->first >> 48) < kMemoryCount;
+    if (!local) {
+      it = shadow_.erase(it);
+      continue;
+    }
+    if (it != shadow_.begin()) {  // merge into an idle, adjacent, equally written left neighbour
+      auto left = std::prev(it);
+      const Segment& l = left->second;
+      if (l.end == it->first && l.written == s.written && !l.writer.seq &&
+          std::all_of(l.readers.begin(), l.readers.end(), [](const Use& u) { return !u.seq; })) {
+        left->second.end = s.end;
+        it = shadow_.erase(it);
+        continue;
+      }
+    }
+    ++it;
+  }
+  sweep_at_ = std::max<size_t>(256, 2 * shadow_.size());
+}
+
 void RaceChecker::tick(Pipe pipe) { ++clock_[idx(pipe)][idx(pipe)]; }
 
 void RaceChecker::split(uint64_t at) {
@@ -64,11 +107,13 @@ void RaceChecker::access(const Op& op, Pipe pipe, uint32_t space, uint64_t lo_in
   const uint64_t base = static_cast<uint64_t>(space) << 48;  // no memory reaches 2^48 bytes
   const uint64_t lo = base + lo_in, hi = base + hi_in;
   uint64_t seq = clock_[idx(pipe)][idx(pipe)];
+  if (shadow_.size() >= sweep_at_) sweep();
   split(lo);
   split(hi);
   // Check every byte range already known inside [lo, hi), and find the gaps.
   uint64_t cursor = lo;
-  std::vector<std::pair<uint64_t, uint64_t>> gaps;
+  std::vector<std::pair<uint64_t, uint64_t>>& gaps = gaps_;
+  gaps.clear();
   for (auto it = shadow_.lower_bound(lo); it != shadow_.end() && it->first < hi; ++it) {
     Segment& s = it->second;
     if (it->first > cursor) gaps.emplace_back(cursor, it->first);
@@ -83,7 +128,7 @@ void RaceChecker::access(const Op& op, Pipe pipe, uint32_t space, uint64_t lo_in
             !ordered(static_cast<Pipe>(p), s.readers[p].seq, pipe))
           race("write-after-read", op, pipe, *s.readers[p].op, static_cast<Pipe>(p), space, it->first - base,
                s.end - base);
-    if (initcheck && !write && !s.writer.seq)
+    if (initcheck && !write && !s.written)
       fail(ASC_ERR_UNINITIALIZED, op.loc,
            "initcheck: {} reads {} bytes [{}, {}) that nothing wrote in this launch; copy or compute them first",
            op.info().name, memory_name(static_cast<Memory>(space)), it->first - base, s.end - base);
@@ -94,13 +139,14 @@ void RaceChecker::access(const Op& op, Pipe pipe, uint32_t space, uint64_t lo_in
          "initcheck: {} reads {} bytes [{}, {}) that nothing wrote in this launch; copy or compute them first",
          op.info().name, memory_name(static_cast<Memory>(space)), gaps.front().first - base,
          gaps.front().second - base);
-  for (auto [a, b] : gaps) shadow_.emplace(a, Segment{b, pipe, {}, {}});
+  for (auto [a, b] : gaps) shadow_.emplace(a, Segment{b, pipe, {}, {}, false});
   for (auto it = shadow_.lower_bound(lo); it != shadow_.end() && it->first < hi; ++it) {
     Segment& s = it->second;
     if (write) {
       s.writer_pipe = pipe;
       s.writer = {seq, &op};
       s.readers = {};
+      s.written = true;
     } else {
       s.readers[idx(pipe)] = {seq, &op};
     }

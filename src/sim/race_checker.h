@@ -24,6 +24,10 @@ class RaceChecker {
  public:
   using Clock = std::array<uint64_t, kPipeSlots>;
 
+  // `memory_pipes`: bit p set if the kernel has an op on pipe p that touches memory (Kernel::memory_pipes);
+  // only those pipes can ever race with an access.
+  explicit RaceChecker(uint32_t memory_pipes) : memory_pipes_(memory_pipes) {}
+
   // Starts an op on `pipe` (ticks its clock); its accesses follow.
   void tick(Pipe pipe);
   // An access to bytes [lo, hi) of a memory by the op last started on `pipe`.
@@ -44,10 +48,13 @@ class RaceChecker {
     Pipe writer_pipe = Pipe::S;
     Use writer;
     std::array<Use, kPipeSlots> readers;
+    bool written = false;  // by anything in this launch (initcheck), even once settled
   };
 
   bool ordered(Pipe earlier_pipe, uint64_t earlier_seq, Pipe later) const;
+  bool settled(Pipe pipe, const Use& use) const;
   void split(uint64_t at);
+  void sweep();
   [[noreturn]] void race(const char* kind, const Op& op, Pipe pipe, const Op& other, Pipe other_pipe, uint32_t space,
                          uint64_t lo, uint64_t hi) const;
 
@@ -55,6 +62,9 @@ class RaceChecker {
   std::array<uint64_t, kPipeSlots> fence_{};  // per pipe: its ops up to here are complete (barrier / set_flag)
   std::map<int64_t, Clock> flags_;            // pending set_flag clocks by (event, id)
   std::map<uint64_t, Segment> shadow_;        // start -> segment; only bytes touched so far
+  uint32_t memory_pipes_;
+  size_t sweep_at_ = 256;                            // shadow_ size that triggers the next sweep()
+  std::vector<std::pair<uint64_t, uint64_t>> gaps_;  // access()'s scratch
 };
 
 }  // namespace asc::sim

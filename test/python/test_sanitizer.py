@@ -262,3 +262,47 @@ def test_asc_sanitize_env_turns_it_off(tmp_path):
     env["ASC_SANITIZE"] = "1"
     on = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=env, timeout=120)
     assert on.returncode != 0 and "UninitializedReadError" in on.stderr
+
+
+# ---- long kernels: the race checker's shadow map is swept of settled history ----------------
+
+
+@asc.jit
+def long_loop(x: asc.GlobalAddress, z: asc.GlobalAddress, tiles: int, FAULT: asc.ConstExpr[int], AT: int):
+    """z = x + x over `tiles` 64-element tiles, double-buffered; iteration AT has a fault (FAULT: 0 none,
+    1 its V_MTE3 wait missing, 2 it reads a buffer nothing wrote)."""
+    x_gm, z_gm = asc.GlobalTensor(), asc.GlobalTensor()
+    x_gm.set_global_buffer(x)
+    z_gm.set_global_buffer(z)
+    a = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, 128)
+    c = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, 512, 128)
+    never = asc.LocalTensor(asc.float32, asc.TPosition.VECCALC, 4096, 64)
+    for i in range(tiles):
+        b = i % 2
+        asc.data_copy(a[b * 64 :], x_gm[i * 64 :], 64)
+        asc.set_flag(asc.HardEvent.MTE2_V, b)
+        asc.wait_flag(asc.HardEvent.MTE2_V, b)
+        if FAULT == 2 and i == AT:
+            asc.add(c[b * 64 :], never, a[b * 64 :], 64)
+        else:
+            asc.add(c[b * 64 :], a[b * 64 :], a[b * 64 :], 64)
+        asc.set_flag(asc.HardEvent.V_MTE3, b)
+        if FAULT != 1 or i != AT:
+            asc.wait_flag(asc.HardEvent.V_MTE3, b)
+        asc.data_copy(z_gm[i * 64 :], c[b * 64 :], 64)
+        asc.set_flag(asc.HardEvent.MTE3_MTE2, b)
+        asc.wait_flag(asc.HardEvent.MTE3_MTE2, b)
+
+
+@pytest.mark.parametrize("at_tile", [3, 700, 1499])
+def test_races_late_in_long_kernels_are_still_found(rng, at_tile):
+    tiles = 1500  # thousands of GM ranges: the shadow map is swept many times
+    x = rng.random(tiles * 64, dtype=np.float32)
+    z = np.zeros_like(x)
+    run(long_loop, x, z, tiles, 0, 0)
+    np.testing.assert_array_equal(z, x + x)
+    with pytest.raises(RaceError) as err:
+        run(long_loop, x, z, tiles, 1, at_tile)
+    assert "read-after-write" in str(err.value) and at(long_loop, "asc.data_copy(z_gm[") in str(err.value)
+    with pytest.raises(UninitializedReadError, match=r"initcheck: add reads Unified Buffer bytes \[4096, 4352\)"):
+        run(long_loop, x, z, tiles, 2, at_tile)
