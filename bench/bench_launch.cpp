@@ -75,6 +75,34 @@ void BM_LaunchNoop(benchmark::State& state) {
 }
 BENCHMARK(BM_LaunchNoop)->Arg(1)->Arg(8)->MinTime(0.1)->UseRealTime();
 
+// The same launch on an asynchronous stream: asc_launch checks and queues it
+// (the stream's thread runs it). Synchronised every 64 launches, untimed.
+void BM_LaunchEnqueue(benchmark::State& state) {
+  guarded(state, [&] {
+    CapiModule module;
+    CapiWriter w(module.get(), "noop", {gm_addr_type(ASC_DTYPE_FLOAT32)});
+    asc_kernel_t* kernel = w.finish();
+    std::vector<float> buffer(8);
+    const asc_arg_t arg = buffer_arg(buffer);
+    asc_stream_t* stream = nullptr;
+    check(asc_stream_create(model().device, &stream), "asc_stream_create");
+    check(asc_stream_set_option(stream, "async", 5, 1), "async");
+    const auto blocks = static_cast<uint32_t>(state.range(0));
+    int64_t queued = 0;
+    for (auto _ : state) {
+      check(asc_launch(kernel, stream, blocks, &arg, 1), "asc_launch");
+      if (++queued % 64 == 0) {
+        state.PauseTiming();
+        check(asc_stream_synchronize(stream), "asc_stream_synchronize");
+        state.ResumeTiming();
+      }
+    }
+    check(asc_stream_synchronize(stream), "asc_stream_synchronize");
+    asc_stream_destroy(stream);
+  });
+}
+BENCHMARK(BM_LaunchEnqueue)->Arg(1)->Arg(8)->MinTime(0.1);
+
 // Building the vadd IR op by op through the C ABI (each op is checked as it is
 // added) and finishing it (whole-kernel verification).
 void BM_BuildAddKernel(benchmark::State& state) {

@@ -11,6 +11,7 @@
 #include "build_log.h"
 #include "ir/builder.h"
 #include "runtime/device.h"
+#include "runtime/stream_queue.h"
 #include "support/error.h"
 
 struct asc_module {
@@ -34,6 +35,10 @@ struct asc_stream {
   asc::sim::LaunchReport last;
   std::string output;                        // printf / dump_tensor text of the last launch, even a failed one
   asc_launch_stats_t* stats_sink = nullptr;  // asc_stream_set_stats_sink
+  // Asynchronous streams: launches since the last synchronize add up their output and warnings.
+  bool batch_done = true;
+  // Set while the stream is asynchronous. Declared last, so it is destroyed (its launches run) first.
+  std::unique_ptr<asc::StreamQueue> queue;
 };
 
 namespace asc::capi {

@@ -1,5 +1,7 @@
 // Platforms, devices, streams and launch.
+#include <algorithm>
 #include <cstdlib>
+#include <vector>
 
 #include "handles.h"
 #include "sim/profile_writer.h"
@@ -7,6 +9,54 @@
 using namespace asc;
 using capi::guard;
 using capi::require;
+
+namespace {
+
+// What the last launch left on an asynchronous stream is read once its queue ran.
+const asc_stream* settled(const asc_stream* stream) {
+  require(stream, "stream");
+  if (stream->queue) stream->queue->wait_idle();
+  return stream;
+}
+
+void fill_stats(const sim::LaunchReport& r, asc_launch_stats_t* out) {
+  *out = asc_launch_stats_t{};
+  out->cycles = r.cycles;
+  out->duration_us = r.duration_us;
+  out->blocks = r.blocks;
+  out->n_warnings = static_cast<uint32_t>(r.warnings.size());
+  for (size_t p = 0; p < kPipeSlots; ++p) out->busy_cycles[p] = r.busy[p];
+}
+
+// Runs one launch and leaves its report on the stream. Launches on an
+// asynchronous stream (on its queue's thread) add their output and warnings
+// to those of the others since the last synchronize.
+void run_launch(asc_stream& stream, const Kernel& kernel, uint32_t block_dim, const asc_arg_t* args, size_t n_args,
+                sim::LaunchOptions options, const std::string& profile_dir) {
+  const bool batch = stream.queue != nullptr;
+  if (!batch || stream.batch_done) {
+    stream.output.clear();
+    stream.last.warnings.clear();
+    stream.batch_done = false;
+  }
+  std::string output;
+  options.output = &output;
+  std::vector<std::string> warnings = stream.last.warnings;
+  Device& device = *stream.device->device;
+  struct Append {  // the output is the stream's even when the launch fails
+    std::string& to;
+    std::string& from;
+    ~Append() { to += from; }
+  } append{stream.output, output};
+  stream.last = device.launch(kernel, block_dim, args, n_args, options);
+  for (auto& w : stream.last.warnings)
+    if (std::find(warnings.begin(), warnings.end(), w) == warnings.end()) warnings.push_back(std::move(w));
+  stream.last.warnings = std::move(warnings);
+  if (stream.stats_sink) fill_stats(stream.last, stream.stats_sink);
+  if (options.record) sim::write_profile(profile_dir, kernel, device.platform(), stream.last);
+}
+
+}  // namespace
 
 extern "C" {
 
@@ -63,8 +113,19 @@ asc_status_t asc_stream_set_option(asc_stream_t* stream, const char* name, size_
   return guard([&] {
     require(stream, "stream");
     std::string_view n = capi::text(name, name_len, "name");
-    if (n != "sanitize") fail(ASC_ERR_INVALID_ARGUMENT, "unknown stream option '{}' (known: sanitize)", n);
-    stream->options.sanitize = value != 0;
+    if (n == "sanitize") {
+      stream->options.sanitize = value != 0;
+    } else if (n == "async") {
+      if (value && !stream->queue) {
+        stream->queue = std::make_unique<StreamQueue>();
+      } else if (!value && stream->queue) {
+        stream->queue->synchronize();  // its failure, if any, is this call's
+        stream->queue.reset();
+        stream->batch_done = true;
+      }
+    } else {
+      fail(ASC_ERR_INVALID_ARGUMENT, "unknown stream option '{}' (known: sanitize, async)", n);
+    }
   });
 }
 
@@ -72,31 +133,26 @@ asc_status_t asc_stream_set_profile_dir(asc_stream_t* stream, const char* dir, s
   return guard([&] { require(stream, "stream")->profile_dir = std::string(capi::text(dir, dir_len, "dir")); });
 }
 
-static void fill_stats(const sim::LaunchReport& r, asc_launch_stats_t* out) {
-  *out = asc_launch_stats_t{};
-  out->cycles = r.cycles;
-  out->duration_us = r.duration_us;
-  out->blocks = r.blocks;
-  out->n_warnings = static_cast<uint32_t>(r.warnings.size());
-  for (size_t p = 0; p < kPipeSlots; ++p) out->busy_cycles[p] = r.busy[p];
-}
-
 asc_status_t asc_stream_last_stats(const asc_stream_t* stream, asc_launch_stats_t* out) {
   return guard([&] {
-    const sim::LaunchReport& last = require(stream, "stream")->last;
+    const sim::LaunchReport& last = settled(stream)->last;
     fill_stats(last, require(out, "out"));
   });
 }
 
 asc_status_t asc_stream_set_stats_sink(asc_stream_t* stream, asc_launch_stats_t* sink) {
-  return guard([&] { require(stream, "stream")->stats_sink = sink; });
+  return guard([&] {
+    require(stream, "stream");
+    if (stream->queue) stream->queue->wait_idle();  // queued launches write the old sink
+    stream->stats_sink = sink;
+  });
 }
 
 asc_status_t asc_stream_last_warnings(const asc_stream_t* stream, char* buf, size_t cap, size_t* len) {
   asc_status_t status = ASC_OK;
   asc_status_t g = guard([&] {
     std::string text;
-    for (const auto& w : require(stream, "stream")->last.warnings) text += w + "\n";
+    for (const auto& w : settled(stream)->last.warnings) text += w + "\n";
     status = capi::copy_out(text, buf, cap, len);
   });
   return g != ASC_OK ? g : status;
@@ -104,14 +160,13 @@ asc_status_t asc_stream_last_warnings(const asc_stream_t* stream, char* buf, siz
 
 asc_status_t asc_stream_last_output(const asc_stream_t* stream, char* buf, size_t cap, size_t* len) {
   asc_status_t status = ASC_OK;
-  asc_status_t g = guard([&] { status = capi::copy_out(require(stream, "stream")->output, buf, cap, len); });
+  asc_status_t g = guard([&] { status = capi::copy_out(settled(stream)->output, buf, cap, len); });
   return g != ASC_OK ? g : status;
 }
 
 asc_status_t asc_stream_last_lines(const asc_stream_t* stream, char* buf, size_t cap, size_t* len) {
   asc_status_t status = ASC_OK;
-  asc_status_t g =
-      guard([&] { status = capi::copy_out(sim::lines_csv(require(stream, "stream")->last), buf, cap, len); });
+  asc_status_t g = guard([&] { status = capi::copy_out(sim::lines_csv(settled(stream)->last), buf, cap, len); });
   return g != ASC_OK ? g : status;
 }
 
@@ -120,7 +175,15 @@ asc_status_t asc_stream_destroy(asc_stream_t* stream) {
 }
 
 asc_status_t asc_stream_synchronize(asc_stream_t* stream) {
-  return guard([&] { require(stream, "stream")->device->device->synchronize(); });
+  return guard([&] {
+    require(stream, "stream");
+    struct EndBatch {  // once the queue ran, even when it reports a failure: the next launch starts anew
+      asc_stream& s;
+      ~EndBatch() { s.batch_done = true; }
+    } end{*stream};
+    if (stream->queue) stream->queue->synchronize();
+    stream->device->device->synchronize();
+  });
 }
 
 asc_status_t asc_launch(const asc_kernel_t* kernel, asc_stream_t* stream, uint32_t block_dim, const asc_arg_t* args,
@@ -130,12 +193,16 @@ asc_status_t asc_launch(const asc_kernel_t* kernel, asc_stream_t* stream, uint32
     require(stream, "stream");
     sim::LaunchOptions options = stream->options;
     options.record = !stream->profile_dir.empty();
-    options.output = &stream->output;
-    stream->output.clear();
-    Device& device = *stream->device->device;
-    stream->last = device.launch(*k, block_dim, args, n_args, options);
-    if (stream->stats_sink) fill_stats(stream->last, stream->stats_sink);
-    if (options.record) sim::write_profile(stream->profile_dir, *k, device.platform(), stream->last);
+    if (!stream->queue) {
+      run_launch(*stream, *k, block_dim, args, n_args, options, stream->profile_dir);
+      return;
+    }
+    // Asynchronous: what can be checked now is (the caller's error, at the call); the rest runs queued.
+    sim::check_launch(*k, block_dim, args, n_args);
+    stream->queue->push([stream, k, block_dim, options, args = std::vector<asc_arg_t>(args, args + n_args),
+                         profile_dir = stream->profile_dir] {
+      run_launch(*stream, *k, block_dim, args.data(), args.size(), options, profile_dir);
+    });
   });
 }
 

@@ -19,7 +19,7 @@
 #include <stdint.h>
 
 #define ASC_ABI_VERSION_MAJOR 1
-#define ASC_ABI_VERSION_MINOR 5
+#define ASC_ABI_VERSION_MINOR 6
 
 #if defined(_WIN32)
 #define ASC_API __declspec(dllexport)
@@ -250,10 +250,21 @@ ASC_API asc_status_t asc_device_create(uint32_t backend, const char* platform, s
                                        asc_device_t** out);
 ASC_API asc_status_t asc_device_destroy(asc_device_t* device);
 ASC_API asc_status_t asc_stream_create(asc_device_t* device, asc_stream_t** out);
+/* Runs what an asynchronous stream has queued first (failures are dropped). */
 ASC_API asc_status_t asc_stream_destroy(asc_stream_t* stream);
+/* Waits until the stream's launches ran. On an asynchronous stream, returns
+   the first failure since the last synchronize (launches queued after it did
+   not run; the message says how many). */
 ASC_API asc_status_t asc_stream_synchronize(asc_stream_t* stream);
 /* Stream options (since 1.2): "sanitize" (default 1 unless ASC_SANITIZE=0)
-   turns the Model's racecheck/initcheck/synccheck/GM-conflict checks on/off. */
+   turns the Model's racecheck/initcheck/synccheck/GM-conflict checks on/off.
+   "async" (since 1.6, default 0): asc_launch checks the launch (block_dim,
+   arguments) and queues it; the stream runs its launches in order on a
+   thread of its own. Buffers must stay valid, and unchanged by the caller,
+   until asc_stream_synchronize; the asc_stream_last_* calls and the stats
+   sink describe the launches since the last synchronize (their output and
+   warnings added up) once they ran. Turning it off synchronizes. Options are
+   taken at each launch. A stream is used from one thread at a time. */
 ASC_API asc_status_t asc_stream_set_option(asc_stream_t* stream, const char* name, size_t name_len, int64_t value);
 /* Directory for <kernel>.trace.json (Chrome trace) and <kernel>.lines.csv of
    each launch; empty disables. Starts from ASC_PROFILE. */
@@ -271,7 +282,8 @@ ASC_API asc_status_t asc_stream_last_lines(const asc_stream_t* stream, char* buf
    launch for warnings needs no extra call. `sink` must stay valid. */
 ASC_API asc_status_t asc_stream_set_stats_sink(asc_stream_t* stream, asc_launch_stats_t* sink);
 /* Runs `kernel` on block_dim blocks. On the Model backend GM buffers are the
-   caller's memory (no copies); results are visible when this returns. */
+   caller's memory (no copies); results are visible when this returns, or on
+   an asynchronous stream once asc_stream_synchronize returns. */
 ASC_API asc_status_t asc_launch(const asc_kernel_t* kernel, asc_stream_t* stream, uint32_t block_dim,
                                 const asc_arg_t* args, size_t n_args);
 

@@ -207,10 +207,21 @@ void run_blocks(uint32_t count, RunOne& run_one) {
     ThreadPool::shared().run(count - done, [&](uint32_t i, unsigned worker) { run_one(done + i, worker); });
 }
 
-LaunchReport run_kernel(const Kernel& kernel, const Platform& platform, uint32_t block_dim, const asc_arg_t* args,
-                        size_t n_args, const LaunchOptions& options) {
+static void check_block_dim(uint32_t block_dim) {
   if (block_dim == 0 || block_dim > 65535)
     fail(ASC_ERR_INVALID_ARGUMENT, "block_dim must be 1..65535, got {}", block_dim);
+}
+
+void check_launch(const Kernel& kernel, uint32_t block_dim, const asc_arg_t* args, size_t n_args) {
+  check_block_dim(block_dim);
+  std::vector<GmBuffer> gm;
+  std::vector<RtValue> values;
+  bind_args(kernel, args, n_args, gm, values);
+}
+
+LaunchReport run_kernel(const Kernel& kernel, const Platform& platform, uint32_t block_dim, const asc_arg_t* args,
+                        size_t n_args, const LaunchOptions& options) {
+  check_block_dim(block_dim);
   std::vector<GmBuffer> gm;
   std::vector<RtValue> values;
   bind_args(kernel, args, n_args, gm, values);

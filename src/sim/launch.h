@@ -36,6 +36,9 @@ struct LaunchReport {
   std::vector<Event> events;  // only when LaunchOptions::record
 };
 
+// The checks run_kernel makes before running anything (block_dim, argument
+// kinds, dtypes and buffers): an asynchronous launch makes them at the call.
+void check_launch(const Kernel& kernel, uint32_t block_dim, const asc_arg_t* args, size_t n_args);
 LaunchReport run_kernel(const Kernel& kernel, const Platform& platform, uint32_t block_dim, const asc_arg_t* args,
                         size_t n_args, const LaunchOptions& options);
 

@@ -309,6 +309,85 @@ TEST_F(CapiTest, BuilderPrintShowsTheKernelSoFar) {
   EXPECT_NE(std::string(buf).find("get_block_idx"), std::string::npos);
 }
 
+// ---- asynchronous streams ----------------------------------------------------------------------
+
+void set_async(asc_stream_t* stream, bool on) {
+  ASSERT_EQ(asc_stream_set_option(stream, "async", 5, on ? 1 : 0), ASC_OK) << asc_last_error();
+}
+
+TEST_F(CapiTest, AsynchronousLaunchesRunInOrderAndAreVisibleAfterSynchronize) {
+  TiledBinary k;
+  k.block_length = 4096;
+  asc_kernel_t* kernel = build_vadd(k);
+  set_async(stream_, true);
+  const size_t n = 4 * static_cast<size_t>(k.block_length);
+  std::vector<float> x = random_values<float>(n, 11, -9, 9), y = random_values<float>(n, 12, -9, 9);
+  std::vector<float> z(n, 0.0f), w(n, 0.0f);
+  // z = x + y, then w = z + y: the second reads what the first wrote, so order matters.
+  const asc_arg_t first[] = {buffer_arg(x), buffer_arg(y), buffer_arg(z)};
+  const asc_arg_t second[] = {buffer_arg(z), buffer_arg(y), buffer_arg(w)};
+  for (int rep = 0; rep < 20; ++rep) {
+    ASSERT_EQ(asc_launch(kernel, stream_, 4, first, 3), ASC_OK) << asc_last_error();
+    ASSERT_EQ(asc_launch(kernel, stream_, 4, second, 3), ASC_OK) << asc_last_error();
+  }
+  ASSERT_EQ(asc_stream_synchronize(stream_), ASC_OK) << asc_last_error();
+  for (size_t i = 0; i < n; ++i) ASSERT_EQ(w[i], (x[i] + y[i]) + y[i]) << i;
+  asc_launch_stats_t stats{};
+  ASSERT_EQ(asc_stream_last_stats(stream_, &stats), ASC_OK);
+  EXPECT_EQ(stats.blocks, 4u);
+  set_async(stream_, false);
+}
+
+TEST_F(CapiTest, AsynchronousArgumentErrorsAreReportedAtTheCall) {
+  asc_kernel_t* kernel = build_vadd();
+  set_async(stream_, true);
+  std::vector<float> x(64);
+  const asc_arg_t args[] = {buffer_arg(x), buffer_arg(x)};
+  EXPECT_TRUE(fails_with(asc_launch(kernel, stream_, 1, args, 2), ASC_ERR_TYPE, {"takes 3 argument(s), got 2"}));
+  EXPECT_TRUE(fails_with(asc_launch(kernel, stream_, 0, args, 2), ASC_ERR_INVALID_ARGUMENT, {"block_dim"}));
+  EXPECT_EQ(asc_stream_synchronize(stream_), ASC_OK);  // nothing was queued
+}
+
+TEST_F(CapiTest, AsynchronousKernelFailuresAreReportedBySynchronize) {
+  TiledBinary k;
+  k.block_length = 4096;
+  asc_kernel_t* kernel = build_vadd(k);
+  set_async(stream_, true);
+  const size_t n = static_cast<size_t>(k.block_length);
+  std::vector<float> x(n, 1.0f), y(n, 2.0f), z(n, 0.0f), small(n / 2, 0.0f);
+  const asc_arg_t bad[] = {buffer_arg(x), buffer_arg(y), buffer_arg(small)};  // z too short: out of bounds
+  const asc_arg_t good[] = {buffer_arg(x), buffer_arg(y), buffer_arg(z)};
+  ASSERT_EQ(asc_launch(kernel, stream_, 1, bad, 3), ASC_OK) << asc_last_error();
+  ASSERT_EQ(asc_launch(kernel, stream_, 1, good, 3), ASC_OK);
+  ASSERT_EQ(asc_launch(kernel, stream_, 1, good, 3), ASC_OK);
+  EXPECT_TRUE(fails_with(asc_stream_synchronize(stream_), ASC_ERR_OUT_OF_BOUNDS,
+                         {"asynchronous launch failed", "2 later launches on this stream did not run"}));
+  EXPECT_EQ(z[0], 0.0f);                               // the launches after the failure did not run
+  EXPECT_EQ(asc_stream_synchronize(stream_), ASC_OK);  // reported once
+  ASSERT_EQ(asc_launch(kernel, stream_, 1, good, 3), ASC_OK);
+  ASSERT_EQ(asc_stream_synchronize(stream_), ASC_OK) << asc_last_error();
+  EXPECT_EQ(z[0], 3.0f);
+  // A failure still queued when async is turned off is that call's.
+  ASSERT_EQ(asc_launch(kernel, stream_, 1, bad, 3), ASC_OK);
+  EXPECT_TRUE(fails_with(asc_stream_set_option(stream_, "async", 5, 0), ASC_ERR_OUT_OF_BOUNDS));
+  set_async(stream_, false);
+}
+
+TEST_F(CapiTest, DestroyingAnAsynchronousStreamRunsWhatItQueued) {
+  TiledBinary k;
+  k.block_length = 4096;
+  asc_kernel_t* kernel = build_vadd(k);
+  asc_stream_t* stream = nullptr;
+  ASSERT_EQ(asc_stream_create(device_, &stream), ASC_OK);
+  set_async(stream, true);
+  const size_t n = 2 * static_cast<size_t>(k.block_length);
+  std::vector<float> x(n, 1.5f), y(n, 2.0f), z(n, 0.0f);
+  const asc_arg_t args[] = {buffer_arg(x), buffer_arg(y), buffer_arg(z)};
+  for (int i = 0; i < 10; ++i) ASSERT_EQ(asc_launch(kernel, stream, 2, args, 3), ASC_OK);
+  ASSERT_EQ(asc_stream_destroy(stream), ASC_OK);
+  for (size_t i = 0; i < n; ++i) ASSERT_EQ(z[i], 3.5f) << i;
+}
+
 // ---- build logs ------------------------------------------------------------------------------
 
 std::string builder_log(const asc_builder_t* b) {

@@ -240,6 +240,9 @@ class JITFunction:
                     status = plan.launch(core_num, stream, args)
                 except BIND_ERRORS:
                     status = None  # the slow path names the argument
+                if status == 0 and stream.asynchronous:
+                    stream.pending.append(args)  # queued: its arrays stay alive until synchronize()
+                    return
                 if status == 0 and not plan.prints:
                     if stream.stats.n_warnings:  # the stream's stats sink has this launch's
                         self._warn(stream, 4)
@@ -262,6 +265,9 @@ class JITFunction:
         status = lib.asc_launch(kernel.handle, stream.handle, core_num, c_args, len(values))
         if status == 0 and self._plans is not None and not kwargs and len(args) == len(self._param_names):
             self._remember_plan(args, kernel, sources, values)
+        if status == 0 and stream.asynchronous:
+            stream.pending.append((args, kwargs, values))  # queued: its arrays stay alive until synchronize()
+            return
         self._report(kernel, status, stream)
 
     def _remember_plan(self, args: tuple, kernel: CompiledKernel, sources: list, values: list) -> None:

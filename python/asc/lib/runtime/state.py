@@ -13,15 +13,30 @@ _lock = threading.Lock()
 
 
 class Stream:
-    """A stream on a device. Launches on the Model complete before they return."""
+    """A stream on a device. Launches complete before they return, unless the stream is asynchronous
+    (``create_stream(asynchronous=True)``): then a launch is checked and queued, the stream runs its
+    launches in order on a thread of its own, and ``synchronize()`` waits for them, prints their printf
+    output, warns and raises what they reported. The arrays of queued launches are kept alive until then;
+    do not change them before it."""
 
-    def __init__(self, device: _Device):
+    def __init__(self, device: _Device, asynchronous: bool = False):
         out = ffi.new("asc_stream_t**")
         _check(lib.asc_stream_create(device.handle, out))
         self.handle = out[0]
         self.device = device
         self.stats = ffi.new("asc_launch_stats_t*")  # filled by every successful launch (the stats sink)
         _check(lib.asc_stream_set_stats_sink(self.handle, self.stats))
+        self.asynchronous = False
+        self.pending: list = []  # the arguments of queued launches, alive until synchronize()
+        if asynchronous:
+            self.set_asynchronous(True)
+
+    def set_asynchronous(self, on: bool) -> None:
+        """Queue launches (True) or run them as they are made (False; this synchronizes first)."""
+        if not on and self.asynchronous:
+            self.synchronize()
+        _check(lib.asc_stream_set_option(self.handle, b"async", 5, int(on)))
+        self.asynchronous = bool(on)
 
     def set_profile_dir(self, directory: Optional[str]) -> None:
         """Write <kernel>.trace.json and <kernel>.lines.csv there after each launch (None: stop)."""
@@ -33,7 +48,19 @@ class Stream:
         _check(lib.asc_stream_set_option(self.handle, b"sanitize", 8, int(on)))
 
     def synchronize(self) -> None:
-        _check(lib.asc_stream_synchronize(self.handle))
+        """Waits for the stream's launches; on an asynchronous stream, reports what they printed, warned
+        and failed with (the first failure: launches queued after it did not run)."""
+        status = lib.asc_stream_synchronize(self.handle)
+        error = _error(status, "asynchronous launch")
+        if not self.asynchronous:
+            if error is not None:
+                raise error
+            return
+        launched, self.pending = bool(self.pending), []
+        if launched or error is not None:
+            from .async_report import report_batch
+
+            report_batch(self, error)
 
     def destroy(self) -> None:
         if self.handle is not None:
@@ -160,8 +187,9 @@ def current_stream() -> Stream:
         return _state.stream
 
 
-def create_stream() -> Stream:
-    return Stream(_current_device())
+def create_stream(priority: int = 0, asynchronous: bool = False) -> Stream:
+    """A new stream on the current device (`priority` is accepted as pyasc does; the Model has one)."""
+    return Stream(_current_device(), asynchronous=asynchronous)
 
 
 def destroy_stream(stream: Stream) -> None:

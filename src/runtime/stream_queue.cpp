@@ -1,0 +1,75 @@
+#include "runtime/stream_queue.h"
+
+#include <fmt/format.h>
+
+#include <utility>
+
+namespace asc {
+
+StreamQueue::~StreamQueue() {
+  {
+    std::unique_lock<std::mutex> lock(mutex_);
+    idle_.wait(lock, [&] { return jobs_.empty() && !running_; });
+    stop_ = true;
+  }
+  wake_.notify_all();
+  if (thread_.joinable()) thread_.join();
+}
+
+void StreamQueue::push(Job job) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    jobs_.push_back(std::move(job));
+    if (!thread_.joinable()) thread_ = std::thread([this] { loop(); });
+  }
+  wake_.notify_one();
+}
+
+void StreamQueue::loop() {
+  std::unique_lock<std::mutex> lock(mutex_);
+  for (;;) {
+    wake_.wait(lock, [&] { return stop_ || !jobs_.empty(); });
+    if (jobs_.empty()) return;  // stopping, and nothing left
+    Job job = std::move(jobs_.front());
+    jobs_.pop_front();
+    if (failure_) {  // a failed launch leaves its outputs undefined: later ones do not run on them
+      ++skipped_;
+      if (jobs_.empty()) idle_.notify_all();
+      continue;
+    }
+    running_ = true;
+    lock.unlock();
+    std::optional<Error> failed;
+    try {
+      job();
+    } catch (const Error& e) {
+      failed = e;
+    } catch (const std::exception& e) {
+      failed = Error(ASC_ERR_INTERNAL, std::string("internal error: ") + e.what());
+    }
+    lock.lock();
+    running_ = false;
+    if (failed && !failure_) failure_ = std::move(failed);
+    if (jobs_.empty()) idle_.notify_all();
+  }
+}
+
+void StreamQueue::wait_idle() {
+  std::unique_lock<std::mutex> lock(mutex_);
+  idle_.wait(lock, [&] { return jobs_.empty() && !running_; });
+}
+
+void StreamQueue::synchronize() {
+  std::unique_lock<std::mutex> lock(mutex_);
+  idle_.wait(lock, [&] { return jobs_.empty() && !running_; });
+  if (!failure_) return;
+  Error e = std::move(*failure_);
+  failure_.reset();
+  size_t skipped = std::exchange(skipped_, 0);
+  std::string message = fmt::format("asynchronous launch failed: {}", e.what());
+  if (skipped)
+    message += fmt::format(" ({} later launch{} on this stream did not run)", skipped, skipped == 1 ? "" : "es");
+  throw Error(e.status(), message, e.loc());
+}
+
+}  // namespace asc
