@@ -17,6 +17,7 @@ build:
 
 bench: setup
 	./build/bench/bench_launch
+	python3 bench/bench.py
 
 clean:
 	rm -rf build python/asc/_lib

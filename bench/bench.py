@@ -29,6 +29,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 import timeit
 from dataclasses import dataclass
 from pathlib import Path
@@ -106,6 +107,7 @@ def bench_launch(rounds: int) -> list[Row]:
     launch(a, b, c, 8)
     t_asc, t_np = paired(lambda: launch(a, b, c, 8), lambda: np.add(a, b, out=c), 5000, rounds)
     t_asc1, t_bare = paired(lambda: noop[1, stream](a, b, c, 8), lib.asc_abi_version, 5000, rounds)
+    t_queue = statistics.median(enqueue_times(rounds, a, b, c))
     return [
         Row(
             "launch, no-op, 8 blocks, 4 args",
@@ -116,7 +118,26 @@ def bench_launch(rounds: int) -> list[Row]:
             t_asc <= 5e-6 and t_asc <= 4 * t_np,
         ),  # fmt: skip
         Row("launch, no-op, 1 block, 4 args", t_asc1, t_bare, "bare cffi call"),
+        Row("launch, no-op, 8 blocks, asynchronous stream (enqueue)", t_queue, t_np, "numpy.add, 8 elements"),
     ]
+
+
+def enqueue_times(rounds: int, a: np.ndarray, b: np.ndarray, c: np.ndarray, batch: int = 64) -> list[float]:
+    """Per-launch time of queueing `batch` launches on an asynchronous stream (the stream's thread runs
+    them meanwhile; the synchronize after each batch is not timed)."""
+    stream = rt.create_stream(asynchronous=True)
+    launch = noop[8, stream]
+    launch(a, b, c, 8)
+    stream.synchronize()
+    out = []
+    for _ in range(rounds * 20):
+        start = time.perf_counter()
+        for _ in range(batch):
+            launch(a, b, c, 8)
+        out.append((time.perf_counter() - start) / batch)
+        stream.synchronize()
+    stream.destroy()
+    return out
 
 
 def bench_add(rounds: int, n: int = 1 << 24, cores: int = 16) -> list[Row]:

@@ -60,17 +60,20 @@ void BM_BareCall(benchmark::State& state) {
 }
 BENCHMARK(BM_BareCall)->MinTime(0.05);
 
-// A kernel with one GM parameter and no ops: argument binding, block dispatch
-// on the thread pool, and the C ABI guard.
+// A kernel with one GM parameter and no ops, and its argument.
+struct NoopKernel {
+  CapiModule module;
+  asc_kernel_t* kernel = CapiWriter(module.get(), "noop", {gm_addr_type(ASC_DTYPE_FLOAT32)}).finish();
+  std::vector<float> buffer = std::vector<float>(8);
+  asc_arg_t arg = buffer_arg(buffer);
+};
+
+// Argument binding, block dispatch and the C ABI guard: a synchronous launch's round trip.
 void BM_LaunchNoop(benchmark::State& state) {
   guarded(state, [&] {
-    CapiModule module;
-    CapiWriter w(module.get(), "noop", {gm_addr_type(ASC_DTYPE_FLOAT32)});
-    asc_kernel_t* kernel = w.finish();
-    std::vector<float> buffer(8);
-    const asc_arg_t arg = buffer_arg(buffer);
+    NoopKernel k;
     const auto blocks = static_cast<uint32_t>(state.range(0));
-    for (auto _ : state) check(asc_launch(kernel, model().stream, blocks, &arg, 1), "asc_launch");
+    for (auto _ : state) check(asc_launch(k.kernel, model().stream, blocks, &k.arg, 1), "asc_launch");
   });
 }
 BENCHMARK(BM_LaunchNoop)->Arg(1)->Arg(8)->MinTime(0.1)->UseRealTime();
@@ -79,18 +82,14 @@ BENCHMARK(BM_LaunchNoop)->Arg(1)->Arg(8)->MinTime(0.1)->UseRealTime();
 // (the stream's thread runs it). Synchronised every 64 launches, untimed.
 void BM_LaunchEnqueue(benchmark::State& state) {
   guarded(state, [&] {
-    CapiModule module;
-    CapiWriter w(module.get(), "noop", {gm_addr_type(ASC_DTYPE_FLOAT32)});
-    asc_kernel_t* kernel = w.finish();
-    std::vector<float> buffer(8);
-    const asc_arg_t arg = buffer_arg(buffer);
+    NoopKernel k;
     asc_stream_t* stream = nullptr;
     check(asc_stream_create(model().device, &stream), "asc_stream_create");
     check(asc_stream_set_option(stream, "async", 5, 1), "async");
     const auto blocks = static_cast<uint32_t>(state.range(0));
     int64_t queued = 0;
     for (auto _ : state) {
-      check(asc_launch(kernel, stream, blocks, &arg, 1), "asc_launch");
+      check(asc_launch(k.kernel, stream, blocks, &k.arg, 1), "asc_launch");
       if (++queued % 64 == 0) {
         state.PauseTiming();
         check(asc_stream_synchronize(stream), "asc_stream_synchronize");
