@@ -17,18 +17,22 @@ StreamQueue::~StreamQueue() {
 }
 
 void StreamQueue::push(Job job) {
+  bool wake;
   {
     std::lock_guard<std::mutex> lock(mutex_);
     jobs_.push_back(std::move(job));
     if (!thread_.joinable()) thread_ = std::thread([this] { loop(); });
+    wake = sleeping_;  // a busy thread takes the job when it finishes the one it runs: no wake-up call
   }
-  wake_.notify_one();
+  if (wake) wake_.notify_one();
 }
 
 void StreamQueue::loop() {
   std::unique_lock<std::mutex> lock(mutex_);
   for (;;) {
+    sleeping_ = true;
     wake_.wait(lock, [&] { return stop_ || !jobs_.empty(); });
+    sleeping_ = false;
     if (jobs_.empty()) return;  // stopping, and nothing left
     Job job = std::move(jobs_.front());
     jobs_.pop_front();

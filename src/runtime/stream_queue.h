@@ -36,7 +36,7 @@ class StreamQueue {
   std::mutex mutex_;
   std::condition_variable wake_, idle_;
   std::deque<Job> jobs_;
-  bool running_ = false, stop_ = false;
+  bool running_ = false, stop_ = false, sleeping_ = false;
   std::optional<Error> failure_;
   size_t skipped_ = 0;
   std::thread thread_;  // started by the first push

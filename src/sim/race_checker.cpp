@@ -71,7 +71,7 @@ void RaceChecker::sweep() {
     }
     ++it;
   }
-  sweep_at_ = std::max<size_t>(256, 2 * shadow_.size());
+  sweep_at_ = std::max<size_t>(64, 2 * shadow_.size());
 }
 
 void RaceChecker::tick(Pipe pipe) { ++clock_[idx(pipe)][idx(pipe)]; }

@@ -13,6 +13,7 @@
 #include <array>
 #include <cstdint>
 #include <map>
+#include <memory_resource>
 #include <string>
 #include <vector>
 
@@ -60,10 +61,12 @@ class RaceChecker {
 
   std::array<Clock, kPipeSlots> clock_{};
   std::array<uint64_t, kPipeSlots> fence_{};  // per pipe: its ops up to here are complete (barrier / set_flag)
-  std::map<int64_t, Clock> flags_;            // pending set_flag clocks by (event, id)
-  std::map<uint64_t, Segment> shadow_;        // start -> segment; only bytes touched so far
+  // The maps' nodes come from a pool of the checker's own: segments are made and dropped per instruction.
+  std::pmr::unsynchronized_pool_resource pool_;
+  std::pmr::map<int64_t, Clock> flags_{&pool_};      // pending set_flag clocks by (event, id)
+  std::pmr::map<uint64_t, Segment> shadow_{&pool_};  // start -> segment; only bytes touched so far
   uint32_t memory_pipes_;
-  size_t sweep_at_ = 256;                            // shadow_ size that triggers the next sweep()
+  size_t sweep_at_ = 64;                             // shadow_ size that triggers the next sweep()
   std::vector<std::pair<uint64_t, uint64_t>> gaps_;  // access()'s scratch
 };
 
