@@ -74,6 +74,11 @@ void RaceChecker::sweep() {
   sweep_at_ = std::max<size_t>(64, 2 * shadow_.size());
 }
 
+std::pmr::memory_resource* RaceChecker::thread_pool() {
+  thread_local std::pmr::unsynchronized_pool_resource pool;
+  return &pool;
+}
+
 void RaceChecker::tick(Pipe pipe) { ++clock_[idx(pipe)][idx(pipe)]; }
 
 void RaceChecker::split(uint64_t at) {

@@ -61,10 +61,11 @@ class RaceChecker {
 
   std::array<Clock, kPipeSlots> clock_{};
   std::array<uint64_t, kPipeSlots> fence_{};  // per pipe: its ops up to here are complete (barrier / set_flag)
-  // The maps' nodes come from a pool of the checker's own: segments are made and dropped per instruction.
-  std::pmr::unsynchronized_pool_resource pool_;
-  std::pmr::map<int64_t, Clock> flags_{&pool_};      // pending set_flag clocks by (event, id)
-  std::pmr::map<uint64_t, Segment> shadow_{&pool_};  // start -> segment; only bytes touched so far
+  // The maps' nodes come from a pool of the host thread's own (segments are made and dropped per
+  // instruction; a checker lives on one thread, and the pool outlives it for the next block).
+  static std::pmr::memory_resource* thread_pool();
+  std::pmr::map<int64_t, Clock> flags_{thread_pool()};      // pending set_flag clocks by (event, id)
+  std::pmr::map<uint64_t, Segment> shadow_{thread_pool()};  // start -> segment; only bytes touched so far
   uint32_t memory_pipes_;
   size_t sweep_at_ = 64;                             // shadow_ size that triggers the next sweep()
   std::vector<std::pair<uint64_t, uint64_t>> gaps_;  // access()'s scratch
