@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <chrono>
 #include <utility>
 
 namespace asc {
@@ -21,6 +22,7 @@ void StreamQueue::push(Job job) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     jobs_.push_back(std::move(job));
+    queued_.store(jobs_.size(), std::memory_order_release);
     if (!thread_.joinable()) thread_ = std::thread([this] { loop(); });
     wake = sleeping_;  // a busy thread takes the job when it finishes the one it runs: no wake-up call
   }
@@ -30,12 +32,22 @@ void StreamQueue::push(Job job) {
 void StreamQueue::loop() {
   std::unique_lock<std::mutex> lock(mutex_);
   for (;;) {
+    if (jobs_.empty() && !stop_) {
+      // Launches come in bursts: a short spin takes the next one without a wake-up call (a system
+      // call that costs more than queueing a launch).
+      lock.unlock();
+      const auto until = std::chrono::steady_clock::now() + kSpin;
+      while (queued_.load(std::memory_order_acquire) == 0 && std::chrono::steady_clock::now() < until)
+        std::this_thread::yield();
+      lock.lock();
+    }
     sleeping_ = true;
     wake_.wait(lock, [&] { return stop_ || !jobs_.empty(); });
     sleeping_ = false;
     if (jobs_.empty()) return;  // stopping, and nothing left
     Job job = std::move(jobs_.front());
     jobs_.pop_front();
+    queued_.store(jobs_.size(), std::memory_order_release);
     if (failure_) {  // a failed launch leaves its outputs undefined: later ones do not run on them
       ++skipped_;
       if (jobs_.empty()) idle_.notify_all();

@@ -2,6 +2,8 @@
 // own, so that asc_launch returns once the launch is checked and queued.
 #pragma once
 
+#include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstddef>
 #include <deque>
@@ -37,6 +39,8 @@ class StreamQueue {
   std::condition_variable wake_, idle_;
   std::deque<Job> jobs_;
   bool running_ = false, stop_ = false, sleeping_ = false;
+  std::atomic<size_t> queued_{0};  // jobs_.size(), for the spin that precedes sleeping
+  static constexpr std::chrono::microseconds kSpin{50};
   std::optional<Error> failure_;
   size_t skipped_ = 0;
   std::thread thread_;  // started by the first push
