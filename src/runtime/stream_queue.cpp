@@ -31,6 +31,7 @@ void StreamQueue::push(Job job) {
 
 void StreamQueue::loop() {
   std::unique_lock<std::mutex> lock(mutex_);
+  std::deque<Job> batch;
   for (;;) {
     if (jobs_.empty() && !stop_) {
       // Launches come in bursts: a short spin takes the next one without a wake-up call (a system
@@ -45,26 +46,30 @@ void StreamQueue::loop() {
     wake_.wait(lock, [&] { return stop_ || !jobs_.empty(); });
     sleeping_ = false;
     if (jobs_.empty()) return;  // stopping, and nothing left
-    Job job = std::move(jobs_.front());
-    jobs_.pop_front();
-    queued_.store(jobs_.size(), std::memory_order_release);
-    if (failure_) {  // a failed launch leaves its outputs undefined: later ones do not run on them
-      ++skipped_;
-      if (jobs_.empty()) idle_.notify_all();
-      continue;
-    }
+    batch.swap(jobs_);          // all that is queued, taken under one lock
+    queued_.store(0, std::memory_order_release);
     running_ = true;
+    bool failed_before = failure_.has_value();
     lock.unlock();
     std::optional<Error> failed;
-    try {
-      job();
-    } catch (const Error& e) {
-      failed = e;
-    } catch (const std::exception& e) {
-      failed = Error(ASC_ERR_INTERNAL, std::string("internal error: ") + e.what());
+    size_t skipped = 0;
+    for (Job& job : batch) {
+      if (failed_before || failed) {  // a failed launch leaves its outputs undefined: later ones do not run
+        ++skipped;
+        continue;
+      }
+      try {
+        job();
+      } catch (const Error& e) {
+        failed = e;
+      } catch (const std::exception& e) {
+        failed = Error(ASC_ERR_INTERNAL, std::string("internal error: ") + e.what());
+      }
     }
+    batch.clear();
     lock.lock();
     running_ = false;
+    skipped_ += skipped;
     if (failed && !failure_) failure_ = std::move(failed);
     if (jobs_.empty()) idle_.notify_all();
   }
