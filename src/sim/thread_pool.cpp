@@ -53,7 +53,13 @@ void ThreadPool::run(uint32_t n, const Task& task) {
     for (uint32_t i = 0; i < n; ++i) task(i, 0);
     return;
   }
-  std::lock_guard<std::mutex> job(job_mutex_);
+  // The pool runs one launch at a time. A launch from another thread (another
+  // stream) does not wait for it: it runs its blocks on its own thread.
+  std::unique_lock<std::mutex> job(job_mutex_, std::try_to_lock);
+  if (!job.owns_lock()) {
+    for (uint32_t i = 0; i < n; ++i) task(i, 0);
+    return;
+  }
   {
     std::lock_guard<std::mutex> lock(mutex_);
     task_ = &task;

@@ -24,7 +24,8 @@ class ThreadPool {
 
   // Calls task(i, worker) for i in [0, n), spread over the pool and the
   // calling thread; `worker` is in [0, concurrency()). Returns when all ran.
-  // One job at a time: concurrent callers are serialised.
+  // One job at a time: a caller that finds the pool busy runs its whole job
+  // on its own thread instead of waiting for another's.
   void run(uint32_t n, const Task& task);
   unsigned concurrency() const { return static_cast<unsigned>(threads_.size()) + 1; }
 

@@ -373,6 +373,32 @@ TEST_F(CapiTest, AsynchronousKernelFailuresAreReportedBySynchronize) {
   set_async(stream_, false);
 }
 
+TEST_F(CapiTest, TwoAsynchronousStreamsRunSideBySide) {
+  TiledBinary k;
+  k.block_length = 2048;
+  asc_kernel_t* kernel = build_vadd(k);
+  asc_stream_t* other = nullptr;
+  ASSERT_EQ(asc_stream_create(device_, &other), ASC_OK);
+  set_async(stream_, true);
+  set_async(other, true);
+  constexpr uint32_t kBlocks = 32;  // enough that each launch wants the shared thread pool
+  const size_t n = kBlocks * static_cast<size_t>(k.block_length);
+  std::vector<float> x = random_values<float>(n, 21, -9, 9), y = random_values<float>(n, 22, -9, 9);
+  std::vector<float> z1(n, 0.0f), z2(n, 0.0f);
+  const asc_arg_t a1[] = {buffer_arg(x), buffer_arg(y), buffer_arg(z1)};
+  const asc_arg_t a2[] = {buffer_arg(y), buffer_arg(x), buffer_arg(z2)};
+  for (int rep = 0; rep < 8; ++rep) {
+    ASSERT_EQ(asc_launch(kernel, stream_, kBlocks, a1, 3), ASC_OK) << asc_last_error();
+    ASSERT_EQ(asc_launch(kernel, other, kBlocks, a2, 3), ASC_OK) << asc_last_error();
+  }
+  ASSERT_EQ(asc_stream_synchronize(stream_), ASC_OK) << asc_last_error();
+  ASSERT_EQ(asc_stream_synchronize(other), ASC_OK) << asc_last_error();
+  for (size_t i = 0; i < n; ++i) ASSERT_EQ(z1[i], x[i] + y[i]) << i;
+  for (size_t i = 0; i < n; ++i) ASSERT_EQ(z2[i], y[i] + x[i]) << i;
+  ASSERT_EQ(asc_stream_destroy(other), ASC_OK);
+  set_async(stream_, false);
+}
+
 TEST_F(CapiTest, DestroyingAnAsynchronousStreamRunsWhatItQueued) {
   TiledBinary k;
   k.block_length = 4096;
