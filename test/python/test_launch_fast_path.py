@@ -66,6 +66,45 @@ def test_changing_a_module_constant_recompiles(rng):
     np.testing.assert_allclose(run(x, y), old * x + y, rtol=1e-6)
 
 
+OFFSET = 1.0
+
+
+def offset():  # a plain helper the kernel calls while compiling
+    return OFFSET
+
+
+@asc.jit
+def shifted(x: asc.GlobalAddress, y: asc.GlobalAddress, n: int):
+    x_gm, y_gm = asc.GlobalTensor(), asc.GlobalTensor()
+    x_gm.set_global_buffer(x)
+    y_gm.set_global_buffer(y)
+    a = asc.LocalTensor(x.dtype, asc.TPosition.VECIN, 0, n)
+    asc.data_copy(a, x_gm, n)
+    asc.set_flag(asc.HardEvent.MTE2_V, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_V, 0)
+    asc.adds(a, a, offset(), n)
+    asc.set_flag(asc.HardEvent.V_MTE3, 0)
+    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
+    asc.data_copy(y_gm, a, n)
+
+
+def test_changing_a_constant_a_helper_reads_recompiles(rng):
+    global OFFSET
+    x, y = rng.random(64, dtype=np.float32), np.zeros(64, np.float32)
+    launch = shifted[1, rt.current_stream()]
+    launch(x, y, 64)
+    launch(x, y, 64)  # the fast path
+    np.testing.assert_array_equal(y, x + 1)
+    try:
+        OFFSET = 7.0
+        launch(x, y, 64)
+        np.testing.assert_array_equal(y, x + 7)
+    finally:
+        OFFSET = 1.0
+    launch(x, y, 64)
+    np.testing.assert_array_equal(y, x + 1)
+
+
 def test_bad_arguments_on_a_cached_launch_get_the_slow_paths_error(rng):
     x, y = rng.random(64, dtype=np.float32), rng.random(64, dtype=np.float32)
     run(x, y)

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import inspect
 import sys
-import types
 import warnings
-from enum import Enum
 from typing import Any, Callable, Optional
 
 from .._ffi import ffi, lib, read_text
@@ -24,31 +22,16 @@ from .arguments import KIND_BUFFER, KIND_SCALAR, ArgSpec, buffer_of, describe
 from .compiler import split_options
 from .config import KernelType
 from .launch_plan import BIND_ERRORS, LaunchPlan, make_key_function
+from .reads import KEY_CONSTANTS, closure_values, constant_slots, disk_key_part
 
 _TYPE_SCALAR, _TYPE_GM_ADDR = 1, 2
-
-
-def _code_fingerprint(code: types.CodeType) -> tuple:
-    """A code object's bytecode, names, constants (nested code too) and where its lines are."""
-    consts = tuple(_code_fingerprint(c) if isinstance(c, types.CodeType) else repr(c) for c in code.co_consts)
-    return (code.co_filename, code.co_firstlineno, code.co_code, code.co_names, code.co_varnames, consts,
-            code.co_linetable)  # fmt: skip
-
-
-def _code_names(code: types.CodeType) -> set:
-    """Every name a function (and the functions and comprehensions inside it) may look up globally."""
-    names = set(code.co_names) | set(code.co_freevars)
-    for c in code.co_consts:
-        if isinstance(c, types.CodeType):
-            names |= _code_names(c)
-    return names
 
 
 def _plain(value: Any) -> bool:
     """Whether a ConstExpr value's repr says all there is to it (the disk cache keys on it)."""
     if isinstance(value, (tuple, list, frozenset)):
         return all(_plain(v) for v in value)
-    return isinstance(value, _KEY_CONSTANTS)
+    return isinstance(value, KEY_CONSTANTS)
 
 
 def _visitor() -> type:
@@ -56,9 +39,6 @@ def _visitor() -> type:
     from ..codegen.function_visitor import FunctionVisitor
 
     return FunctionVisitor
-
-
-_KEY_CONSTANTS = (int, float, bool, str, bytes, type(None), Enum)
 
 
 class CompiledKernel:
@@ -85,7 +65,6 @@ class JITFunction:
         self._struct_types: dict[str, type] = {}  # struct parameters' classes, by parameter name
         self._source: Optional[FunctionSource] = None
         self._cache: dict[tuple, CompiledKernel] = {}
-        self._global_names: Optional[list[str]] = None
         self._closure: Optional[dict[str, Any]] = None
         self._param_names = list(self.signature.parameters)
         self._constexpr = {name for name, p in self.signature.parameters.items() if is_constexpr(self._annotation(p))}
@@ -160,7 +139,7 @@ class JITFunction:
         """specialise, and where each run-time value comes from: (argument index, struct field or None)."""
         if kwargs or len(args) != len(self._param_names):
             args = tuple(self._bind(args, kwargs).arguments.values())
-        key: list[Any] = [rt.current_platform(), self._globals_key(set())]
+        key: list[Any] = [rt.current_platform(), self._globals_key()]
         runtime_values = []
         sources: list[tuple[int, Any]] = []
         specs: list[tuple[str, ArgSpec]] = []
@@ -197,36 +176,17 @@ class JITFunction:
     def _scopes(self) -> tuple[dict, dict]:
         """The function's closure (its values when first asked, as the compiler sees them) and globals."""
         if self._closure is None:
-            self._closure = {}
-            for name, cell in zip(self.fn.__code__.co_freevars, self.fn.__closure__ or ()):
-                try:
-                    self._closure[name] = cell.cell_contents
-                except ValueError:
-                    pass
+            self._closure = closure_values(self.fn)
         return self._closure, self.fn.__globals__
 
-    def _names(self) -> list[str]:
-        """The names the function may read from its closure or module, from its code (no source parsing)."""
-        if self._global_names is None:
-            closure, globals_ = self._scopes()
-            self._global_names = sorted(n for n in _code_names(self.fn.__code__) if n in closure or n in globals_)
-        return self._global_names
+    def _globals_key(self) -> tuple:
+        """Current values of the constants this function and the functions it calls read (module
+        constants, closure values, module.NAME attributes): changing one recompiles."""
+        return tuple((name, type(scope[name]).__name__, scope[name]) for scope, name in self._constant_slots())
 
-    def _globals_key(self, seen: set) -> tuple:
-        """Current values of the module constants this function and the device
-        functions it calls read: changing one recompiles."""
-        if id(self) in seen:
-            return ()
-        seen.add(id(self))
-        out: list[Any] = []
-        closure, globals_ = self._scopes()
-        for name in self._names():
-            value = closure[name] if name in closure else globals_.get(name)
-            if isinstance(value, JITFunction):
-                out.extend(value._globals_key(seen))
-            elif isinstance(value, _KEY_CONSTANTS):
-                out.append((self.__name__, name, type(value).__name__, value))
-        return tuple(out)
+    def _constant_slots(self) -> list[tuple[dict, str]]:
+        """Where those constants live (reads.py)."""
+        return constant_slots(self.fn, self._scopes()[0])
 
     def launch(self, core_num: int, stream: Optional[rt.Stream], args: tuple, kwargs: dict) -> None:
         if self._plans and not kwargs:
@@ -272,27 +232,11 @@ class JITFunction:
 
     def _remember_plan(self, args: tuple, kernel: CompiledKernel, sources: list, values: list) -> None:
         if self._launch_key is None:
-            self._launch_key = make_key_function(self._constexpr_flags, self._constant_slots(set()), rt._state)
+            self._launch_key = make_key_function(self._constexpr_flags, self._constant_slots(), rt._state)
         try:
             self._plans[self._launch_key(args)] = LaunchPlan(kernel, sources, values)
         except TypeError:
             pass
-
-    def _constant_slots(self, seen: set) -> list[tuple[dict, str]]:
-        """Where the module constants the kernel (and the device functions it calls) reads live."""
-        if id(self) in seen:
-            return []
-        seen.add(id(self))
-        slots = []
-        closure, globals_ = self._scopes()
-        for name in self._names():
-            scope = closure if name in closure else globals_
-            value = scope.get(name)
-            if isinstance(value, JITFunction):
-                slots.extend(value._constant_slots(seen))
-            elif isinstance(value, _KEY_CONSTANTS):
-                slots.append((scope, name))
-        return slots
 
     def _report(self, kernel: CompiledKernel, status: int, stream: rt.Stream) -> None:
         """After a launch: its printf output, its failure as an exception, its warnings."""
@@ -359,33 +303,11 @@ class JITFunction:
             self.codegen_options,
             [(name, s.kind, s.dtype.code) for name, s in specs],
             values,
-            self._sources(set()),
         ]
-        return disk_cache.make_key(parts)
-
-    def _sources(self, seen: set) -> list:
-        """The code (bytecode, constants, names and line table, so locations stay right) and the module
-        constants of this function and every function it names, transitively: what a cached kernel is only
-        valid for. Read from code objects, so a cache hit parses no source."""
-        if id(self) in seen:
-            return []
-        seen.add(id(self))
-        out: list[Any] = [_code_fingerprint(self.fn.__code__)]
-        closure, globals_ = self._scopes()
-        for name in self._names():
-            found = name in closure or name in globals_
-            value = closure[name] if name in closure else globals_.get(name)
-            if isinstance(value, JITFunction):
-                out.extend(value._sources(seen))
-            elif isinstance(value, _KEY_CONSTANTS):
-                out.append((name, type(value).__name__, value))
-            elif isinstance(value, types.FunctionType):  # a helper called while compiling
-                out.append((name, value.__module__, value.__qualname__, _code_fingerprint(value.__code__)))
-            elif isinstance(value, types.ModuleType):
-                out.append((name, value.__name__))
-            elif found:  # anything else by its text (an object whose repr has its address never matches)
-                out.append((name, type(value).__qualname__, repr(value)))
-        return out
+        sources = disk_key_part(self.fn, self._scopes()[0])  # code and what it reads, transitively
+        if sources is None:  # something known only by its address: no disk caching
+            return None
+        return disk_cache.make_key([*parts, sources])
 
     def _build(
         self, specs: list[tuple[str, ArgSpec]], constexprs: dict[str, Any], keep_log: bool = False

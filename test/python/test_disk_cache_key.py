@@ -1,0 +1,193 @@
+"""What the persistent compile cache's key covers: a kernel compiled again
+with nothing changed is served from disk; a change to anything the kernel
+depends on — its code or a device function's, a module constant, a ConstExpr
+value, an argument dtype, a compile option, the platform — is compiled anew
+(and the result is right). In one process: the in-memory caches are emptied
+between compiles, so only the disk cache can serve."""
+
+import importlib.util
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+import asc.lib.runtime as rt
+from asc.runtime import disk_cache
+
+MODULE = textwrap.dedent(
+    """
+    import asc
+
+    SCALE = {scale}
+
+    @asc.jit
+    def bump(t: asc.LocalTensor, n: int):
+        asc.adds(t, t, {bump}, n)
+
+    @asc.jit{options}
+    def kernel(x: asc.GlobalAddress, y: asc.GlobalAddress, n: int, REPEAT: asc.ConstExpr[int]):
+        x_gm, y_gm = asc.GlobalTensor(), asc.GlobalTensor()
+        x_gm.set_global_buffer(x, n)
+        y_gm.set_global_buffer(y, n)
+        t = asc.LocalTensor(x.dtype, asc.TPosition.VECIN, 0, n)
+        asc.data_copy(t, x_gm, n)
+        asc.set_flag(asc.HardEvent.MTE2_V, 0)
+        asc.wait_flag(asc.HardEvent.MTE2_V, 0)
+        for _ in range(REPEAT):
+            asc.muls(t, t, SCALE, n)
+        bump(t, n)
+        asc.set_flag(asc.HardEvent.V_MTE3, 0)
+        asc.wait_flag(asc.HardEvent.V_MTE3, 0)
+        asc.data_copy(y_gm, t, n)
+    """
+)
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("PYASC_CACHE_DIR", str(tmp_path / "cache"))
+    yield
+    rt.set_soc_version("Ascend910B1")
+
+
+def load(tmp_path, name, scale=2, bump=1, options=""):
+    path = tmp_path / f"{name}.py"
+    path.write_text(MODULE.format(scale=scale, bump=bump, options=options))
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def run(module, dtype=np.float32, repeat=1):
+    """Compiles `module.kernel` afresh in this process (empty in-memory caches), runs it, checks the result;
+    returns (disk hits, disk misses) of that compile."""
+    k = module.kernel
+    k._cache.clear()
+    k._plans.clear()
+    k._launch_key = None
+    k._launchers.clear()
+    before = dict(disk_cache.stats)
+    x = np.arange(64).astype(dtype)
+    y = np.zeros_like(x)
+    k[1, rt.current_stream()](x, y, 64, repeat)
+    expected = x * dtype(module.SCALE) ** repeat + dtype(module.BUMP_EXPECTED)
+    np.testing.assert_allclose(y, expected, rtol=1e-3)
+    return disk_cache.stats["hits"] - before["hits"], disk_cache.stats["misses"] - before["misses"]
+
+
+def variant(tmp_path, name, **kwargs):
+    module = load(tmp_path, name, **kwargs)
+    module.BUMP_EXPECTED = kwargs.get("bump", 1)
+    return module
+
+
+def test_nothing_changed_is_a_hit(cache, tmp_path):
+    m = variant(tmp_path, "k_same")
+    assert run(m) == (0, 1)
+    assert run(m) == (1, 0)
+
+
+@pytest.mark.parametrize(
+    "change",
+    ["constant", "device_function", "constexpr", "dtype", "option", "platform"],
+)
+def test_a_change_is_compiled_anew(cache, tmp_path, change):
+    base = variant(tmp_path, f"k_base_{change}")
+    assert run(base) == (0, 1)
+    if change == "constant":
+        assert run(variant(tmp_path, f"k_base_{change}", scale=3)) == (0, 1)
+    elif change == "device_function":
+        assert run(variant(tmp_path, f"k_base_{change}", bump=5)) == (0, 1)
+    elif change == "constexpr":
+        assert run(base, repeat=2) == (0, 1)
+    elif change == "dtype":
+        assert run(base, dtype=np.float16) == (0, 1)
+    elif change == "option":
+        assert run(variant(tmp_path, f"k_base_{change}", options="(insert_sync=True)")) == (0, 1)
+    elif change == "platform":
+        rt.set_soc_version("Ascend910B2")
+        assert run(base) == (0, 1)
+    if change != "platform":
+        assert run(base) == (1, 0)  # the original is still cached
+
+
+HELPERS = textwrap.dedent(
+    """
+    import asc
+    import {config} as config
+
+    OFFSET = {offset}
+
+    def offset():  # a plain helper the kernel calls while compiling: what it reads counts too
+        return OFFSET
+
+    class Opaque:  # known only by its address
+        pass
+
+    OPAQUE = Opaque()
+
+    @asc.jit
+    def kernel(x: asc.GlobalAddress, y: asc.GlobalAddress, n: int):
+        x_gm, y_gm = asc.GlobalTensor(), asc.GlobalTensor()
+        x_gm.set_global_buffer(x, n)
+        y_gm.set_global_buffer(y, n)
+        t = asc.LocalTensor(x.dtype, asc.TPosition.VECIN, 0, n)
+        asc.data_copy(t, x_gm, n)
+        asc.set_flag(asc.HardEvent.MTE2_V, 0)
+        asc.wait_flag(asc.HardEvent.MTE2_V, 0)
+        asc.adds(t, t, offset() + config.EXTRA, n)
+        asc.set_flag(asc.HardEvent.V_MTE3, 0)
+        asc.wait_flag(asc.HardEvent.V_MTE3, 0)
+        asc.data_copy(y_gm, t, n)
+
+    @asc.jit
+    def kernel_opaque(x: asc.GlobalAddress, y: asc.GlobalAddress, n: int):
+        kernel(x, y, n)  # the same work, as a device function
+        if OPAQUE is None:
+            asc.printf("never")
+    """
+)
+
+
+def load_helpers(tmp_path, name, offset, extra):
+    config = f"{name}_config"
+    (tmp_path / f"{config}.py").write_text(f"EXTRA = {extra}\n")
+    (tmp_path / f"{name}.py").write_text(HELPERS.format(config=config, offset=offset))
+    sys.path.insert(0, str(tmp_path))
+    try:
+        for module in (config, name):
+            sys.modules.pop(module, None)
+        return importlib.import_module(name)
+    finally:
+        sys.path.remove(str(tmp_path))
+
+
+def run_helpers(module, opaque=False):
+    k = module.kernel_opaque if opaque else module.kernel
+    k._cache.clear()
+    k._plans.clear()
+    k._launch_key = None
+    k._launchers.clear()
+    before = dict(disk_cache.stats)
+    x = np.arange(64, dtype=np.float32)
+    y = np.zeros_like(x)
+    k[1, rt.current_stream()](x, y, 64)
+    np.testing.assert_array_equal(y, x + module.OFFSET + module.config.EXTRA)
+    return disk_cache.stats["hits"] - before["hits"], disk_cache.stats["misses"] - before["misses"]
+
+
+def test_what_helpers_and_other_modules_hold_is_in_the_key(cache, tmp_path):
+    assert run_helpers(load_helpers(tmp_path, "k_helpers", 1, 10)) == (0, 1)
+    assert run_helpers(load_helpers(tmp_path, "k_helpers", 1, 10)) == (1, 0)
+    assert run_helpers(load_helpers(tmp_path, "k_helpers", 2, 10)) == (0, 1)  # the helper's module constant
+    assert run_helpers(load_helpers(tmp_path, "k_helpers", 2, 30)) == (0, 1)  # config.EXTRA
+
+
+def test_a_kernel_reading_an_object_known_by_its_address_is_not_cached_on_disk(cache, tmp_path):
+    module = load_helpers(tmp_path, "k_opaque", 1, 10)
+    stored = disk_cache.stats["stored"]
+    assert run_helpers(module, opaque=True) == (0, 0)  # neither looked up nor stored
+    assert disk_cache.stats["stored"] == stored
