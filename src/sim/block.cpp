@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "sim/copy_bytes.h"
 #include "sim/handlers.h"
 #include "sim/vector_mask.h"
 
@@ -423,7 +424,7 @@ void Block::copy_to_effect(size_t effect, const uint8_t* src, uint64_t bytes) {
       return;
     }
   }
-  std::memmove(dst, src, bytes);
+  copy_bytes(dst, src, bytes);
 }
 
 void Block::hash_gm_writes(size_t from) {

@@ -2,6 +2,7 @@
 // op-table memory effects: effect 0 is the source, effect 1 the destination.
 #include <cstring>
 
+#include "sim/copy_bytes.h"
 #include "sim/handlers.h"
 #include "sim/scalar_math.h"
 
@@ -17,8 +18,8 @@ void copy(Block& b) { b.copy_to_effect(1, b.effect_ptr(0), b.effect_bytes(1)); }
 static void copy_blocks(Block& b, const RtValue* in) {
   int64_t rows = in[2].i, len = in[3].i, src_gap = in[4].i, dst_gap = in[5].i;
   for (int64_t r = 0; r < rows; ++r)
-    std::memmove(b.effect_ptr(1) + r * (len + dst_gap) * 32, b.effect_ptr(0) + r * (len + src_gap) * 32,
-                 static_cast<size_t>(len) * 32);
+    copy_bytes(b.effect_ptr(1) + r * (len + dst_gap) * 32, b.effect_ptr(0) + r * (len + src_gap) * 32,
+               static_cast<size_t>(len) * 32);
 }
 
 // data_copy_pad, GM -> UB: each row lands as [left pad][block_len bytes][right

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "kernel_fixtures.h"
+#include "sim/copy_bytes.h"
 #include "sim/launch.h"
 
 namespace {
@@ -78,6 +79,23 @@ std::vector<T> head(const std::vector<T>& v, size_t n) {
 // ---- vadd, the tiled double-buffered kernel ------------------------------------------
 
 class VaddTest : public ::testing::TestWithParam<uint32_t> {};
+
+// copy_bytes is memmove: every size around its thresholds and loop steps, any
+// alignment, and ranges overlapping either way.
+TEST(CopyBytes, IsMemmove) {
+  std::vector<uint8_t> pattern(3 * 70000);
+  for (size_t i = 0; i < pattern.size(); ++i) pattern[i] = static_cast<uint8_t>(i * 131 + 7);
+  const size_t sizes[] = {0, 1, 31, 127, 128, 129, 4095, 4096, 4097, 8191, 32768, 32771, 65536 + 77};
+  for (size_t n : sizes)
+    for (size_t src : {size_t{0}, size_t{3}, size_t{64}, size_t{70000}})
+      for (size_t dst : {size_t{0}, size_t{1}, size_t{32}, size_t{40}, size_t{70000}, size_t{140001}}) {
+        if (src + n > pattern.size() || dst + n > pattern.size()) continue;
+        std::vector<uint8_t> want = pattern, got = pattern;
+        std::memmove(want.data() + dst, want.data() + src, n);
+        asc::sim::copy_bytes(got.data() + dst, got.data() + src, n);
+        ASSERT_EQ(got, want) << "n=" << n << " src=" << src << " dst=" << dst;
+      }
+}
 
 TEST_P(VaddTest, MatchesHostReference) {
   const uint32_t blocks = GetParam();
