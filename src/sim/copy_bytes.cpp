@@ -10,9 +10,9 @@
 namespace asc::sim {
 namespace {
 
+#if ASC_COPY_AVX2
 constexpr size_t kLoopFrom = 4096;  // below this glibc's own path is fast
 
-#if ASC_COPY_AVX2
 __attribute__((target("avx2"))) void copy_avx2(uint8_t* dst, const uint8_t* src, size_t n) {
   size_t k = 0;
   for (; k + 128 <= n; k += 128) {
