@@ -6,6 +6,7 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -77,6 +78,8 @@ struct Kernel {
   std::vector<const Op*> ops;
   bool syncs_cores = false;
   uint32_t memory_pipes = 0;  // bit p: an op on pipe p reads or writes memory (the race checker's pipes)
+  // Host time per block of the kernel's last launch on the Model (how the next one spreads its blocks).
+  mutable std::atomic<uint64_t> block_time_ns{0};
   size_t num_params = 0;
   std::vector<Type> value_types;     // indexed by value id
   std::vector<const Op*> value_def;  // defining op, nullptr for parameters and loop ivs

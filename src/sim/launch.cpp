@@ -195,16 +195,22 @@ constexpr uint32_t kMaxCrossCoreInstances = 256;
 // blocks run so far took longer than that, the pool takes the rest.
 constexpr std::chrono::microseconds kInlineBudget{20};
 
+// A kernel whose blocks took longer than that last time goes to the pool at
+// once: a first block run alone would leave the other cores idle meanwhile.
 template <typename RunOne>
-void run_blocks(uint32_t count, RunOne& run_one) {
+void run_blocks(const Kernel& kernel, uint32_t count, RunOne& run_one) {
   const auto start = std::chrono::steady_clock::now();
   uint32_t done = 0;
-  while (done < count) {
-    run_one(done++, 0u);
-    if (std::chrono::steady_clock::now() - start > kInlineBudget) break;
+  if (kernel.block_time_ns.load(std::memory_order_relaxed) <= static_cast<uint64_t>(kInlineBudget.count()) * 1000) {
+    while (done < count) {
+      run_one(done++, 0u);
+      if (std::chrono::steady_clock::now() - start > kInlineBudget) break;
+    }
   }
   if (done < count)
     ThreadPool::shared().run(count - done, [&](uint32_t i, unsigned worker) { run_one(done + i, worker); });
+  const auto spent = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start);
+  kernel.block_time_ns.store(static_cast<uint64_t>(spent.count()) / count, std::memory_order_relaxed);
 }
 
 static void check_block_dim(uint32_t block_dim) {
@@ -287,7 +293,7 @@ LaunchReport run_kernel(const Kernel& kernel, const Platform& platform, uint32_t
     for (uint32_t i = 0; i < count; ++i) threads.emplace_back(run_one, i, 0u);
     for (auto& t : threads) t.join();
   } else {
-    run_blocks(count, run_one);
+    run_blocks(kernel, count, run_one);
   }
   if (options.output) {  // in block order, up to the failing block
     options.output->clear();
