@@ -3,6 +3,7 @@
 #pragma once
 
 #include <memory>
+#include <mutex>
 #include <new>
 #include <string>
 #include <string_view>
@@ -37,6 +38,9 @@ struct asc_stream {
   asc_launch_stats_t* stats_sink = nullptr;  // asc_stream_set_stats_sink
   // Asynchronous streams: launches since the last synchronize add up their output and warnings.
   bool batch_done = true;
+  // Held by a launch on the stream while it runs, and by the calls that read what it left: launches
+  // on one stream from several threads run one after another, as a stream's launches should.
+  mutable std::mutex report_mutex;
   // Set while the stream is asynchronous. Declared last, so it is destroyed (its launches run) first.
   std::unique_ptr<asc::StreamQueue> queue;
 };

@@ -33,6 +33,7 @@ void fill_stats(const sim::LaunchReport& r, asc_launch_stats_t* out) {
 // to those of the others since the last synchronize.
 void run_launch(asc_stream& stream, const Kernel& kernel, uint32_t block_dim, const asc_arg_t* args, size_t n_args,
                 sim::LaunchOptions options, const std::string& profile_dir) {
+  std::lock_guard<std::mutex> lock(stream.report_mutex);
   const bool batch = stream.queue != nullptr;
   if (!batch || stream.batch_done) {
     stream.output.clear();
@@ -135,7 +136,8 @@ asc_status_t asc_stream_set_profile_dir(asc_stream_t* stream, const char* dir, s
 
 asc_status_t asc_stream_last_stats(const asc_stream_t* stream, asc_launch_stats_t* out) {
   return guard([&] {
-    const sim::LaunchReport& last = settled(stream)->last;
+    std::lock_guard<std::mutex> lock(settled(stream)->report_mutex);
+    const sim::LaunchReport& last = stream->last;
     fill_stats(last, require(out, "out"));
   });
 }
@@ -152,7 +154,8 @@ asc_status_t asc_stream_last_warnings(const asc_stream_t* stream, char* buf, siz
   asc_status_t status = ASC_OK;
   asc_status_t g = guard([&] {
     std::string text;
-    for (const auto& w : settled(stream)->last.warnings) text += w + "\n";
+    std::lock_guard<std::mutex> lock(settled(stream)->report_mutex);
+    for (const auto& w : stream->last.warnings) text += w + "\n";
     status = capi::copy_out(text, buf, cap, len);
   });
   return g != ASC_OK ? g : status;
@@ -160,13 +163,19 @@ asc_status_t asc_stream_last_warnings(const asc_stream_t* stream, char* buf, siz
 
 asc_status_t asc_stream_last_output(const asc_stream_t* stream, char* buf, size_t cap, size_t* len) {
   asc_status_t status = ASC_OK;
-  asc_status_t g = guard([&] { status = capi::copy_out(settled(stream)->output, buf, cap, len); });
+  asc_status_t g = guard([&] {
+    std::lock_guard<std::mutex> lock(settled(stream)->report_mutex);
+    status = capi::copy_out(stream->output, buf, cap, len);
+  });
   return g != ASC_OK ? g : status;
 }
 
 asc_status_t asc_stream_last_lines(const asc_stream_t* stream, char* buf, size_t cap, size_t* len) {
   asc_status_t status = ASC_OK;
-  asc_status_t g = guard([&] { status = capi::copy_out(sim::lines_csv(settled(stream)->last), buf, cap, len); });
+  asc_status_t g = guard([&] {
+    std::lock_guard<std::mutex> lock(settled(stream)->report_mutex);
+    status = capi::copy_out(sim::lines_csv(stream->last), buf, cap, len);
+  });
   return g != ASC_OK ? g : status;
 }
 

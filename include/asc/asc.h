@@ -264,7 +264,7 @@ ASC_API asc_status_t asc_stream_synchronize(asc_stream_t* stream);
    until asc_stream_synchronize; the asc_stream_last_* calls and the stats
    sink describe the launches since the last synchronize (their output and
    warnings added up) once they ran. Turning it off synchronizes. Options are
-   taken at each launch. A stream is used from one thread at a time. */
+   taken at each launch. */
 ASC_API asc_status_t asc_stream_set_option(asc_stream_t* stream, const char* name, size_t name_len, int64_t value);
 /* Directory for <kernel>.trace.json (Chrome trace) and <kernel>.lines.csv of
    each launch; empty disables. Starts from ASC_PROFILE. */
@@ -283,7 +283,9 @@ ASC_API asc_status_t asc_stream_last_lines(const asc_stream_t* stream, char* buf
 ASC_API asc_status_t asc_stream_set_stats_sink(asc_stream_t* stream, asc_launch_stats_t* sink);
 /* Runs `kernel` on block_dim blocks. On the Model backend GM buffers are the
    caller's memory (no copies); results are visible when this returns, or on
-   an asynchronous stream once asc_stream_synchronize returns. */
+   an asynchronous stream once asc_stream_synchronize returns. Threads may
+   build kernels in one module and launch at once; launches on one stream run
+   one after another (set a stream's options from one thread). */
 ASC_API asc_status_t asc_launch(const asc_kernel_t* kernel, asc_stream_t* stream, uint32_t block_dim,
                                 const asc_arg_t* args, size_t n_args);
 

@@ -189,8 +189,7 @@ Kernel* Builder::finish() {
   verify_kernel(*kernel_);
   number_ops(kernel_->body, *kernel_);
   kernel_->num_ops = static_cast<uint32_t>(kernel_->ops.size());
-  module_.kernels.push_back(std::move(kernel_));
-  return module_.kernels.back().get();
+  return module_.add(std::move(kernel_));
 }
 
 }  // namespace asc

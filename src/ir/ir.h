@@ -9,6 +9,7 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -94,6 +95,13 @@ struct Kernel {
 };
 
 struct Module {
+  // Kernels are finished into the module from any thread (a builder each).
+  Kernel* add(std::unique_ptr<Kernel> kernel) {
+    std::lock_guard<std::mutex> lock(mutex);
+    kernels.push_back(std::move(kernel));
+    return kernels.back().get();
+  }
+  std::mutex mutex;
   std::vector<std::unique_ptr<Kernel>> kernels;
 };
 

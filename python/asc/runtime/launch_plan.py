@@ -7,6 +7,7 @@ goes back to the slow path, which reports it."""
 
 from __future__ import annotations
 
+import threading
 import weakref
 from typing import Any, Callable
 
@@ -66,24 +67,24 @@ def _check_torch(value: Any) -> None:
 
 
 class LaunchPlan:
-    """One specialisation's launch: the kernel handle, its argument block, and a binder that writes one
-    launch's values into it."""
+    """One specialisation's launch: the kernel handle, an argument block, and a binder that writes one
+    launch's values into it. Each thread that launches the plan gets a block and binder of its own (a
+    launch reads its block while the GIL is released, so two threads must never share one)."""
 
-    __slots__ = ("kernel", "handle", "c_args", "count", "bind", "prints")
+    __slots__ = ("kernel", "handle", "c_args", "count", "bind", "prints", "_code", "_types", "_memos", "_owner",
+                 "_others")  # fmt: skip
 
     def __init__(self, kernel: Any, sources: list[tuple[int, str | None]], values: list[Any]):
         """`sources`: for each run-time parameter, the launch argument it comes from (and the struct field,
         for struct parameters); `values`: one launch's values, to see which are numpy arrays or tensors."""
         self.kernel, self.handle, self.prints = kernel, kernel.handle, kernel.prints
         self.count = len(sources)
-        self.c_args = ffi.new("asc_arg_t[]", max(1, self.count))
-        fields = [self.c_args[i] for i in range(self.count)]
         np = numpy_module()
         ndarray = np.ndarray if np else _NoArray
-        scope: dict[str, Any] = {f"f{i}": f for i, f in enumerate(fields)}
+        self._types = [(spec.kind, spec.dtype.code) for _name, spec in kernel.runtime_params]
+        self._memos: list[int] = []
         lines = ["def bind(args):"]
         for i, ((_name, spec), (index, attr), value) in enumerate(zip(kernel.runtime_params, sources, values)):
-            fields[i].kind, fields[i].dtype = spec.kind, spec.dtype.code
             source = f"args[{index}]" + (f".{attr}" if attr else "")
             lines.append(f"    v = {source}")
             if spec.kind == KIND_BUFFER and type(value).__module__.startswith("torch"):
@@ -95,7 +96,7 @@ class LaunchPlan:
                 lines += [f"    m = memo{i}", "    if m[0]() is not v or m[1] != v.nbytes:",
                           f"        f{i}.ptr = fb(char_array, v, False)", f"        f{i}.size = v.nbytes",
                           f"        memo{i}[:] = (weak(v), v.nbytes)"]  # fmt: skip
-                scope[f"memo{i}"] = [_dead, -1]
+                self._memos.append(i)
             elif spec.kind == KIND_BUFFER:
                 lines += [f"    f{i}.ptr = fb(char_array, v, False)", f"    f{i}.size = v.nbytes"]
             elif spec.dtype.is_float():
@@ -104,15 +105,37 @@ class LaunchPlan:
                 lines.append(f"    f{i}.i = v")
         if self.count == 0:
             lines.append("    pass")
-        scope.update(fb=_backend_from_buffer, char_array=_CHAR_ARRAY, cast=_void_pointer, check_torch=_check_torch,
-                     weak=weakref.ref)  # fmt: skip
-        exec("\n".join(lines), scope)  # noqa: S102 - code generated above from the plan
-        self.bind: Callable[[tuple], None] = scope["bind"]
+        self._code = compile("\n".join(lines), "<asc launch plan>", "exec")
+        self._owner = threading.get_ident()
+        self._others: dict[int, tuple[Any, Callable[[tuple], None]]] = {}
+        self.c_args, self.bind = self._new_binder()
+
+    def _new_binder(self) -> tuple[Any, Callable[[tuple], None]]:
+        """A fresh argument block and the binder generated for this plan, writing into it."""
+        c_args = ffi.new("asc_arg_t[]", max(1, self.count))
+        scope: dict[str, Any] = dict(fb=_backend_from_buffer, char_array=_CHAR_ARRAY, cast=_void_pointer,
+                                     check_torch=_check_torch, weak=weakref.ref)  # fmt: skip
+        for i, (kind, dtype) in enumerate(self._types):
+            field = c_args[i]
+            field.kind, field.dtype = kind, dtype
+            scope[f"f{i}"] = field
+        for i in self._memos:
+            scope[f"memo{i}"] = [_dead, -1]
+        exec(self._code, scope)  # noqa: S102 - code generated in __init__ from the plan
+        return c_args, scope["bind"]
 
     def launch(self, core_num: int, stream: Any, args: tuple) -> int:
         """Binds `args` and launches; returns the status (the caller reports failures)."""
-        self.bind(args)
-        return _asc_launch(self.handle, stream.handle, core_num, self.c_args, self.count)
+        thread = threading.get_ident()
+        if thread == self._owner:
+            c_args, bind = self.c_args, self.bind
+        else:
+            mine = self._others.get(thread)
+            if mine is None:
+                mine = self._others[thread] = self._new_binder()
+            c_args, bind = mine
+        bind(args)
+        return _asc_launch(self.handle, stream.handle, core_num, c_args, self.count)
 
 
 _asc_launch = lib.asc_launch
