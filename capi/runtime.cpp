@@ -12,11 +12,12 @@ using capi::require;
 
 namespace {
 
-// What the last launch left on an asynchronous stream is read once its queue ran.
-const asc_stream* settled(const asc_stream* stream) {
+// What the last launch left on a stream is read once an asynchronous stream's
+// queue ran, and under the stream's report lock (held by the returned guard).
+std::unique_lock<std::mutex> settled(const asc_stream* stream) {
   require(stream, "stream");
   if (stream->queue) stream->queue->wait_idle();
-  return stream;
+  return std::unique_lock<std::mutex>(stream->report_mutex);
 }
 
 void fill_stats(const sim::LaunchReport& r, asc_launch_stats_t* out) {
@@ -136,7 +137,7 @@ asc_status_t asc_stream_set_profile_dir(asc_stream_t* stream, const char* dir, s
 
 asc_status_t asc_stream_last_stats(const asc_stream_t* stream, asc_launch_stats_t* out) {
   return guard([&] {
-    std::lock_guard<std::mutex> lock(settled(stream)->report_mutex);
+    auto lock = settled(stream);
     const sim::LaunchReport& last = stream->last;
     fill_stats(last, require(out, "out"));
   });
@@ -154,7 +155,7 @@ asc_status_t asc_stream_last_warnings(const asc_stream_t* stream, char* buf, siz
   asc_status_t status = ASC_OK;
   asc_status_t g = guard([&] {
     std::string text;
-    std::lock_guard<std::mutex> lock(settled(stream)->report_mutex);
+    auto lock = settled(stream);
     for (const auto& w : stream->last.warnings) text += w + "\n";
     status = capi::copy_out(text, buf, cap, len);
   });
@@ -164,7 +165,7 @@ asc_status_t asc_stream_last_warnings(const asc_stream_t* stream, char* buf, siz
 asc_status_t asc_stream_last_output(const asc_stream_t* stream, char* buf, size_t cap, size_t* len) {
   asc_status_t status = ASC_OK;
   asc_status_t g = guard([&] {
-    std::lock_guard<std::mutex> lock(settled(stream)->report_mutex);
+    auto lock = settled(stream);
     status = capi::copy_out(stream->output, buf, cap, len);
   });
   return g != ASC_OK ? g : status;
@@ -173,7 +174,7 @@ asc_status_t asc_stream_last_output(const asc_stream_t* stream, char* buf, size_
 asc_status_t asc_stream_last_lines(const asc_stream_t* stream, char* buf, size_t cap, size_t* len) {
   asc_status_t status = ASC_OK;
   asc_status_t g = guard([&] {
-    std::lock_guard<std::mutex> lock(settled(stream)->report_mutex);
+    auto lock = settled(stream);
     status = capi::copy_out(sim::lines_csv(stream->last), buf, cap, len);
   });
   return g != ASC_OK ? g : status;

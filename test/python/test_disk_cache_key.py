@@ -61,21 +61,27 @@ def load(tmp_path, name, scale=2, bump=1, options=""):
     return module
 
 
-def run(module, dtype=np.float32, repeat=1):
-    """Compiles `module.kernel` afresh in this process (empty in-memory caches), runs it, checks the result;
-    returns (disk hits, disk misses) of that compile."""
-    k = module.kernel
-    k._cache.clear()
-    k._plans.clear()
-    k._launch_key = None
-    k._launchers.clear()
+def launch_afresh(kernel, *args):
+    """Launches `kernel` on one block with its in-memory caches emptied, so that only the disk cache can
+    spare a compile; returns (disk hits, disk misses) of that launch."""
+    kernel._cache.clear()
+    kernel._plans.clear()
+    kernel._launch_key = None
+    kernel._launchers.clear()
     before = dict(disk_cache.stats)
+    kernel[1, rt.current_stream()](*args)
+    return disk_cache.stats["hits"] - before["hits"], disk_cache.stats["misses"] - before["misses"]
+
+
+def run(module, dtype=np.float32, repeat=1):
+    """Compiles `module.kernel` afresh in this process, runs it, checks the result; returns (disk hits, disk
+    misses) of that compile."""
     x = np.arange(64).astype(dtype)
     y = np.zeros_like(x)
-    k[1, rt.current_stream()](x, y, 64, repeat)
+    counts = launch_afresh(module.kernel, x, y, 64, repeat)
     expected = x * dtype(module.SCALE) ** repeat + dtype(module.BUMP_EXPECTED)
     np.testing.assert_allclose(y, expected, rtol=1e-3)
-    return disk_cache.stats["hits"] - before["hits"], disk_cache.stats["misses"] - before["misses"]
+    return counts
 
 
 def variant(tmp_path, name, **kwargs):
@@ -166,17 +172,11 @@ def load_helpers(tmp_path, name, offset, extra):
 
 
 def run_helpers(module, opaque=False):
-    k = module.kernel_opaque if opaque else module.kernel
-    k._cache.clear()
-    k._plans.clear()
-    k._launch_key = None
-    k._launchers.clear()
-    before = dict(disk_cache.stats)
     x = np.arange(64, dtype=np.float32)
     y = np.zeros_like(x)
-    k[1, rt.current_stream()](x, y, 64)
+    counts = launch_afresh(module.kernel_opaque if opaque else module.kernel, x, y, 64)
     np.testing.assert_array_equal(y, x + module.OFFSET + module.config.EXTRA)
-    return disk_cache.stats["hits"] - before["hits"], disk_cache.stats["misses"] - before["misses"]
+    return counts
 
 
 def test_what_helpers_and_other_modules_hold_is_in_the_key(cache, tmp_path):

@@ -60,23 +60,31 @@ def _package_modules(package: str, directory: str) -> list[str]:
     """The package's module list, remembered in the cache directory: listing a dozen directories costs more
     than the whole rest of a cache hit. A module added later matters only once an existing module imports
     it, and that edit changes the existing module's stamp, so a remembered list never hides a change."""
-    if not directory:
-        modules: list[str] = []
-        _list_modules(package, "", modules)
-        return modules
-    listing = os.path.join(directory, f"modules-{zlib.crc32(package.encode()):08x}.txt")
-    try:
-        with open(listing, "rb") as f:
-            blob = f.read()
-        if zlib.crc32(blob[4:]) == int.from_bytes(blob[:4], "little"):
-            return blob[4:].decode().split("\n")
-    except (OSError, UnicodeDecodeError):
-        pass
-    modules = []
+    listing = os.path.join(directory, f"modules-{zlib.crc32(package.encode()):08x}.txt") if directory else None
+    if listing:
+        try:
+            with open(listing, "rb") as f:
+                payload = _unframe(f.read())
+            if payload is not None:
+                return payload.decode().split("\n")
+        except (OSError, UnicodeDecodeError):
+            pass
+    modules: list[str] = []
     _list_modules(package, "", modules)
-    payload = "\n".join(modules).encode()
-    _write_atomically(listing, zlib.crc32(payload).to_bytes(4, "little") + payload)
+    if listing:
+        _write_atomically(listing, _frame("\n".join(modules).encode()))
     return modules
+
+
+def _frame(payload: bytes) -> bytes:
+    """`payload` behind its crc32, as the cache's files hold it."""
+    return zlib.crc32(payload).to_bytes(4, "little") + payload
+
+
+def _unframe(blob: bytes) -> Optional[bytes]:
+    """The payload of a framed file, or None when its checksum does not match."""
+    payload = blob[4:]
+    return payload if len(blob) >= 4 and zlib.crc32(payload) == int.from_bytes(blob[:4], "little") else None
 
 
 def library_identity() -> bytes:
@@ -111,10 +119,6 @@ class Key:
         self.name = f"{zlib.crc32(text):08x}{zlib.adler32(text):08x}{len(text):x}"
 
 
-def make_key(parts: list[Any]) -> Key:
-    return Key(parts)
-
-
 def _path(directory: str, key: Key) -> str:
     return os.path.join(directory, key.name[:2], key.name + ".asck")
 
@@ -132,8 +136,8 @@ def load(key: Key) -> Optional[dict]:
         stats["misses"] += 1
         return None
     try:
-        checksum, payload = int.from_bytes(blob[:4], "little"), blob[4:]
-        if zlib.crc32(payload) != checksum:
+        payload = _unframe(blob)
+        if payload is None:
             raise ValueError("checksum")
         entry = marshal.loads(payload)
         if not isinstance(entry, dict) or entry.get("key") != key.text:
@@ -156,7 +160,7 @@ def store(key: Key, entry: dict) -> None:
         payload = marshal.dumps({**entry, "key": key.text})
     except ValueError:  # not plain data: nothing to keep
         return
-    if _write_atomically(path, zlib.crc32(payload).to_bytes(4, "little") + payload):
+    if _write_atomically(path, _frame(payload)):
         stats["stored"] += 1
 
 
@@ -175,6 +179,12 @@ def _write_atomically(path: str, blob: bytes) -> bool:
         except OSError:
             pass
         return False
+
+
+def reject(key: Key) -> None:
+    """An entry load() returned that did not replay: deleted, and no longer counted as a hit."""
+    stats["hits"] -= 1
+    discard(key)
 
 
 def discard(key: Key) -> None:

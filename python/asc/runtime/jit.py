@@ -173,11 +173,11 @@ class JITFunction:
             self._cache[cache_key] = kernel
         return kernel, runtime_values, sources
 
-    def _scopes(self) -> tuple[dict, dict]:
-        """The function's closure (its values when first asked, as the compiler sees them) and globals."""
+    def closure(self) -> dict[str, Any]:
+        """The function's closure values, as first asked for (what the compiler sees)."""
         if self._closure is None:
             self._closure = closure_values(self.fn)
-        return self._closure, self.fn.__globals__
+        return self._closure
 
     def _globals_key(self) -> tuple:
         """Current values of the constants this function and the functions it calls read (module
@@ -186,7 +186,7 @@ class JITFunction:
 
     def _constant_slots(self) -> list[tuple[dict, str]]:
         """Where those constants live (reads.py)."""
-        return constant_slots(self.fn, self._scopes()[0])
+        return constant_slots(self.fn, self.closure())
 
     def launch(self, core_num: int, stream: Optional[rt.Stream], args: tuple, kwargs: dict) -> None:
         if self._plans and not kwargs:
@@ -275,8 +275,7 @@ class JITFunction:
                         builder.abandon()
                     return CompiledKernel(self.__name__, handle, specs, prints=bool(entry["prints"]))
                 except (CodegenError, KeyError, TypeError, ValueError):  # damaged: compile it again
-                    disk_cache.discard(key)
-                    disk_cache.stats["hits"] -= 1
+                    disk_cache.reject(key)
         kernel, log = self._build(specs, constexprs, keep_log=key is not None)
         if key is not None:
             disk_cache.store(key, {"log": log, "prints": kernel.prints, "loc": (self.source.file, self.source.line)})
@@ -304,10 +303,10 @@ class JITFunction:
             [(name, s.kind, s.dtype.code) for name, s in specs],
             values,
         ]
-        sources = disk_key_part(self.fn, self._scopes()[0])  # code and what it reads, transitively
+        sources = disk_key_part(self.fn, self.closure())  # code and what it reads, transitively
         if sources is None:  # something known only by its address: no disk caching
             return None
-        return disk_cache.make_key([*parts, sources])
+        return disk_cache.Key([*parts, sources])
 
     def _build(
         self, specs: list[tuple[str, ArgSpec]], constexprs: dict[str, Any], keep_log: bool = False

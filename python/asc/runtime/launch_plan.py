@@ -144,11 +144,6 @@ _CHAR_ARRAY = ffi.typeof("char[]")
 _backend_from_buffer = getattr(ffi, "_backend", ffi).from_buffer
 
 
-def _from_buffer(value: Any) -> Any:
-    """A C-contiguous array's memory as a cdata, without a copy (BufferError otherwise)."""
-    return _backend_from_buffer(_CHAR_ARRAY, value, False)
-
-
 def _void_pointer(address: int) -> Any:
     return ffi.cast("void*", address)
 

@@ -83,7 +83,7 @@ def reads(fn: types.FunctionType, closure: dict, seen: set) -> Iterator[Read]:
         value = scope[name]
         yield Read(scope, name, value)
         if isinstance(value, JITFunction):
-            yield from reads(value.fn, value._scopes()[0], seen)
+            yield from reads(value.fn, value.closure(), seen)
         elif isinstance(value, types.FunctionType) and not _library(value.__module__):
             yield from reads(value, closure_values(value), seen)
         elif isinstance(value, types.ModuleType) and not _library(value.__name__):
