@@ -1,13 +1,18 @@
 # The two commands of the README:
 #   make example   set up everything, then run the Add kernel on the Model backend
 #   make test      set up everything, then run all checks and tests
-.PHONY: example test setup build bench clean
+# (CI also runs `make hardening`: the sanitizer builds and the fuzzer.)
+.PHONY: example test hardening setup build bench clean
 
 example: setup
 	python3 examples/add.py -r Model -v Ascend910B1
 
 test: setup
 	scripts/test.sh
+
+# ASan+UBSan suite, the fuzzer for a bounded time, TSan (CI runs it after `make test`; about 20 minutes).
+hardening:
+	scripts/hardening.sh
 
 setup:
 	scripts/setup.sh

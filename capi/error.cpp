@@ -1,5 +1,6 @@
 // Library-level entry points: version, last error, status names, logging.
 #include <cstring>
+#include <type_traits>
 
 #include "handles.h"
 #include "support/log.h"
@@ -65,7 +66,10 @@ asc_status_t asc_last_error_loc(const char** file, uint32_t* line, uint32_t* col
 }
 
 const char* asc_status_name(asc_status_t status) {
-  switch (status) {
+  // A C caller may pass any int; in C++ a value outside the enumerators must not be read as the enum type.
+  std::underlying_type_t<asc_status_t> value;
+  std::memcpy(&value, &status, sizeof value);
+  switch (value) {
     case ASC_OK: return "ASC_OK";
     case ASC_ERR_INVALID_ARGUMENT: return "ASC_ERR_INVALID_ARGUMENT";
     case ASC_ERR_UNKNOWN_OP: return "ASC_ERR_UNKNOWN_OP";

@@ -107,6 +107,7 @@ asc_status_t asc_stream_create(asc_device_t* device, asc_stream_t** out) {
     stream->options.sanitize = !(sanitize && std::string(sanitize) == "0");
     const char* profile = std::getenv("ASC_PROFILE");
     if (profile) stream->profile_dir = profile;
+    if (const char* max_ops = std::getenv("ASC_MAX_OPS")) stream->options.max_ops = std::strtoull(max_ops, nullptr, 10);
     *out = stream.release();
   });
 }
@@ -117,6 +118,9 @@ asc_status_t asc_stream_set_option(asc_stream_t* stream, const char* name, size_
     std::string_view n = capi::text(name, name_len, "name");
     if (n == "sanitize") {
       stream->options.sanitize = value != 0;
+    } else if (n == "max_ops") {
+      if (value < 0) fail(ASC_ERR_INVALID_ARGUMENT, "stream option max_ops must be >= 0 (0: no limit), not {}", value);
+      stream->options.max_ops = static_cast<uint64_t>(value);
     } else if (n == "async") {
       if (value && !stream->queue) {
         stream->queue = std::make_unique<StreamQueue>();
@@ -126,7 +130,7 @@ asc_status_t asc_stream_set_option(asc_stream_t* stream, const char* name, size_
         stream->batch_done = true;
       }
     } else {
-      fail(ASC_ERR_INVALID_ARGUMENT, "unknown stream option '{}' (known: sanitize, async)", n);
+      fail(ASC_ERR_INVALID_ARGUMENT, "unknown stream option '{}' (known: sanitize, async, max_ops)", n);
     }
   });
 }

@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 APT_PACKAGES=(g++ make ninja-build cmake libgtest-dev libgmock-dev libbenchmark-dev libspdlog-dev libfmt-dev
-  libffi-dev clang-format luajit pkgconf)
+  libffi-dev clang-format luajit pkgconf abigail-tools)
 PIP_PACKAGES=(cffi numpy pytest ml_dtypes ruff matplotlib "torch==2.13.0")
 
 missing=()

@@ -8,8 +8,8 @@ PYTHON=${PYTHON:-python3}
 echo "== format: clang-format and ruff"
 git ls-files -co --exclude-standard '*.cpp' '*.h' '*.c' | grep -v '^python/asc/_lib/' |
   xargs clang-format --dry-run -Werror
-ruff check python examples test/python bench
-ruff format --check python examples test/python bench
+ruff check python examples test/python test/fuzz bench
+ruff format --check python examples test/python test/fuzz bench
 
 echo "== C++ tests (ctest)"
 ctest --test-dir "$BUILD_DIR" --output-on-failure -j2

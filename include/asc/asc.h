@@ -19,7 +19,7 @@
 #include <stdint.h>
 
 #define ASC_ABI_VERSION_MAJOR 1
-#define ASC_ABI_VERSION_MINOR 6
+#define ASC_ABI_VERSION_MINOR 7
 
 #if defined(_WIN32)
 #define ASC_API __declspec(dllexport)
@@ -263,8 +263,11 @@ ASC_API asc_status_t asc_stream_synchronize(asc_stream_t* stream);
    thread of its own. Buffers must stay valid, and unchanged by the caller,
    until asc_stream_synchronize; the asc_stream_last_* calls and the stats
    sink describe the launches since the last synchronize (their output and
-   warnings added up) once they ran. Turning it off synchronizes. Options are
-   taken at each launch. */
+   warnings added up) once they ran. Turning it off synchronizes.
+   "max_ops" (since 1.7, default 2^32 or ASC_MAX_OPS; 0: no limit): a block
+   that runs more ops than this, loop iterations included, fails the launch
+   with ASC_ERR_RUNTIME, so a loop that never ends is an error, not a hang.
+   Options are taken at each launch. */
 ASC_API asc_status_t asc_stream_set_option(asc_stream_t* stream, const char* name, size_t name_len, int64_t value);
 /* Directory for <kernel>.trace.json (Chrome trace) and <kernel>.lines.csv of
    each launch; empty disables. Starts from ASC_PROFILE. */

@@ -5,6 +5,7 @@
 
 #include "sim/copy_bytes.h"
 #include "sim/handlers.h"
+#include "sim/scalar_math.h"
 #include "sim/vector_mask.h"
 
 namespace asc::sim {
@@ -19,6 +20,7 @@ Block::Block(const LaunchContext& ctx, const CoreInstance& core, const std::arra
           std::min(core.of, core.kind == CoreKind::AIV ? ctx.platform.info.aiv_cores : ctx.platform.info.aic_cores),
           ctx.kernel.num_ops, ctx.options.record) {
   for (size_t i = 0; i < ctx.param_values.size(); ++i) regs_[i] = ctx.param_values[i];
+  ops_left_ = ctx.options.max_ops ? ctx.options.max_ops : UINT64_MAX;
   if (ctx.options.sanitize) race_.emplace(ctx.kernel.memory_pipes);
 }
 
@@ -47,15 +49,25 @@ static bool truthy(const Kernel& k, uint32_t v, const RtValue& r) {
   return dtype_is_float(k.type_of(v).dtype) ? r.f != 0.0 : r.i != 0;
 }
 
+void Block::count_op(const Op& op) {
+  if (ops_left_-- == 0)
+    fail(ASC_ERR_RUNTIME, op.loc,
+         "ran more than {} operations (loop iterations included) and was stopped: does a loop never end? (stream "
+         "option max_ops, ASC_MAX_OPS)",
+         ctx_.options.max_ops);
+}
+
 void Block::region(const Region& r) {
   for (const auto& op_ptr : r.ops) {
     if (stopped_) return;
     const Op& op = *op_ptr;
+    count_op(op);
     switch (op.code) {
       case OpCode::For: {
         int64_t lb = regs_[op.operands[0]].i, ub = regs_[op.operands[1]].i, step = regs_[op.operands[2]].i;
         if (step == 0) fail(ASC_ERR_RUNTIME, op.loc, "range() step is zero");
         for (int64_t v = lb; !stopped_ && (step > 0 ? v < ub : v > ub); v += step) {
+          count_op(op);
           regs_[op.result].i = v;
           region(op.regions[0]);
         }
@@ -347,9 +359,9 @@ uint8_t* Block::strided_memory(const Op& op, const RtValue* in, DType dtype, con
     fail(ASC_ERR_MISALIGNED, op.loc, "{}: address {} in the {} is not 32-byte aligned", op.info().name, t.addr,
          memory_name(memory_of(t)));
   int64_t lo, hi;
-  if (!mask.extent(dtype_size(dtype), blk, rep, &lo, &hi)) {  // touches nothing
+  if (!mask.extent(dtype_size(dtype), blk, rep, &lo, &hi)) {  // touches nothing: any address will do
     effect_ranges_[which] = {static_cast<uint64_t>(t.addr), static_cast<uint64_t>(t.addr)};
-    return local_base(t) + t.addr;
+    return local_base(t);
   }
   uint64_t tensor_bytes = t.len == kUnknownLength ? UINT64_MAX : t.len * dtype_size(dtype);
   if (static_cast<uint64_t>(hi) > tensor_bytes)
@@ -357,9 +369,11 @@ uint8_t* Block::strided_memory(const Op& op, const RtValue* in, DType dtype, con
          "{} {} bytes [{}, {}) of a tensor of {} bytes ({} repeats, block stride {}, repeat stride {})", op.info().name,
          e.write ? "writes" : "reads", lo, hi, tensor_bytes, repeats, blk, rep);
   uint64_t cap = local_bytes(t, op);
-  if (t.addr < 0 || static_cast<uint64_t>(t.addr + hi) > cap)
+  // (In unsigned arithmetic: the address can be anything a kernel computed.)
+  uint64_t end = static_cast<uint64_t>(t.addr) + static_cast<uint64_t>(hi);
+  if (t.addr < 0 || static_cast<uint64_t>(hi) > cap || end > cap)
     fail(ASC_ERR_OUT_OF_BOUNDS, op.loc, "{} reaches {} byte {} but {} has {} bytes", op.info().name,
-         memory_name(memory_of(t)), t.addr + hi, platform().name, cap);
+         memory_name(memory_of(t)), end, platform().name, cap);
   effect_ranges_[which] = {static_cast<uint64_t>(t.addr + lo), static_cast<uint64_t>(t.addr + hi)};
   return local_base(t) + t.addr;
 }
@@ -455,9 +469,10 @@ uint8_t* Block::dynamic_access(size_t effect, int64_t offset, int64_t bytes) {
   uint64_t limit = t.len != kUnknownLength ? t.len * dtype_size(dtype)
                    : is_local_mem(t.mem)   ? local_bytes(t, op) - static_cast<uint64_t>(t.addr)
                                            : ctx_.gm[t.mem].size - static_cast<uint64_t>(t.addr);
-  if (offset < 0 || bytes < 0 || static_cast<uint64_t>(offset + bytes) > limit)
+  uint64_t end = static_cast<uint64_t>(offset) + static_cast<uint64_t>(bytes);  // both below 2^63: no wrap
+  if (offset < 0 || bytes < 0 || end > limit)
     fail(ASC_ERR_OUT_OF_BOUNDS, op.loc, "{} {} bytes [{}, {}) of operand {}, a tensor of {} bytes", op.info().name,
-         e.write ? "writes" : "reads", offset, offset + bytes, e.tensor, limit);
+         e.write ? "writes" : "reads", offset, end, e.tensor, limit);
   uint64_t lo = static_cast<uint64_t>(t.addr + offset);
   if (race_ && bytes > 0) race_->access(op, running_pipe_, space_of(t), lo, lo + bytes, e.write);
   return effect_ptrs_[effect] + offset;
@@ -473,7 +488,7 @@ uint8_t* Block::memory(const Op& op, const RtValue& tensor, DType dtype, int64_t
          tensor.len);
   RtValue t = tensor;
   if (offset) {
-    t.addr += offset * static_cast<int64_t>(dtype_size(dtype));
+    t.addr = moved_address(t.addr, offset, dtype_size(dtype));
     if (t.len != kUnknownLength) t.len -= static_cast<uint64_t>(offset);
   }
   uint64_t size = dtype_size(dtype);
@@ -507,14 +522,14 @@ uint8_t* Block::memory(const Op& op, const RtValue& tensor, DType dtype, int64_t
            t.addr, where);
     if (t.addr < 0 || static_cast<uint64_t>(t.addr) + bytes > cap)
       fail(ASC_ERR_OUT_OF_BOUNDS, op.loc, "{} {} {} bytes [{}, {}) but the {} of {} has {} bytes", op.info().name, verb,
-           where, t.addr, t.addr + static_cast<int64_t>(bytes), where, platform().name, cap);
+           where, t.addr, static_cast<uint64_t>(t.addr) + bytes, where, platform().name, cap);
     return local_base(t) + t.addr;
   }
   const GmBuffer& buf = ctx_.gm[t.mem];
   if (t.addr < 0 || static_cast<uint64_t>(t.addr) + bytes > buf.size)
     fail(ASC_ERR_OUT_OF_BOUNDS, op.loc,
          "{} {} GM bytes [{}, {}) of kernel argument {}, which has only {} bytes; nothing was {}", op.info().name, verb,
-         t.addr, t.addr + static_cast<int64_t>(bytes), t.mem, buf.size, e.write ? "written" : "read");
+         t.addr, static_cast<uint64_t>(t.addr) + bytes, t.mem, buf.size, e.write ? "written" : "read");
   return buf.ptr + t.addr;
 }
 

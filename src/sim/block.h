@@ -33,6 +33,9 @@ struct GmBuffer {
 struct LaunchOptions {
   bool sanitize = true;  // racecheck, initcheck, synccheck, GM write conflicts
   bool record = false;   // keep every op's start/end for a trace
+  // A block that runs more ops than this (loop iterations count too) fails:
+  // a kernel whose loop never ends is an error, not a hang. 0: no limit.
+  uint64_t max_ops = uint64_t{1} << 32;
   // Where printf / dump_tensor text goes, in block order; filled even when the
   // launch fails (with the blocks up to the failing one). Null: discarded.
   std::string* output = nullptr;
@@ -168,6 +171,7 @@ class Block {
 
  private:
   void region(const Region& r);
+  void count_op(const Op& op);  // fails past LaunchOptions::max_ops
   void scalar_op(const Op& op);
   void issue(const Op& op);
   bool step(Pipe p);
@@ -210,6 +214,7 @@ class Block {
   std::vector<const Op*> flags_;
   int64_t flags_set_ = 0;  // how many of flags_ are set (synccheck scans them only then)
   bool stopped_ = false;
+  uint64_t ops_left_;  // LaunchOptions::max_ops, counted down by region()
   VectorMaskReg mask_reg_;
   AtomicMode atomic_;
   VectorMaskReg issued_mask_;

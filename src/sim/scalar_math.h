@@ -120,6 +120,17 @@ inline int64_t wrapping_mul(int64_t a, int64_t b) {
   return static_cast<int64_t>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b));
 }
 
+// A tensor address moved by `elements` of `size` bytes. Kernels compute these from any scalar: an address past
+// 64 bits becomes INT64_MIN, which the bounds check at the access rejects like any negative address (wrapping
+// instead could land back inside the buffer).
+inline int64_t moved_address(int64_t addr, int64_t elements, size_t size) {
+  int64_t bytes, moved;
+  if (__builtin_mul_overflow(elements, static_cast<int64_t>(size), &bytes) ||
+      __builtin_add_overflow(addr, bytes, &moved))
+    return INT64_MIN;
+  return moved;
+}
+
 inline int64_t floor_div(int64_t a, int64_t b, bool is_signed) {
   if (!is_signed) return static_cast<int64_t>(static_cast<uint64_t>(a) / static_cast<uint64_t>(b));
   if (a == INT64_MIN && b == -1) return a;  // wraps, as the 64-bit hardware would

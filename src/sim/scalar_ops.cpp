@@ -44,7 +44,7 @@ void slice(const Op& op, const RtValue& t, int64_t start, DType d, RtValue* out)
   if (t.len != kUnknownLength && static_cast<uint64_t>(start) > t.len)
     fail(ASC_ERR_OUT_OF_BOUNDS, op.loc, "slice start {} is past the end of a tensor of {} elements", start, t.len);
   *out = t;
-  out->addr = t.addr + start * static_cast<int64_t>(dtype_size(d));
+  out->addr = moved_address(t.addr, start, dtype_size(d));
   if (t.len != kUnknownLength) out->len = t.len - static_cast<uint64_t>(start);
 }
 
@@ -214,7 +214,7 @@ void exec_GmReinterpret(Block&, const Op&, const RtValue* in, RtValue* out) { *o
 
 void exec_GmOffset(Block& b, const Op& op, const RtValue* in, RtValue* out) {
   *out = in[0];
-  out->addr = in[0].addr + in[1].i * static_cast<int64_t>(dtype_size(operand_dtype(b, op, 0)));
+  out->addr = moved_address(in[0].addr, in[1].i, dtype_size(operand_dtype(b, op, 0)));
 }
 
 void exec_GlobalSetBuffer(Block&, const Op& op, const RtValue* in, RtValue* out) {

@@ -172,6 +172,16 @@ TEST_F(CapiTest, EveryNullHandleOrPointerIsAnInvalidArgument) {
       {"asc_stream_last_output", [&] { return asc_stream_last_output(nullptr, nullptr, 0, nullptr); }, "stream"},
       {"asc_stream_last_lines", [&] { return asc_stream_last_lines(nullptr, nullptr, 0, nullptr); }, "stream"},
       {"asc_stream_set_stats_sink", [&] { return asc_stream_set_stats_sink(nullptr, nullptr); }, "stream"},
+      {"asc_stream_set_option(stream)", [&] { return asc_stream_set_option(nullptr, "async", 5, 0); }, "stream"},
+      {"asc_stream_set_option(name)", [&] { return asc_stream_set_option(stream_, nullptr, 5, 0); }, "name"},
+      {"asc_stream_set_profile_dir", [&] { return asc_stream_set_profile_dir(nullptr, "", 0); }, "stream"},
+      {"asc_builder_set_option(builder)", [&] { return asc_builder_set_option(nullptr, "auto_sync", 9, 1); },
+       "builder"},
+      {"asc_builder_set_option(name)", [&] { return asc_builder_set_option(b, nullptr, 9, 1); }, "name"},
+      {"asc_builder_log", [&] { return asc_builder_log(nullptr, buf, sizeof buf, &len); }, "builder"},
+      {"asc_builder_replay(builder)", [&] { return asc_builder_replay(nullptr, buf, 0); }, "builder"},
+      {"asc_builder_replay(log)", [&] { return asc_builder_replay(b, nullptr, 4); }, "log"},
+      {"asc_op_describe", [&] { return asc_op_describe(0, nullptr); }, "out"},
       {"asc_launch(kernel)", [&] { return asc_launch(nullptr, stream_, 1, args, 3); }, "kernel"},
       {"asc_launch(stream)", [&] { return asc_launch(kernel, nullptr, 1, args, 3); }, "stream"},
       {"asc_launch(args)", [&] { return asc_launch(kernel, stream_, 1, nullptr, 3); }, "args"},
@@ -185,6 +195,32 @@ TEST_F(CapiTest, EveryNullHandleOrPointerIsAnInvalidArgument) {
 
   // Null out-pointers of asc_last_error_loc are skipped, not dereferenced.
   EXPECT_EQ(asc_last_error_loc(nullptr, nullptr, nullptr), ASC_OK);
+}
+
+TEST_F(CapiTest, UnknownOptionsIndicesAndShortBuffersAreReported) {
+  const asc_type_t param = gm_addr_type(ASC_DTYPE_FLOAT32);
+  asc_builder_t* b = nullptr;
+  check(asc_build_kernel(module_.get(), "k", 1, &param, 1, &b), "asc_build_kernel");
+  EXPECT_TRUE(fails_with(asc_builder_set_option(b, "fast_math", 9, 1), ASC_ERR_INVALID_ARGUMENT,
+                         {"unknown option 'fast_math'", "auto_sync"}));
+  EXPECT_TRUE(fails_with(asc_stream_set_option(stream_, "turbo", 5, 1), ASC_ERR_INVALID_ARGUMENT,
+                         {"unknown stream option 'turbo'", "max_ops"}));
+  asc_op_desc_t desc;
+  EXPECT_TRUE(fails_with(asc_op_describe(asc_op_count(), &desc), ASC_ERR_INVALID_ARGUMENT, {"out of range"}));
+  EXPECT_EQ(asc_platform_name(asc_platform_count()), nullptr);
+
+  // Text that does not fit: the status, the length it needs, and no byte written past `cap`.
+  asc_value_t v;
+  check(asc_builder_op(b, "get_block_idx", 13, nullptr, 0, nullptr, 0, nullptr, &v), "asc_builder_op");
+  char small[4] = {'x', 'x', 'x', 'x'};
+  size_t len = 0;
+  EXPECT_EQ(asc_builder_print(b, small, 3, &len), ASC_ERR_BUFFER_TOO_SMALL);
+  EXPECT_GT(len, 3u);
+  EXPECT_EQ(small[3], 'x');
+  EXPECT_EQ(asc_builder_log(b, small, 3, &len), ASC_ERR_BUFFER_TOO_SMALL);
+  EXPECT_GT(len, 3u);
+  EXPECT_EQ(small[3], 'x');
+  EXPECT_EQ(asc_builder_destroy(b), ASC_OK);
 }
 
 // ---- building ------------------------------------------------------------------------------
@@ -618,6 +654,29 @@ TEST_F(CapiTest, LaunchChecksBlockDimAndArguments) {
   bad_dtype[2].dtype = 99;
   EXPECT_TRUE(fails_with(asc_launch(kernel, stream_, 1, bad_dtype, 3), ASC_ERR_TYPE, {"argument 2", "unknown dtype"}));
   EXPECT_EQ(asc_launch(kernel, stream_, 1, args, 3), ASC_OK) << asc_last_error();
+}
+
+TEST_F(CapiTest, ALoopThatNeverEndsIsStoppedByTheOpLimit) {
+  CapiWriter w(module_.get(), "endless", {gm_addr_type(ASC_DTYPE_FLOAT32)});
+  w.at_line(30);
+  Value i = w.for_begin(w.i32(0), w.i32(INT32_MAX), w.i32(1));  // line 33: 2^31 iterations
+  w.op("arith.add", {i, i});
+  w.for_end();
+  asc_kernel_t* kernel = w.finish();
+  std::vector<float> x(8);
+  const asc_arg_t arg = buffer_arg(x);
+  EXPECT_TRUE(fails_with(asc_stream_set_option(stream_, "max_ops", 7, -1), ASC_ERR_INVALID_ARGUMENT, {"max_ops"}));
+  ASSERT_EQ(asc_stream_set_option(stream_, "max_ops", 7, 1000), ASC_OK);
+  EXPECT_TRUE(fails_with(asc_launch(kernel, stream_, 2, &arg, 1), ASC_ERR_RUNTIME,
+                         {"kernels.py:3", "more than 1000 operations", "max_ops"}));
+  // The count is per block and per launch: a limit the loop stays under lets it run.
+  CapiWriter v(module_.get(), "bounded", {gm_addr_type(ASC_DTYPE_FLOAT32)});
+  Value j = v.for_begin(v.i32(0), v.i32(400), v.i32(1));
+  v.op("arith.add", {j, j});
+  v.for_end();
+  asc_kernel_t* bounded = v.finish();
+  EXPECT_EQ(asc_launch(bounded, stream_, 2, &arg, 1), ASC_OK) << asc_last_error();
+  EXPECT_EQ(asc_launch(bounded, stream_, 2, &arg, 1), ASC_OK) << asc_last_error();
 }
 
 TEST_F(CapiTest, KernelErrorsCarryTheOpLocation) {

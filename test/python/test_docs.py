@@ -1,7 +1,9 @@
 """The documentation's examples run: every ```python block of README.md and
 docs/*.md as a program, and every ```c block compiled against libasc.so."""
 
+import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -29,7 +31,11 @@ def test_python_examples_run(code, tmp_path):
     assert out.returncode == 0, out.stderr
 
 
-@pytest.mark.skipif(shutil.which("cc") is None, reason="needs a C compiler")
+# The sanitizer run (scripts/sanitize.sh) compiles them with its compiler and flags (ASC_TEST_CC).
+CC = shlex.split(os.environ.get("ASC_TEST_CC", "cc"))
+
+
+@pytest.mark.skipif(shutil.which(CC[0]) is None, reason="needs a C compiler")
 @pytest.mark.parametrize("code", list(blocks("c")))
 def test_c_examples_build_and_pass(code, tmp_path):
     source = tmp_path / "example.c"
@@ -37,7 +43,7 @@ def test_c_examples_build_and_pass(code, tmp_path):
     lib_dir = Path(_ffi.library_path).parent
     exe = tmp_path / "example"
     cc = subprocess.run(
-        ["cc", "-std=c99", "-Wall", "-Werror", f"-I{ROOT / 'include'}", str(source), str(_ffi.library_path),
+        [*CC, "-std=c99", "-Wall", "-Werror", f"-I{ROOT / 'include'}", str(source), str(_ffi.library_path),
          f"-Wl,-rpath,{lib_dir}", "-o", str(exe)],
         capture_output=True, text=True,
     )  # fmt: skip

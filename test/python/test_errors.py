@@ -7,6 +7,7 @@ import asc
 import asc.lib.runtime as rt
 from asc.errors import (
     DeadlockError,
+    KernelError,
     LaunchArgumentError,
     OutOfBoundsError,
     UnsupportedSyntaxError,
@@ -266,3 +267,79 @@ def test_unknown_platform_and_backend():
         config.set_platform("Model", "Ascend999")
     with pytest.raises(ValueError, match="unknown backend 'GPU'"):
         config.set_platform("GPU")
+
+
+@asc.jit
+def never_ends(x: asc.GlobalAddress, n: int):
+    x_gm = asc.GlobalTensor()
+    x_gm.set_global_buffer(x, n)
+    i = 0
+    for _ in range(2**40):
+        i = i + 1
+
+
+def test_a_loop_that_never_ends_is_stopped_by_the_op_limit():
+    stream = rt.current_stream()
+    stream.set_max_ops(10_000)
+    try:
+        with pytest.raises(KernelError, match=r"more than 10000 operations.*max_ops") as err:
+            launch(never_ends, np.zeros(8, np.float32), 8)
+        assert f"{HERE}:{line_of(never_ends, 'i = i + 1')}" in str(err.value) or (
+            f"{HERE}:{line_of(never_ends, 'for _ in')}" in str(err.value)
+        )
+        with pytest.raises(KernelError, match="max_ops must be >= 0"):
+            stream.set_max_ops(-1)
+    finally:
+        stream.set_max_ops(2**32)
+
+
+@asc.jit
+def returns_a_value(x: asc.GlobalAddress, n: int):
+    return n
+
+
+@asc.jit
+def range_past_int64(x: asc.GlobalAddress, n: int):
+    for _ in range(2**64):
+        pass
+
+
+def test_a_kernel_that_returns_a_value_is_refused():
+    with pytest.raises(asc.CodegenError, match="must not return a value") as err:
+        launch(returns_a_value, np.zeros(8, np.float32), 8)
+    assert HERE in str(err.value)
+
+
+def test_a_range_bound_past_int64_is_refused():
+    with pytest.raises(asc.CodegenError, match="does not fit in int64") as err:
+        launch(range_past_int64, np.zeros(8, np.float32), 8)
+    assert f"{HERE}:{line_of(range_past_int64, 'for _ in')}" in str(err.value)
+
+
+def test_a_launch_grid_of_three_values_is_refused():
+    with pytest.raises(ValueError, match="one or two values"):
+        returns_a_value[1, rt.current_stream(), 3]
+
+
+@asc.jit
+def copies_from_far_away(x: asc.GlobalAddress, z: asc.GlobalAddress, start: int):
+    x_gm = asc.GlobalTensor()
+    x_gm.set_global_buffer(x)
+    z_gm = asc.GlobalTensor()
+    z_gm.set_global_buffer(z, 8)
+    t = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, 8)
+    asc.data_copy(t, x_gm[start:], 8)
+    asc.set_flag(asc.HardEvent.MTE2_MTE3, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_MTE3, 0)
+    asc.data_copy(z_gm, t, 8)
+
+
+@pytest.mark.parametrize("start", [2**62, 2**61 + 3, 2**63 - 1])
+def test_an_offset_past_any_memory_is_out_of_bounds(start):
+    """The address arithmetic wraps as defined (the fuzzer found it overflowing); the access check rejects it."""
+    x, z = np.zeros(8, np.float32), np.zeros(8, np.float32)
+    start_dtype = np.int64(start)
+    with pytest.raises(OutOfBoundsError, match="data_copy.gm_to_local") as err:
+        launch(copies_from_far_away, x, z, start_dtype)
+    assert f"{HERE}:{line_of(copies_from_far_away, 'x_gm[start:]')}" in str(err.value)
+    assert not z.any()

@@ -274,3 +274,19 @@ def test_gm_scalar_write_before_copy_in_needs_a_flag():
     assert z[0] == 42.0 and np.all(z[1:] == 1.0)
     with pytest.raises(RaceError, match=r"argument 'x' GM bytes \[0, 4\).*S_MTE2"):
         gm_scalar_then_copy[1, rt.current_stream()](x, z, False)
+
+
+@asc.jit
+def loop_past_int32(z: asc.GlobalAddress, START: asc.ConstExpr[int]):
+    """z[k] = i for the 5 values i of range(START, START + 10, 2): a constant bound past int32 gives an int64 loop."""
+    z_gm = asc.GlobalTensor()
+    z_gm.set_global_buffer(z, 5)
+    for i in range(START, START + 10, 2):
+        z_gm.set_value((i - START) // 2, i)
+
+
+@pytest.mark.parametrize("start", [2**31 - 4, 2**40 + 1, -(2**35)])
+def test_a_constant_range_bound_past_int32_loops_in_int64(start):
+    z = np.zeros(5, np.int64)
+    loop_past_int32[1, rt.current_stream()](z, start)
+    np.testing.assert_array_equal(z, np.arange(start, start + 10, 2))

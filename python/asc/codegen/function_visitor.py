@@ -263,6 +263,11 @@ class FunctionVisitor(ast.NodeVisitor):
             if not d.is_int():
                 raise self.error(call, f"range() needs integers, got {d.name}")
             iv_dtype = dt.promote(iv_dtype, d)
+        for v in (lb, ub, step):  # a constant bound past int32 makes the loop int64, never a truncated one
+            if isinstance(v, int) and not -(2**31) <= v < 2**31:
+                if not -(2**63) <= v < 2**63:
+                    raise self.error(call, f"range() bound {v} does not fit in int64")
+                iv_dtype = dt.promote(iv_dtype, dt.int64)
         self.range_loop(node, node.target.id, (lb, ub, step), iv_dtype, node.body)
 
     def range_loop(self, node: ast.AST, name: str, bounds_in: tuple, iv_dtype: Any, body: list,

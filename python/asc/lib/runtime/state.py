@@ -47,6 +47,11 @@ class Stream:
         """Turn the Model's sanitizer (racecheck, initcheck, synccheck, GM conflicts) on or off."""
         _check(lib.asc_stream_set_option(self.handle, b"sanitize", 8, int(on)))
 
+    def set_max_ops(self, limit: int) -> None:
+        """A block that runs more than `limit` ops (loop iterations included) fails its launch, so a loop
+        that never ends is an error, not a hang. 0: no limit; the default is 2**32 (or $ASC_MAX_OPS)."""
+        _check(lib.asc_stream_set_option(self.handle, b"max_ops", 7, int(limit)))
+
     def synchronize(self) -> None:
         """Waits for the stream's launches; on an asynchronous stream, reports what they printed, warned
         and failed with (the first failure: launches queued after it did not run)."""
