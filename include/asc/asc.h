@@ -128,7 +128,11 @@ typedef struct asc_loc {
 
 typedef enum asc_backend { ASC_BACKEND_MODEL = 0, ASC_BACKEND_NPU = 1 } asc_backend_t;
 
-typedef enum asc_arg_kind { ASC_ARG_SCALAR = 0, ASC_ARG_BUFFER = 1 } asc_arg_kind_t;
+typedef enum asc_arg_kind {
+  ASC_ARG_SCALAR = 0,
+  ASC_ARG_BUFFER = 1,       /* host memory (the NPU backend copies it in and out) */
+  ASC_ARG_DEVICE_BUFFER = 2 /* since 1.7: memory already on the NPU (torch_npu); Backend.NPU only */
+} asc_arg_kind_t;
 
 /* One launch argument. Scalars use i (integer dtypes) or f (float dtypes);
    buffers use ptr/size (size in bytes; GM accesses outside it are errors). */

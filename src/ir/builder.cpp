@@ -1,5 +1,6 @@
 #include "ir/builder.h"
 
+#include "ir/dump.h"
 #include "passes/allocate_local.h"
 #include "passes/insert_sync.h"
 #include "passes/lower_framework.h"
@@ -180,12 +181,17 @@ static void number_ops(Region& r, Kernel& k) {
 Kernel* Builder::finish() {
   if (!stack_.empty())
     fail(ASC_ERR_VERIFY, stack_.back().op->loc, "'{}' region was never closed", stack_.back().op->info().name);
+  KernelDump dump(*kernel_);
+  dump.stage("0-built", *kernel_);
   verify_kernel(*kernel_);
   // LocalTensorAuto hands placement and synchronisation to the compiler.
   if (uses_auto_tensors_) kernel_->options.insert_sync = true;
   int64_t ub_start = allocate_local(*kernel_);
+  dump.stage("1-allocate_local", *kernel_);
   lower_framework(*kernel_, ub_start);
+  dump.stage("2-lower_framework", *kernel_);
   insert_sync(*kernel_);
+  dump.stage("3-insert_sync", *kernel_);
   verify_kernel(*kernel_);
   number_ops(kernel_->body, *kernel_);
   kernel_->num_ops = static_cast<uint32_t>(kernel_->ops.size());

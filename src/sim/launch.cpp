@@ -33,7 +33,14 @@ std::array<uint8_t*, kMemoryCount> thread_memories(const asc_platform_info_t& in
   return out;
 }
 
-const char* kind_name(uint32_t kind) { return kind == ASC_ARG_BUFFER ? "a buffer" : "a scalar"; }
+const char* kind_name(uint32_t kind) {
+  switch (kind) {
+    case ASC_ARG_SCALAR: return "a scalar";
+    case ASC_ARG_BUFFER: return "a buffer";
+    case ASC_ARG_DEVICE_BUFFER: return "NPU device memory, which only Backend.NPU can use";
+    default: return "an unknown argument kind";
+  }
+}
 
 void bind_args(const Kernel& k, const asc_arg_t* args, size_t n_args, std::vector<GmBuffer>& gm,
                std::vector<RtValue>& values) {

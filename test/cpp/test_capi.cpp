@@ -1,6 +1,8 @@
 // The C ABI of libasc.so, used as a C program would: status codes, the
 // thread-local last error, and a kernel built and launched through it.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cstring>
 #include <functional>
@@ -221,6 +223,18 @@ TEST_F(CapiTest, UnknownOptionsIndicesAndShortBuffersAreReported) {
   EXPECT_GT(len, 3u);
   EXPECT_EQ(small[3], 'x');
   EXPECT_EQ(asc_builder_destroy(b), ASC_OK);
+}
+
+TEST_F(CapiTest, DumpedFileNamesStayInsideTheDumpDirectory) {
+  const std::string dir = ::testing::TempDir() + "/asc_dump_" + std::to_string(::getpid());
+  ASSERT_EQ(::mkdir(dir.c_str(), 0755), 0);
+  ::setenv("PYASC_DUMP_PATH", dir.c_str(), 1);
+  CapiWriter w(module_.get(), "../escape", {gm_addr_type(ASC_DTYPE_FLOAT32)});
+  w.finish();
+  ::unsetenv("PYASC_DUMP_PATH");
+  EXPECT_EQ(::access((dir + "/___escape-0.0-built.ir").c_str(), F_OK), 0);
+  EXPECT_EQ(::access((dir + "/___escape-0.3-insert_sync.ir").c_str(), F_OK), 0);
+  EXPECT_NE(::access((::testing::TempDir() + "/escape-0.0-built.ir").c_str(), F_OK), 0);
 }
 
 // ---- building ------------------------------------------------------------------------------
@@ -653,6 +667,10 @@ TEST_F(CapiTest, LaunchChecksBlockDimAndArguments) {
   asc_arg_t bad_dtype[3] = {args[0], args[1], args[2]};
   bad_dtype[2].dtype = 99;
   EXPECT_TRUE(fails_with(asc_launch(kernel, stream_, 1, bad_dtype, 3), ASC_ERR_TYPE, {"argument 2", "unknown dtype"}));
+  asc_arg_t on_npu[3] = {args[0], args[1], args[2]};
+  on_npu[1].kind = ASC_ARG_DEVICE_BUFFER;
+  EXPECT_TRUE(fails_with(asc_launch(kernel, stream_, 1, on_npu, 3), ASC_ERR_TYPE,
+                         {"argument 1", "NPU device memory, which only Backend.NPU can use"}));
   EXPECT_EQ(asc_launch(kernel, stream_, 1, args, 3), ASC_OK) << asc_last_error();
 }
 

@@ -1,0 +1,52 @@
+#include "ir/dump.h"
+
+#include <cctype>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <mutex>
+
+#include "ir/printer.h"
+#include "support/error.h"
+
+namespace asc {
+
+namespace {
+
+// The kernel's name as a file name: a name from the C ABI may hold any bytes ('/', "..", NUL), and the dump must
+// stay inside the directory.
+std::string file_name(const std::string& name) {
+  std::string out;
+  for (char c : name) out += std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' ? c : '_';
+  return out.empty() ? "kernel" : out;
+}
+
+}  // namespace
+
+KernelDump::KernelDump(const Kernel& kernel) {
+  const char* dir = std::getenv("PYASC_DUMP_PATH");
+  if (!dir || !*dir) return;
+  static std::mutex mutex;
+  static std::map<std::string, int> finished;  // per kernel name, so that specialisations do not overwrite
+  int n;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    n = finished[file_name(kernel.name)]++;
+  }
+  prefix_ = std::string(dir) + "/" + file_name(kernel.name) + "-" + std::to_string(n);
+}
+
+void KernelDump::stage(const char* stage, const Kernel& kernel) const {
+  if (prefix_.empty()) return;
+  std::string path = prefix_ + "." + stage + ".ir";
+  std::ofstream out(path);
+  out << print_kernel(kernel);
+  out.close();
+  if (!out)  // asked for explicitly: a dump that cannot be written is an error, not a silent gap
+    fail(ASC_ERR_INVALID_ARGUMENT, "PYASC_DUMP_PATH: cannot write {} ({}); create the directory or unset it", path,
+         std::strerror(errno));
+}
+
+}  // namespace asc
