@@ -3,14 +3,18 @@
 #   1. ASan+UBSan: the library, the C++ tests and the fuzzer built with clang's
 #      AddressSanitizer and UndefinedBehaviorSanitizer; ctest, then the whole
 #      Python suite against the instrumented library;
-#   2. the fuzzer: fuzz_capi for FUZZ_SECONDS (default 300) from the corpus in
-#      test/fuzz/corpus (ctest has replayed it and test/fuzz/regressions);
+#   2. the fuzzer: fuzz_capi for FUZZ_RUNS inputs (default 60000, about five
+#      minutes; at most FUZZ_SECONDS, default 600) from the corpus in
+#      test/fuzz/corpus, with a fixed seed, so that a run here repeats what CI
+#      ran (ctest has replayed the corpus and test/fuzz/regressions);
 #   3. TSan: the threaded C ABI tests under ThreadSanitizer.
 # Each build has a directory of its own (build-asan, build-tsan) and leaves the
 # Python package's library alone. Any finding fails the script.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-FUZZ_SECONDS=${FUZZ_SECONDS:-300}
+FUZZ_RUNS=${FUZZ_RUNS:-60000}
+FUZZ_SECONDS=${FUZZ_SECONDS:-600}
+FUZZ_SEED=${FUZZ_SEED:-1}
 CLANG_VERSION=16
 
 scripts/setup.sh  # the Python packages and the Debian packages the tests need
@@ -53,13 +57,14 @@ ASC_LIBRARY=$PWD/build-asan/python-lib/libasc.so LD_PRELOAD=$asan_runtime \
   ASC_TEST_CC="clang-$CLANG_VERSION -fsanitize=address,undefined -shared-libasan" \
   ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 python3 -m pytest -q -p no:cacheprovider test/python
 
-echo "== fuzz: ${FUZZ_SECONDS}s from test/fuzz/corpus"
+echo "== fuzz: $FUZZ_RUNS inputs (seed $FUZZ_SEED, at most ${FUZZ_SECONDS}s) from test/fuzz/corpus"
 # (ctest above replayed test/fuzz/regressions and the corpus.) New inputs go to a scratch directory, so the
 # corpus in the repository stays as it is; a finding is kept in build-asan/fuzz-findings/ and printed.
 mkdir -p build-asan/fuzz-findings
 scratch=$(mktemp -d)
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 build-asan/test/fuzz/fuzz_capi -timeout=10 -rss_limit_mb=4096 \
-  -max_len=8192 -max_total_time="$FUZZ_SECONDS" -print_final_stats=1 -artifact_prefix=build-asan/fuzz-findings/ \
+  -max_len=8192 -runs="$FUZZ_RUNS" -max_total_time="$FUZZ_SECONDS" -seed="$FUZZ_SEED" -print_final_stats=1 \
+  -artifact_prefix=build-asan/fuzz-findings/ \
   "$scratch" test/fuzz/corpus
 rm -rf "$scratch"
 

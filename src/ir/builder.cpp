@@ -124,7 +124,18 @@ void Builder::set_option(std::string_view name, int64_t value) {
     fail(ASC_ERR_INVALID_ARGUMENT, "unknown option '{}' (known: auto_sync, insert_sync, kernel_type)", name);
 }
 
+// Every pass walks regions recursively: a bound on nesting keeps the recursion (and the sync analysis, which
+// re-walks each loop body) small. Kernels nest a handful of levels.
+constexpr size_t kMaxNesting = 32;
+
+void Builder::open_region(const char* what, const Location& loc) {
+  if (stack_.size() >= kMaxNesting)
+    fail(ASC_ERR_UNSUPPORTED, loc, "{} nested {} regions deep; kernels may nest for/if at most {} deep", what,
+         stack_.size() + 1, kMaxNesting);
+}
+
 uint32_t Builder::for_begin(uint32_t lb, uint32_t ub, uint32_t step, const Location& loc) {
+  open_region("for", loc);
   Op& op = append(OpCode::For, {lb, ub, step}, {}, loc);
   stack_.push_back({&op, 0});
   return op.result;
@@ -149,6 +160,7 @@ void Builder::for_end() {
 }
 
 void Builder::if_begin(uint32_t cond, const Location& loc) {
+  open_region("if", loc);
   Op& op = append(OpCode::If, {cond}, {}, loc);
   stack_.push_back({&op, 0});
 }

@@ -46,6 +46,7 @@ class Builder {
   Op& append(OpCode code, std::vector<uint32_t> operands, std::vector<Attr> attrs, const Location& loc);
   uint32_t new_value(const Type& t, const Op* def);
   void check_operands_live(const std::vector<uint32_t>& operands, const Location& loc) const;
+  void open_region(const char* what, const Location& loc);  // fails past the nesting limit
   void close_region(Region& region);
   Region& current_region();
   Frame& top(OpCode expected, const char* what);

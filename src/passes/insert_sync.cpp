@@ -64,6 +64,16 @@ State merge(const State& a, const State& b) {
   return m;
 }
 
+// Same knowledge: a loop whose body leaves the state as it found it needs no second pass.
+bool same_state(const State& a, const State& b) {
+  if (a.clock != b.clock || a.tokens != b.tokens || a.last_wait != b.last_wait || a.v_barrier != b.v_barrier ||
+      a.pending.size() != b.pending.size())
+    return false;
+  for (size_t i = 0; i < a.pending.size(); ++i)
+    if (a.pending[i].seq != b.pending[i].seq) return false;
+  return true;
+}
+
 class SyncInserter {
  public:
   explicit SyncInserter(Kernel& k) : k_(k), rw_(k) {
@@ -283,10 +293,22 @@ class SyncInserter {
     s.pending = std::move(keep);
   }
 
+  // Nested loops are re-walked per pass of each enclosing loop, and their states grow: bound the work (op visits
+  // and merged accesses), never hang the compiler.
+  void spend(uint64_t work, const Op& op) {
+    work_ += work;
+    if (work_ > kMaxWork)
+      fail(ASC_ERR_UNSUPPORTED, op.loc,
+           "insert_sync gave up: loops nested too deeply for its analysis ({} steps); synchronise this kernel by hand "
+           "(auto_sync/insert_sync off) or nest fewer loops",
+           kMaxWork);
+  }
+
   void region(Region& r, State& s) {
     OpList out;
     for (auto& op_ptr : r.ops) {
       Op& op = *op_ptr;
+      spend(1, op);
       switch (op.code) {
         case OpCode::For: {
           State entry = s;
@@ -294,7 +316,8 @@ class SyncInserter {
           for (int pass = 0; pass < kMaxPasses; ++pass) {
             int before = k_.inserted_syncs;
             region(op.regions[0], iter);
-            if (pass > 0 && k_.inserted_syncs == before) break;
+            spend(entry.pending.size() + iter.pending.size(), op);  // what merging the two states costs
+            if (k_.inserted_syncs == before && (pass > 0 || same_state(merge(entry, iter), entry))) break;
           }
           s = merge(entry, iter);
           out.push_back(std::move(op_ptr));
@@ -325,6 +348,8 @@ class SyncInserter {
   }
 
   static constexpr int kMaxPasses = 6;
+  static constexpr uint64_t kMaxWork = 4'000'000;
+  uint64_t work_ = 0;
   Kernel& k_;
   Rewriter rw_;
   uint64_t seq_ = 0;

@@ -323,6 +323,7 @@ class CapiWriter final : public KernelWriter {
     return kernel;
   }
   asc_builder_t* builder() const { return builder_; }
+  asc_builder_t* release() { return std::exchange(builder_, nullptr); }  // the caller finishes or destroys it
   asc_loc_t loc(uint32_t line) const { return {file().data(), file().size(), line, kCol}; }
 
  protected:

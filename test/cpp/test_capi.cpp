@@ -237,6 +237,45 @@ TEST_F(CapiTest, DumpedFileNamesStayInsideTheDumpDirectory) {
   EXPECT_NE(::access((::testing::TempDir() + "/escape-0.0-built.ir").c_str(), F_OK), 0);
 }
 
+TEST_F(CapiTest, RegionsNestAtMost32Deep) {
+  CapiWriter w(module_.get(), "deep", {gm_addr_type(ASC_DTYPE_FLOAT32)});
+  for (int depth = 0; depth < 32; ++depth) w.for_begin(w.i32(0), w.i32(2), w.i32(1));
+  asc_value_t cond = w.i32(1), iv = ASC_NO_VALUE;
+  EXPECT_TRUE(fails_with(asc_builder_for_begin(w.builder(), cond, cond, cond, nullptr, &iv), ASC_ERR_UNSUPPORTED,
+                         {"for nested 33 regions deep", "at most 32"}));
+  EXPECT_TRUE(fails_with(asc_builder_if_begin(w.builder(), cond, nullptr), ASC_ERR_UNSUPPORTED, {"if nested 33"}));
+  for (int depth = 0; depth < 32; ++depth) w.for_end();
+  EXPECT_NE(w.finish(), nullptr);
+}
+
+// The fuzzer's nested-loops-sync input: insert_sync walked each loop body twice per pass of every enclosing loop,
+// 2^depth walks, and hung. A body that changes nothing the analysis knows is now walked once; any other nest is
+// bounded: it synchronises, or gives up with an error.
+TEST_F(CapiTest, InsertSyncOnDeeplyNestedLoopsEndsQuickly) {
+  enum Body { kScalar, kCopyInOut, kCopyIn };
+  auto nest = [&](int depth, Body body) {
+    CapiWriter w(module_.get(), "nested", {gm_addr_type(ASC_DTYPE_FLOAT32)});
+    EXPECT_EQ(asc_builder_set_option(w.builder(), "insert_sync", 11, 1), ASC_OK);
+    Value x_gm = w.global_tensor(w.param(0), w.i32(0), w.i32(64));
+    Value t = w.local_tensor(0, 64, ASC_DTYPE_FLOAT32, ASC_POS_VECIN, "t");
+    for (int d = 0; d < depth; ++d) w.for_begin(w.i32(0), w.i32(1), w.i32(1));
+    if (body == kScalar) w.op("arith.add", {w.i32(1), w.i32(2)});
+    if (body != kScalar) w.op("data_copy", {t, x_gm, w.i32(64)});
+    if (body == kCopyInOut) w.op("data_copy", {x_gm, t, w.i32(64)});
+    for (int d = 0; d < depth; ++d) w.for_end();
+    asc_kernel_t* kernel = nullptr;
+    return asc_builder_finish(w.release(), &kernel);
+  };
+  EXPECT_EQ(nest(30, kScalar), ASC_OK) << asc_last_error();
+  for (int d = 1; d <= 2; ++d) EXPECT_EQ(nest(d, kCopyInOut), ASC_OK) << d << ": " << asc_last_error();
+  // Each level's body changes what the analysis knows, so each needs its second pass: 2^30 walks, over budget.
+  EXPECT_TRUE(fails_with(nest(30, kCopyIn), ASC_ERR_UNSUPPORTED, {"insert_sync gave up", "by hand"}));
+  // Deeper nests of copies run out of event ids (a limit of the analysis, reported) or out of its work budget:
+  // an error either way, in milliseconds.
+  asc_status_t deep = nest(30, kCopyInOut);
+  EXPECT_TRUE(deep == ASC_ERR_VERIFY || deep == ASC_ERR_UNSUPPORTED) << asc_status_name(deep);
+}
+
 // ---- building ------------------------------------------------------------------------------
 
 TEST_F(CapiTest, UnknownOpIsReportedWithItsLocation) {
