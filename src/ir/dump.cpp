@@ -30,12 +30,13 @@ KernelDump::KernelDump(const Kernel& kernel) {
   if (!dir || !*dir) return;
   static std::mutex mutex;
   static std::map<std::string, int> finished;  // per kernel name, so that specialisations do not overwrite
+  std::string name = file_name(kernel.name);
   int n;
   {
     std::lock_guard<std::mutex> lock(mutex);
-    n = finished[file_name(kernel.name)]++;
+    n = finished[name]++;
   }
-  prefix_ = std::string(dir) + "/" + file_name(kernel.name) + "-" + std::to_string(n);
+  prefix_ = std::string(dir) + "/" + name + "-" + std::to_string(n);
 }
 
 void KernelDump::stage(const char* stage, const Kernel& kernel) const {

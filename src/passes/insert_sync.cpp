@@ -304,25 +304,31 @@ class SyncInserter {
            kMaxWork);
   }
 
+  // A loop's body analysed iteration after iteration until no flag is added; a body that leaves the state as it
+  // found it needs one pass. Returns the state after the loop (the body ran any number of times, or not at all).
+  State loop(Op& op, const State& entry) {
+    State iter = entry;
+    for (int pass = 0; pass < kMaxPasses; ++pass) {
+      int before = k_.inserted_syncs;
+      region(op.regions[0], iter);
+      spend(entry.pending.size() + iter.pending.size(), op);  // what merging the two states costs
+      if (k_.inserted_syncs != before) continue;
+      State after = merge(entry, iter);
+      if (pass > 0 || same_state(after, entry)) return after;
+    }
+    return merge(entry, iter);
+  }
+
   void region(Region& r, State& s) {
     OpList out;
     for (auto& op_ptr : r.ops) {
       Op& op = *op_ptr;
       spend(1, op);
       switch (op.code) {
-        case OpCode::For: {
-          State entry = s;
-          State iter = s;
-          for (int pass = 0; pass < kMaxPasses; ++pass) {
-            int before = k_.inserted_syncs;
-            region(op.regions[0], iter);
-            spend(entry.pending.size() + iter.pending.size(), op);  // what merging the two states costs
-            if (k_.inserted_syncs == before && (pass > 0 || same_state(merge(entry, iter), entry))) break;
-          }
-          s = merge(entry, iter);
+        case OpCode::For:
+          s = loop(op, s);
           out.push_back(std::move(op_ptr));
           break;
-        }
         case OpCode::If: {
           State other = s;
           region(op.regions[0], s);

@@ -179,7 +179,7 @@ struct Fuzz {
     return a;
   }
 
-  void launch(asc_module_t* m, const asc_kernel_t* k) {
+  void launch(const asc_kernel_t* k) {
     asc_device_t* dev = nullptr;
     if (asc_device_create(ASC_BACKEND_MODEL, "Ascend910B1", 11, 0, &dev) != ASC_OK) __builtin_trap();
     asc_stream_t* stream = nullptr;
@@ -212,7 +212,6 @@ struct Fuzz {
     asc_stream_last_warnings(stream, text, sizeof text, &len);
     asc_stream_destroy(stream);
     asc_device_destroy(dev);
-    (void)m;
   }
 
   void run() {
@@ -247,7 +246,7 @@ struct Fuzz {
       asc_kernel_t* k = nullptr;
       if (said("asc_builder_finish", asc_builder_finish(b, &k)) == ASC_OK) {
         asc_kernel_print(k, text, in.below(sizeof text), &len);
-        launch(m, k);
+        launch(k);
       }
     }
     asc_module_destroy(m);
