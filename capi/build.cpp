@@ -1,14 +1,29 @@
-// Modules, kernel building and IR printing.
+// Modules, kernel building, and a kernel as text (IR, Ascend C).
 #include <vector>
 
 #include "build_calls.h"
 #include "build_log.h"
+#include "codegen/ascendc_emitter.h"
 #include "handles.h"
 #include "ir/printer.h"
 
 using namespace asc;
 using capi::guard;
 using capi::require;
+
+namespace {
+
+// Copies out text made from a finished kernel: its IR (asc_kernel_print) or its Ascend C (asc_kernel_source).
+asc_status_t kernel_text(const asc_kernel_t* kernel, char* buf, size_t cap, size_t* len,
+                         std::string (*make)(const Kernel&)) {
+  asc_status_t status = ASC_OK;
+  asc_status_t g = guard([&] {
+    status = capi::copy_out(make(*reinterpret_cast<const Kernel*>(require(kernel, "kernel"))), buf, cap, len);
+  });
+  return g != ASC_OK ? g : status;
+}
+
+}  // namespace
 
 extern "C" {
 
@@ -126,12 +141,7 @@ asc_status_t asc_builder_destroy(asc_builder_t* builder) {
 }
 
 asc_status_t asc_kernel_print(const asc_kernel_t* kernel, char* buf, size_t cap, size_t* len) {
-  asc_status_t status = ASC_OK;
-  asc_status_t g = guard([&] {
-    const auto* k = reinterpret_cast<const Kernel*>(require(kernel, "kernel"));
-    status = capi::copy_out(print_kernel(*k), buf, cap, len);
-  });
-  return g != ASC_OK ? g : status;
+  return kernel_text(kernel, buf, cap, len, print_kernel);
 }
 
 asc_status_t asc_builder_print(const asc_builder_t* builder, char* buf, size_t cap, size_t* len) {
@@ -139,6 +149,10 @@ asc_status_t asc_builder_print(const asc_builder_t* builder, char* buf, size_t c
   asc_status_t g = guard(
       [&] { status = capi::copy_out(print_kernel(require(builder, "builder")->builder->kernel()), buf, cap, len); });
   return g != ASC_OK ? g : status;
+}
+
+asc_status_t asc_kernel_source(const asc_kernel_t* kernel, char* buf, size_t cap, size_t* len) {
+  return kernel_text(kernel, buf, cap, len, emit_ascendc);
 }
 
 asc_status_t asc_kernel_param_count(const asc_kernel_t* kernel, size_t* out) {

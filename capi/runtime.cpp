@@ -98,6 +98,24 @@ asc_status_t asc_device_destroy(asc_device_t* device) {
   return guard([&] { delete require(device, "device"); });
 }
 
+}  // extern "C"
+
+namespace {
+
+// ASC_MAX_OPS: a whole number (0: no limit). Anything else fails stream creation rather than silently meaning
+// "no limit" (strtoull gave 0 for text) or a huge limit (it wrapped negative numbers).
+uint64_t parse_max_ops(const char* text) {
+  std::string s(text);
+  bool digits = !s.empty() && s.size() <= 19 && s.find_first_not_of("0123456789") == std::string::npos;
+  if (!digits)
+    fail(ASC_ERR_INVALID_ARGUMENT, "ASC_MAX_OPS must be a whole number of operations (0: no limit), not '{}'", s);
+  return std::stoull(s);
+}
+
+}  // namespace
+
+extern "C" {
+
 asc_status_t asc_stream_create(asc_device_t* device, asc_stream_t** out) {
   return guard([&] {
     require(out, "out");
@@ -107,7 +125,7 @@ asc_status_t asc_stream_create(asc_device_t* device, asc_stream_t** out) {
     stream->options.sanitize = !(sanitize && std::string(sanitize) == "0");
     const char* profile = std::getenv("ASC_PROFILE");
     if (profile) stream->profile_dir = profile;
-    if (const char* max_ops = std::getenv("ASC_MAX_OPS")) stream->options.max_ops = std::strtoull(max_ops, nullptr, 10);
+    if (const char* max_ops = std::getenv("ASC_MAX_OPS")) stream->options.max_ops = parse_max_ops(max_ops);
     *out = stream.release();
   });
 }

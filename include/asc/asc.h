@@ -19,7 +19,7 @@
 #include <stdint.h>
 
 #define ASC_ABI_VERSION_MAJOR 1
-#define ASC_ABI_VERSION_MINOR 7
+#define ASC_ABI_VERSION_MINOR 8
 
 #if defined(_WIN32)
 #define ASC_API __declspec(dllexport)
@@ -241,6 +241,11 @@ ASC_API asc_status_t asc_builder_replay(asc_builder_t* builder, const void* log,
 ASC_API asc_status_t asc_kernel_print(const asc_kernel_t* kernel, char* buf, size_t cap, size_t* len);
 ASC_API asc_status_t asc_builder_print(const asc_builder_t* builder, char* buf, size_t cap, size_t* len);
 ASC_API asc_status_t asc_kernel_param_count(const asc_kernel_t* kernel, size_t* out);
+/* The kernel as Ascend C source (since 1.8): one self-contained file for the
+   CANN compiler, copied out as asc_kernel_print copies text. A kernel using
+   an op the emitter cannot spell yet gives ASC_ERR_UNSUPPORTED naming it and
+   its source location (asc_last_error_loc). */
+ASC_API asc_status_t asc_kernel_source(const asc_kernel_t* kernel, char* buf, size_t cap, size_t* len);
 
 ASC_API size_t asc_op_count(void);
 ASC_API asc_status_t asc_op_describe(size_t index, asc_op_desc_t* out);

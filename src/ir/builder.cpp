@@ -207,6 +207,7 @@ Kernel* Builder::finish() {
   verify_kernel(*kernel_);
   number_ops(kernel_->body, *kernel_);
   kernel_->num_ops = static_cast<uint32_t>(kernel_->ops.size());
+  dump.ascendc(*kernel_);
   return module_.add(std::move(kernel_));
 }
 

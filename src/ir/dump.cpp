@@ -8,6 +8,7 @@
 #include <map>
 #include <mutex>
 
+#include "codegen/ascendc_emitter.h"
 #include "ir/printer.h"
 #include "support/error.h"
 
@@ -40,10 +41,26 @@ KernelDump::KernelDump(const Kernel& kernel) {
 }
 
 void KernelDump::stage(const char* stage, const Kernel& kernel) const {
+  if (!prefix_.empty()) write(prefix_ + "." + stage + ".ir", print_kernel(kernel));
+}
+
+void KernelDump::ascendc(const Kernel& kernel) const {
   if (prefix_.empty()) return;
-  std::string path = prefix_ + "." + stage + ".ir";
+  std::string text;
+  try {
+    text = emit_ascendc(kernel);
+  } catch (const Error& e) {  // the kernel still runs on the Model: the dump says what is missing
+    std::string why = fmt::format("{}: {}", e.loc().str(), e.what());
+    for (char& c : why)
+      if (c == '"' || c == '\\' || c == '\n') c = '\'';
+    text = fmt::format("#error \"{}\"\n", why);
+  }
+  write(prefix_ + ".ascendc.cpp", text);
+}
+
+void KernelDump::write(const std::string& path, const std::string& text) const {
   std::ofstream out(path);
-  out << print_kernel(kernel);
+  out << text;
   out.close();
   if (!out)  // asked for explicitly: a dump that cannot be written is an error, not a silent gap
     fail(ASC_ERR_INVALID_ARGUMENT, "PYASC_DUMP_PATH: cannot write {} ({}); create the directory or unset it", path,

@@ -944,7 +944,7 @@ void add_cube_rows(std::vector<OpInfo>& t) {
                no_result,
                nullptr,
                {},
-               "AscendC::SetFixPipePreQuantFlag",
+               "AscendC::SetFixpipePreQuantFlag",
                0});
   t.push_back(
       copy_op(OpCode::CopyL1ToBt, "data_copy.l1_to_bt", Pipe::MTE1, K::LocalTensor, K::LocalTensor, check_l1_to_bt));

@@ -150,6 +150,9 @@ class Block {
   // printf / dump_tensor text; each line is prefixed with the block index.
   void print(std::string_view text);
   std::string take_output() { return std::move(output_); }
+  // Whether the next printed text starts a line (gets the block prefix); the eager executor of the Ascend C
+  // round trip carries it from one Block to the next.
+  bool& output_line_start() { return output_line_start_; }
   // The mask register as the running pipe op saw it at dispatch.
   const VectorMaskReg& issued_mask() const { return issued_mask_; }
   // The compare register CMPMASK: 128 result bits of compare.register.

@@ -7,6 +7,9 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <sys/stat.h>
+
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -15,8 +18,10 @@
 #include <vector>
 
 #include "asc/asc.h"
+#include "kernel_fixtures.h"
 #include "runtime/acl/acl_api.h"
 #include "runtime/acl/acl_launcher.h"
+#include "runtime/acl/npu_compiler.h"
 #include "runtime/device.h"
 #include "support/error.h"
 
@@ -291,6 +296,152 @@ TEST(AclDevice, TheNpuDeviceOpensItsDeviceAndStreamThroughAcl) {
   ASSERT_GE(calls.size(), 5u);
   EXPECT_EQ(calls[1], "aclrtSetDevice 5");
   EXPECT_EQ(names(calls).back(), "aclrtResetDevice");
+}
+
+// ---- compiling for the NPU: bisheng from a (fake) CANN tree, then the launcher ------------------------
+
+// A CANN tree whose bisheng records its arguments (one line per run) and "compiles" by copying the source to
+// the object, or fails with a compiler-style message when FAKE_BISHENG_FAIL is set.
+struct FakeCann {
+  FakeCann() {
+    root = testing::TempDir() + "/fake_cann_" + std::to_string(getpid());
+    std::string bin = root + "/compiler/ccec_compiler/bin";
+    EXPECT_EQ(std::system(("mkdir -p " + bin).c_str()), 0);
+    std::ofstream script(bin + "/bisheng");
+    script << "#!/bin/sh\n"
+              "echo \"$@\" >> \""
+           << root
+           << "/bisheng.args\"\n"
+              "out=; src=; prev=\n"
+              "for a in \"$@\"; do [ \"$prev\" = -o ] && out=$a; case $a in *.cpp) src=$a;; esac; prev=$a; done\n"
+              "if [ -n \"$FAKE_BISHENG_FAIL\" ]; then echo \"$src:3:1: error: $FAKE_BISHENG_FAIL\" >&2; exit 1; fi\n"
+              "cp \"$src\" \"$out\"\n";
+    script.close();
+    EXPECT_EQ(chmod((bin + "/bisheng").c_str(), 0755), 0);
+    setenv("ASCEND_HOME_PATH", root.c_str(), 1);
+    setenv("PYASC_CACHE_DIR", (root + "/cache").c_str(), 1);
+    setenv("ASC_ACL_LIBRARY", STANDIN_ACL, 1);
+  }
+  std::vector<std::string> runs() const {
+    std::vector<std::string> out;
+    std::ifstream in(root + "/bisheng.args");
+    for (std::string line; std::getline(in, line);) out.push_back(line);
+    return out;
+  }
+  std::string root;
+};
+
+const asc::Kernel& tiled_add(asc::Module& module) {
+  asc_test::TiledBinary k;
+  asc_test::CoreWriter w(module, "vadd", k.params());
+  asc_test::emit_tiled_binary(w, k);
+  return w.finish();  // owned by the module
+}
+
+struct AddArgs {
+  std::vector<float> x = std::vector<float>(8 * 2048, 1.0f), y = x, z = x;
+  std::vector<asc_arg_t> args{buffer(x), buffer(y), buffer(z)};
+};
+
+// A fake CANN tree, the stand-in ACL, and the tiled Add kernel with its arguments.
+class NpuCompile : public testing::Test {
+ protected:
+  FakeCann cann;
+  StandIn standin;
+  asc::Module module;
+  const asc::Kernel& kernel = tiled_add(module);
+  AddArgs a;
+  std::string message;
+};
+
+bool contains(const std::vector<std::string>& v, const std::string& item) {
+  return std::find(v.begin(), v.end(), item) != v.end();
+}
+
+TEST_F(NpuCompile, EachKernelIsCompiledOnceByBishengAndLaunchedThroughAcl) {
+  {
+    auto device = make_npu_device(*find_platform("Ascend910B1"), 0);
+    device->launch(kernel, 8, a.args.data(), a.args.size(), {});
+    device->launch(kernel, 8, a.args.data(), a.args.size(), {});
+  }
+  auto runs = cann.runs();
+  ASSERT_EQ(runs.size(), 1u);  // the second launch found the object in the cache
+  for (const char* flag :
+       {"-c", "-O3", "-std=c++17", "--cce-aicore-lang", "--cce-aicore-arch=dav-c220-vec", "--cce-aicore-only"})
+    EXPECT_NE((" " + runs[0] + " ").find(std::string(" ") + flag + " "), std::string::npos) << flag << ": " << runs[0];
+  EXPECT_NE(runs[0].find("-I" + cann.root + "/compiler/asc/include "), std::string::npos) << runs[0];
+  EXPECT_EQ(runs[0].find("--cce-auto-sync"), std::string::npos) << runs[0];
+
+  std::string object = asc::acl::compile_for_npu(kernel, *find_platform("Ascend910B1"));  // the cached one
+  EXPECT_EQ(cann.runs().size(), 1u);
+  std::ifstream in(object);
+  std::string compiled((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(compiled.find("extern \"C\" __global__ __aicore__ void vadd(GM_ADDR v0"), std::string::npos);
+
+  auto calls = standin.calls();
+  EXPECT_TRUE(contains(calls, "aclrtBinaryLoadFromFile " + object));
+  EXPECT_TRUE(contains(calls, "aclrtBinaryGetFunction vadd"));
+  auto n = names(calls);
+  EXPECT_EQ(std::count(n.begin(), n.end(), "aclrtBinaryLoadFromFile"), 1);
+  EXPECT_EQ(std::count(n.begin(), n.end(), "aclrtLaunchKernelWithHostArgs"), 2);
+  EXPECT_EQ(standin.live(), 0u);
+}
+
+TEST_F(NpuCompile, MixAndCubeKernelsTargetTheirCores) {
+  auto flags = [&](KernelType t) {
+    std::string all;
+    for (const auto& f : asc::acl::npu_compile_flags(asc::acl::find_toolkit(), *find_platform("Ascend910B1"), t))
+      all += f + " ";
+    return all;
+  };
+  EXPECT_NE(flags(KernelType::AicOnly).find("--cce-aicore-arch=dav-c220-cube --cce-aicore-only"), std::string::npos);
+  EXPECT_NE(flags(KernelType::MixAic1_2).find("--cce-aicore-arch=dav-c220 "), std::string::npos);
+  EXPECT_EQ(flags(KernelType::MixAic1_2).find("--cce-aicore-only"), std::string::npos);
+}
+
+TEST_F(NpuCompile, ACompilerErrorIsReportedWithItsMessagesAndNothingIsLaunched) {
+  setenv("FAKE_BISHENG_FAIL", "no member named 'Add2' in namespace 'AscendC'", 1);
+  {
+    auto device = make_npu_device(*find_platform("Ascend910B1"), 0);
+    EXPECT_EQ(status_of([&] { device->launch(kernel, 8, a.args.data(), a.args.size(), {}); }, &message),
+              ASC_ERR_RUNTIME);
+  }
+  EXPECT_NE(message.find("bisheng failed (exit 1) compiling kernel 'vadd'"), std::string::npos) << message;
+  EXPECT_NE(message.find("error: no member named 'Add2'"), std::string::npos) << message;
+  EXPECT_FALSE(contains(names(standin.calls()), "aclrtLaunchKernelWithHostArgs"));
+  unsetenv("FAKE_BISHENG_FAIL");
+}
+
+TEST_F(NpuCompile, WithoutCannTheErrorSaysWhatToSet) {
+  unsetenv("ASCEND_HOME_PATH");
+  EXPECT_EQ(status_of([&] { asc::acl::compile_for_npu(kernel, *find_platform("Ascend910B1")); }, &message),
+            ASC_ERR_BACKEND_UNAVAILABLE);
+  EXPECT_NE(message.find("ASCEND_HOME_PATH is not set"), std::string::npos) << message;
+  EXPECT_NE(message.find("set_env.sh"), std::string::npos) << message;
+
+  std::string empty = testing::TempDir() + "/no_cann_" + std::to_string(getpid());
+  ASSERT_EQ(std::system(("mkdir -p " + empty).c_str()), 0);
+  setenv("ASCEND_HOME_PATH", empty.c_str(), 1);
+  EXPECT_EQ(status_of([&] { asc::acl::compile_for_npu(kernel, *find_platform("Ascend910B1")); }, &message),
+            ASC_ERR_BACKEND_UNAVAILABLE);
+  EXPECT_NE(message.find("no bisheng under ASCEND_HOME_PATH=" + empty), std::string::npos) << message;
+}
+
+TEST_F(NpuCompile, BadArgumentsAndUnspellableOpsFailBeforeTheCompiler) {
+  auto device = make_npu_device(*find_platform("Ascend910B1"), 0);
+  std::vector<asc_arg_t> wrong = a.args;
+  wrong[1] = scalar(ASC_DTYPE_FLOAT32, 0, 1.0);
+  EXPECT_EQ(status_of([&] { device->launch(kernel, 8, wrong.data(), wrong.size(), {}); }, &message), ASC_ERR_TYPE);
+  EXPECT_NE(message.find("argument 1 of 'vadd' must be a buffer"), std::string::npos) << message;
+  EXPECT_EQ(status_of([&] { device->launch(kernel, 8, a.args.data(), 2, {}); }, &message), ASC_ERR_TYPE);
+
+  asc_test::CoreWriter server(module, "server", {}, "mix.py");
+  server.builder().set_option("kernel_type", static_cast<int64_t>(KernelType::MixAic1_2));
+  server.op("matmul.server", {});
+  const asc::Kernel& unspellable = server.finish();
+  EXPECT_EQ(status_of([&] { device->launch(unspellable, 1, nullptr, 0, {}); }, &message), ASC_ERR_UNSUPPORTED);
+  EXPECT_NE(message.find("cannot spell matmul.server"), std::string::npos) << message;
+  EXPECT_TRUE(cann.runs().empty());
 }
 
 }  // namespace

@@ -5,7 +5,9 @@
 #include <unistd.h>
 
 #include <cstring>
+#include <fstream>
 #include <functional>
+#include <iterator>
 #include <string>
 #include <thread>
 #include <vector>
@@ -235,6 +237,50 @@ TEST_F(CapiTest, DumpedFileNamesStayInsideTheDumpDirectory) {
   EXPECT_EQ(::access((dir + "/___escape-0.0-built.ir").c_str(), F_OK), 0);
   EXPECT_EQ(::access((dir + "/___escape-0.3-insert_sync.ir").c_str(), F_OK), 0);
   EXPECT_NE(::access((::testing::TempDir() + "/escape-0.0-built.ir").c_str(), F_OK), 0);
+}
+
+TEST_F(CapiTest, KernelSourceIsTheAscendCOfTheFinishedKernel) {
+  TiledBinary k;
+  CapiWriter w(module_.get(), "vadd", k.params());
+  emit_tiled_binary(w, k);
+  asc_kernel_t* kernel = w.finish();
+  ASSERT_NE(kernel, nullptr);
+  size_t len = 0;
+  EXPECT_EQ(asc_kernel_source(kernel, nullptr, 0, &len), ASC_ERR_BUFFER_TOO_SMALL);
+  ASSERT_GT(len, 100u);
+  std::string text(len + 1, '\0');
+  ASSERT_EQ(asc_kernel_source(kernel, text.data(), text.size(), &len), ASC_OK);
+  text.resize(len);
+  EXPECT_NE(text.find("extern \"C\" __global__ __aicore__ void vadd(GM_ADDR v0"), std::string::npos) << text;
+  EXPECT_NE(text.find("AscendC::Add("), std::string::npos) << text;
+  EXPECT_TRUE(
+      fails_with(asc_kernel_source(nullptr, text.data(), text.size(), &len), ASC_ERR_INVALID_ARGUMENT, {"kernel"}));
+}
+
+// A mix kernel's register_matmul (the cube core serving the vector cores' Matmul) has no spelling yet: the C ABI
+// says so with the op's line, and PYASC_DUMP_PATH leaves an #error in place of the source.
+TEST_F(CapiTest, AnOpTheEmitterCannotSpellIsReportedAndDumpedAsAnError) {
+  const std::string dir = ::testing::TempDir() + "/asc_dump_src_" + std::to_string(::getpid());
+  ASSERT_EQ(::mkdir(dir.c_str(), 0755), 0);
+  ::setenv("PYASC_DUMP_PATH", dir.c_str(), 1);
+  CapiWriter w(module_.get(), "mixed", {gm_addr_type(ASC_DTYPE_FLOAT32)}, "mix.py");
+  EXPECT_EQ(asc_builder_set_option(w.builder(), "kernel_type", 11, 7), ASC_OK);  // MIX_AIC_1_2
+  w.at_line(9);
+  w.op("matmul.server", {});
+  asc_kernel_t* kernel = w.finish();
+  ::unsetenv("PYASC_DUMP_PATH");
+  ASSERT_NE(kernel, nullptr);
+  size_t len = 0;
+  EXPECT_TRUE(fails_with(asc_kernel_source(kernel, nullptr, 0, &len), ASC_ERR_UNSUPPORTED,
+                         {"cannot spell matmul.server", "Matmul object"}));
+  const char* file = nullptr;
+  uint32_t line = 0, col = 0;
+  asc_last_error_loc(&file, &line, &col);
+  EXPECT_EQ(line, 9u);
+  std::ifstream in(dir + "/mixed-0.ascendc.cpp");
+  std::string dumped((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(dumped.rfind("#error \"mix.py:9:", 0), 0u) << dumped;
+  EXPECT_NE(dumped.find("cannot spell matmul.server"), std::string::npos) << dumped;
 }
 
 TEST_F(CapiTest, RegionsNestAtMost32Deep) {
@@ -711,6 +757,30 @@ TEST_F(CapiTest, LaunchChecksBlockDimAndArguments) {
   EXPECT_TRUE(fails_with(asc_launch(kernel, stream_, 1, on_npu, 3), ASC_ERR_TYPE,
                          {"argument 1", "NPU device memory, which only Backend.NPU can use"}));
   EXPECT_EQ(asc_launch(kernel, stream_, 1, args, 3), ASC_OK) << asc_last_error();
+}
+
+// ASC_MAX_OPS is read when a stream is created: a whole number, or the creation fails saying so (before, text
+// parsed as 0, no limit, and a negative number wrapped to a huge one).
+TEST_F(CapiTest, AscMaxOpsMustBeAWholeNumber) {
+  asc_stream_t* s = nullptr;
+  for (const char* bad : {"abc", "-5", "", "12x", "99999999999999999999"}) {
+    ::setenv("ASC_MAX_OPS", bad, 1);
+    EXPECT_TRUE(fails_with(asc_stream_create(device_, &s), ASC_ERR_INVALID_ARGUMENT,
+                           {"ASC_MAX_OPS must be a whole number", std::string("'") + bad + "'"}))
+        << bad;
+  }
+  ::setenv("ASC_MAX_OPS", "1000", 1);
+  ASSERT_EQ(asc_stream_create(device_, &s), ASC_OK) << asc_last_error();
+  ::unsetenv("ASC_MAX_OPS");
+  CapiWriter w(module_.get(), "long", {gm_addr_type(ASC_DTYPE_FLOAT32)});
+  Value i = w.for_begin(w.i32(0), w.i32(5000), w.i32(1));
+  w.op("arith.add", {i, i});
+  w.for_end();
+  asc_kernel_t* kernel = w.finish();
+  std::vector<float> x(8);
+  const asc_arg_t arg = buffer_arg(x);
+  EXPECT_TRUE(fails_with(asc_launch(kernel, s, 1, &arg, 1), ASC_ERR_RUNTIME, {"more than 1000 operations"}));
+  asc_stream_destroy(s);
 }
 
 TEST_F(CapiTest, ALoopThatNeverEndsIsStoppedByTheOpLimit) {

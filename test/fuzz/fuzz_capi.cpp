@@ -245,7 +245,9 @@ struct Fuzz {
       asc_builder_log(b, text, in.below(sizeof text), &len);
       asc_kernel_t* k = nullptr;
       if (said("asc_builder_finish", asc_builder_finish(b, &k)) == ASC_OK) {
-        asc_kernel_print(k, text, in.below(sizeof text), &len);
+        size_t cap = in.below(sizeof text);
+        asc_kernel_print(k, text, cap, &len);
+        asc_kernel_source(k, text, cap, &len);  // the Ascend C emitter on whatever was built
         launch(k);
       }
     }

@@ -9,6 +9,11 @@ os.environ.setdefault("PYASC_CACHE_DIR", tempfile.mkdtemp(prefix="asc-test-cache
 
 import asc.runtime.config as config
 
+if os.environ.get("ASC_ROUNDTRIP"):  # the emitter's round trip (roundtrip.py): every Model launch, also on the CPU
+    import roundtrip
+
+    roundtrip.install(os.environ["ASC_ROUNDTRIP"])
+
 
 @pytest.fixture(autouse=True)
 def model_backend():

@@ -39,37 +39,119 @@ def test_npu_without_cann_is_a_clear_error(rng, monkeypatch):
 
 
 NPU_SCRIPT = """
+import ctypes, os, sys
 import numpy as np, asc, asc.lib.runtime as rt, asc.runtime.config as config
-from asc.errors import KernelError
 
 @asc.jit
-def copy(x: asc.GlobalAddress, n: int):
-    pass
+def scale(x: asc.GlobalAddress, n: int):
+    x_gm = asc.GlobalTensor()
+    x_gm.set_global_buffer(x, n)
+    buf = asc.LocalTensor(asc.float32, asc.TPosition.VECCALC, 0, n)
+    asc.data_copy(buf, x_gm, n)
+    asc.set_flag(asc.HardEvent.MTE2_V, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_V, 0)
+    asc.muls(buf, buf, 2.0, n)
+    asc.set_flag(asc.HardEvent.V_MTE3, 0)
+    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
+    asc.data_copy(x_gm, buf, n)
 
 config.set_platform(config.Backend.NPU, config.Platform.Ascend910B1)  # ACL loads: the stand-in
-try:
-    copy[1, rt.current_stream()](np.zeros(8, np.float32), 8)
-except KernelError as e:
-    print("NPU:", e)
+x = np.ones(64, np.float32)
+for _ in range(2):
+    try:
+        scale[1, rt.current_stream()](x, 64)
+        print("NPU: launched")
+    except Exception as e:
+        print("NPU:", type(e).__name__, e)
+calls = ctypes.CDLL(os.environ["ASC_ACL_LIBRARY"])
+calls.standin_log.restype = ctypes.c_char_p
+print("ACL:", calls.standin_log().decode().replace("\\n", "|"))
 config.set_platform(config.Backend.Model)
-copy[1, rt.current_stream()](np.zeros(8, np.float32), 8)
-print("Model: ran")
+scale[1, rt.current_stream()](x, 64)
+print("Model:", x[0])
+"""
+
+FAKE_BISHENG = """#!/bin/sh
+echo "$@" >> "$(dirname "$0")/args.log"
+out=; src=; prev=
+for a in "$@"; do [ "$prev" = -o ] && out=$a; case $a in *.cpp) src=$a;; esac; prev=$a; done
+cp "$src" "$out"
 """
 
 
-def test_npu_with_acl_reaches_the_launch_and_says_what_is_not_built(tmp_path):
-    """With an ACL to load (the C++ tests' stand-in libascendcl.so), the NPU device opens; the launch then fails
-    clearly, as this build cannot generate Ascend C yet (docs/npu.md), and the Model still runs."""
+def run_npu_script(tmp_path: Path, env: dict) -> subprocess.CompletedProcess:
     build = Path(__file__).resolve().parents[2] / os.environ.get("BUILD_DIR", "build")
     standin = build / "test" / "standin_acl" / "libascendcl.so"
     assert standin.exists(), f"{standin} is built with the C++ tests (make build)"
     script = tmp_path / "npu.py"
     script.write_text(NPU_SCRIPT)
-    env = {**os.environ, "ASC_ACL_LIBRARY": str(standin)}
-    out = subprocess.run([sys.executable, str(script)], env=env, capture_output=True, text=True, timeout=120)
+    env = {**os.environ, "ASC_ACL_LIBRARY": str(standin), "PYASC_CACHE_DIR": str(tmp_path / "cache"), **env}
+    return subprocess.run([sys.executable, str(script)], env=env, capture_output=True, text=True, timeout=120)
+
+
+def test_npu_without_the_cann_compiler_says_what_to_set(tmp_path, monkeypatch):
+    """With an ACL to load (the C++ tests' stand-in libascendcl.so) but no ASCEND_HOME_PATH, the NPU device
+    opens and the launch says what is missing; the Model still runs."""
+    monkeypatch.delenv("ASCEND_HOME_PATH", raising=False)
+    out = run_npu_script(tmp_path, {})
     assert out.returncode == 0, out.stderr
-    assert "NPU: " in out.stdout and "cannot yet generate Ascend C for the NPU" in out.stdout
-    assert "Model: ran" in out.stdout
+    assert "NPU: BackendUnavailableError" in out.stdout and "ASCEND_HOME_PATH is not set" in out.stdout
+    assert "Model: 2.0" in out.stdout
+
+
+def test_npu_compiles_with_bisheng_once_and_launches_through_acl(tmp_path):
+    """A fake CANN tree (its bisheng copies the source to the object) and the stand-in ACL: the kernel is
+    emitted, compiled once with the flags for a vector kernel on Atlas A2, loaded once and launched twice. The
+    stand-in does not run emitted kernels: the results on an NPU are not checked here (there is none)."""
+    bin_dir = tmp_path / "cann" / "compiler" / "ccec_compiler" / "bin"
+    bin_dir.mkdir(parents=True)
+    (bin_dir / "bisheng").write_text(FAKE_BISHENG)
+    (bin_dir / "bisheng").chmod(0o755)
+    out = run_npu_script(tmp_path, {"ASCEND_HOME_PATH": str(tmp_path / "cann")})
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.count("NPU: launched") == 2, out.stdout
+    args = (bin_dir / "args.log").read_text().splitlines()
+    assert len(args) == 1 and "--cce-aicore-arch=dav-c220-vec" in args[0] and "-std=c++17" in args[0]
+    objects = list((tmp_path / "cache" / "npu").glob("*/kernel.o"))
+    assert len(objects) == 1 and 'extern "C" __global__ __aicore__ void scale(GM_ADDR v0, int32_t v1)' in (
+        objects[0].read_text()
+    )
+    acl = out.stdout.split("ACL: ")[1].split("\n")[0].split("|")
+    assert acl.count(f"aclrtBinaryLoadFromFile {objects[0]}") == 1
+    assert acl.count("aclrtBinaryGetFunction scale") == 1
+    assert sum(c.startswith("aclrtLaunchKernelWithHostArgs scale 1 ") for c in acl) == 2
+    assert "Model: 2.0" in out.stdout  # the stand-in left x alone; the Model then doubled it
+
+
+def test_buffers_on_the_npu_pass_as_device_memory_and_other_devices_are_refused():
+    """torch_npu tensors (device type "npu") bind as ASC_ARG_DEVICE_BUFFER; the Model refuses those
+    (test_capi: CapiTest.LaunchChecksBlockDimAndArguments) and any other device is named."""
+    from asc._ffi import lib
+    from asc.errors import LaunchArgumentError
+    from asc.runtime.arguments import buffer_of
+
+    torch = pytest.importorskip("torch")
+
+    class NpuTensor:  # what buffer_of reads of a torch_npu tensor
+        device = type("Device", (), {"type": "npu"})()
+
+        def is_contiguous(self):
+            return True
+
+        def data_ptr(self):
+            return 0x12340000
+
+        def numel(self):
+            return 16
+
+        def element_size(self):
+            return 4
+
+    assert buffer_of(NpuTensor(), "k", "x") == (0x12340000, 64, lib.ASC_ARG_DEVICE_BUFFER)
+    cpu = torch.ones(8)
+    assert buffer_of(cpu, "k", "x") == (cpu.data_ptr(), 32, lib.ASC_ARG_BUFFER)
+    with pytest.raises(LaunchArgumentError, match=r"argument 'x' is on meta; asc takes numpy arrays, CPU tensors"):
+        buffer_of(torch.empty(8, device="meta"), "k", "x")
 
 
 def test_default_platform_is_910b1():

@@ -1,6 +1,7 @@
-"""PYASC_DUMP_PATH: every finished kernel leaves its IR as built and after each pass."""
+"""PYASC_DUMP_PATH: every finished kernel leaves its IR as built and after each pass, and its Ascend C."""
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -28,7 +29,13 @@ def test_each_stage_of_a_framework_kernel_is_written(tmp_path):
     for stage in STAGES[2:]:
         assert "tque." not in texts[stage] and "tpipe." not in texts[stage]
         assert "set_flag" in texts[stage] and "wait_flag" in texts[stage]
-    assert sorted(p.name for p in dump.iterdir()) == sorted(f"vadd_kernel-0.{s}.ir" for s in STAGES)
+    written = [f"vadd_kernel-0.{s}.ir" for s in STAGES] + ["vadd_kernel-0.ascendc.cpp"]
+    assert sorted(p.name for p in dump.iterdir()) == sorted(written)
+    # the Ascend C of the finished kernel: the framework's flags as SetFlag/WaitFlag, lines from the user's file
+    source = (dump / "vadd_kernel-0.ascendc.cpp").read_text()
+    assert 'extern "C" __global__ __aicore__ void vadd_kernel(GM_ADDR v0, GM_ADDR v1, GM_ADDR v2' in source
+    assert "AscendC::SetFlag<AscendC::HardEvent::MTE2_V>" in source and "AscendC::Add(" in source
+    assert re.search(r'#line \d+ ".*add_framework.py"', source)
 
 
 def test_a_dump_directory_that_cannot_be_written_is_an_error(tmp_path):

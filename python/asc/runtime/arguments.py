@@ -6,6 +6,7 @@ import sys
 from dataclasses import dataclass
 from typing import Any
 
+from .._ffi import lib
 from ..errors import LaunchArgumentError
 from ..language.core import dtype as dt
 
@@ -73,17 +74,21 @@ def describe(value: Any, kernel: str, param: str) -> ArgSpec:
     )
 
 
-def buffer_of(value: Any, kernel: str, param: str) -> tuple[int, int]:
-    """(address, size in bytes) of an array argument, without copying it."""
+def buffer_of(value: Any, kernel: str, param: str) -> tuple[int, int, int]:
+    """(address, size in bytes, asc_arg_kind_t) of an array argument, without copying it: host memory
+    (numpy arrays, CPU tensors) is ASC_ARG_BUFFER, a torch_npu tensor's NPU memory ASC_ARG_DEVICE_BUFFER
+    (which only Backend.NPU takes; the Model says so)."""
     np = numpy_module()
     if np is not None and isinstance(value, np.ndarray):
         if not value.flags.c_contiguous:
             raise LaunchArgumentError(f"{kernel}(): argument '{param}' must be C-contiguous (use np.ascontiguousarray)")
-        return value.__array_interface__["data"][0], value.nbytes
-    if value.device.type != "cpu":
+        return value.__array_interface__["data"][0], value.nbytes, lib.ASC_ARG_BUFFER
+    if value.device.type not in ("cpu", "npu"):
         raise LaunchArgumentError(
-            f"{kernel}(): argument '{param}' is on {value.device}; the Model backend runs on CPU tensors"
+            f"{kernel}(): argument '{param}' is on {value.device}; asc takes numpy arrays, CPU tensors and (on "
+            "Backend.NPU) torch_npu tensors"
         )
     if not value.is_contiguous():
         raise LaunchArgumentError(f"{kernel}(): argument '{param}' must be contiguous (use .contiguous())")
-    return value.data_ptr(), value.numel() * value.element_size()
+    kind = lib.ASC_ARG_DEVICE_BUFFER if value.device.type == "npu" else lib.ASC_ARG_BUFFER
+    return value.data_ptr(), value.numel() * value.element_size(), kind

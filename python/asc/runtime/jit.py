@@ -216,7 +216,7 @@ class JITFunction:
             a = c_args[i]
             a.kind, a.dtype = spec.kind, spec.dtype.code
             if spec.kind == KIND_BUFFER:
-                address, size = buffer_of(value, self.__name__, name)
+                address, size, a.kind = buffer_of(value, self.__name__, name)
                 a.ptr, a.size = ffi.cast("void*", address), size
             elif spec.dtype.is_float():
                 a.f = float(value)

@@ -1,0 +1,19 @@
+// The Ascend C emitter: a finished kernel (the IR after insert_sync, which is
+// what the Model runs) as one self-contained Ascend C source file, for the
+// CANN compiler (bisheng) or, in the tests, the host compiler against the CPU
+// implementation of the API in test/ascendc_cpu.
+#pragma once
+
+#include <string>
+
+#include "ir/ir.h"
+
+namespace asc {
+
+// The source text. Local tensors are placed as the IR placed them (static
+// tensor programming: a TPosition, a byte address and a length), so the file
+// needs no TPipe. Throws Error(ASC_ERR_UNSUPPORTED) naming the first op the
+// emitter cannot spell yet, with its location.
+std::string emit_ascendc(const Kernel& kernel);
+
+}  // namespace asc

@@ -1,0 +1,950 @@
+// A CPU implementation of the part of the Ascend C API that asc's emitter
+// (src/codegen) uses, for proving emitted kernels without an NPU: the emitted
+// file compiles against this header with the host compiler, and every API call
+// runs as one IR op on the Model simulator's instruction implementations
+// (libasc_cpu.so, asc_cpu_runtime.h). Scalar code runs natively. Test tree only.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <initializer_list>
+#include <string>
+
+#include "asc_cpu_runtime.h"
+
+#define __global__
+#define __aicore__
+#define __gm__
+#define KERNEL_TASK_TYPE_DEFAULT(type) ((void)0)  // the harness passes the kernel type to the launch
+#define ASCEND_IS_AIC (::ascendc_cpu::is_aic())
+#define ASCEND_IS_AIV (!::ascendc_cpu::is_aic())
+
+using GM_ADDR = uint8_t*;
+using half = _Float16;
+
+// bfloat16 scalars: float arithmetic, rounded to nearest even on conversion.
+struct bfloat16_t {
+  uint16_t bits = 0;
+  bfloat16_t() = default;
+  bfloat16_t(double v) {  // NOLINT: converts like the device type
+    float f = static_cast<float>(v);
+    uint32_t b;
+    std::memcpy(&b, &f, 4);
+    if ((b & 0x7f800000u) != 0x7f800000u) b += 0x7fffu + ((b >> 16) & 1u);
+    bits = static_cast<uint16_t>(b >> 16);
+  }
+  operator float() const {  // NOLINT
+    uint32_t b = static_cast<uint32_t>(bits) << 16;
+    float f;
+    std::memcpy(&f, &b, 4);
+    return f;
+  }
+};
+
+enum pipe_t {
+  PIPE_S = 0,
+  PIPE_V = 1,
+  PIPE_M = 2,
+  PIPE_MTE1 = 3,
+  PIPE_MTE2 = 4,
+  PIPE_MTE3 = 5,
+  PIPE_ALL = 6,
+  PIPE_FIX = 10
+};
+
+namespace AscendC {
+
+using ascendc_cpu::Operand;
+
+// asc_dtype_t of an element type.
+template <typename T>
+struct DtypeOf;
+#define ASC_CPU_DTYPE(T, code)             \
+  template <>                              \
+  struct DtypeOf<T> {                      \
+    static constexpr uint8_t value = code; \
+  };
+ASC_CPU_DTYPE(bool, 0)
+ASC_CPU_DTYPE(int8_t, 1)
+ASC_CPU_DTYPE(uint8_t, 2)
+ASC_CPU_DTYPE(int16_t, 3)
+ASC_CPU_DTYPE(uint16_t, 4)
+ASC_CPU_DTYPE(int32_t, 5)
+ASC_CPU_DTYPE(uint32_t, 6)
+ASC_CPU_DTYPE(int64_t, 7)
+ASC_CPU_DTYPE(uint64_t, 8)
+ASC_CPU_DTYPE(half, 9)
+ASC_CPU_DTYPE(bfloat16_t, 10)
+ASC_CPU_DTYPE(float, 11)
+#undef ASC_CPU_DTYPE
+
+template <typename T>
+constexpr bool kIsFloat = DtypeOf<T>::value >= 9;
+
+template <typename T>
+Operand scalar(T v) {
+  Operand o;
+  o.dtype = DtypeOf<T>::value;
+  if constexpr (kIsFloat<T>)
+    o.f = static_cast<double>(static_cast<float>(v));
+  else
+    o.i = static_cast<int64_t>(v);
+  return o;
+}
+
+template <typename T>
+T from_operand(const Operand& o) {
+  if constexpr (kIsFloat<T>)
+    return static_cast<T>(o.f);
+  else
+    return static_cast<T>(o.i);
+}
+
+inline Operand run(const char* name, std::initializer_list<Operand> operands,
+                   std::initializer_list<int64_t> attrs = {}) {
+  return ascendc_cpu::call(name, operands.begin(), operands.size(), attrs.begin(), attrs.size());
+}
+
+enum class TPosition : uint8_t { GM = 0, A1, A2, B1, B2, C1, C2, CO1, CO2, VECIN, VECOUT, VECCALC };
+enum class RoundMode : int { CAST_NONE = 0, CAST_RINT, CAST_FLOOR, CAST_CEIL, CAST_ROUND, CAST_TRUNC, CAST_ODD };
+enum class MaskMode : int { NORMAL = 0, COUNTER = 1 };
+// In the order of pyasc's HardEvent (src/ir/pipes.cpp).
+enum class HardEvent : int {
+  MTE2_MTE1,
+  MTE1_MTE2,
+  MTE1_M,
+  M_MTE1,
+  MTE2_V,
+  V_MTE2,
+  MTE3_V,
+  V_MTE3,
+  M_V,
+  V_M,
+  V_V,
+  MTE3_MTE1,
+  MTE1_MTE3,
+  MTE1_V,
+  MTE2_M,
+  M_MTE2,
+  V_MTE1,
+  M_FIX,
+  FIX_M,
+  MTE3_MTE2,
+  MTE2_MTE3,
+  S_V,
+  V_S,
+  S_MTE2,
+  MTE2_S,
+  S_MTE3,
+  MTE3_S,
+  MTE2_FIX,
+  FIX_MTE2,
+  FIX_S,
+  M_S,
+  FIX_MTE3,
+  MTE1_FIX,
+  FIX_MTE1,
+  FIX_FIX,
+};
+
+// What GlobalTensor and LocalTensor share: slices and scalar access, the IR's <kind>.slice, .get_value and
+// .set_value ops (kind: "global_tensor" or "local_tensor").
+template <typename T, typename Self>
+class TensorAccess {
+ public:
+  Self operator[](uint64_t offset) const { return Self(run(op("slice").c_str(), {op_, index(offset)})); }
+  T GetValue(uint64_t i) const { return from_operand<T>(run(op("get_value").c_str(), {op_, index(i)})); }
+  void SetValue(uint64_t i, T v) const { run(op("set_value").c_str(), {op_, index(i), scalar(v)}); }
+  const Operand& operand() const { return op_; }
+
+ protected:
+  TensorAccess() = default;
+  explicit TensorAccess(const Operand& o) : op_(o) {}
+  static std::string op(const char* name) { return std::string(Self::kKind) + "." + name; }
+  static Operand index(uint64_t i) { return scalar(static_cast<int64_t>(i)); }
+  Operand op_;
+};
+
+template <typename T>
+class GlobalTensor : public TensorAccess<T, GlobalTensor<T>> {
+ public:
+  static constexpr const char* kKind = "global_tensor";
+  GlobalTensor() = default;
+  explicit GlobalTensor(const Operand& o) : TensorAccess<T, GlobalTensor<T>>(o) {}
+  void SetGlobalBuffer(__gm__ T* p, uint64_t length) {
+    this->op_ = ascendc_cpu::global_tensor(p, DtypeOf<T>::value, true, length);
+  }
+  void SetGlobalBuffer(__gm__ T* p) { this->op_ = ascendc_cpu::global_tensor(p, DtypeOf<T>::value, false, 0); }
+};
+
+template <typename T>
+class LocalTensor : public TensorAccess<T, LocalTensor<T>> {
+ public:
+  static constexpr const char* kKind = "local_tensor";
+  LocalTensor() = default;
+  explicit LocalTensor(const Operand& o) : TensorAccess<T, LocalTensor<T>>(o) {}
+  // Static tensor programming: `length` elements at byte `address` of the memory `pos` is in.
+  LocalTensor(TPosition pos, uint32_t address, uint32_t length)
+      : TensorAccess<T, LocalTensor<T>>(run("local_tensor.create", {this->index(address), this->index(length)},
+                                            {DtypeOf<T>::value, static_cast<int64_t>(pos)})) {}
+};
+
+template <typename T>
+const Operand& operand(const LocalTensor<T>& t) {
+  return t.operand();
+}
+template <typename T>
+const Operand& operand(const GlobalTensor<T>& t) {
+  return t.operand();
+}
+
+inline int64_t GetBlockIdx() { return ascendc_cpu::block_idx(); }
+inline int64_t GetBlockNum() { return ascendc_cpu::block_num(); }
+inline int64_t GetSubBlockIdx() { return ascendc_cpu::sub_block_idx(); }
+inline int64_t GetSubBlockNum() { return ascendc_cpu::sub_block_num(); }
+
+// ---- data movement -------------------------------------------------------------
+
+struct DataCopyParams {
+  uint16_t blockCount = 1, blockLen = 0, srcStride = 0, dstStride = 0;
+  DataCopyParams(uint16_t count, uint16_t len, uint16_t src, uint16_t dst)
+      : blockCount(count), blockLen(len), srcStride(src), dstStride(dst) {}
+  Operand field(int i) const {
+    const uint16_t v[] = {blockCount, blockLen, srcStride, dstStride};
+    return scalar(static_cast<int32_t>(v[i]));
+  }
+};
+
+struct DataCopyExtParams {
+  uint16_t blockCount = 1;
+  uint32_t blockLen = 0, srcStride = 0, dstStride = 0, rsv = 0;
+  DataCopyExtParams(uint16_t count, uint32_t len, uint32_t src, uint32_t dst, uint32_t reserved)
+      : blockCount(count), blockLen(len), srcStride(src), dstStride(dst), rsv(reserved) {}
+};
+
+template <typename T>
+struct DataCopyPadExtParams {
+  bool isPad;
+  uint8_t leftPadding, rightPadding;
+  T paddingValue;
+  DataCopyPadExtParams(bool pad, uint8_t left, uint8_t right, T value)
+      : isPad(pad), leftPadding(left), rightPadding(right), paddingValue(value) {}
+};
+
+// "data_copy" picks the IR op from the operands, as the builder does: GM <-> local, local -> local, L1 -> the
+// bias table (a C2 destination).
+template <typename D, typename S>
+void DataCopy(const D& dst, const S& src, uint32_t count) {
+  run("data_copy", {operand(dst), operand(src), scalar(static_cast<int32_t>(count))});
+}
+template <typename D, typename S>
+void DataCopy(const D& dst, const S& src, const DataCopyParams& p) {
+  run("data_copy", {operand(dst), operand(src), p.field(0), p.field(1), p.field(2), p.field(3)});
+}
+
+inline Operand u32(uint32_t v) { return scalar(static_cast<int64_t>(v)); }
+
+template <typename T>
+void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyExtParams& p,
+                 const DataCopyPadExtParams<T>& pad) {
+  run("data_copy_pad.gm_to_local",
+      {operand(dst), operand(src), u32(p.blockCount), u32(p.blockLen), u32(p.srcStride), u32(p.dstStride),
+       u32(pad.leftPadding), u32(pad.rightPadding), scalar(pad.paddingValue), u32(pad.isPad)});
+}
+template <typename T>
+void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyExtParams& p) {
+  run("data_copy_pad.local_to_gm",
+      {operand(dst), operand(src), u32(p.blockCount), u32(p.blockLen), u32(p.srcStride), u32(p.dstStride)});
+}
+
+// ---- synchronisation and the mask and atomic registers ------------------------------
+
+template <HardEvent E>
+void SetFlag(int32_t id) {
+  ascendc_cpu::flag(true, static_cast<int>(E), id);
+}
+template <HardEvent E>
+void WaitFlag(int32_t id) {
+  ascendc_cpu::flag(false, static_cast<int>(E), id);
+}
+template <pipe_t P>
+void PipeBarrier() {}  // the calls already run one after another
+
+template <typename T, MaskMode M = MaskMode::NORMAL>
+void SetVectorMask(uint64_t len) {
+  run("set_vector_mask", {scalar(static_cast<int64_t>(len)), scalar(int64_t{0})},
+      {0, DtypeOf<T>::value, M == MaskMode::COUNTER ? 1 : 0});
+}
+template <typename T, MaskMode M = MaskMode::NORMAL>
+void SetVectorMask(uint64_t high, uint64_t low) {
+  run("set_vector_mask", {scalar(static_cast<int64_t>(low)), scalar(static_cast<int64_t>(high))},
+      {1, DtypeOf<T>::value, M == MaskMode::COUNTER ? 1 : 0});
+}
+inline void SetMaskCount() { run("set_mask_count", {}); }
+inline void SetMaskNorm() { run("set_mask_norm", {}); }
+inline void ResetMask() { run("reset_mask", {}); }
+
+template <typename T>
+void SetAtomicAdd() {
+  run("set_atomic_add", {}, {DtypeOf<T>::value});
+}
+template <typename T>
+void SetAtomicMax() {
+  run("set_atomic_max", {}, {DtypeOf<T>::value});
+}
+template <typename T>
+void SetAtomicMin() {
+  run("set_atomic_min", {}, {DtypeOf<T>::value});
+}
+template <typename T>
+void SetAtomicType() {
+  run("set_atomic_type", {}, {DtypeOf<T>::value});
+}
+inline void SetAtomicNone() { run("set_atomic_none", {}); }
+
+// ---- vector instructions --------------------------------------------------------------
+
+struct BinaryRepeatParams {
+  uint16_t v[6];
+  BinaryRepeatParams(uint16_t d_blk, uint16_t s0_blk, uint16_t s1_blk, uint16_t d_rep, uint16_t s0_rep, uint16_t s1_rep)
+      : v{d_blk, s0_blk, s1_blk, d_rep, s0_rep, s1_rep} {}
+};
+struct UnaryRepeatParams {
+  uint16_t v[4];
+  UnaryRepeatParams(uint16_t d_blk, uint16_t s_blk, uint16_t d_rep, uint16_t s_rep) : v{d_blk, s_blk, d_rep, s_rep} {}
+};
+
+// The IR's mask operands and mask_mode of a mask-mode call.
+struct Mask {
+  Operand low, high;
+  int64_t mode;
+  Mask(uint64_t count, bool set)
+      : low(scalar(static_cast<int64_t>(count))), high(scalar(int64_t{0})), mode(set ? 0 : 2) {}
+  Mask(const uint64_t bits[], bool set)
+      : low(scalar(static_cast<int64_t>(bits[0]))), high(scalar(static_cast<int64_t>(bits[1]))), mode(set ? 1 : 2) {}
+};
+
+// A call's operand list: tensors, scalars, then (mask forms) the mask, repeat count and strides.
+struct Args {
+  Operand items[16];
+  size_t n = 0;
+  template <typename T>
+  Args& tensor(const LocalTensor<T>& t) {
+    items[n++] = t.operand();
+    return *this;
+  }
+  Args& value(const Operand& o) {
+    items[n++] = o;
+    return *this;
+  }
+  Args& mask(const Mask& m, uint8_t repeat) {
+    items[n++] = m.low;
+    items[n++] = m.high;
+    items[n++] = scalar(static_cast<int32_t>(repeat));
+    return *this;
+  }
+  Args& strides(const uint16_t* v, size_t count) {
+    for (size_t i = 0; i < count; ++i) items[n++] = scalar(static_cast<int32_t>(v[i]));
+    return *this;
+  }
+  Operand call(const char* name, std::initializer_list<int64_t> attrs = {}) const {
+    return ascendc_cpu::call(name, items, n, attrs.begin(), attrs.size());
+  }
+};
+
+inline Operand count_operand(int32_t count) { return scalar(count); }
+
+#define ASC_CPU_BINARY(Api, name)                                                                                    \
+  template <typename T>                                                                                              \
+  void Api(const LocalTensor<T>& d, const LocalTensor<T>& a, const LocalTensor<T>& b, int32_t count) {               \
+    Args().tensor(d).tensor(a).tensor(b).value(count_operand(count)).call(name);                                     \
+  }                                                                                                                  \
+  template <typename T, bool isSetMask = true, typename M>                                                           \
+  void Api(const LocalTensor<T>& d, const LocalTensor<T>& a, const LocalTensor<T>& b, const M& mask, uint8_t repeat, \
+           const BinaryRepeatParams& p) {                                                                            \
+    Mask m(mask, isSetMask);                                                                                         \
+    Args().tensor(d).tensor(a).tensor(b).mask(m, repeat).strides(p.v, 6).call(name ".mask", {m.mode});               \
+  }
+#define ASC_CPU_UNARY(Api, name)                                                             \
+  template <typename T>                                                                      \
+  void Api(const LocalTensor<T>& d, const LocalTensor<T>& s, int32_t count) {                \
+    Args().tensor(d).tensor(s).value(count_operand(count)).call(name);                       \
+  }                                                                                          \
+  template <typename T, bool isSetMask = true, typename M>                                   \
+  void Api(const LocalTensor<T>& d, const LocalTensor<T>& s, const M& mask, uint8_t repeat,  \
+           const UnaryRepeatParams& p) {                                                     \
+    Mask m(mask, isSetMask);                                                                 \
+    Args().tensor(d).tensor(s).mask(m, repeat).strides(p.v, 4).call(name ".mask", {m.mode}); \
+  }
+#define ASC_CPU_SCALAR(Api, name)                                                                             \
+  template <typename T>                                                                                       \
+  void Api(const LocalTensor<T>& d, const LocalTensor<T>& s, T x, int32_t count) {                            \
+    Args().tensor(d).tensor(s).value(scalar(x)).value(count_operand(count)).call(name);                       \
+  }                                                                                                           \
+  template <typename T, bool isSetMask = true, typename M>                                                    \
+  void Api(const LocalTensor<T>& d, const LocalTensor<T>& s, T x, const M& mask, uint8_t repeat,              \
+           const UnaryRepeatParams& p) {                                                                      \
+    Mask m(mask, isSetMask);                                                                                  \
+    Args().tensor(d).tensor(s).value(scalar(x)).mask(m, repeat).strides(p.v, 4).call(name ".mask", {m.mode}); \
+  }
+
+ASC_CPU_BINARY(Add, "add")
+ASC_CPU_BINARY(Sub, "sub")
+ASC_CPU_BINARY(Mul, "mul")
+ASC_CPU_BINARY(Div, "div")
+ASC_CPU_BINARY(Max, "max")
+ASC_CPU_BINARY(Min, "min")
+ASC_CPU_BINARY(And, "bitwise_and")
+ASC_CPU_BINARY(Or, "bitwise_or")
+ASC_CPU_BINARY(AddRelu, "add_relu")
+ASC_CPU_BINARY(SubRelu, "sub_relu")
+ASC_CPU_BINARY(MulAddDst, "mul_add_dst")
+ASC_CPU_BINARY(FusedMulAdd, "fused_mul_add")
+ASC_CPU_UNARY(Exp, "exp")
+ASC_CPU_UNARY(Ln, "ln")
+ASC_CPU_UNARY(Abs, "abs")
+ASC_CPU_UNARY(Sqrt, "sqrt")
+ASC_CPU_UNARY(Rsqrt, "rsqrt")
+ASC_CPU_UNARY(Reciprocal, "reciprocal")
+ASC_CPU_UNARY(Relu, "relu")
+ASC_CPU_UNARY(Not, "bitwise_not")
+ASC_CPU_UNARY(Copy, "copy")
+ASC_CPU_SCALAR(Adds, "adds")
+ASC_CPU_SCALAR(Muls, "muls")
+ASC_CPU_SCALAR(Maxs, "maxs")
+ASC_CPU_SCALAR(Mins, "mins")
+ASC_CPU_SCALAR(LeakyRelu, "leaky_relu")
+ASC_CPU_SCALAR(ShiftLeft, "shift_left")
+ASC_CPU_SCALAR(ShiftRight, "shift_right")
+ASC_CPU_SCALAR(Axpy, "axpy")
+
+template <typename T>
+void Duplicate(const LocalTensor<T>& d, T x, int32_t count) {
+  Args().tensor(d).value(scalar(x)).value(count_operand(count)).call("duplicate");
+}
+template <typename T, bool isSetMask = true, typename M>
+void Duplicate(const LocalTensor<T>& d, T x, const M& mask, uint8_t repeat, uint16_t blk, uint16_t rep) {
+  Mask m(mask, isSetMask);
+  const uint16_t strides[] = {blk, rep};
+  Args().tensor(d).value(scalar(x)).mask(m, repeat).strides(strides, 2).call("duplicate.mask", {m.mode});
+}
+
+template <typename D, typename S>
+void Cast(const LocalTensor<D>& d, const LocalTensor<S>& s, RoundMode r, uint32_t count) {
+  Args().tensor(d).tensor(s).value(scalar(static_cast<int32_t>(count))).call("cast", {static_cast<int64_t>(r)});
+}
+template <typename D, typename S, bool isSetMask = true, typename M>
+void Cast(const LocalTensor<D>& d, const LocalTensor<S>& s, RoundMode r, const M& mask, uint8_t repeat,
+          const UnaryRepeatParams& p) {
+  Mask m(mask, isSetMask);
+  Args().tensor(d).tensor(s).mask(m, repeat).strides(p.v, 4).call("cast.mask", {m.mode, static_cast<int64_t>(r)});
+}
+
+// ---- compare, select, brcb, gather ---------------------------------------------------------
+
+enum class CMPMODE : int { LT = 0, GT, EQ, LE, GE, NE };
+enum class SELMODE : int { VSEL_CMPMASK_SPR = 0, VSEL_TENSOR_SCALAR_MODE, VSEL_TENSOR_TENSOR_MODE };
+
+// The IR's derived operand: how many elements of a bit tensor hold `count` bits.
+template <typename U>
+Operand bits_holder(uint32_t count) {
+  constexpr uint32_t bits = 8 * sizeof(U);
+  return scalar(static_cast<int32_t>((count + bits - 1) / bits));
+}
+
+template <typename U, typename T>
+void Compare(const LocalTensor<U>& d, const LocalTensor<T>& a, const LocalTensor<T>& b, CMPMODE mode, uint32_t count) {
+  Args()
+      .tensor(d)
+      .tensor(a)
+      .tensor(b)
+      .value(u32(count))
+      .value(bits_holder<U>(count))
+      .call("compare", {static_cast<int64_t>(mode)});
+}
+template <typename U, typename T>
+void CompareScalar(const LocalTensor<U>& d, const LocalTensor<T>& a, T x, CMPMODE mode, uint32_t count) {
+  Args()
+      .tensor(d)
+      .tensor(a)
+      .value(scalar(x))
+      .value(u32(count))
+      .value(bits_holder<U>(count))
+      .call("compare_scalar", {static_cast<int64_t>(mode)});
+}
+template <typename T, typename U, bool isSetMask = true, typename M>
+void Compare(const LocalTensor<U>& d, const LocalTensor<T>& a, const LocalTensor<T>& b, CMPMODE mode, const M& mask,
+             uint8_t repeat, const BinaryRepeatParams& p) {
+  Mask m(mask, isSetMask);
+  Args().tensor(d).tensor(a).tensor(b).mask(m, repeat).strides(p.v, 6).call("compare.mask",
+                                                                            {m.mode, static_cast<int64_t>(mode)});
+}
+template <typename T, typename U, bool isSetMask = true, typename M>
+void CompareScalar(const LocalTensor<U>& d, const LocalTensor<T>& a, T x, CMPMODE mode, const M& mask, uint8_t repeat,
+                   const UnaryRepeatParams& p) {
+  Mask m(mask, isSetMask);
+  Args().tensor(d).tensor(a).value(scalar(x)).mask(m, repeat).strides(p.v, 4).call(
+      "compare_scalar.mask", {m.mode, static_cast<int64_t>(mode)});
+}
+
+template <typename T, typename U>
+void Select(const LocalTensor<T>& d, const LocalTensor<U>& sel, const LocalTensor<T>& a, const LocalTensor<T>& b,
+            SELMODE mode, uint32_t count) {
+  Args()
+      .tensor(d)
+      .tensor(sel)
+      .tensor(a)
+      .tensor(b)
+      .value(u32(count))
+      .value(bits_holder<U>(count))
+      .call("select", {static_cast<int64_t>(mode)});
+}
+template <typename T, typename U>
+void Select(const LocalTensor<T>& d, const LocalTensor<U>& sel, const LocalTensor<T>& a, T x, SELMODE mode,
+            uint32_t count) {
+  Args()
+      .tensor(d)
+      .tensor(sel)
+      .tensor(a)
+      .value(scalar(x))
+      .value(u32(count))
+      .value(bits_holder<U>(count))
+      .call("select_scalar", {static_cast<int64_t>(mode)});
+}
+template <typename T, typename U, bool isSetMask = true, typename M>
+void Select(const LocalTensor<T>& d, const LocalTensor<U>& sel, const LocalTensor<T>& a, const LocalTensor<T>& b,
+            SELMODE mode, const M& mask, uint8_t repeat, const BinaryRepeatParams& p) {
+  Mask m(mask, isSetMask);
+  Args().tensor(d).tensor(sel).tensor(a).tensor(b).mask(m, repeat).strides(p.v, 6).call(
+      "select.mask", {m.mode, static_cast<int64_t>(mode)});
+}
+template <typename T, typename U, bool isSetMask = true, typename M>
+void Select(const LocalTensor<T>& d, const LocalTensor<U>& sel, const LocalTensor<T>& a, T x, SELMODE mode,
+            const M& mask, uint8_t repeat, const BinaryRepeatParams& p) {
+  Mask m(mask, isSetMask);
+  Args().tensor(d).tensor(sel).tensor(a).value(scalar(x)).mask(m, repeat).strides(p.v, 6).call(
+      "select_scalar.mask", {m.mode, static_cast<int64_t>(mode)});
+}
+
+struct BrcbRepeatParams {
+  uint16_t v[2];
+  BrcbRepeatParams(uint16_t blk, uint16_t rep) : v{blk, rep} {}
+};
+template <typename T>
+void Brcb(const LocalTensor<T>& d, const LocalTensor<T>& s, uint8_t repeat, const BrcbRepeatParams& p) {
+  Args().tensor(d).tensor(s).value(scalar(static_cast<int32_t>(repeat))).strides(p.v, 2).call("brcb");
+}
+
+template <typename T>
+void Gather(const LocalTensor<T>& d, const LocalTensor<T>& s, const LocalTensor<uint32_t>& offsets, uint32_t base,
+            uint32_t count) {
+  Args().tensor(d).tensor(s).tensor(offsets).value(u32(base)).value(u32(count)).call("gather");
+}
+template <typename T, bool isSetMask = true, typename M>
+void Gather(const LocalTensor<T>& d, const LocalTensor<T>& s, const LocalTensor<uint32_t>& offsets, uint32_t base,
+            const M& mask, uint8_t repeat, uint16_t dst_rep) {
+  Mask m(mask, isSetMask);
+  const uint16_t stride[] = {dst_rep};
+  Args().tensor(d).tensor(s).tensor(offsets).value(u32(base)).mask(m, repeat).strides(stride, 1).call("gather.mask",
+                                                                                                      {m.mode});
+}
+
+// Compare into the CMPMASK register (one repeat), and Select from it.
+template <typename T, bool isSetMask = true, typename M>
+void Compare(const LocalTensor<T>& a, const LocalTensor<T>& b, CMPMODE mode, const M& mask,
+             const BinaryRepeatParams& p) {
+  Mask m(mask, isSetMask);
+  const uint16_t strides[] = {p.v[1], p.v[2], p.v[4], p.v[5]};
+  Args()
+      .tensor(a)
+      .tensor(b)
+      .mask(m, 1)
+      .strides(strides, 4)
+      .call("compare.register", {m.mode, static_cast<int64_t>(mode)});
+}
+template <typename T, SELMODE Mode>
+void Select(const LocalTensor<T>& d, const LocalTensor<T>& a, const LocalTensor<T>& b, uint8_t repeat,
+            const BinaryRepeatParams& p) {
+  static_assert(Mode == SELMODE::VSEL_CMPMASK_SPR, "the register form selects by CMPMASK");
+  Args()
+      .tensor(d)
+      .tensor(a)
+      .tensor(b)
+      .mask(Mask(uint64_t{0}, false), repeat)
+      .strides(p.v, 6)
+      .call("select.register", {2});
+}
+template <typename T>
+void GetCmpMask(const LocalTensor<T>& d) {
+  Args().tensor(d).call("get_cmp_mask");
+}
+template <typename T>
+void SetCmpMask(const LocalTensor<T>& s) {
+  Args().tensor(s).call("set_cmp_mask");
+}
+
+// ---- reductions ---------------------------------------------------------------------------------
+
+enum class ReduceOrder : int { ORDER_VALUE_INDEX = 0, ORDER_INDEX_VALUE, ORDER_ONLY_VALUE, ORDER_ONLY_INDEX };
+
+inline Operand i32(int32_t v) { return scalar(v); }
+// A reduction's result count (1, or 2 with the index): a compile-time constant in the IR.
+inline Operand results(bool with_index) {
+  Operand o = scalar(int32_t{with_index ? 2 : 1});
+  o.constant = true;
+  return o;
+}
+
+template <typename T>
+void ReduceSum(const LocalTensor<T>& d, const LocalTensor<T>& s, const LocalTensor<T>& w, int32_t count) {
+  Args().tensor(d).tensor(s).tensor(w).value(i32(count)).value(results(false)).call("reduce_sum");
+}
+template <typename T, typename M>
+void ReduceSum(const LocalTensor<T>& d, const LocalTensor<T>& s, const LocalTensor<T>& w, const M& mask, int32_t repeat,
+               int32_t src_rep) {
+  Mask m(mask, true);
+  Args()
+      .tensor(d)
+      .tensor(s)
+      .tensor(w)
+      .mask(m, static_cast<uint8_t>(repeat))
+      .value(i32(src_rep))
+      .value(results(false))
+      .call("reduce_sum.mask", {m.mode});
+}
+#define ASC_CPU_REDUCE_INDEX(Api, name)                                                                              \
+  template <typename T>                                                                                              \
+  void Api(const LocalTensor<T>& d, const LocalTensor<T>& s, const LocalTensor<T>& w, int32_t count,                 \
+           bool cal_index = false) {                                                                                 \
+    Args().tensor(d).tensor(s).tensor(w).value(i32(count)).value(results(cal_index)).call(name);                     \
+  }                                                                                                                  \
+  template <typename T, typename M>                                                                                  \
+  void Api(const LocalTensor<T>& d, const LocalTensor<T>& s, const LocalTensor<T>& w, const M& mask, int32_t repeat, \
+           int32_t src_rep, bool cal_index = false) {                                                                \
+    Mask m(mask, true);                                                                                              \
+    Args()                                                                                                           \
+        .tensor(d)                                                                                                   \
+        .tensor(s)                                                                                                   \
+        .tensor(w)                                                                                                   \
+        .mask(m, static_cast<uint8_t>(repeat))                                                                       \
+        .value(i32(src_rep))                                                                                         \
+        .value(results(cal_index))                                                                                   \
+        .call(name ".mask", {m.mode});                                                                               \
+  }
+ASC_CPU_REDUCE_INDEX(ReduceMax, "reduce_max")
+ASC_CPU_REDUCE_INDEX(ReduceMin, "reduce_min")
+
+template <typename T, bool isSetMask = true, typename M>
+void WholeReduceSum(const LocalTensor<T>& d, const LocalTensor<T>& s, const M& mask, int32_t repeat, int32_t dst_rep,
+                    int32_t src_blk, int32_t src_rep) {
+  Mask m(mask, isSetMask);
+  Args()
+      .tensor(d)
+      .tensor(s)
+      .mask(m, static_cast<uint8_t>(repeat))
+      .value(i32(dst_rep))
+      .value(i32(src_blk))
+      .value(i32(src_rep))
+      .call("whole_reduce_sum", {m.mode});
+}
+#define ASC_CPU_WHOLE_ORDER(Api, name)                                                                       \
+  template <typename T, bool isSetMask = true, typename M>                                                   \
+  void Api(const LocalTensor<T>& d, const LocalTensor<T>& s, const M& mask, int32_t repeat, int32_t dst_rep, \
+           int32_t src_blk, int32_t src_rep, ReduceOrder order = ReduceOrder::ORDER_VALUE_INDEX) {           \
+    Mask m(mask, isSetMask);                                                                                 \
+    Args()                                                                                                   \
+        .tensor(d)                                                                                           \
+        .tensor(s)                                                                                           \
+        .mask(m, static_cast<uint8_t>(repeat))                                                               \
+        .value(i32(dst_rep))                                                                                 \
+        .value(i32(src_blk))                                                                                 \
+        .value(i32(src_rep))                                                                                 \
+        .call(name, {m.mode, static_cast<int64_t>(order)});                                                  \
+  }
+ASC_CPU_WHOLE_ORDER(WholeReduceMax, "whole_reduce_max")
+ASC_CPU_WHOLE_ORDER(WholeReduceMin, "whole_reduce_min")
+#define ASC_CPU_BLOCK_REDUCE(Api, name)                                                                      \
+  template <typename T, bool isSetMask = true, typename M>                                                   \
+  void Api(const LocalTensor<T>& d, const LocalTensor<T>& s, int32_t repeat, const M& mask, int32_t dst_rep, \
+           int32_t src_blk, int32_t src_rep) {                                                               \
+    Mask m(mask, isSetMask);                                                                                 \
+    Args()                                                                                                   \
+        .tensor(d)                                                                                           \
+        .tensor(s)                                                                                           \
+        .mask(m, static_cast<uint8_t>(repeat))                                                               \
+        .value(i32(dst_rep))                                                                                 \
+        .value(i32(src_blk))                                                                                 \
+        .value(i32(src_rep))                                                                                 \
+        .call(name, {m.mode});                                                                               \
+  }
+ASC_CPU_BLOCK_REDUCE(BlockReduceSum, "block_reduce_sum")
+ASC_CPU_BLOCK_REDUCE(BlockReduceMax, "block_reduce_max")
+ASC_CPU_BLOCK_REDUCE(BlockReduceMin, "block_reduce_min")
+ASC_CPU_BLOCK_REDUCE(PairReduceSum, "pair_reduce_sum")
+
+// ---- gather_mask, transpose ---------------------------------------------------------------------------
+
+struct GatherMaskParams {
+  uint16_t v[4];
+  GatherMaskParams(uint16_t src0_blk, uint16_t repeat, uint16_t src0_rep, uint16_t src1_rep)
+      : v{src0_blk, repeat, src0_rep, src1_rep} {}
+};
+template <typename T, typename U>
+void GatherMask(const LocalTensor<T>& d, const LocalTensor<T>& s, const LocalTensor<U>& pattern, bool reduce_mode,
+                uint32_t mask, const GatherMaskParams& p, uint64_t& kept) {
+  kept = static_cast<uint64_t>(Args()
+                                   .tensor(d)
+                                   .tensor(s)
+                                   .tensor(pattern)
+                                   .value(i32(reduce_mode))
+                                   .value(u32(mask))
+                                   .strides(p.v, 4)
+                                   .call("gather_mask")
+                                   .i);
+}
+template <typename T>
+void GatherMask(const LocalTensor<T>& d, const LocalTensor<T>& s, uint8_t pattern, bool reduce_mode, uint32_t mask,
+                const GatherMaskParams& p, uint64_t& kept) {
+  kept = static_cast<uint64_t>(Args()
+                                   .tensor(d)
+                                   .tensor(s)
+                                   .value(i32(pattern))
+                                   .value(i32(reduce_mode))
+                                   .value(u32(mask))
+                                   .strides(p.v, 4)
+                                   .call("gather_mask.pattern")
+                                   .i);
+}
+
+enum class TransposeType : int {
+  TRANSPOSE_TYPE_NONE = 0,
+  TRANSPOSE_ND2ND_B16 = 10,
+  TRANSPOSE_NCHW2NHWC,
+  TRANSPOSE_NHWC2NCHW
+};
+struct TransposeParamsExt {
+  uint16_t v[4];
+  TransposeType type;
+  TransposeParamsExt(uint16_t n, uint16_t c, uint16_t h, uint16_t w, TransposeType t) : v{n, c, h, w}, type(t) {}
+};
+template <typename T>
+void Transpose(const LocalTensor<T>& d, const LocalTensor<T>& s) {
+  Args().tensor(d).tensor(s).call("transpose");
+}
+template <typename T>
+void Transpose(const LocalTensor<T>& d, const LocalTensor<T>& s, const LocalTensor<uint8_t>& tmp,
+               const TransposeParamsExt& p) {
+  Args().tensor(d).tensor(s).tensor(tmp).strides(p.v, 4).call("transpose.ext", {static_cast<int64_t>(p.type)});
+}
+
+// ---- the cube unit -------------------------------------------------------------------------------
+
+// Parameter structs whose constructor takes the fields in the IR's operand order.
+template <size_t N>
+struct Fields {
+  uint32_t v[N];
+  template <typename... A>
+  explicit Fields(A... a) : v{static_cast<uint32_t>(a)...} {}
+  Args& add(Args& args) const {
+    for (uint32_t x : v) args.value(scalar(static_cast<int32_t>(x)));
+    return args;
+  }
+};
+struct Nd2NzParams : Fields<8> {
+  using Fields::Fields;
+};
+struct Nz2NdParamsFull : Fields<7> {
+  using Fields::Fields;
+};
+struct LoadData2DParams : Fields<7> {
+  using Fields::Fields;
+};
+struct LoadData2dTransposeParams : Fields<6> {
+  using Fields::Fields;
+};
+
+template <typename T>
+void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const Nd2NzParams& p) {
+  Args a;
+  a.value(operand(dst)).value(operand(src));
+  p.add(a).call("data_copy.nd2nz");
+}
+template <typename T>
+void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const Nz2NdParamsFull& p) {
+  Args a;
+  a.value(operand(dst)).value(operand(src));
+  p.add(a).call("data_copy.nz2nd");
+}
+template <typename T>
+void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadData2DParams& p) {
+  Args a;
+  a.tensor(dst).tensor(src);
+  p.add(a).call("load_data");
+}
+template <typename T>
+void LoadDataWithTranspose(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadData2dTransposeParams& p) {
+  Args a;
+  a.tensor(dst).tensor(src);
+  p.add(a).call("load_data_with_transpose");
+}
+
+struct MmadParams {
+  uint16_t m, n, k;
+  uint8_t unitFlag;
+  bool cmatrixSource, cmatrixInitVal;
+  MmadParams(uint16_t m_, uint16_t n_, uint16_t k_, uint8_t unit, bool source, bool init)
+      : m(m_), n(n_), k(k_), unitFlag(unit), cmatrixSource(source), cmatrixInitVal(init) {}
+};
+template <typename T, typename U, typename S>
+void Mmad(const LocalTensor<T>& d, const LocalTensor<U>& a, const LocalTensor<S>& b, const MmadParams& p) {
+  Args()
+      .tensor(d)
+      .tensor(a)
+      .tensor(b)
+      .value(i32(p.m))
+      .value(i32(p.n))
+      .value(i32(p.k))
+      .value(i32(p.cmatrixInitVal))
+      .value(i32(p.cmatrixSource))
+      .call("mmad");
+}
+template <typename T, typename U, typename S, typename V>
+void Mmad(const LocalTensor<T>& d, const LocalTensor<U>& a, const LocalTensor<S>& b, const LocalTensor<V>& bias,
+          const MmadParams& p) {
+  Args().tensor(d).tensor(a).tensor(b).tensor(bias).value(i32(p.m)).value(i32(p.n)).value(i32(p.k)).call("mmad.bias");
+}
+
+enum class QuantMode_t : int {
+  NoQuant = 0,
+  F322F16,
+  F322BF16,
+  DEQF16,
+  VDEQF16,
+  QF322B8_PRE,
+  VQF322B8_PRE,
+  REQ8,
+  VREQ8
+};
+enum class CO2Layout : int { NZ = 0, ROW_MAJOR, COLUMN_MAJOR };
+struct FixpipeConfig {
+  CO2Layout format;
+};
+constexpr FixpipeConfig CFG_NZ{CO2Layout::NZ};
+constexpr FixpipeConfig CFG_ROW_MAJOR{CO2Layout::ROW_MAJOR};
+
+struct FixpipeParamsV220 {
+  uint16_t nSize, mSize, srcStride;
+  uint32_t dstStride;
+  bool reluEn;
+  QuantMode_t quantPre;
+  int64_t deqScalar;
+  uint16_t ndNum, srcNdStride, dstNdStride;
+  uint8_t unitFlag;
+  FixpipeParamsV220(uint16_t n, uint16_t m, uint16_t src, uint32_t dst, bool relu, QuantMode_t quant, int64_t deq,
+                    uint16_t nd, uint16_t src_nd, uint16_t dst_nd, uint8_t unit)
+      : nSize(n),
+        mSize(m),
+        srcStride(src),
+        dstStride(dst),
+        reluEn(relu),
+        quantPre(quant),
+        deqScalar(deq),
+        ndNum(nd),
+        srcNdStride(src_nd),
+        dstNdStride(dst_nd),
+        unitFlag(unit) {}
+  // The IR's fixpipe fields: n, m, src_stride, dst_stride, quant_pre, deq_scalar, nd_num, src_nd, dst_nd, relu.
+  Args& add(Args& a) const {
+    a.value(i32(nSize)).value(i32(mSize)).value(i32(srcStride)).value(scalar(static_cast<int64_t>(dstStride)));
+    a.value(i32(static_cast<int32_t>(quantPre))).value(scalar(deqScalar)).value(i32(ndNum)).value(i32(srcNdStride));
+    return a.value(i32(dstNdStride)).value(i32(reluEn));
+  }
+};
+template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR>
+void Fixpipe(const GlobalTensor<T>& d, const LocalTensor<U>& s, const FixpipeParamsV220& p) {
+  Args a;
+  a.value(operand(d)).tensor(s);
+  p.add(a).call("fixpipe", {config.format == CO2Layout::ROW_MAJOR ? 1 : 0, 0});
+}
+template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR>
+void Fixpipe(const GlobalTensor<T>& d, const LocalTensor<U>& s, const LocalTensor<uint64_t>& workspace,
+             const FixpipeParamsV220& p) {
+  Args a;
+  a.value(operand(d)).tensor(s);
+  p.add(a).tensor(workspace).call("fixpipe.vector_quant", {config.format == CO2Layout::ROW_MAJOR ? 1 : 0, 0});
+}
+struct DataCopyCO12DstParams {
+  uint16_t nSize, mSize;
+  uint32_t dstStride;
+  uint16_t srcStride;
+  QuantMode_t quantPre;
+  uint8_t reluPre;
+  bool channelSplit, nz2ndEn;
+  DataCopyCO12DstParams(uint16_t n, uint16_t m, uint32_t dst, uint16_t src, QuantMode_t quant, uint8_t relu, bool split,
+                        bool nz2nd)
+      : nSize(n),
+        mSize(m),
+        dstStride(dst),
+        srcStride(src),
+        quantPre(quant),
+        reluPre(relu),
+        channelSplit(split),
+        nz2ndEn(nz2nd) {}
+};
+// L0C -> GM with the quantisation scalar of SetFixpipePreQuantFlag: the IR's fixpipe reading that register.
+template <typename T, typename U>
+void DataCopy(const GlobalTensor<T>& d, const LocalTensor<U>& s, const DataCopyCO12DstParams& p) {
+  Args a;
+  a.value(operand(d)).tensor(s);
+  FixpipeParamsV220(p.nSize, p.mSize, p.srcStride, p.dstStride, p.reluPre != 0, p.quantPre, 0, 1, 0, 0, 0).add(a);
+  a.call("fixpipe", {p.nz2ndEn ? 1 : 0, 1});
+}
+inline void SetFixpipePreQuantFlag(uint64_t config) {
+  run("set_fix_pipe_pre_quant_flag", {scalar(static_cast<int64_t>(config))});
+}
+
+// ---- between cores -----------------------------------------------------------------------------------
+
+template <uint8_t mode, pipe_t pipe>
+void CrossCoreSetFlag(uint16_t flag) {
+  run("cross_core_set_flag", {scalar(static_cast<int32_t>(flag))}, {mode, static_cast<int64_t>(pipe)});
+}
+template <uint8_t mode = 0, pipe_t pipe = PIPE_S>
+void CrossCoreWaitFlag(uint16_t flag) {
+  run("cross_core_wait_flag", {scalar(static_cast<int32_t>(flag))}, {mode, static_cast<int64_t>(pipe)});
+}
+template <bool isAIVOnly = true>
+void SyncAll() {
+  run("sync_all", {}, {isAIVOnly ? 1 : 0});
+}
+
+// ---- debugging -----------------------------------------------------------------------------------------
+
+template <typename... A>
+void printf(const char* format, A... values) {
+  Operand operands[] = {scalar(values)..., Operand{}};
+  ascendc_cpu::call_with_text("printf", operands, sizeof...(A), format);
+}
+
+struct ShapeInfo {
+  uint8_t dims;
+  uint32_t shape[8];
+  ShapeInfo(uint8_t n, const uint32_t* s) : dims(n), shape{} {
+    for (uint8_t i = 0; i < n && i < 8; ++i) shape[i] = s[i];
+  }
+};
+template <typename Tensor>
+void DumpTensor(const Tensor& t, uint32_t desc, uint32_t size) {
+  run("dump_tensor", {operand(t), u32(desc), u32(size)});
+}
+template <typename Tensor>
+void DumpTensor(const Tensor& t, uint32_t desc, uint32_t size, const ShapeInfo& shape) {
+  Args a;
+  a.value(operand(t)).value(u32(desc)).value(u32(size));
+  for (uint8_t i = 0; i < shape.dims; ++i) a.value(u32(shape.shape[i]));
+  a.call("dump_tensor");
+}
+
+}  // namespace AscendC
+
+using AscendC::QuantMode_t;

@@ -1,0 +1,138 @@
+// The Ascend C emitter (src/codegen): what it writes for the constructs every
+// kernel has, and the errors it gives. Whether the text is valid C++ with the
+// API's semantics is the round trip's job (ctest roundtrip.suite).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "codegen/ascendc_emitter.h"
+#include "kernel_fixtures.h"
+
+namespace {
+
+using namespace asc_test;
+
+bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+std::string emit_tiled_add() {
+  asc::Module module;
+  TiledBinary k;
+  CoreWriter w(module, "vadd", k.params());
+  emit_tiled_binary(w, k);
+  return asc::emit_ascendc(w.finish());
+}
+
+TEST(Emitter, TiledAddIsAscendCWithTheIRsAddressesAndFlags) {
+  std::string src = emit_tiled_add();
+  EXPECT_TRUE(has(src, "#include \"kernel_operator.h\"")) << src;
+  EXPECT_TRUE(has(src, "extern \"C\" __global__ __aicore__ void vadd(GM_ADDR v0, GM_ADDR v1, GM_ADDR v2)")) << src;
+  EXPECT_TRUE(has(src, "KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY);")) << src;
+  // static tensor programming: the allocator's byte addresses, no TPipe
+  EXPECT_TRUE(has(src, "AscendC::LocalTensor<float> v")) << src;
+  EXPECT_TRUE(has(src, "(AscendC::TPosition::VECIN, static_cast<uint32_t>(")) << src;
+  EXPECT_TRUE(has(src, "(AscendC::TPosition::VECOUT, static_cast<uint32_t>(")) << src;
+  EXPECT_FALSE(has(src, "TPipe")) << src;
+  EXPECT_TRUE(has(src, ".SetGlobalBuffer(reinterpret_cast<__gm__ float*>(")) << src;
+  EXPECT_TRUE(has(src, "AscendC::DataCopy(")) << src;
+  EXPECT_TRUE(has(src, "AscendC::Add(")) << src;
+  EXPECT_TRUE(has(src, "AscendC::SetFlag<AscendC::HardEvent::MTE2_V>(")) << src;
+  EXPECT_TRUE(has(src, "AscendC::WaitFlag<AscendC::HardEvent::V_MTE3>(")) << src;
+  EXPECT_TRUE(has(src, "for (int32_t v")) << src;
+}
+
+TEST(Emitter, LineDirectivesFollowTheSourceLines) {
+  std::string src = emit_tiled_add();
+  // one directive per source line that emits ops, each naming the kernel's file
+  size_t first = src.find("#line "), count = 0;
+  ASSERT_NE(first, std::string::npos) << src;
+  for (size_t at = first; at != std::string::npos; at = src.find("#line ", at + 1)) ++count;
+  EXPECT_GT(count, 5u);
+  EXPECT_TRUE(has(src.substr(first, 40), "\"kernels.py\"")) << src.substr(first, 40);
+}
+
+TEST(Emitter, FileNamesAreEscapedInLineDirectives) {
+  asc::Module module;
+  CoreWriter w(module, "k", {gm_addr_type(ASC_DTYPE_FLOAT32)}, "dir\\with \"quotes\".py");
+  w.i32(1);
+  std::string src = asc::emit_ascendc(w.finish());
+  EXPECT_TRUE(has(src, "#line 1 \"dir\\\\with \\\"quotes\\\".py\"")) << src;
+}
+
+TEST(Emitter, ConstantsAreExactAfterTheModelsRounding) {
+  asc::Module module;
+  CoreWriter w(module, "consts", {});
+  w.constant_f(ASC_DTYPE_FLOAT32, 0.1);  // rounds to the float nearest 0.1
+  w.constant_f(ASC_DTYPE_FLOAT16, 1.0 / 3);
+  w.constant_f(ASC_DTYPE_FLOAT32, std::numeric_limits<double>::infinity());
+  w.constant_f(ASC_DTYPE_FLOAT32, std::nan(""));
+  w.constant(ASC_DTYPE_INT64, std::numeric_limits<int64_t>::min());
+  w.constant(ASC_DTYPE_INT8, 300);  // wraps to the width, as the Model does
+  w.constant(ASC_DTYPE_BOOL, 5);
+  std::string src = asc::emit_ascendc(w.finish());
+  EXPECT_TRUE(has(src, "static_cast<float>(0x1.99999ap-4)")) << src;  // 0.1f exactly
+  EXPECT_TRUE(has(src, "static_cast<half>(0x1.554p-2)")) << src;      // 1/3 in half precision
+  EXPECT_TRUE(has(src, "static_cast<float>(__builtin_huge_valf())")) << src;
+  EXPECT_TRUE(has(src, "static_cast<float>(__builtin_nanf(\"\"))")) << src;
+  EXPECT_TRUE(has(src, "static_cast<int64_t>(0x8000000000000000ULL)")) << src;
+  EXPECT_TRUE(has(src, "static_cast<int8_t>(44)")) << src;
+  EXPECT_TRUE(has(src, "bool v6 = true;")) << src;
+}
+
+TEST(Emitter, PythonDivisionAndShiftsUseTheHelpers) {
+  asc::Module module;
+  CoreWriter w(module, "arith", {{ASC_TYPE_SCALAR, ASC_DTYPE_INT32, ASC_POS_GM}});
+  Value seven = w.i32(7);
+  w.op("arith.floordiv", {w.param(0), seven});
+  w.op("arith.mod", {w.param(0), seven});
+  w.op("arith.shl", {w.param(0), seven});
+  std::string src = asc::emit_ascendc(w.finish());
+  EXPECT_TRUE(has(src, "asc_floordiv<int32_t>(v0, v1)")) << src;
+  EXPECT_TRUE(has(src, "asc_mod<int32_t>(v0, v1)")) << src;
+  EXPECT_TRUE(has(src, "asc_shl(v0, v1)")) << src;
+  EXPECT_TRUE(has(src, "__aicore__ inline T asc_floordiv(T a, T b)")) << src;
+}
+
+TEST(Emitter, BranchesAndNegativeStepLoops) {
+  asc::Module module;
+  CoreWriter w(module, "flow", {{ASC_TYPE_SCALAR, ASC_DTYPE_INT32, ASC_POS_GM}});
+  Value i = w.for_begin(w.i32(10), w.i32(0), w.i32(-2));
+  w.if_begin(w.op("cmp.gt", {i, w.param(0)}));
+  w.i32(1);
+  w.builder().else_begin();
+  w.i32(2);
+  w.if_end();
+  w.for_end();
+  std::string src = asc::emit_ascendc(w.finish());
+  EXPECT_TRUE(has(src, "for (int32_t v4 = v3; v1 > 0 ? v4 < v2 : v4 > v2; v4 = static_cast<int32_t>(v4 + v1))")) << src;
+  EXPECT_TRUE(has(src, "if (v5) {")) << src;
+  EXPECT_TRUE(has(src, "} else {")) << src;
+}
+
+TEST(Emitter, AnOpItCannotSpellIsAnErrorNamingItAndItsLine) {
+  asc::Module module;
+  CoreWriter w(module, "server", {}, "mix.py");
+  w.builder().set_option("kernel_type", static_cast<int64_t>(asc::KernelType::MixAic1_2));
+  w.at_line(12);
+  w.op("matmul.server", {});
+  const asc::Kernel& k = w.finish();
+  auto err = error_of([&] { asc::emit_ascendc(k); });
+  ASSERT_TRUE(err.has_value());
+  EXPECT_EQ(err->status(), ASC_ERR_UNSUPPORTED);
+  EXPECT_TRUE(has(err->what(), "cannot spell matmul.server")) << err->what();
+  EXPECT_EQ(err->loc().line, 12u);
+  EXPECT_EQ(*err->loc().file, "mix.py");
+}
+
+TEST(Emitter, RegisterMatmulOutsideAMixKernelIsNothingToServe) {
+  asc::Module module;
+  CoreWriter w(module, "cube_only", {});
+  w.builder().set_option("kernel_type", static_cast<int64_t>(asc::KernelType::AicOnly));
+  w.op("matmul.server", {});
+  std::string src = asc::emit_ascendc(w.finish());
+  EXPECT_TRUE(has(src, "KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY);")) << src;
+  EXPECT_TRUE(has(src, "// register_matmul: this core runs its own Matmul")) << src;
+}
+
+}  // namespace

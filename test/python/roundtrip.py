@@ -1,0 +1,231 @@
+"""The emitter's round trip (ASC_ROUNDTRIP=<report file>): every kernel the tests
+launch successfully on the Model is also emitted as Ascend C, compiled with the
+host compiler against test/ascendc_cpu/kernel_operator.h, run on the CPU with
+copies of the launch's inputs, and its GM buffers must equal the Model's bit
+for bit. A mismatch fails the test that launched the kernel. The report file
+gets one JSON line per launch: the kernel, and "ok", "mismatch", or
+"not covered" with the reason (an op the emitter cannot spell yet). Launches
+on an asynchronous stream or one other than the thread's current stream are
+not checked. Bytes that depend on on-chip memory the kernel never wrote (a
+second CPU run with the memories filled with 0xff instead of 0 changes them)
+are not compared: they are not defined.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import os
+import re
+import subprocess
+import threading
+from pathlib import Path
+
+import cffi
+import numpy as np
+
+import asc.runtime.jit as jit
+import asc.runtime.launch_plan as launch_plan
+from asc._ffi import ffi, last_error, lib
+from asc.lib.runtime import state
+
+ROOT = Path(__file__).resolve().parents[2]
+INCLUDE = ROOT / "test" / "ascendc_cpu"
+C_TYPES = {0: "bool", 1: "int8_t", 2: "uint8_t", 3: "int16_t", 4: "uint16_t", 5: "int32_t", 6: "uint32_t",
+           7: "int64_t", 8: "uint64_t", 9: "half", 10: "bfloat16_t", 11: "float"}  # fmt: skip
+
+cpu_ffi = cffi.FFI()
+cpu_ffi.cdef("""
+typedef struct { uint32_t kind; uint32_t dtype; int64_t i; double f; void* ptr; uint64_t size; } asc_arg_t;
+int asc_cpu_run(const char* so_path, const char* platform, int kernel_type, uint32_t block_dim, int threads, int fill,
+                const asc_arg_t* args, size_t n_args, char* err, size_t err_cap);
+size_t asc_cpu_last_output(char* buf, size_t cap);
+""")
+
+
+FLOAT_DTYPES = {9: "float16", 11: "float32"}
+
+
+def close(a: bytes, b: bytes, dtype: str) -> bool:
+    x, y = np.frombuffer(a, dtype).astype(np.float64), np.frombuffer(b, dtype).astype(np.float64)
+    return bool(
+        np.allclose(
+            x, y, rtol=1e-5 if dtype == "float32" else 1e-2, atol=1e-6 if dtype == "float32" else 1e-2, equal_nan=True
+        )
+    )
+
+
+class MismatchError(AssertionError):
+    pass
+
+
+class RoundTrip:
+    def __init__(self, report: Path, library: Path, work: Path):
+        self.report = report
+        self.cpu = cpu_ffi.dlopen(str(library))
+        self.library = library
+        self.work = work
+        work.mkdir(parents=True, exist_ok=True)
+        self.lock = threading.Lock()
+
+    def record(self, kernel: str, status: str, detail: str = "") -> None:
+        with self.lock, self.report.open("a") as f:
+            f.write(json.dumps({"kernel": kernel, "status": status, "detail": detail}) + "\n")
+
+    def source(self, handle) -> tuple[str | None, str]:
+        size = ffi.new("size_t*")
+        if lib.asc_kernel_source(handle, ffi.NULL, 0, size) not in (lib.ASC_OK, lib.ASC_ERR_BUFFER_TOO_SMALL):
+            return None, last_error()[0]
+        buf = ffi.new("char[]", size[0] + 1)
+        if lib.asc_kernel_source(handle, buf, size[0] + 1, size) != lib.ASC_OK:
+            return None, last_error()[0]
+        return ffi.string(buf).decode(), ""
+
+    def build(self, source: str, c_args, n: int) -> Path:
+        name = re.search(r"__aicore__ void (\w+)\(", source).group(1)
+        params = []
+        for i in range(n):
+            a = c_args[i]
+            ctype = "GM_ADDR" if a.kind != lib.ASC_ARG_SCALAR else C_TYPES[a.dtype]
+            params.append(f"*static_cast<{ctype}*>(a[{i}])")
+        wrapper = (
+            f'#include "kernel.cpp"\nextern "C" void asc_cpu_entry(void* const* a) {{ {name}({", ".join(params)}); }}\n'
+        )
+        digest = hashlib.sha256((source + wrapper).encode()).hexdigest()[:24]
+        out = self.work / f"{digest}.so"
+        if out.exists():
+            return out
+        d = self.work / digest
+        d.mkdir(exist_ok=True)
+        (d / "kernel.cpp").write_text(source)
+        (d / "entry.cpp").write_text(wrapper)
+        tmp = d / f"k{threading.get_ident()}.so"  # threads may build the same kernel at once
+        cmd = ["g++", "-std=c++17", "-O0", "-fwrapv", "-fPIC", "-shared", "-Werror=return-type", f"-I{INCLUDE}"]
+        cmd += [str(d / "entry.cpp"), "-o", str(tmp), str(self.library), f"-Wl,-rpath,{self.library.parent}"]
+        done = subprocess.run(cmd, capture_output=True, text=True)
+        if done.returncode:
+            raise MismatchError(f"the emitted Ascend C for {name} does not compile ({d / 'kernel.cpp'}):\n"
+                                f"{done.stderr[-3000:]}")  # fmt: skip
+        os.replace(tmp, out)
+        return out
+
+    def run_cpu(self, name, so, platform, kernel_type, core_num, threads, c_args, n, inputs, fill):
+        """Runs the compiled kernel on copies of the inputs; returns the copies."""
+        copies = [cpu_ffi.new("char[]", data) if data is not None else None for data in inputs]
+        args = cpu_ffi.new("asc_arg_t[]", max(1, n))
+        for i in range(n):
+            a, b = args[i], c_args[i]
+            a.kind, a.dtype, a.i, a.f, a.size = b.kind, b.dtype, b.i, b.f, b.size
+            a.ptr = copies[i] if copies[i] is not None else cpu_ffi.NULL
+        err = cpu_ffi.new("char[]", 4096)
+        rc = self.cpu.asc_cpu_run(str(so).encode(), platform.encode(), kernel_type, core_num, threads, fill, args, n,
+                                  err, 4096)  # fmt: skip
+        if rc != 0:
+            message = cpu_ffi.string(err).decode()
+            self.record(name, "mismatch", f"the CPU run failed: {message}")
+            raise MismatchError(f"{name}: the emitted Ascend C failed on the CPU where the Model ran it: {message}")
+        return copies
+
+    def launch(self, real, handle, stream_handle, core_num, c_args, n):
+        current = state.current_stream()
+        if current.handle != stream_handle or current.asynchronous or current.device.backend == "NPU":
+            return real(handle, stream_handle, core_num, c_args, n)
+        inputs = []
+        for i in range(n):
+            a = c_args[i]
+            inputs.append(bytes(ffi.buffer(a.ptr, a.size)) if a.kind == lib.ASC_ARG_BUFFER and a.size else None)
+        status = real(handle, stream_handle, core_num, c_args, n)
+        if status != lib.ASC_OK:
+            return status
+        source, why = self.source(handle)
+        if source is None:
+            self.record(name_of(handle), "not covered", why)
+            return status
+        name = re.search(r"__aicore__ void (\w+)\(", source).group(1)
+        try:
+            so = self.build(source, c_args, n)
+        except MismatchError as e:
+            self.record(name, "mismatch", str(e))
+            raise
+        kernel_type = int(re.search(r"// KernelType (\d+)", source).group(1))
+        threads = int("CrossCore" in source or "SyncAll" in source)  # cores that wait for each other run at once
+        run = functools.partial(
+            self.run_cpu, name, so, current.device.platform, kernel_type, core_num, threads, c_args, n
+        )
+        copies = run(inputs, 0)
+        # Blocks adding floats into the same GM atomically round in the order they run, which the Model's threads
+        # do not fix: those buffers are compared as numbers, to float32 rounding.
+        unordered = core_num > 1 and re.search(r"SetAtomic(Add|Type)<(float|half|bfloat16_t)>", source) is not None
+        undefined = None  # bytes that change with the on-chip memories' initial contents
+        skipped = 0
+        for i in range(n):
+            if copies[i] is None:
+                continue
+            model = bytes(ffi.buffer(c_args[i].ptr, c_args[i].size))
+            cpu = bytes(cpu_ffi.buffer(copies[i], c_args[i].size))
+            if model == cpu:
+                continue
+            if unordered and c_args[i].dtype in FLOAT_DTYPES and close(model, cpu, FLOAT_DTYPES[c_args[i].dtype]):
+                continue
+            if undefined is None:  # a second run, the memories filled with 0xff instead of 0
+                again = run(inputs, 0xFF)
+                undefined = [None if c is None else bytes(cpu_ffi.buffer(c, len(d))) for c, d in zip(again, inputs)]
+            differs = [j for j in range(len(model)) if model[j] != cpu[j] and cpu[j] == undefined[i][j]]
+            skipped += sum(1 for j in range(len(model)) if cpu[j] != undefined[i][j])
+            if differs:
+                first = differs[0]
+                detail = f"argument {i} differs from byte {first} (Model {model[first]:#x}, CPU {cpu[first]:#x})"
+                self.record(name, "mismatch", detail)
+                raise MismatchError(f"{name}: the emitted Ascend C and the Model disagree: {detail}")
+        model_output = read_output(current.handle)
+        size = self.cpu.asc_cpu_last_output(cpu_ffi.NULL, 0)
+        text = cpu_ffi.new("char[]", size + 1)
+        self.cpu.asc_cpu_last_output(text, size + 1)
+        cpu_output = cpu_ffi.string(text).decode(errors="replace")
+        if cpu_output != model_output:
+            detail = f"printed {cpu_output[:300]!r} where the Model printed {model_output[:300]!r}"
+            self.record(name, "mismatch", detail)
+            raise MismatchError(f"{name}: the emitted Ascend C {detail}")
+        # a kernel whose output (in part) comes from on-chip memory it never wrote: those bytes are not defined
+        self.record(name, "ok", f"{skipped} bytes depend on uninitialised on-chip memory" if skipped else "")
+        return status
+
+
+def read_output(stream_handle) -> str:
+    size = ffi.new("size_t*")
+    lib.asc_stream_last_output(stream_handle, ffi.NULL, 0, size)
+    buf = ffi.new("char[]", size[0] + 1)
+    lib.asc_stream_last_output(stream_handle, buf, size[0] + 1, size)
+    return ffi.string(buf).decode(errors="replace")
+
+
+def name_of(handle) -> str:
+    text = ffi.new("char[]", 256)
+    size = ffi.new("size_t*")
+    lib.asc_kernel_print(handle, text, 256, size)
+    m = re.match(r"kernel @(\w+)", ffi.string(text).decode(errors="replace"))
+    return m.group(1) if m else "?"
+
+
+class _LibProxy:
+    """`lib` for jit.py, with asc_launch going through the round trip."""
+
+    def __init__(self, launch):
+        self.asc_launch = launch
+
+    def __getattr__(self, name):
+        return getattr(lib, name)
+
+
+def install(report: str) -> None:
+    library = Path(os.environ.get("ASC_CPU_LIBRARY", ROOT / "build" / "test" / "ascendc_cpu" / "libasc_cpu.so"))
+    work = Path(os.environ.get("ASC_ROUNDTRIP_WORK", Path(report).with_suffix(".work")))
+    trip = RoundTrip(Path(report), library, work)
+    real = lib.asc_launch
+
+    def launch(handle, stream_handle, core_num, c_args, n):
+        return trip.launch(real, handle, stream_handle, core_num, c_args, n)
+
+    jit.lib = _LibProxy(launch)
+    launch_plan._asc_launch = launch
