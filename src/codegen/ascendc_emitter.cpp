@@ -1,5 +1,6 @@
 #include "codegen/ascendc_emitter.h"
 
+#include <cctype>
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
@@ -117,6 +118,7 @@ class Emitter {
   explicit Emitter(const Kernel& k) : k_(k) {}
 
   std::string run() {
+    check_name(k_.name);
     out_ += fmt::format("\nextern \"C\" __global__ __aicore__ void {}(", k_.name);
     for (size_t i = 0; i < k_.num_params; ++i) {
       const Type& t = k_.type_of(static_cast<uint32_t>(i));
@@ -137,6 +139,33 @@ class Emitter {
   }
 
  private:
+  // The kernel's name is its C symbol: a C identifier that is neither a C++ keyword nor one of the file's own names.
+  static void check_name(const std::string& name) {
+    static const char* const reserved[] = {"alignas",       "alignof",      "and",       "asm",       "auto",
+                                           "bool",          "break",        "case",      "catch",     "char",
+                                           "class",         "const",        "constexpr", "continue",  "default",
+                                           "delete",        "do",           "double",    "else",      "enum",
+                                           "explicit",      "export",       "extern",    "false",     "float",
+                                           "for",           "friend",       "goto",      "if",        "inline",
+                                           "int",           "long",         "mutable",   "namespace", "new",
+                                           "not",           "nullptr",      "operator",  "or",        "private",
+                                           "protected",     "public",       "register",  "return",    "short",
+                                           "signed",        "sizeof",       "static",    "struct",    "switch",
+                                           "template",      "this",         "throw",     "true",      "try",
+                                           "typedef",       "typename",     "union",     "unsigned",  "using",
+                                           "virtual",       "void",         "volatile",  "while",     "xor",
+                                           "half",          "asc_floordiv", "asc_mod",   "asc_shl",   "asc_shr",
+                                           "asc_quant_mode"};
+    bool ok = !name.empty() && !std::isdigit(static_cast<unsigned char>(name[0]));
+    for (char c : name) ok = ok && (std::isalnum(static_cast<unsigned char>(c)) || c == '_');
+    for (const char* r : reserved) ok = ok && name != r;
+    if (!ok)
+      fail(ASC_ERR_UNSUPPORTED,
+           "the Ascend C emitter cannot name kernel '{}': its name is the NPU binary's symbol, so it must be a C "
+           "identifier that is not a C++ keyword",
+           name);
+  }
+
   static std::string v(size_t id) { return fmt::format("v{}", id); }
   std::string o(const Op& op, size_t i) const { return v(op.operands[i]); }
   const Type& ot(const Op& op, size_t i) const { return k_.type_of(op.operands[i]); }

@@ -125,6 +125,18 @@ TEST(Emitter, AnOpItCannotSpellIsAnErrorNamingItAndItsLine) {
   EXPECT_EQ(*err->loc().file, "mix.py");
 }
 
+TEST(Emitter, AKernelNameThatIsNotACIdentifierIsAnError) {
+  for (const char* name : {"../escape", "9lives", "int", "with space"}) {
+    asc::Module module;
+    CoreWriter w(module, name, {});
+    const asc::Kernel& k = w.finish();
+    auto err = error_of([&] { asc::emit_ascendc(k); });
+    ASSERT_TRUE(err.has_value()) << name;
+    EXPECT_EQ(err->status(), ASC_ERR_UNSUPPORTED) << name;
+    EXPECT_TRUE(has(err->what(), std::string("cannot name kernel '") + name + "'")) << err->what();
+  }
+}
+
 TEST(Emitter, RegisterMatmulOutsideAMixKernelIsNothingToServe) {
   asc::Module module;
   CoreWriter w(module, "cube_only", {});

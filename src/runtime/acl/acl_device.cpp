@@ -34,7 +34,7 @@ void check_arguments(const Kernel& kernel, const asc_arg_t* args, size_t n_args)
 class NpuDevice : public Device {
  public:
   NpuDevice(const Platform& platform, int32_t device_id)
-      : Device(platform), device_id_(device_id), launcher_(acl::api(), device_id) {}
+      : Device(platform), launcher_(acl::api(), device_id) {}
 
   sim::LaunchReport launch(const Kernel& kernel, uint32_t block_dim, const asc_arg_t* args, size_t n_args,
                            const sim::LaunchOptions&) override {
@@ -46,7 +46,6 @@ class NpuDevice : public Device {
   }
 
  private:
-  int32_t device_id_;
   acl::Launcher launcher_;
 };
 
