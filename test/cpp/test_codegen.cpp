@@ -97,7 +97,8 @@ TEST(Emitter, PythonDivisionAndShiftsUseTheHelpers) {
 TEST(Emitter, BranchesAndNegativeStepLoops) {
   asc::Module module;
   CoreWriter w(module, "flow", {{ASC_TYPE_SCALAR, ASC_DTYPE_INT32, ASC_POS_GM}});
-  Value i = w.for_begin(w.i32(10), w.i32(0), w.i32(-2));
+  Value from = w.i32(10), to = w.i32(0), step = w.i32(-2);  // v1, v2, v3 (argument order is unspecified)
+  Value i = w.for_begin(from, to, step);
   w.if_begin(w.op("cmp.gt", {i, w.param(0)}));
   w.i32(1);
   w.builder().else_begin();
@@ -105,7 +106,7 @@ TEST(Emitter, BranchesAndNegativeStepLoops) {
   w.if_end();
   w.for_end();
   std::string src = asc::emit_ascendc(w.finish());
-  EXPECT_TRUE(has(src, "for (int32_t v4 = v3; v1 > 0 ? v4 < v2 : v4 > v2; v4 = static_cast<int32_t>(v4 + v1))")) << src;
+  EXPECT_TRUE(has(src, "for (int32_t v4 = v1; v3 > 0 ? v4 < v2 : v4 > v2; v4 = static_cast<int32_t>(v4 + v3))")) << src;
   EXPECT_TRUE(has(src, "if (v5) {")) << src;
   EXPECT_TRUE(has(src, "} else {")) << src;
 }
