@@ -33,8 +33,7 @@ void check_arguments(const Kernel& kernel, const asc_arg_t* args, size_t n_args)
 
 class NpuDevice : public Device {
  public:
-  NpuDevice(const Platform& platform, int32_t device_id)
-      : Device(platform), launcher_(acl::api(), device_id) {}
+  NpuDevice(const Platform& platform, int32_t device_id) : Device(platform), launcher_(acl::api(), device_id) {}
 
   sim::LaunchReport launch(const Kernel& kernel, uint32_t block_dim, const asc_arg_t* args, size_t n_args,
                            const sim::LaunchOptions&) override {
