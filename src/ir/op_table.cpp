@@ -92,6 +92,15 @@ void check_dtype_attr(const OpView& v) {
     type_error(v, fmt::format("unknown dtype {}", v.op.attr_int(0)));
 }
 
+// An integer constant given as a floating-point value must be one an int64 holds (it is truncated to it).
+void check_const(const OpView& v) {
+  check_dtype_attr(v);
+  const Attr& value = v.op.attr(1);
+  if (value.kind != ASC_ATTR_FLOAT || dtype_is_float(static_cast<DType>(v.op.attr_int(0)))) return;
+  if (!(value.f >= -9223372036854775808.0 && value.f < 9223372036854775808.0))
+    type_error(v, fmt::format("value {} is not an integer an int64 can hold", value.f));
+}
+
 void check_assign(const OpView& v) {
   const Type& dst = v.operand_type(0);
   if (dst != v.operand_type(1))
@@ -1500,7 +1509,7 @@ std::vector<OpInfo> build_table() {
                0,
                {kDTypeAttr, {"value", ASC_ATTR_FLOAT, true}},
                dtype_attr_scalar,
-               check_dtype_attr,
+               check_const,
                {},
                nullptr,
                0});

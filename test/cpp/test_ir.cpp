@@ -2,6 +2,7 @@
 // rule below fails at the offending op, with its source location.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <sstream>
 #include <string>
 
@@ -152,6 +153,15 @@ TEST_F(IrTest, AttributesAreChecked) {
   EXPECT_TRUE(is_error(cast_with({int_attr("dtype", ASC_DTYPE_COUNT)}), ASC_ERR_TYPE, {"unknown dtype 12"}));
   EXPECT_TRUE(is_error(error_of([&] { w_.op("const", {}, {int_attr("dtype", ASC_DTYPE_INT32)}); }), ASC_ERR_TYPE,
                        {"missing attribute 'value'"}));
+  // An integer constant from a float value the conversion cannot represent (found by the fuzzer: undefined
+  // behaviour in the emitter and the simulator alike).
+  for (double bad : {-3.19808e+261, 9.3e18, std::nan("")})
+    EXPECT_TRUE(is_error(error_of([&] {
+                           w_.op("const", {}, {int_attr("dtype", ASC_DTYPE_INT64), float_attr("value", bad)});
+                         }),
+                         ASC_ERR_TYPE, {"const", "not an integer an int64 can hold"}))
+        << bad;
+  w_.op("const", {}, {int_attr("dtype", ASC_DTYPE_INT32), float_attr("value", -2.5)});  // in range: truncated
 }
 
 TEST_F(IrTest, ForBoundsShareADtypeAndStepIsNonZero) {
