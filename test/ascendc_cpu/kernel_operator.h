@@ -490,13 +490,15 @@ void CompareScalar(const LocalTensor<U>& d, const LocalTensor<T>& a, T x, CMPMOD
 template <typename T, typename U>
 void Select(const LocalTensor<T>& d, const LocalTensor<U>& sel, const LocalTensor<T>& a, const LocalTensor<T>& b,
             SELMODE mode, uint32_t count) {
+  // VSEL_CMPMASK_SPR reads one repeat of bits for every repeat (the IR's derived operand counts those)
+  uint32_t bits = mode == SELMODE::VSEL_CMPMASK_SPR ? 256 / sizeof(T) : count;
   Args()
       .tensor(d)
       .tensor(sel)
       .tensor(a)
       .tensor(b)
       .value(u32(count))
-      .value(bits_holder<U>(count))
+      .value(bits_holder<U>(bits))
       .call("select", {static_cast<int64_t>(mode)});
 }
 template <typename T, typename U>
