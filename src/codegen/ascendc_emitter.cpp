@@ -5,7 +5,6 @@
 #include <cmath>
 #include <cstdio>
 
-#include "ir/printf_format.h"
 #include "sim/cores.h"
 #include "sim/scalar_math.h"
 
@@ -371,7 +370,7 @@ class Emitter {
         return call(op, fmt::format("{}, {}, static_cast<uint32_t>({})", list(op, 0, 4), sel_mode(op), o(op, 4)));
       case OpCode::SelectMask:
       case OpCode::SelectScalarMask:
-        return mask_form(op, 4, sel_mode(op), fmt::format("{}, {}, {}", ct(op, 0), ct(op, 1), set_mask(op)), true);
+        return mask_form(op, 4, sel_mode(op), fmt::format("{}, {}, {}", ct(op, 0), ct(op, 1), set_mask(op)));
       case OpCode::Brcb:
         return call(op, fmt::format("{}, {}, static_cast<uint8_t>({}), AscendC::BrcbRepeatParams({})", o(op, 0),
                                     o(op, 1), o(op, 2), u16_list(op, 3, 5)));
@@ -546,11 +545,10 @@ class Emitter {
 
   // A mask/repeat call: the `head` tensor and scalar operands, then `mode` (CMPMODE, SELMODE), the mask, the
   // repeat count and the repeat parameters (Binary with three stride pairs, else Unary).
-  void mask_form(const Op& op, size_t head, const std::string& mode, const std::string& templates,
-                 bool binary = false) {
+  void mask_form(const Op& op, size_t head, const std::string& mode, const std::string& templates) {
     std::string m = mask(op, head);
     size_t strides = op.operands.size() - (head + 3);
-    const char* params = binary || strides == 6 ? "Binary" : "Unary";
+    const char* params = strides == 6 ? "Binary" : "Unary";
     line(fmt::format("{}<{}>({}, {}, {}, static_cast<uint8_t>({}), AscendC::{}RepeatParams({}));", api(op), templates,
                      list(op, 0, head), mode, m, o(op, head + 2), params, u16_list(op, head + 3, op.operands.size())));
   }
