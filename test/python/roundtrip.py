@@ -68,6 +68,7 @@ class RoundTrip:
         self.work = work
         work.mkdir(parents=True, exist_ok=True)
         self.lock = threading.Lock()
+        self.building: dict[str, threading.Lock] = {}
 
     def record(self, kernel: str, status: str, detail: str = "") -> None:
         with self.lock, self.report.open("a") as f:
@@ -93,6 +94,14 @@ class RoundTrip:
             f'#include "kernel.cpp"\nextern "C" void asc_cpu_entry(void* const* a) {{ {name}({", ".join(params)}); }}\n'
         )
         digest = hashlib.sha256((source + wrapper).encode()).hexdigest()[:24]
+        with self.lock:
+            building = self.building.setdefault(digest, threading.Lock())
+        # Threads launching the same kernel at once build it once: a second writer would truncate the
+        # sources under the first one's compiler, which then builds an empty library.
+        with building:
+            return self.compile(name, digest, source, wrapper)
+
+    def compile(self, name: str, digest: str, source: str, wrapper: str) -> Path:
         out = self.work / f"{digest}.so"
         if out.exists():
             return out
@@ -100,7 +109,7 @@ class RoundTrip:
         d.mkdir(exist_ok=True)
         (d / "kernel.cpp").write_text(source)
         (d / "entry.cpp").write_text(wrapper)
-        tmp = d / f"k{threading.get_ident()}.so"  # threads may build the same kernel at once
+        tmp = d / "kernel.so"
         cmd = ["g++", "-std=c++17", "-O0", "-fwrapv", "-fPIC", "-shared", "-Werror=return-type", f"-I{INCLUDE}"]
         cmd += [str(d / "entry.cpp"), "-o", str(tmp), str(self.library), f"-Wl,-rpath,{self.library.parent}"]
         done = subprocess.run(cmd, capture_output=True, text=True)
