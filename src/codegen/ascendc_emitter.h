@@ -16,4 +16,7 @@ namespace asc {
 // emitter cannot spell yet, with its location.
 std::string emit_ascendc(const Kernel& kernel);
 
+// The Ascend C scalar type of a dtype (half, bfloat16_t, float, int8_t, ...).
+const char* ascendc_type(DType d);
+
 }  // namespace asc

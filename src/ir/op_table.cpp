@@ -1,6 +1,7 @@
 #include "ir/op_table.h"
 
 #include <array>
+#include <cctype>
 #include <initializer_list>
 #include <iterator>
 #include <string>
@@ -8,6 +9,7 @@
 #include <unordered_map>
 
 #include "ir/ir.h"
+#include "ir/matmul_api.h"
 #include "ir/printf_format.h"
 
 namespace asc {
@@ -85,6 +87,42 @@ void check_cross_core(const OpView& v) {
                               mode));
   if (!pipe_valid(pipe) || pipe == static_cast<int64_t>(Pipe::S) || pipe == static_cast<int64_t>(Pipe::All))
     type_error(v, fmt::format("pipe {} must be one pipe other than PIPE_S and PIPE_ALL", pipe));
+}
+
+// register_matmul in a Matmul kernel: no operands (a kernel built by hand), or the workspace and the 49 fields
+// named by `fields`, with the A, B, C and bias MatmulTypes (position, format, dtype, transposed) as attributes.
+void check_matmul_server(const OpView& v) {
+  if (v.op.operands.empty()) return;
+  if (v.op.operands.size() != 1 + kTilingFields)
+    type_error(v, fmt::format("takes the workspace and the {} TCubeTiling fields, got {} operands", kTilingFields,
+                              v.op.operands.size()));
+  // the C member names, written into the emitted source: identifiers only
+  size_t names = 1;
+  bool start = true, identifiers = true;
+  for (char c : v.op.attr(1).s) {
+    names += c == ',';
+    bool letter = std::isalpha(static_cast<unsigned char>(c)) || c == '_';
+    identifiers =
+        identifiers && (c == ',' ? !start : letter || (!start && std::isdigit(static_cast<unsigned char>(c))));
+    start = c == ',';
+  }
+  if (start || !identifiers || names != kTilingFields)
+    type_error(
+        v, fmt::format("`fields` must name the {} TCubeTiling fields (C identifiers), comma-separated", kTilingFields));
+  for (size_t m = 0; m < 4; ++m) {
+    int64_t position = v.op.attr_int(2 + 4 * m), dtype = v.op.attr_int(4 + 4 * m);
+    if (position < 0 || !position_valid(static_cast<uint32_t>(position)))
+      type_error(v, fmt::format("unknown TPosition {} in a MatmulType", position));
+    if (dtype < 0 || !dtype_valid(static_cast<uint32_t>(dtype)))
+      type_error(v, fmt::format("unknown dtype {} in a MatmulType", dtype));
+  }
+}
+
+void check_matmul_call(const OpView& v) {
+  const MatmulApi* api = find_matmul_api(v.op.attr(1).s);
+  if (!api) type_error(v, fmt::format("unknown Matmul call '{}'", v.op.attr(1).s));
+  if (v.op.operands.size() != api->operands)
+    type_error(v, fmt::format("Matmul.{} takes {} operands, got {}", api->name, api->operands, v.op.operands.size()));
 }
 
 void check_dtype_attr(const OpView& v) {
@@ -1299,7 +1337,9 @@ Pipe barrier_pipe(const Op& op) { return static_cast<Pipe>(op.attr_int(0)); }
 CostKind cost_kind(OpCode code) {
   switch (code) {
     case OpCode::For:
-    case OpCode::If: return CostKind::Structure;
+    case OpCode::If:
+    case OpCode::MatmulCall:  // markers: the expansion they open is charged op by op
+    case OpCode::MatmulCallEnd: return CostKind::Structure;
     case OpCode::CopyGmToLocal:
     case OpCode::CopyLocalToGm: return CostKind::GmCopy;
     case OpCode::CopyLocalToLocal:
@@ -1601,18 +1641,41 @@ std::vector<OpInfo> build_table() {
         std::tuple{OpCode::AscendIsAic, "ascend_is_aic", "ASCEND_IS_AIC", &bool_result},
         std::tuple{OpCode::AscendIsAiv, "ascend_is_aiv", "ASCEND_IS_AIV", &bool_result}})
     t.push_back({code, name, Pipe::S, nullptr, {}, 0, {}, result, nullptr, {}, ascendc, 0});
+  std::vector<K> server_operands{K::GmAddr};  // the workspace, then the TCubeTiling's fields
+  server_operands.insert(server_operands.end(), kTilingFields, K::IntScalar);
+  std::vector<AttrSpec> server_attrs{{"id", ASC_ATTR_INT, false}, {"fields", ASC_ATTR_STRING, false}};
+  static const char* const type_attrs[] = {
+      "a_position", "a_format", "a_dtype", "a_trans", "b_position",    "b_format",    "b_dtype",    "b_trans",
+      "c_position", "c_format", "c_dtype", "c_trans", "bias_position", "bias_format", "bias_dtype", "bias_trans"};
+  for (const char* name : type_attrs) server_attrs.push_back({name, ASC_ATTR_INT, false});
   t.push_back({OpCode::MatmulServer,
                "matmul.server",
                Pipe::S,
                nullptr,
-               {},
+               server_operands,
                0,
-               {},
+               server_attrs,
                no_result,
-               nullptr,
+               check_matmul_server,
                {},
                "REGIST_MATMUL_OBJ",
                0});
+  t.push_back({OpCode::MatmulCall,
+               "matmul.call",
+               Pipe::S,
+               nullptr,
+               {K::Any, K::Any, K::Any, K::Any},
+               0,
+               {{"id", ASC_ATTR_INT, true},
+                {"api", ASC_ATTR_STRING, true},
+                {"flag", ASC_ATTR_INT, false},
+                {"sequential", ASC_ATTR_INT, false}},
+               no_result,
+               check_matmul_call,
+               {},
+               "",
+               0});
+  t.push_back({OpCode::MatmulCallEnd, "matmul.call_end", Pipe::S, nullptr, {}, 0, {}, no_result, nullptr, {}, "", 0});
   t.push_back({OpCode::CrossCoreSetFlag,
                "cross_core_set_flag",
                Pipe::S,

@@ -95,6 +95,7 @@ void Block::scalar_op(const Op& op) {
     drain();
     return;
   }
+  if (op.operands.size() > scalar_in_.size()) scalar_in_.resize(op.operands.size());
   RtValue* in = scalar_in_.data();
   for (size_t i = 0; i < op.operands.size(); ++i) in[i] = regs_[op.operands[i]];
   RtValue* out = op.result == kNoValue ? nullptr : &regs_[op.result];

@@ -211,7 +211,8 @@ class Block {
     return is_local_mem(t.mem) ? t.mem - kMemLocal : static_cast<uint32_t>(kMemoryCount) + t.mem;
   }
   std::vector<RtValue> regs_;
-  std::array<RtValue, kMaxIssuedOperands> scalar_in_;  // a scalar-unit op's operands (only its own are set)
+  // a scalar-unit op's operands (only its own are set); grown for the few wider than a queue entry (matmul.server)
+  std::vector<RtValue> scalar_in_ = std::vector<RtValue>(kMaxIssuedOperands);
   std::array<PipeQueue, kPipeSlots> queues_;
   // One flag per (HardEvent, event id): the set_flag op that set it, or null.
   std::vector<const Op*> flags_;

@@ -8,6 +8,7 @@
 #include <thread>
 #include <tuple>
 
+#include "ir/arguments.h"
 #include "sim/block.h"
 #include "sim/cross_core.h"
 #include "sim/scalar_math.h"
@@ -33,41 +34,21 @@ std::array<uint8_t*, kMemoryCount> thread_memories(const asc_platform_info_t& in
   return out;
 }
 
-const char* kind_name(uint32_t kind) {
-  switch (kind) {
-    case ASC_ARG_SCALAR: return "a scalar";
-    case ASC_ARG_BUFFER: return "a buffer";
-    case ASC_ARG_DEVICE_BUFFER: return "NPU device memory, which only Backend.NPU can use";
-    default: return "an unknown argument kind";
-  }
-}
-
 void bind_args(const Kernel& k, const asc_arg_t* args, size_t n_args, std::vector<GmBuffer>& gm,
                std::vector<RtValue>& values) {
-  if (n_args != k.num_params)
-    fail(ASC_ERR_TYPE, "kernel '{}' takes {} argument(s), got {}", k.name, k.num_params, n_args);
-  if (n_args && !args) fail(ASC_ERR_INVALID_ARGUMENT, "args is null");
+  check_arguments(k, args, n_args, false);
   gm.assign(n_args, GmBuffer{nullptr, 0});
   values.assign(n_args, RtValue{});
   for (size_t i = 0; i < n_args; ++i) {
     const Type& t = k.type_of(static_cast<uint32_t>(i));
     const asc_arg_t& a = args[i];
-    bool wants_buffer = t.kind != TypeKind::Scalar;
-    if (a.kind != (wants_buffer ? ASC_ARG_BUFFER : ASC_ARG_SCALAR))
-      fail(ASC_ERR_TYPE, "argument {} of '{}' must be {}, got {}", i, k.name, wants_buffer ? "a buffer" : "a scalar",
-           kind_name(a.kind));
-    if (a.dtype != static_cast<uint32_t>(t.dtype))
-      fail(ASC_ERR_TYPE, "argument {} of '{}' must have dtype {}, got {}", i, k.name, dtype_name(t.dtype),
-           dtype_valid(a.dtype) ? dtype_name(static_cast<DType>(a.dtype)) : "an unknown dtype");
-    if (!wants_buffer) {
+    if (t.is_scalar()) {
       if (dtype_is_float(t.dtype))
         set_float(values[i], t.dtype, a.f);
       else
         set_int(values[i], t.dtype, a.i);
       continue;
     }
-    if (!a.ptr && a.size)
-      fail(ASC_ERR_INVALID_ARGUMENT, "argument {} of '{}' is a null buffer of {} bytes", i, k.name, a.size);
     gm[i] = GmBuffer{static_cast<uint8_t*>(a.ptr), a.size};
     values[i].mem = static_cast<uint32_t>(i);
     values[i].addr = 0;

@@ -203,6 +203,9 @@ void exec_GetSubBlockNum(Block& b, const Op&, const RtValue*, RtValue* out) {
 void exec_MatmulServer(Block& b, const Op&, const RtValue*, RtValue*) {
   if (b.core().kind == CoreKind::AIC && is_mix(b.kernel().options.kernel_type)) b.stop();
 }
+// The Model computes a Matmul call by the expansion that follows the marker.
+void exec_MatmulCall(Block&, const Op&, const RtValue*, RtValue*) {}
+void exec_MatmulCallEnd(Block&, const Op&, const RtValue*, RtValue*) {}
 void exec_AscendIsAic(Block& b, const Op&, const RtValue*, RtValue* out) {
   set_int(*out, DType::Bool, b.core().kind == CoreKind::AIC);
 }

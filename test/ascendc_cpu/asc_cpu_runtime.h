@@ -34,6 +34,12 @@ Operand call_with_text(const char* name, const Operand* operands, size_t n, cons
 // A GlobalTensor over host pointer `p` (inside one of the launch's buffers).
 Operand global_tensor(const void* p, uint8_t dtype, bool has_length, uint64_t length);
 
+// The CPU Matmul (lib/matmul_intf.h) computes natively: it reads GM through host pointers, checked to lie in one
+// of the launch's buffers, and puts its result block into on-chip memory under a local tensor, as the cube unit's
+// mmad would. Both throw std::runtime_error when the bytes are out of bounds.
+void check_gm(const void* begin, const void* end);
+void write_local(const Operand& tensor, const void* bytes, size_t n);
+
 // set_flag / wait_flag: the calls run eagerly in program order, which is one
 // legal order of the pipes; a wait is checked against an earlier set.
 void flag(bool set, int event, int64_t id);

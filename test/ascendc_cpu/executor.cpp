@@ -53,6 +53,8 @@ struct Core {
 };
 thread_local Core* current = nullptr;
 
+constexpr uint32_t kNowhere = UINT32_MAX;  // Operand::mem of a GlobalTensor outside every GM buffer
+
 Core& core() {
   if (!current) throw std::runtime_error("an Ascend C call outside asc_cpu_run");
   return *current;
@@ -205,7 +207,13 @@ Operand run_op(const char* name, const Operand* operands, size_t n, const int64_
                const char* text) {
   Core& c = core();
   std::vector<sim::RtValue> values;
-  for (size_t i = 0; i < n; ++i) add_param_values(operands[i], values);
+  for (size_t i = 0; i < n; ++i) {
+    if (operands[i].kind == ASC_TYPE_GLOBAL_TENSOR && operands[i].mem == kNowhere)
+      throw std::runtime_error(std::string(name) +
+                               ": a GlobalTensor whose address is in none of the kernel's GM "
+                               "buffers");
+    add_param_values(operands[i], values);
+  }
   try {
     OneOp op = one_op(name, operands, n, attrs, n_attrs, text, c.kernel_type);
     sim::LaunchOptions options;
@@ -260,10 +268,30 @@ Operand global_tensor(const void* p, uint8_t dtype, bool has_length, uint64_t le
     o.len = has_length ? length : sim::kUnknownLength;
     return o;
   }
-  throw std::runtime_error("SetGlobalBuffer: the address is in none of the kernel's GM buffers");
+  // Setting such an address is harmless (the Model too checks GM when it is accessed): a call using it fails.
+  Operand o;
+  o.kind = ASC_TYPE_GLOBAL_TENSOR;
+  o.dtype = dtype;
+  o.mem = kNowhere;
+  return o;
 }
 
 void flag(bool set, int event, int64_t id) { core().flags[{event, id}] += set ? 1 : -1; }
+
+void check_gm(const void* begin, const void* end) {
+  const auto *b = static_cast<const uint8_t*>(begin), *e = static_cast<const uint8_t*>(end);
+  for (const sim::GmBuffer& buffer : core().gm)
+    if (buffer.ptr && b >= buffer.ptr && e <= buffer.ptr + buffer.size && b <= e) return;
+  throw std::runtime_error("the Matmul reads GM outside the launch's buffers");
+}
+
+void write_local(const Operand& tensor, const void* bytes, size_t n) {
+  Memory m = position_memory(static_cast<Position>(tensor.position));
+  std::vector<uint8_t>& memory = core().memories[static_cast<size_t>(m)];
+  if (tensor.addr < 0 || static_cast<uint64_t>(tensor.addr) + n > memory.size())
+    throw std::runtime_error("the Matmul's result block does not fit its on-chip memory on this core");
+  std::memcpy(memory.data() + tensor.addr, bytes, n);
+}
 
 int64_t block_idx() { return core().instance.block_idx; }
 int64_t block_num() { return core().block_dim; }

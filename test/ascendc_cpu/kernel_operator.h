@@ -173,8 +173,21 @@ class GlobalTensor : public TensorAccess<T, GlobalTensor<T>> {
   explicit GlobalTensor(const Operand& o) : TensorAccess<T, GlobalTensor<T>>(o) {}
   void SetGlobalBuffer(__gm__ T* p, uint64_t length) {
     this->op_ = ascendc_cpu::global_tensor(p, DtypeOf<T>::value, true, length);
+    data_ = p;
   }
-  void SetGlobalBuffer(__gm__ T* p) { this->op_ = ascendc_cpu::global_tensor(p, DtypeOf<T>::value, false, 0); }
+  void SetGlobalBuffer(__gm__ T* p) {
+    this->op_ = ascendc_cpu::global_tensor(p, DtypeOf<T>::value, false, 0);
+    data_ = p;
+  }
+  GlobalTensor operator[](uint64_t offset) const {
+    GlobalTensor slice(TensorAccess<T, GlobalTensor<T>>::operator[](offset).operand());
+    slice.data_ = data_ + offset;
+    return slice;
+  }
+  __gm__ T* GetPhyAddr() const { return data_; }
+
+ private:
+  T* data_ = nullptr;
 };
 
 template <typename T>
@@ -197,6 +210,9 @@ template <typename T>
 const Operand& operand(const GlobalTensor<T>& t) {
   return t.operand();
 }
+
+// The emitted code places its tensors statically; a TPipe appears only as REGIST_MATMUL_OBJ's argument.
+class TPipe {};
 
 inline int64_t GetBlockIdx() { return ascendc_cpu::block_idx(); }
 inline int64_t GetBlockNum() { return ascendc_cpu::block_num(); }
@@ -352,12 +368,13 @@ struct Args {
   }
 };
 
-inline Operand count_operand(int32_t count) { return scalar(count); }
+// An int32 operand (counts, strides, repeat fields), as the IR takes them.
+inline Operand i32(int32_t v) { return scalar(v); }
 
 #define ASC_CPU_BINARY(Api, name)                                                                                    \
   template <typename T>                                                                                              \
   void Api(const LocalTensor<T>& d, const LocalTensor<T>& a, const LocalTensor<T>& b, int32_t count) {               \
-    Args().tensor(d).tensor(a).tensor(b).value(count_operand(count)).call(name);                                     \
+    Args().tensor(d).tensor(a).tensor(b).value(i32(count)).call(name);                                               \
   }                                                                                                                  \
   template <typename T, bool isSetMask = true, typename M>                                                           \
   void Api(const LocalTensor<T>& d, const LocalTensor<T>& a, const LocalTensor<T>& b, const M& mask, uint8_t repeat, \
@@ -368,7 +385,7 @@ inline Operand count_operand(int32_t count) { return scalar(count); }
 #define ASC_CPU_UNARY(Api, name)                                                             \
   template <typename T>                                                                      \
   void Api(const LocalTensor<T>& d, const LocalTensor<T>& s, int32_t count) {                \
-    Args().tensor(d).tensor(s).value(count_operand(count)).call(name);                       \
+    Args().tensor(d).tensor(s).value(i32(count)).call(name);                                 \
   }                                                                                          \
   template <typename T, bool isSetMask = true, typename M>                                   \
   void Api(const LocalTensor<T>& d, const LocalTensor<T>& s, const M& mask, uint8_t repeat,  \
@@ -379,7 +396,7 @@ inline Operand count_operand(int32_t count) { return scalar(count); }
 #define ASC_CPU_SCALAR(Api, name)                                                                             \
   template <typename T>                                                                                       \
   void Api(const LocalTensor<T>& d, const LocalTensor<T>& s, T x, int32_t count) {                            \
-    Args().tensor(d).tensor(s).value(scalar(x)).value(count_operand(count)).call(name);                       \
+    Args().tensor(d).tensor(s).value(scalar(x)).value(i32(count)).call(name);                                 \
   }                                                                                                           \
   template <typename T, bool isSetMask = true, typename M>                                                    \
   void Api(const LocalTensor<T>& d, const LocalTensor<T>& s, T x, const M& mask, uint8_t repeat,              \
@@ -420,7 +437,7 @@ ASC_CPU_SCALAR(Axpy, "axpy")
 
 template <typename T>
 void Duplicate(const LocalTensor<T>& d, T x, int32_t count) {
-  Args().tensor(d).value(scalar(x)).value(count_operand(count)).call("duplicate");
+  Args().tensor(d).value(scalar(x)).value(i32(count)).call("duplicate");
 }
 template <typename T, bool isSetMask = true, typename M>
 void Duplicate(const LocalTensor<T>& d, T x, const M& mask, uint8_t repeat, uint16_t blk, uint16_t rep) {
@@ -589,7 +606,6 @@ void SetCmpMask(const LocalTensor<T>& s) {
 
 enum class ReduceOrder : int { ORDER_VALUE_INDEX = 0, ORDER_INDEX_VALUE, ORDER_ONLY_VALUE, ORDER_ONLY_INDEX };
 
-inline Operand i32(int32_t v) { return scalar(v); }
 // A reduction's result count (1, or 2 with the index): a compile-time constant in the IR.
 inline Operand results(bool with_index) {
   Operand o = scalar(int32_t{with_index ? 2 : 1});

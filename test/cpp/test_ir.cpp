@@ -6,6 +6,7 @@
 #include <sstream>
 #include <string>
 
+#include "ir/matmul_api.h"
 #include "ir/printer.h"
 #include "kernel_fixtures.h"
 #include "passes/verifier.h"
@@ -162,6 +163,36 @@ TEST_F(IrTest, AttributesAreChecked) {
                          ASC_ERR_TYPE, {"const", "not an integer an int64 can hold"}))
         << bad;
   w_.op("const", {}, {int_attr("dtype", ASC_DTYPE_INT32), float_attr("value", -2.5)});  // in range: truncated
+}
+
+// The Matmul markers the front end writes for the Ascend C emitter: a known call with its operands, and a
+// register_matmul with the workspace, the tiling's 49 fields and valid MatmulTypes.
+TEST_F(IrTest, MatmulMarkersAreChecked) {
+  auto call = [&](const char* api, std::vector<Value> operands) {
+    return error_of([&] { w_.op("matmul.call", operands, {int_attr("id", 0), string_attr("api", api)}); });
+  };
+  EXPECT_TRUE(is_error(call("Multiply", {}), ASC_ERR_TYPE, {"unknown Matmul call 'Multiply'"}));
+  EXPECT_TRUE(is_error(call("SetTail", {w_.i32(1)}), ASC_ERR_TYPE, {"Matmul.SetTail takes 3 operands, got 1"}));
+  EXPECT_FALSE(call("SetTail", {w_.i32(1), w_.i32(2), w_.i32(3)}).has_value());
+  std::vector<Value> server{w_.param(0)};
+  for (size_t i = 0; i < asc::kTilingFields; ++i) server.push_back(w_.i32(0));
+  std::string fields = "f";
+  for (size_t i = 1; i < asc::kTilingFields; ++i) fields += ",f";
+  auto serve = [&](std::vector<Value> operands, std::string names, int64_t position, int64_t dtype) {
+    return error_of([&] {
+      w_.op("matmul.server", operands,
+            {string_attr("fields", names), int_attr("c_position", position), int_attr("c_dtype", dtype)});
+    });
+  };
+  EXPECT_TRUE(is_error(serve({w_.param(0)}, fields, 0, 0), ASC_ERR_TYPE, {"the 49 TCubeTiling fields, got 1"}));
+  EXPECT_TRUE(is_error(serve(server, "f,f", 0, 0), ASC_ERR_TYPE, {"`fields` must name the 49"}));
+  std::string injected = fields;
+  injected.replace(0, 1, "x;y");  // the names are written into the emitted source
+  EXPECT_TRUE(is_error(serve(server, injected, 0, 0), ASC_ERR_TYPE, {"C identifiers"}));
+  EXPECT_TRUE(is_error(serve(server, fields + ",", 0, 0), ASC_ERR_TYPE, {"C identifiers"}));
+  EXPECT_TRUE(is_error(serve(server, fields, 12, 0), ASC_ERR_TYPE, {"unknown TPosition 12"}));
+  EXPECT_TRUE(is_error(serve(server, fields, 0, ASC_DTYPE_COUNT), ASC_ERR_TYPE, {"unknown dtype 12"}));
+  EXPECT_FALSE(serve(server, fields, ASC_POS_VECCALC, ASC_DTYPE_FLOAT32).has_value());
 }
 
 TEST_F(IrTest, ForBoundsShareADtypeAndStepIsNonZero) {

@@ -73,7 +73,8 @@ asc_status_t said(const char* call, asc_status_t status) {
 const char* const kAttrNames[] = {
     "aiv_only", "cmp_mode", "counter",    "depth",    "deq_register", "dst_position",   "dtype",
     "event",    "format",   "mask_mode",  "mode",     "name",         "nz2nd",          "order",
-    "pipe",     "position", "round_mode", "sel_mode", "src_position", "transpose_type", "value"};
+    "pipe",     "position", "round_mode", "sel_mode", "src_position", "transpose_type", "value",
+    "api",      "fields",   "id",         "flag",     "sequential"};
 const char* const kBuildOptions[] = {"auto_sync", "insert_sync", "kernel_type"};
 const char* const kStreamOptions[] = {"sanitize", "async", "max_ops"};
 

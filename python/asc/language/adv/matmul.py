@@ -8,13 +8,15 @@ workspace in GM, as on Atlas A2, which has no L0C -> UB path.
 In a mix kernel the cube core stops at register_matmul and each vector core
 runs its own Matmul on a cube unit of its own (on the NPU the group's cube
 core serves its two vector cores' requests in turn); in a cube-only kernel
-the cube core runs it. Blocks are computed one after another (pipes joined
+the cube core runs it. Each call is marked in the IR (matmul.call, with the
+expansion up to matmul.call_end) so that the Ascend C emitter can spell a mix
+kernel's calls as Ascend C's Matmul object's. Blocks are computed one after another (pipes joined
 between them), which is correct but does not overlap copies and mmads."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 from ...codegen.context import current_builder
 from ...errors import CodegenError
@@ -22,7 +24,7 @@ from ..basic.utils import builtin
 from ..core import dtype as dt
 from ..core.enums import LayoutMode
 from ..core.ir_value import Scalar, const
-from ..core.tensor import GlobalTensor, LocalTensor
+from ..core.tensor import GlobalAddress, GlobalTensor, LocalTensor
 from .tiling import TCubeTiling
 
 
@@ -82,6 +84,21 @@ class Matmul:
         builder = current_builder()
         self.bias_flag = Scalar(builder.op("var", [const(0, dt.int32).handle]), dt.int32)
         self.has_bias = False
+        self.id = getattr(builder, "matmul_count", 0)  # which Matmul object of the kernel
+        builder.matmul_count = self.id + 1
+
+    def _api(self, api: str, operands: tuple = (), flag: int = 0, sequential: int = 0,
+             expansion: Optional[Callable[[], Any]] = None) -> Any:  # fmt: skip
+        """Marks Ascend C's call `api` in the IR; `expansion` builds what computes it on the Model."""
+        builder = current_builder()
+        handles = [(const(v, dt.int32) if isinstance(v, int) else v).handle for v in operands]
+        attrs = {"id": self.id, "api": api, "flag": int(flag), "sequential": int(sequential)}
+        builder.op("matmul.call", handles, attrs)
+        if expansion is None:
+            return None
+        result = expansion()
+        builder.op("matmul.call_end", [])
+        return result
 
     # -- set-up ------------------------------------------------------------------------
     @builtin
@@ -94,11 +111,13 @@ class Matmul:
     def set_tensor_a(self, tensor: Any, transpose: bool = False) -> None:
         self.a_gm = _global(tensor, "set_tensor_a")
         self.a_trans = bool(transpose) or self.a_type.is_trans
+        self._api("SetTensorA", (self.a_gm,), flag=self.a_trans)
 
     @builtin
     def set_tensor_b(self, tensor: Any, transpose: bool = False) -> None:
         self.b_gm = _global(tensor, "set_tensor_b")
         self.b_trans = bool(transpose) or self.b_type.is_trans
+        self._api("SetTensorB", (self.b_gm,), flag=self.b_trans)
 
     @builtin
     def set_bias(self, tensor: Any) -> None:
@@ -107,22 +126,26 @@ class Matmul:
         self.bias_gm = _global(tensor, "set_bias")
         self.has_bias = True
         current_builder().op("assign", [self.bias_flag.handle, const(1, dt.int32).handle])
+        self._api("SetBias", (self.bias_gm,))
 
     @builtin
     def disable_bias(self) -> None:
         current_builder().op("assign", [self.bias_flag.handle, const(0, dt.int32).handle])
+        self._api("DisableBias")
 
     @builtin
     def set_tail(self, tail_m: Any = -1, tail_n: Any = -1, tail_k: Any = -1) -> None:
         self.tails = (tail_m, tail_n, tail_k)
+        self._api("SetTail", self.tails)
 
     @builtin
     def set_org_shape(self, org_m: Any, org_n: Any, org_ka: Any, org_kb: Any = None, org_kc: Any = None) -> None:
         self.org = (org_m, org_n, org_ka, org_ka if org_kb is None else org_kb)
+        self._api("SetOrgShape", self.org)
 
     @builtin
     def end(self) -> None:
-        return None
+        self._api("End")
 
     # -- computing ----------------------------------------------------------------------
     def _ready(self, what: str) -> TCubeTiling:
@@ -174,7 +197,9 @@ class Matmul:
         """This core's whole singleCoreM x singleCoreN result into the GlobalTensor `tensor` (row stride N)."""
         self._ready("iterate_all")
         c_gm = _global(tensor, "iterate_all")
-        self._call(_iterate_all, self.a_gm, self.b_gm, 0, c_gm, _atomic(en_atomic, "iterate_all"))
+        atomic = _atomic(en_atomic, "iterate_all")
+        self._api("IterateAll", (c_gm,), atomic, expansion=lambda: self._call(_iterate_all, self.a_gm, self.b_gm, 0,
+                                                                              c_gm, atomic))  # fmt: skip
 
     @builtin
     def iterate(self, en_partial_sum: bool = False, sync: bool = True, local_c_matrix: Any = None) -> _Iterator:
@@ -193,9 +218,13 @@ class Matmul:
                 raise CodegenError(
                     "Matmul.get_tensor_c into a LocalTensor needs the workspace given to register_matmul"
                 )
-            self._call(_block_to_ub, tensor)
+            self._api("GetTensorC", (tensor,), atomic, bool(en_sequential_write),
+                      lambda: self._call(_block_to_ub, tensor))  # fmt: skip
         else:
-            self._call(_block_to_gm, _global(tensor, "get_tensor_c"), bool(en_sequential_write), atomic)
+            c_gm = _global(tensor, "get_tensor_c")
+            sequential = bool(en_sequential_write)
+            self._api("GetTensorC", (c_gm,), atomic, sequential,
+                      lambda: self._call(_block_to_gm, c_gm, sequential, atomic))  # fmt: skip
 
     @builtin
     def set_batch_num(self, batch_a: Any, batch_b: Any) -> None:
@@ -222,10 +251,10 @@ class Matmul:
         if p["en_partial_sum"] is True:
             raise CodegenError("Matmul.iterate_batch: en_partial_sum is not supported yet")
         steps, self.rows = _batch_layout(self, p["matrix_stride_a"], p["matrix_stride_b"])
+        atomic = _atomic(p["en_atomic"], "iterate_batch")
         try:
-            self._call(
-                _iterate_batch, c_gm, p["batch_a"], p["batch_b"], steps, _atomic(p["en_atomic"], "iterate_batch")
-            )
+            self._api("IterateBatch", (c_gm,), atomic, expansion=lambda: self._call(
+                _iterate_batch, c_gm, p["batch_a"], p["batch_b"], steps, atomic))  # fmt: skip
         finally:
             self.rows = None
 
@@ -307,13 +336,19 @@ class _Iterator:
 
     def __asc_loop__(self) -> tuple:
         mm = self.mm
-        counts = mm._call(_block_counts)
+        # Ascend C's `while (mm.Iterate())` has no count: the Model's block counts are work of the Matmul's own
+        counts, total = mm._api("Prepare", expansion=lambda: _counts_and_total(mm))
         mm._iter_counts = counts
 
         def begin(count: Scalar) -> None:
-            mm.current = mm._call(_begin_block, count, counts[0], counts[1])
+            mm.current = mm._api("Iterate", expansion=lambda: mm._call(_begin_block, count, counts[0], counts[1]))
 
-        return counts[0] * counts[1], begin
+        return total, begin
+
+
+def _counts_and_total(mm: Matmul) -> tuple:
+    counts = mm._call(_block_counts)
+    return counts, counts[0] * counts[1]
 
 
 def _atomic(en_atomic: Any, what: str) -> int:
@@ -343,7 +378,19 @@ def register_matmul(pipe: Any, workspace: Any, matmul: Any, tiling: Any = None) 
         matmul.init(tiling)
     builder = current_builder()
     builder.uses_matmul = True  # a kernel with a Matmul is a mix kernel unless it says otherwise
-    builder.op("matmul.server", [])
+    operands: list = []
+    attrs: dict[str, Any] = {"id": matmul.id}
+    if isinstance(workspace, GlobalAddress) and isinstance(tiling, TCubeTiling):  # what Ascend C's macro takes
+        fields = tiling.fields()
+        operands = [workspace.handle]
+        for name, _ in fields:
+            value = getattr(tiling, name)
+            operands.append((const(value, dt.int32) if isinstance(value, int) else value).handle)
+        attrs["fields"] = ",".join(field.c_name for _, field in fields)
+        for prefix, t in (("a", matmul.a_type), ("b", matmul.b_type), ("c", matmul.c_type), ("bias", matmul.bias_type)):
+            attrs.update({f"{prefix}_position": int(t.position), f"{prefix}_format": int(t.format),
+                          f"{prefix}_dtype": t.dtype.code, f"{prefix}_trans": int(bool(t.is_trans))})  # fmt: skip
+    builder.op("matmul.server", operands, attrs)
 
 
 from .matmul_kernels import (  # noqa: E402
