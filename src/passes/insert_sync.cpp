@@ -130,9 +130,9 @@ class SyncInserter {
       if (k_.type_of(t).kind != TypeKind::LocalTensor) continue;  // GM is not a pipe hand-over here
       MemRef r = ref_of(t);
       if (e.repeat_operand != kNoOperand || e.block_len_operand != kNoOperand ||
-          e.results_stride_operand != kNoOperand || e.count_operand == kExtentFn ||
-          e.count_operand == kDataDependent) {  // strided and data-dependent forms: conservatively
-        out.emplace_back(MemRef{r.root, r.lo, kWhole}, e.write);
+          e.results_stride_operand != kNoOperand || e.count_operand == kExtentFn || e.count_operand == kDataDependent) {
+        // strided and data-dependent forms: anywhere in the tensor (the Model checks that they stay inside)
+        out.emplace_back(r, e.write);
         continue;
       }
       uint64_t size = dtype_size(k_.type_of(t).dtype);

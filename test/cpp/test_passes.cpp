@@ -465,6 +465,34 @@ TEST(InsertSync, OpAfterAOneSidedIfStillWaitsForTheCopyIn) {
   EXPECT_TRUE(before || (in_then && in_else) || after) << "the mul";
 }
 
+// A DataCopyPad (its extent depends on run-time lengths) touches only its own tensor: the vector op filling
+// another tensor needs no flag after it, the one reading its tensor does.
+TEST(InsertSync, ACopyOfRunTimeLengthIsBoundedByItsTensor) {
+  asc::Module m;
+  CoreWriter w(m, "pad_copy", {gm_addr_type(ASC_DTYPE_FLOAT32), {ASC_TYPE_SCALAR, ASC_DTYPE_INT32, ASC_POS_GM}});
+  w.builder().set_option("insert_sync", 1);
+  Value zero = w.i32(0), n = w.i32(64);
+  Value x_gm = w.global_tensor(w.param(0), zero, n);
+  Value a = w.local_tensor(0, 64, ASC_DTYPE_FLOAT32, ASC_POS_VECCALC, "a");
+  Value b = w.local_tensor(1024, 64, ASC_DTYPE_FLOAT32, ASC_POS_VECCALC, "b");
+  Value bytes = w.op("arith.mul", {w.param(1), w.i32(4)});
+  w.op("data_copy_pad.gm_to_local",
+       {a, x_gm, w.i32(1), bytes, zero, zero, zero, zero, w.constant_f(ASC_DTYPE_FLOAT32, 0), zero});
+  w.op("duplicate", {b, w.constant_f(ASC_DTYPE_FLOAT32, 1), n});  // beyond `a`: independent of the copy
+  w.op("add", {b, a, b, n});                                      // reads `a`: waits for the copy
+  const asc::Kernel& kernel = w.finish();
+  SCOPED_TRACE(asc::print_kernel(kernel));
+  const Syncs s = syncs_in(kernel.body);
+  EXPECT_EQ(s.sets, (std::vector<std::string>{"MTE2_V"}));
+  // the one flag sits right before the add, after the duplicate
+  bool seen_duplicate = false, flag_after_duplicate = false;
+  for (const auto& op : kernel.body.ops) {
+    if (op->code == asc::OpCode::VDuplicate) seen_duplicate = true;
+    if (op->code == asc::OpCode::SetFlag) flag_after_duplicate = seen_duplicate;
+  }
+  EXPECT_TRUE(flag_after_duplicate);
+}
+
 // ---- 5. get_value / set_value / duplicate on the Model ---------------------------------
 
 // Values worth a round trip, put at the start of the random data.

@@ -191,3 +191,12 @@ def test_a_kernel_reading_an_object_known_by_its_address_is_not_cached_on_disk(c
     stored = disk_cache.stats["stored"]
     assert run_helpers(module, opaque=True) == (0, 0)  # neither looked up nor stored
     assert disk_cache.stats["stored"] == stored
+
+
+def test_the_tile_api_modules_are_part_of_the_library_identity():
+    """asc2 generates kernel code too: editing its modules must invalidate cached kernels."""
+    from asc.runtime import disk_cache
+
+    identity = disk_cache.library_identity().decode()
+    for module in ("asc2/tile.py", "asc2/memory.py", "asc2/ops.py", "asc/language/core/tensor.py"):
+        assert f"{module}:" in identity.replace("\\", "/"), module

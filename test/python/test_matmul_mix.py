@@ -8,10 +8,11 @@ calls are emitted as the Matmul object's and run by the CPU stand-in."""
 
 import numpy as np
 import pytest
-from test_matmul_adv import WORKSPACE, cube_matmul, operands, reference, tiling_for
 
 import asc
 import asc.lib.runtime as rt
+
+from test_matmul_adv import WORKSPACE, cube_matmul, operands, reference, tiling_for
 
 # the cube-only kernel's code as a mix kernel: its calls now run on the vector cores
 mix_iterate_all = asc.jit(cube_matmul.fn)

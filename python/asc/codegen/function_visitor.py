@@ -71,6 +71,19 @@ def _assigned_names(stmts: list[ast.stmt]) -> list[str]:
     return names
 
 
+def _loads_tiles(stmts: list[ast.stmt]) -> bool:
+    """Whether a loop body calls a tile load (`asc2.load(...)`, `load(...)`): double buffering pays there."""
+    for stmt in stmts:
+        for node in ast.walk(stmt):
+            if isinstance(node, ast.Call):
+                func = node.func
+                if (isinstance(func, ast.Attribute) and func.attr == "load") or (
+                    isinstance(func, ast.Name) and func.id == "load"
+                ):
+                    return True
+    return False
+
+
 class FunctionVisitor(ast.NodeVisitor):
     def __init__(self, builder: IRBuilder, source: FunctionSource, scope: dict[str, Any]):
         self.builder = builder
@@ -139,20 +152,26 @@ class FunctionVisitor(ast.NodeVisitor):
 
     def bind(self, name: str, value: Any, node: ast.AST) -> None:
         current = self.scope.get(name)
-        if isinstance(current, IRObject) and getattr(current, "_mutable", False):
+        if getattr(current, "_mutable", False):
             self.assign_var(name, current, value, node)
             return
-        if isinstance(value, IRObject) and getattr(value, "_mutable", False):
+        if getattr(value, "_mutable", False):
             value = self.make_var(value)  # `y = x` copies a mutable variable
         self.scope[name] = value
 
-    def make_var(self, value: Any) -> IRObject:
+    # Values other than scalars and IR objects (asc2 tiles) take part by implementing __asc_var__ (a mutable
+    # copy) and __asc_assign__ (storing a new value into it).
+    def make_var(self, value: Any) -> Any:
+        if hasattr(value, "__asc_var__"):
+            return value.__asc_var__()
         obj = to_scalar(value) if not isinstance(value, IRObject) else value
         var = obj._with_handle(self.builder.op("var", [obj.handle]))
         var._mutable = True
         return var
 
-    def assign_var(self, name: str, var: IRObject, value: Any, node: ast.AST) -> None:
+    def assign_var(self, name: str, var: Any, value: Any, node: ast.AST) -> None:
+        if hasattr(var, "__asc_assign__"):
+            return var.__asc_assign__(name, value)
         if isinstance(var, Scalar):
             new = to_scalar(value, var.dtype) if not isinstance(value, Scalar) else scalar_cast(value, var.dtype)
         elif type(value) is type(var):
@@ -169,7 +188,7 @@ class FunctionVisitor(ast.NodeVisitor):
                 continue
             if isinstance(value, (GlobalTensor,)) and value.handle is None:
                 continue
-            if isinstance(value, _MUTABLE_KINDS):
+            if isinstance(value, _MUTABLE_KINDS) or hasattr(value, "__asc_var__"):
                 self.scope[name] = self.make_var(value)
 
     def close_region(self, before: set[str], end_line: int) -> None:
@@ -251,8 +270,16 @@ class FunctionVisitor(ast.NodeVisitor):
         func = self.visit(call.func) if isinstance(call, ast.Call) else None
         if func is not builtins.range:
             raise self.error(node.iter, "kernel loops iterate over range(...)", UnsupportedSyntaxError)
-        if call.keywords or not 1 <= len(call.args) <= 3:
+        if not 1 <= len(call.args) <= 3:
             raise self.error(call, "range() takes 1 to 3 positional arguments")
+        for kw in call.keywords:  # asc2's scheduling hints: accepted, and the loop runs as written
+            value = self.visit(kw.value)
+            if kw.arg == "parallel" and isinstance(value, bool):
+                continue
+            if kw.arg == "unroll_factor" and isinstance(value, int) and not isinstance(value, bool) and value > 0:
+                continue
+            raise self.error(kw, f"range() takes parallel=<bool> and unroll_factor=<positive int> only, got "
+                             f"{kw.arg}={value!r}")  # fmt: skip
         args = [self.visit(a) for a in call.args]
         lb, ub, step = (0, args[0], 1) if len(args) == 1 else (args[0], args[1], args[2] if len(args) == 3 else 1)
         if not is_runtime(step) and step == 0:
@@ -268,7 +295,45 @@ class FunctionVisitor(ast.NodeVisitor):
                 if not -(2**63) <= v < 2**63:
                     raise self.error(call, f"range() bound {v} does not fit in int64")
                 iv_dtype = dt.promote(iv_dtype, dt.int64)
+        if getattr(self.builder, "double_buffer", False) and _loads_tiles(node.body):
+            return self.paired_loop(node, node.target.id, (lb, ub, step), iv_dtype, node.body)
         self.range_loop(node, node.target.id, (lb, ub, step), iv_dtype, node.body)
+
+    def paired_loop(self, node: ast.For, name: str, bounds_in: tuple, iv_dtype: Any, body: list) -> None:
+        """Double buffering: the iterations in pairs, the body built twice in each (copy 0 and copy 1, whose
+        loads take the two halves of one buffer each, so a pair's copies in overlap the other's work), then
+        an odd last iteration after the loop."""
+        lb, ub, step = (scalar_cast(to_int(v, "a range() bound"), iv_dtype) for v in bounds_in)
+        trips = minmax("max", [-((lb - ub) // step), 0])  # ceil((ub - lb) / step) for either sign of step
+        self.prepare_region(body)
+        before = set(self.scope)
+        pair = Scalar(self.builder.for_begin(*(to_scalar(v, iv_dtype).handle for v in (0, trips // 2, 1))), iv_dtype)
+        loop, outer = object(), self.builder.unrolled
+        self.region_depth += 1
+        try:
+            for copy in (0, 1):
+                self.builder.unrolled = (loop, copy)
+                self.scope[name] = lb + (pair * 2 + copy) * step
+                for stmt in body:
+                    self.visit(stmt)
+        finally:
+            self.builder.unrolled = outer
+            self.region_depth -= 1
+        self.builder.for_end()
+        end = self.end_line(node)
+        self.close_region(before, end)
+        self.builder.if_begin(to_bool(trips % 2 == 1).handle)
+        self.region_depth += 1
+        try:
+            self.scope[name] = lb + (trips - 1) * step
+            for stmt in body:
+                self.visit(stmt)
+        finally:
+            self.region_depth -= 1
+        self.builder.if_end()
+        self.close_region(before, end)
+        self.scope.pop(name, None)
+        self.dead[name] = end
 
     def range_loop(self, node: ast.AST, name: str, bounds_in: tuple, iv_dtype: Any, body: list,
                    prologue: Callable[[Scalar], None] | None = None) -> None:  # fmt: skip

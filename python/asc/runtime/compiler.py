@@ -39,6 +39,9 @@ class CompileOptions:
 class CodegenOptions:
     capture_exceptions: bool = True
     ir_multithreading: bool = True
+    # loops that load tiles run their iterations in pairs, each taking one half of every load's two buffers
+    # (the tile API, asc2, sets it)
+    double_buffer: bool = False
 
 
 OPTION_NAMES = {f.name for f in fields(CompileOptions)} | {f.name for f in fields(CodegenOptions)}

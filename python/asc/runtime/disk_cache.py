@@ -89,7 +89,7 @@ def _unframe(blob: bytes) -> Optional[bytes]:
 
 def library_identity() -> bytes:
     """What identifies this build of asc: versions, and the size and mtime of libasc.so and of every module
-    of the asc package."""
+    of the asc and asc2 packages."""
     global _library_identity
     if _library_identity is None:
         from .. import __version__
@@ -97,7 +97,11 @@ def library_identity() -> bytes:
         package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
         directory = cache_dir() or ""
         parts = [__version__, str(lib.asc_abi_version())]
-        paths = [str(library_path)] + [os.path.join(package, m) for m in _package_modules(package, directory)]
+        paths = [str(library_path)]
+        # the tile API (asc2) beside asc generates kernel code too
+        for root in (package, os.path.join(os.path.dirname(package), "asc2")):
+            if os.path.isdir(root):
+                paths += [os.path.join(root, m) for m in _package_modules(root, directory)]
         for path in paths:
             try:
                 st = os.stat(path)

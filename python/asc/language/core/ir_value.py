@@ -46,88 +46,88 @@ class Scalar(IRObject):
     __hash__ = None  # type: ignore[assignment]
 
     def __add__(self, o):
-        return binary("add", self, o)
+        return NotImplemented if _defers(o) else binary("add", self, o)
 
     def __radd__(self, o):
-        return binary("add", o, self)
+        return NotImplemented if _defers(o) else binary("add", o, self)
 
     def __sub__(self, o):
-        return binary("sub", self, o)
+        return NotImplemented if _defers(o) else binary("sub", self, o)
 
     def __rsub__(self, o):
-        return binary("sub", o, self)
+        return NotImplemented if _defers(o) else binary("sub", o, self)
 
     def __mul__(self, o):
-        return binary("mul", self, o)
+        return NotImplemented if _defers(o) else binary("mul", self, o)
 
     def __rmul__(self, o):
-        return binary("mul", o, self)
+        return NotImplemented if _defers(o) else binary("mul", o, self)
 
     def __floordiv__(self, o):
-        return binary("floordiv", self, o)
+        return NotImplemented if _defers(o) else binary("floordiv", self, o)
 
     def __rfloordiv__(self, o):
-        return binary("floordiv", o, self)
+        return NotImplemented if _defers(o) else binary("floordiv", o, self)
 
     def __mod__(self, o):
-        return binary("mod", self, o)
+        return NotImplemented if _defers(o) else binary("mod", self, o)
 
     def __rmod__(self, o):
-        return binary("mod", o, self)
+        return NotImplemented if _defers(o) else binary("mod", o, self)
 
     def __truediv__(self, o):
-        return binary("truediv", self, o)
+        return NotImplemented if _defers(o) else binary("truediv", self, o)
 
     def __rtruediv__(self, o):
-        return binary("truediv", o, self)
+        return NotImplemented if _defers(o) else binary("truediv", o, self)
 
     def __and__(self, o):
-        return binary("and", self, o)
+        return NotImplemented if _defers(o) else binary("and", self, o)
 
     def __rand__(self, o):
-        return binary("and", o, self)
+        return NotImplemented if _defers(o) else binary("and", o, self)
 
     def __or__(self, o):
-        return binary("or", self, o)
+        return NotImplemented if _defers(o) else binary("or", self, o)
 
     def __ror__(self, o):
-        return binary("or", o, self)
+        return NotImplemented if _defers(o) else binary("or", o, self)
 
     def __xor__(self, o):
-        return binary("xor", self, o)
+        return NotImplemented if _defers(o) else binary("xor", self, o)
 
     def __rxor__(self, o):
-        return binary("xor", o, self)
+        return NotImplemented if _defers(o) else binary("xor", o, self)
 
     def __lshift__(self, o):
-        return binary("shl", self, o)
+        return NotImplemented if _defers(o) else binary("shl", self, o)
 
     def __rlshift__(self, o):
-        return binary("shl", o, self)
+        return NotImplemented if _defers(o) else binary("shl", o, self)
 
     def __rshift__(self, o):
-        return binary("shr", self, o)
+        return NotImplemented if _defers(o) else binary("shr", self, o)
 
     def __rrshift__(self, o):
-        return binary("shr", o, self)
+        return NotImplemented if _defers(o) else binary("shr", o, self)
 
     def __lt__(self, o):
-        return binary("cmp.lt", self, o)
+        return NotImplemented if _defers(o) else binary("cmp.lt", self, o)
 
     def __le__(self, o):
-        return binary("cmp.le", self, o)
+        return NotImplemented if _defers(o) else binary("cmp.le", self, o)
 
     def __gt__(self, o):
-        return binary("cmp.gt", self, o)
+        return NotImplemented if _defers(o) else binary("cmp.gt", self, o)
 
     def __ge__(self, o):
-        return binary("cmp.ge", self, o)
+        return NotImplemented if _defers(o) else binary("cmp.ge", self, o)
 
     def __eq__(self, o):
-        return binary("cmp.eq", self, o)  # type: ignore[override]
+        return NotImplemented if _defers(o) else binary("cmp.eq", self, o)  # type: ignore[override]
 
     def __ne__(self, o):
-        return binary("cmp.ne", self, o)  # type: ignore[override]
+        return NotImplemented if _defers(o) else binary("cmp.ne", self, o)  # type: ignore[override]
 
     def ceildiv(self, o: Any) -> Scalar:
         """(self + o - 1) // o: how many blocks of o cover self."""
@@ -216,6 +216,11 @@ def to_int(value: Any, what: str) -> Scalar:
 
 
 _INT_ONLY = {"and", "or", "xor", "shl", "shr"}
+
+
+def _defers(other: Any) -> bool:
+    """Whether `other` implements the operator itself (an asc2 tile with a scalar on the left)."""
+    return getattr(other, "__asc_defer_binary__", False)
 
 
 def binary(op: str, a: Any, b: Any) -> Scalar:

@@ -1,0 +1,66 @@
+"""asc2: tile programming over asc. Kernels load tiles (values in the Unified
+Buffer) from GM views, compute on them with operators and functions, and
+store them back; the compiler places the tiles (allocate_local) and inserts
+every synchronisation (insert_sync). See docs/tile-api.md."""
+
+import builtins
+
+from .jit import jit
+from .memory import Tensor, load, store, tensor
+from .ops import (
+    abs,
+    add,
+    block_idx,
+    block_num,
+    div,
+    exp,
+    full,
+    log,
+    maximum,
+    minimum,
+    mul,
+    negative,
+    reduce_max,
+    reduce_min,
+    reduce_sum,
+    relu,
+    rsqrt,
+    softmax,
+    sqrt,
+    sub,
+    zeros,
+)
+from .tile import Tile
+
+range = builtins.range  # a kernel loop; parallel= and unroll_factor= are accepted hints
+
+__all__ = [
+    "Tensor",
+    "Tile",
+    "abs",
+    "add",
+    "block_idx",
+    "block_num",
+    "div",
+    "exp",
+    "full",
+    "jit",
+    "load",
+    "log",
+    "maximum",
+    "minimum",
+    "mul",
+    "negative",
+    "range",
+    "reduce_max",
+    "reduce_min",
+    "reduce_sum",
+    "relu",
+    "rsqrt",
+    "softmax",
+    "sqrt",
+    "store",
+    "sub",
+    "tensor",
+    "zeros",
+]

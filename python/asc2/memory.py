@@ -1,0 +1,234 @@
+"""GM views and the moves between them and tiles. A load copies the part of
+the tile that lies inside the tensor and fills the rest with `pad_value`; a
+store writes only the part inside the tensor (both as NumPy slicing clips),
+so tiles may hang over a tensor's end. Rows move with DataCopyPad, so any
+element count and offset works."""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+import asc
+from asc.codegen.context import current_builder
+from asc.errors import CodegenError
+from asc.language.basic.utils import builtin
+from asc.language.core.ir_value import Scalar, cast, is_runtime, minmax, to_scalar
+
+from .tile import Tile, check_shape
+
+_I64 = asc.int64
+
+
+class Tensor:
+    """``asc2.tensor(ptr, shape)``: a dense row-major array in GM; dims are ints or run-time ints."""
+
+    def __init__(self, base: asc.GlobalAddress, shape: tuple):
+        self.base, self.shape, self.dtype = base, shape, base.dtype
+        self.gm = asc.GlobalTensor()
+        self.gm.set_global_buffer(base, _product(shape))
+        self.loaded = self.stored = False  # so far in the kernel's text
+
+
+# The sync inserter orders accesses to local memory; GM is asc2's to order. A tensor both loaded and stored
+# gets its copies in ordered (MTE3 before MTE2) on both sides of each store, which also covers a store in one
+# loop iteration and a load in the next; scalar accesses wait for every pipe.
+_GM_EVENT_ID = 7
+
+
+def _copies_in_wait_for_copies_out() -> None:
+    asc.set_flag(asc.HardEvent.MTE3_MTE2, _GM_EVENT_ID)
+    asc.wait_flag(asc.HardEvent.MTE3_MTE2, _GM_EVENT_ID)
+
+
+def _scalar_access(access: Any) -> Any:
+    asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+    result = access()
+    asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+    return result
+
+    def __repr__(self) -> str:
+        return f"Tensor({list(self.shape)}, {self.dtype.name})"
+
+
+@builtin
+def tensor(base: Any, shape: Any) -> Tensor:
+    if not isinstance(base, asc.GlobalAddress):
+        raise CodegenError(
+            f"asc2.tensor: the base is a kernel's asc.GlobalAddress parameter, got {type(base).__name__}"
+        )
+    dims = tuple(shape) if isinstance(shape, (list, tuple)) else (shape,)
+    if not 1 <= len(dims) <= 2:
+        raise CodegenError(f"asc2.tensor: tensors have 1 or 2 dimensions here, got {len(dims)}")
+    for d in dims:
+        if isinstance(d, bool) or not (isinstance(d, int) or (isinstance(d, Scalar) and d.dtype.is_int())):
+            raise CodegenError(f"asc2.tensor: a dimension is an int or a run-time int, got {d!r}")
+    return Tensor(base, dims)
+
+
+def _product(dims: tuple) -> Any:
+    total: Any = 1
+    for d in dims:
+        total = total * (cast(d, _I64) if isinstance(d, Scalar) else d)
+    return total
+
+
+def _offsets(what: str, t: Tensor, shape: Optional[tuple], offsets: Any, tile_id: Any) -> list:
+    if (offsets is None) == (tile_id is None):
+        raise CodegenError(f"{what}: give exactly one of offsets= and tile_id=")
+    given = offsets if offsets is not None else tile_id
+    values = list(given) if isinstance(given, (list, tuple)) else [given]
+    if len(values) != len(t.shape):
+        raise CodegenError(f"{what}: {len(values)} offsets for a {len(t.shape)}-D tensor")
+    if tile_id is not None:
+        if shape is None:
+            raise CodegenError(f"{what}: tile_id= needs a tile shape")
+        values = [i * s for i, s in zip(values, shape)]  # tile i starts at element i * the tile's dim
+    return [cast(v, _I64) if isinstance(v, Scalar) else v for v in values]
+
+
+def _inside(total: Any, offset: Any, extent: int) -> Any:
+    """How many of `extent` elements from `offset` lie in [0, total): an int, or a run-time int64."""
+    if not is_runtime(total) and not is_runtime(offset):
+        return max(0, min(extent, total - offset))
+    left = to_scalar(total, _I64) - to_scalar(offset, _I64)
+    return minmax("max", [minmax("min", [left, extent]), 0])
+
+
+def _linear(t: Tensor, offsets: list) -> Any:
+    return offsets[0] if len(offsets) == 1 else offsets[0] * t.shape[1] + offsets[1]
+
+
+def _rows_and_cols(t: Tensor, dims: tuple, offsets: list) -> tuple[Any, Any]:
+    cols = _inside(t.shape[-1], offsets[-1], dims[-1])
+    rows = _inside(t.shape[0], offsets[0], dims[0]) if len(dims) == 2 else 1
+    return rows, cols
+
+
+def _when_positive(rows: Any, cols: Any, body: Any) -> None:
+    """Runs `body` (emitting IR) when rows and cols are both > 0, deciding at compile time when it can."""
+    if not is_runtime(rows) and not is_runtime(cols):
+        if rows > 0 and cols > 0:
+            body()
+        return
+    builder = current_builder()
+    builder.if_begin((minmax("min", [to_scalar(rows, _I64), to_scalar(cols, _I64)]) > 0).handle)
+    body()
+    builder.if_end()
+
+
+def _blocks(n_bytes: Any) -> Any:
+    return (n_bytes + 31) // 32
+
+
+@builtin
+def load(t: Any, shape: Any = None, *, offsets: Any = None, tile_id: Any = None, pad_value: Any = 0) -> Any:
+    """A tile of `shape` from tensor `t` at `offsets` (or tile `tile_id`), elements outside `t` set to
+    `pad_value`; without a shape, the one element at `offsets` as a scalar."""
+    if not isinstance(t, Tensor):
+        raise CodegenError(f"asc2.load: expected an asc2.tensor, got {type(t).__name__}")
+    if shape is None:
+        at = _offsets("asc2.load", t, None, offsets, tile_id)
+        return _scalar_access(lambda: t.gm.get_value(_linear(t, at)))
+    dims = check_shape(shape, t.dtype, "asc2.load")
+    if len(dims) != len(t.shape):
+        raise CodegenError(f"asc2.load: a {len(dims)}-D tile from a {len(t.shape)}-D tensor")
+    at = _offsets("asc2.load", t, dims, offsets, tile_id)
+    tile = _loaded_tile(dims, t.dtype)
+    rows, cols = _rows_and_cols(t, dims, at)
+    size = t.dtype.sizeof()
+    full = not is_runtime(rows) and not is_runtime(cols) and rows == (dims[0] if len(dims) == 2 else 1)
+    full = full and cols == dims[-1]
+    if tile.size != tile.length:  # elements past the size are computed on too: they hold the padding
+        asc.duplicate(tile.buf, _pad_scalar(pad_value, t.dtype), tile.length)
+    elif not full:  # a tail: what the copy leaves out is padding
+        _fill_unless_whole(tile, rows, cols, dims, pad_value)
+    if t.stored:
+        _copies_in_wait_for_copies_out()
+    t.loaded = True
+    row_bytes = cols * size
+
+    def copy() -> None:
+        gap = 0 if len(dims) == 1 else (t.shape[1] - cols) * size
+        ub_gap = 0 if len(dims) == 1 else (dims[-1] * size - _blocks(row_bytes) * 32) // 32
+        pad = (_blocks(row_bytes) * 32 - row_bytes) // size  # the last block of each row, after the data
+        params = asc.DataCopyExtParams(rows, row_bytes, gap, ub_gap)
+        asc.data_copy_pad(tile.buf, t.gm[_linear(t, at) :], params,
+                          asc.DataCopyPadExtParams(t.dtype, True, 0, pad, _pad_scalar(pad_value, t.dtype)))  # fmt: skip
+
+    _when_positive(rows, cols, copy)
+    return tile
+
+
+def _loaded_tile(dims: tuple, dtype: asc.DataType) -> Tile:
+    """A load's tile. In a loop built in pairs (double buffering), copy 0's k-th load makes a buffer of two
+    tiles and takes the first, copy 1's k-th load the second: consecutive iterations load into different
+    memory, so one's copy in need not wait for the other's computing."""
+    builder = current_builder()
+    state = builder.unrolled
+    if state is None:
+        return Tile(dims, dtype)
+    loop, copy = state
+    index = builder.buffer_uses.get(state, 0)
+    builder.buffer_uses[state] = index + 1
+    pairs = builder.double_buffers.setdefault(loop, [])
+    if copy == 0:
+        first = Tile(dims, dtype, None, halves=2)
+        pairs.append((dims, dtype, first))
+        return first
+    if index < len(pairs) and pairs[index][:2] == (dims, dtype):
+        first = pairs[index][2]
+        return Tile(dims, dtype, first.buf[first.length :])
+    return Tile(dims, dtype)  # the copies loaded differently: a buffer of its own
+
+
+def _pad_scalar(value: Any, dtype: asc.DataType) -> Any:
+    return cast(value, dtype) if isinstance(value, Scalar) else to_scalar(value, dtype)
+
+
+def _fill_unless_whole(tile: Tile, rows: Any, cols: Any, dims: tuple, pad_value: Any) -> None:
+    value = _pad_scalar(pad_value, tile.dtype)
+    if not is_runtime(rows) and not is_runtime(cols):
+        asc.duplicate(tile.buf, value, tile.length)
+        return
+    # rows and cols are at most the tile's, so the tile is whole exactly when their product is
+    tail = to_scalar(rows, _I64) * to_scalar(cols, _I64) < tile.size
+    builder = current_builder()
+    builder.if_begin(tail.handle)
+    asc.duplicate(tile.buf, value, tile.length)
+    builder.if_end()
+
+
+@builtin
+def store(value: Any, t: Any, *, offsets: Any = None, tile_id: Any = None) -> None:
+    """`value` (a tile, or a scalar at `offsets`) into tensor `t`; the part of a tile outside `t` is not
+    written. A tile's dtype must be the tensor's (convert with ``.to(dtype)``)."""
+    if not isinstance(t, Tensor):
+        raise CodegenError(f"asc2.store: expected an asc2.tensor, got {type(t).__name__}")
+    if not isinstance(value, Tile):
+        if tile_id is not None:
+            raise CodegenError("asc2.store: a scalar is stored at offsets=, not tile_id=")
+        at = _offsets("asc2.store", t, None, offsets, None)
+        _scalar_access(lambda: t.gm.set_value(_linear(t, at), _pad_scalar(value, t.dtype)))
+        return
+    if value.dtype != t.dtype:
+        raise CodegenError(f"asc2.store: a {value.dtype.name} tile into a {t.dtype.name} tensor; convert it with "
+                           f".to(asc.{t.dtype.name}) first")  # fmt: skip
+    if len(value.shape) != len(t.shape):
+        raise CodegenError(f"asc2.store: a {len(value.shape)}-D tile into a {len(t.shape)}-D tensor")
+    at = _offsets("asc2.store", t, value.shape, offsets, tile_id)
+    rows, cols = _rows_and_cols(t, value.shape, at)
+    size = t.dtype.sizeof()
+
+    def copy() -> None:
+        row_bytes = cols * size
+        gap = 0 if len(value.shape) == 1 else (t.shape[1] - cols) * size
+        ub_gap = 0 if len(value.shape) == 1 else (value.shape[-1] * size - _blocks(row_bytes) * 32) // 32
+        asc.data_copy_pad(t.gm[_linear(t, at) :], value.buf, asc.DataCopyExtParams(rows, row_bytes, ub_gap, gap))
+
+    _when_positive(rows, cols, copy)
+    t.stored = True
+    if t.loaded:
+        _copies_in_wait_for_copies_out()
+
+
+__all__ = ["Tensor", "load", "store", "tensor"]

@@ -1,0 +1,292 @@
+"""Tile arithmetic, math functions, reductions and creation, each lowered to
+the vector instructions in count mode over the tile's elements. Two tiles
+combine when their shapes are equal; a scalar (a Python number or a run-time
+value such as a reduction's result) combines with any tile and takes the
+tile's dtype."""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Optional
+
+import asc
+from asc.codegen.context import current_builder
+from asc.errors import CodegenError
+from asc.language.basic.utils import builtin
+from asc.language.core.ir_value import Scalar, to_scalar
+from asc.language.core.ir_value import cast as scalar_cast
+
+from .tile import Tile, check_shape
+
+_FLOATS = (asc.float16, asc.float32)
+
+
+def _scalar(value: Any, dtype: asc.DataType, what: str) -> Scalar:
+    if isinstance(value, Scalar):
+        return scalar_cast(value, dtype)
+    if isinstance(value, (bool, int, float)):
+        return to_scalar(value, dtype)
+    raise CodegenError(f"{what}: expected a tile or a scalar, got {type(value).__name__}")
+
+
+def as_tile(value: Any, shape: tuple, dtype: asc.DataType, what: str) -> Tile:
+    """`value` itself if a tile, else a tile of `shape` filled with the scalar."""
+    if isinstance(value, Tile):
+        return value
+    return full(shape, _scalar(value, dtype, what), dtype)
+
+
+def _float_only(t: Tile, what: str) -> None:
+    if t.dtype not in _FLOATS:
+        raise CodegenError(f"{what}: float16 and float32 tiles only, got {t.dtype.name}")
+
+
+def _same(a: Tile, b: Tile, what: str) -> None:
+    if a.shape != b.shape:
+        raise CodegenError(f"{what}: shapes {list(a.shape)} and {list(b.shape)} differ")
+    if a.dtype != b.dtype:
+        raise CodegenError(f"{what}: dtypes {a.dtype.name} and {b.dtype.name} differ; convert one with .to(dtype)")
+
+
+def _binary(name: str, vector: Callable, a: Any, b: Any,
+            with_scalar: Optional[Callable[[Tile, Scalar, bool], Tile]]) -> Tile:  # fmt: skip
+    what = f"asc2.{name}"
+    if not isinstance(a, Tile) and not isinstance(b, Tile):
+        raise CodegenError(f"{what}: at least one operand must be a tile")
+    if isinstance(a, Tile) and isinstance(b, Tile):
+        _same(a, b, what)
+        out = Tile(a.shape, a.dtype)
+        vector(out.buf, a.buf, b.buf, out.length)
+        return out
+    tile, other, tile_first = (a, b, True) if isinstance(a, Tile) else (b, a, False)
+    s = _scalar(other, tile.dtype, what)
+    if with_scalar is not None:
+        return with_scalar(tile, s, tile_first)
+    filled = full(tile.shape, s, tile.dtype)
+    return _binary(name, vector, tile if tile_first else filled, filled if tile_first else tile, None)
+
+
+def _scalar_op(instruction: Callable) -> Callable[[Tile, Scalar, bool], Tile]:
+    def apply(t: Tile, s: Scalar, _tile_first: bool) -> Tile:
+        out = Tile(t.shape, t.dtype)
+        instruction(out.buf, t.buf, s, out.length)
+        return out
+
+    return apply
+
+
+def _sub_scalar(t: Tile, s: Scalar, tile_first: bool) -> Tile:
+    out = Tile(t.shape, t.dtype)
+    if tile_first:  # t - s is t + (-s), exactly
+        asc.adds(out.buf, t.buf, -s, out.length)
+    else:  # s - t is (-t) + s, exactly
+        asc.muls(out.buf, t.buf, _scalar(-1, t.dtype, "asc2.sub"), out.length)
+        asc.adds(out.buf, out.buf, s, out.length)
+    return out
+
+
+@builtin
+def add(a: Any, b: Any) -> Tile:
+    return _binary("add", asc.add, a, b, _scalar_op(asc.adds))
+
+
+@builtin
+def sub(a: Any, b: Any) -> Tile:
+    return _binary("sub", asc.sub, a, b, _sub_scalar)
+
+
+@builtin
+def mul(a: Any, b: Any) -> Tile:
+    return _binary("mul", asc.mul, a, b, _scalar_op(asc.muls))
+
+
+@builtin
+def div(a: Any, b: Any) -> Tile:
+    """a / b in IEEE division (a scalar operand is broadcast, not turned into a reciprocal)."""
+    for v in (a, b):
+        if isinstance(v, Tile):
+            _float_only(v, "asc2.div")
+    return _binary("div", asc.div, a, b, None)
+
+
+@builtin
+def maximum(a: Any, b: Any) -> Tile:
+    return _binary("maximum", asc.max, a, b, _scalar_op(asc.maxs))
+
+
+@builtin
+def minimum(a: Any, b: Any) -> Tile:
+    return _binary("minimum", asc.min, a, b, _scalar_op(asc.mins))
+
+
+def _unary(name: str, instruction: Callable, floats_only: bool) -> Callable[[Tile], Tile]:
+    def op(t: Any) -> Tile:
+        if not isinstance(t, Tile):
+            raise CodegenError(f"asc2.{name}: expected a tile, got {type(t).__name__}")
+        if floats_only:
+            _float_only(t, f"asc2.{name}")
+        out = Tile(t.shape, t.dtype)
+        instruction(out.buf, t.buf, out.length)
+        return out
+
+    op.__name__ = op.__qualname__ = name
+    return builtin(op)
+
+
+exp = _unary("exp", asc.exp, True)
+log = _unary("log", asc.ln, True)
+sqrt = _unary("sqrt", asc.sqrt, True)
+rsqrt = _unary("rsqrt", asc.rsqrt, True)
+abs = _unary("abs", asc.abs, True)  # noqa: A001
+relu = _unary("relu", asc.relu, False)
+
+
+@builtin
+def negative(t: Any) -> Tile:
+    return _scalar_op(asc.muls)(t, _scalar(-1, t.dtype, "asc2.negative"), True)
+
+
+# Conversions: float narrowing rounds to nearest even, float to int truncates (as NumPy's astype), the rest
+# are exact or round to nearest.
+_ROUND = {
+    (asc.float32, asc.float16): asc.RoundMode.CAST_RINT,
+    (asc.float16, asc.float32): asc.RoundMode.CAST_NONE,
+    (asc.float32, asc.int32): asc.RoundMode.CAST_TRUNC,
+    (asc.float16, asc.int32): asc.RoundMode.CAST_TRUNC,
+    (asc.int32, asc.float32): asc.RoundMode.CAST_RINT,
+    (asc.float16, asc.int16): asc.RoundMode.CAST_TRUNC,
+    (asc.int16, asc.float16): asc.RoundMode.CAST_RINT,
+}
+
+
+@builtin
+def cast(t: Tile, dtype: asc.DataType) -> Tile:
+    if dtype == t.dtype:
+        return t
+    mode = _ROUND.get((t.dtype, dtype))
+    if mode is None:
+        raise CodegenError(f"Tile.to: {t.dtype.name} to {dtype.name} is not supported "
+                           f"(supported: {', '.join(f'{a.name}->{b.name}' for a, b in _ROUND)})")  # fmt: skip
+    if len(t.shape) == 2:
+        check_shape(t.shape, dtype, "Tile.to")
+    out = Tile(t.shape, dtype)
+    asc.cast(out.buf, t.buf, mode, out.length)
+    return out
+
+
+@builtin
+def full(shape: Any, value: Any, dtype: Optional[asc.DataType] = None) -> Tile:
+    """A tile of `shape` with every element `value` (dtype: `dtype`, else the value's: float32 for a Python
+    float, int32 for an int)."""
+    if dtype is None:
+        dtype = value.dtype if isinstance(value, Scalar) else asc.float32 if isinstance(value, float) else asc.int32
+    out = Tile(check_shape(shape, dtype, "asc2.full"), dtype)
+    asc.duplicate(out.buf, _scalar(value, dtype, "asc2.full"), out.length)
+    return out
+
+
+@builtin
+def zeros(shape: Any, dtype: asc.DataType = asc.float32) -> Tile:
+    return full(shape, 0, dtype)
+
+
+@builtin
+def block_idx() -> Scalar:
+    return asc.get_block_idx()
+
+
+@builtin
+def block_num() -> Scalar:
+    return asc.get_block_num()
+
+
+# -- reductions ----------------------------------------------------------------------------------
+
+_REDUCE = {"sum": (asc.reduce_sum, asc.add), "max": (asc.reduce_max, asc.max), "min": (asc.reduce_min, asc.min)}
+
+
+def _to_scalar_of(kind: str, t: Tile, src: asc.LocalTensor, count: int) -> Scalar:
+    """The reduction of `count` elements from `src` as a scalar (ReduceSum / ReduceMax / ReduceMin)."""
+    one = Tile((1,), t.dtype)
+    per_repeat = 256 // t.dtype.sizeof()
+    work = asc.LocalTensorAuto(t.dtype, max(32 // t.dtype.sizeof(), -(-count // per_repeat)))
+    _REDUCE[kind][0](one.buf, src, work, count)
+    return one.buf.get_value(0)
+
+
+def _reduce(kind: str, t: Any, dims: tuple, keep_dims: bool) -> Any:
+    what = f"asc2.reduce_{kind}"
+    if not isinstance(t, Tile):
+        raise CodegenError(f"{what}: expected a tile, got {type(t).__name__}")
+    rank = len(t.shape)
+    axes = set()
+    for d in dims:
+        if not isinstance(d, int) or isinstance(d, bool) or not -rank <= d < rank:
+            raise CodegenError(f"{what}: dims are ints in [{-rank}, {rank - 1}], got {d!r}")
+        axes.add(d % rank)
+    if not axes or len(axes) == rank and not keep_dims:  # every element: a scalar
+        return _to_scalar_of(kind, t, t.buf, t.size)
+    if len(axes) == rank:  # every element, kept as a tile of ones
+        return full((1,) * rank, _to_scalar_of(kind, t, t.buf, t.size), t.dtype)
+    rows, cols = t.shape
+    builder = current_builder()
+    if axes == {0}:  # [rows, cols] -> [cols]: the rows combined in order
+        out = Tile((cols,), t.dtype)
+        asc.copy(out.buf, t.buf, cols)
+        if rows > 1:
+            r = Scalar(builder.for_begin(*_bounds(1, rows)), asc.int32)
+            _REDUCE[kind][1](out.buf, out.buf, t.buf[r * cols :], cols)
+            builder.for_end()
+        return out.reshape(1, cols) if keep_dims else out
+    if keep_dims:
+        raise CodegenError(f"{what}: keep_dims along the last axis would make a [{rows}, 1] tile, whose rows are "
+                           "not whole 32-byte blocks; reduce without keep_dims (a [rows] tile)")  # fmt: skip
+    out = Tile((rows,), t.dtype)  # [rows, cols] -> [rows]: each row reduced to a scalar
+    r = Scalar(builder.for_begin(*_bounds(0, rows)), asc.int32)
+    out.buf.set_value(r, _to_scalar_of(kind, t, t.buf[r * cols :], cols))
+    builder.for_end()
+    return out
+
+
+def _bounds(lo: int, hi: int) -> tuple[int, int, int]:
+    return tuple(to_scalar(v, asc.int32).handle for v in (lo, hi, 1))  # type: ignore[return-value]
+
+
+@builtin
+def reduce_sum(t: Any, *dims: int, keep_dims: bool = False) -> Any:
+    """The sum of all elements (a scalar), or along `dims` (a tile without them, or with size-1 dims when
+    keep_dims)."""
+    return _reduce("sum", t, dims, keep_dims)
+
+
+@builtin
+def reduce_max(t: Any, *dims: int, keep_dims: bool = False) -> Any:
+    return _reduce("max", t, dims, keep_dims)
+
+
+@builtin
+def reduce_min(t: Any, *dims: int, keep_dims: bool = False) -> Any:
+    return _reduce("min", t, dims, keep_dims)
+
+
+@builtin
+def softmax(t: Any) -> Tile:
+    """exp(x - max) / sum over the last axis (each row of a 2-D tile)."""
+    if not isinstance(t, Tile):
+        raise CodegenError(f"asc2.softmax: expected a tile, got {type(t).__name__}")
+    _float_only(t, "asc2.softmax")
+    if len(t.shape) == 1:
+        return _softmax_1d(t)
+    rows, cols = t.shape
+    out = Tile(t.shape, t.dtype)
+    builder = current_builder()
+    r = Scalar(builder.for_begin(*_bounds(0, rows)), asc.int32)
+    row = _softmax_1d(Tile((cols,), t.dtype, t.buf[r * cols :]))
+    asc.copy(out.buf[r * cols :], row.buf, cols)
+    builder.for_end()
+    return out
+
+
+def _softmax_1d(t: Tile) -> Tile:
+    shifted = sub(t, reduce_max(t))
+    numerator = exp(shifted)
+    return div(numerator, reduce_sum(numerator))

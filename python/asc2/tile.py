@@ -1,0 +1,126 @@
+"""Tile: a value in the Unified Buffer with a static shape, stored densely
+row-major in a compiler-placed local tensor (asc.LocalTensorAuto). Tiles are
+immutable: every operation makes a new one. A tile assigned again inside a
+loop is a loop-carried variable: it gets a buffer of its own, and each
+assignment copies the new value into it."""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Optional
+
+import asc
+from asc.errors import CodegenError
+from asc.language.basic.utils import builtin
+
+_BLOCK = 32  # bytes: the Unified Buffer's alignment
+
+
+def check_shape(shape: Any, dtype: asc.DataType, what: str) -> tuple[int, ...]:
+    """A tile shape: 1 or 2 compile-time dims > 0; a 2-D tile's rows a whole number of 32-byte blocks."""
+    if isinstance(shape, int) and not isinstance(shape, bool):
+        shape = (shape,)
+    try:
+        dims = tuple(shape)
+    except TypeError:
+        raise CodegenError(f"{what}: a tile shape is a list of ints, got {shape!r}") from None
+    if not 1 <= len(dims) <= 2:
+        raise CodegenError(f"{what}: tiles have 1 or 2 dimensions, got {len(dims)}")
+    for d in dims:
+        if not isinstance(d, int) or isinstance(d, bool) or d <= 0:
+            raise CodegenError(f"{what}: tile dimensions are ints > 0 known while compiling, got {d!r}")
+    if len(dims) == 2 and dims[1] * dtype.sizeof() % _BLOCK:
+        raise CodegenError(
+            f"{what}: a 2-D tile's last dimension must be a whole number of 32-byte blocks, got "
+            f"{dims[1]} x {dtype.sizeof()} bytes"
+        )
+    return dims
+
+
+def _operator(name: str, reflected: bool = False) -> Any:
+    """A binary operator that calls asc2.<name> (operands swapped for the reflected form)."""
+
+    def method(self: Tile, other: Any) -> Tile:
+        from . import ops
+
+        return getattr(ops, name)(other, self) if reflected else getattr(ops, name)(self, other)
+
+    return method
+
+
+def _method(name: str) -> Any:
+    """A method that calls asc2.<name> with the tile first (a kernel builtin)."""
+
+    def method(self: Tile, *args: Any, **kwargs: Any) -> Any:
+        from . import ops
+
+        return getattr(ops, name)(self, *args, **kwargs)
+
+    method.__name__ = name
+    return builtin(method)
+
+
+class Tile:
+    """``asc2.load`` / arithmetic / ``asc2.full`` results; ``.shape``, ``.dtype``, ``.size``."""
+
+    __asc_defer_binary__ = True  # `scalar + tile` comes here, not to the scalar
+
+    def __init__(self, shape: tuple[int, ...], dtype: asc.DataType, buf: Optional[asc.LocalTensor] = None,
+                 halves: int = 1):  # fmt: skip
+        self.shape, self.dtype = shape, dtype
+        # `halves` 2: a buffer for two tiles (double buffering), this one in the first half
+        self.buf = buf if buf is not None else asc.LocalTensorAuto(dtype, halves * self.length)
+        self._mutable = False
+
+    @property
+    def size(self) -> int:
+        return math.prod(self.shape)
+
+    @property
+    def length(self) -> int:
+        """The elements element-wise instructions cover: the size rounded up to a multiple of 32 elements
+        (whole 32-byte blocks for every dtype, so every block a store copies out was written, and a tile
+        converted to another dtype covers the same elements)."""
+        return -(-self.size // _BLOCK) * _BLOCK
+
+    def __repr__(self) -> str:
+        return f"Tile({list(self.shape)}, {self.dtype.name})"
+
+    # -- loop-carried variables (asc.codegen.function_visitor) ----------------------------------------
+    def __asc_var__(self) -> Tile:
+        var = Tile(self.shape, self.dtype)
+        asc.copy(var.buf, self.buf, self.length)
+        var._mutable = True
+        return var
+
+    def __asc_assign__(self, name: str, value: Any) -> None:
+        from .ops import as_tile
+
+        value = as_tile(value, self.shape, self.dtype, f"'{name}' = ...")
+        if value.shape != self.shape or value.dtype != self.dtype:
+            raise CodegenError(
+                f"'{name}' holds a {self!r} across a loop or run-time if; it cannot become a {value!r} there"
+            )
+        asc.copy(self.buf, value.buf, self.length)
+
+    # -- operators and methods: the functions of asc2.ops ----------------------------------------------
+    __add__, __radd__ = _operator("add"), _operator("add", reflected=True)
+    __sub__, __rsub__ = _operator("sub"), _operator("sub", reflected=True)
+    __mul__, __rmul__ = _operator("mul"), _operator("mul", reflected=True)
+    __truediv__, __rtruediv__ = _operator("div"), _operator("div", reflected=True)
+    __neg__ = _method("negative")
+    to = _method("cast")
+    exp, sqrt, relu = _method("exp"), _method("sqrt"), _method("relu")
+    sum, max, min = _method("reduce_sum"), _method("reduce_max"), _method("reduce_min")  # noqa: A003
+
+    def __pos__(self) -> Tile:
+        return self
+
+    @builtin
+    def reshape(self, *shape: Any) -> Tile:
+        """The same elements under another shape of the same size (no copy)."""
+        dims = check_shape(shape[0] if len(shape) == 1 and not isinstance(shape[0], int) else shape, self.dtype,
+                           "Tile.reshape")  # fmt: skip
+        if math.prod(dims) != self.size:
+            raise CodegenError(f"Tile.reshape: {list(dims)} does not hold the {self.size} elements of {self!r}")
+        return Tile(dims, self.dtype, self.buf)
