@@ -14,6 +14,7 @@ from asc.errors import CodegenError
 from asc.language.basic.utils import builtin
 from asc.language.core.ir_value import Scalar, cast, is_runtime, minmax, to_scalar
 
+from .split import SplitTile, for_each_chunk, needs_split
 from .tile import Tile, check_shape
 
 _I64 = asc.int64
@@ -133,6 +134,9 @@ def load(t: Any, shape: Any = None, *, offsets: Any = None, tile_id: Any = None,
     if len(dims) != len(t.shape):
         raise CodegenError(f"asc2.load: a {len(dims)}-D tile from a {len(t.shape)}-D tensor")
     at = _offsets("asc2.load", t, dims, offsets, tile_id)
+    if needs_split(dims, t.dtype):  # loaded chunk by chunk where it is used
+        return SplitTile(dims, t.dtype, lambda chunk: load(t, chunk[1], offsets=_shifted(at, chunk[0]),
+                                                           pad_value=pad_value))  # fmt: skip
     tile = _loaded_tile(dims, t.dtype)
     rows, cols = _rows_and_cols(t, dims, at)
     size = t.dtype.sizeof()
@@ -181,6 +185,11 @@ def _loaded_tile(dims: tuple, dtype: asc.DataType) -> Tile:
     return Tile(dims, dtype)  # the copies loaded differently: a buffer of its own
 
 
+def _shifted(offsets: list, start: Any) -> list:
+    """`offsets` moved `start` along axis 0 (a chunk of a split tile)."""
+    return [offsets[0] + start, *offsets[1:]]
+
+
 def _pad_scalar(value: Any, dtype: asc.DataType) -> Any:
     return cast(value, dtype) if isinstance(value, Scalar) else to_scalar(value, dtype)
 
@@ -204,6 +213,10 @@ def store(value: Any, t: Any, *, offsets: Any = None, tile_id: Any = None) -> No
     written. A tile's dtype must be the tensor's (convert with ``.to(dtype)``)."""
     if not isinstance(t, Tensor):
         raise CodegenError(f"asc2.store: expected an asc2.tensor, got {type(t).__name__}")
+    if isinstance(value, SplitTile):  # computed and stored chunk by chunk
+        at = _offsets("asc2.store", t, value.shape, offsets, tile_id)
+        for_each_chunk(value.shape, lambda chunk: store(value.build(chunk), t, offsets=_shifted(at, chunk[0])))
+        return
     if not isinstance(value, Tile):
         if tile_id is not None:
             raise CodegenError("asc2.store: a scalar is stored at offsets=, not tile_id=")

@@ -15,6 +15,7 @@ from asc.language.basic.utils import builtin
 from asc.language.core.ir_value import Scalar, to_scalar
 from asc.language.core.ir_value import cast as scalar_cast
 
+from .split import SplitTile, lift, needs_split, reduce_chunks
 from .tile import Tile, check_shape
 
 _FLOATS = (asc.float16, asc.float32)
@@ -85,21 +86,25 @@ def _sub_scalar(t: Tile, s: Scalar, tile_first: bool) -> Tile:
 
 
 @builtin
+@lift()
 def add(a: Any, b: Any) -> Tile:
     return _binary("add", asc.add, a, b, _scalar_op(asc.adds))
 
 
 @builtin
+@lift()
 def sub(a: Any, b: Any) -> Tile:
     return _binary("sub", asc.sub, a, b, _sub_scalar)
 
 
 @builtin
+@lift()
 def mul(a: Any, b: Any) -> Tile:
     return _binary("mul", asc.mul, a, b, _scalar_op(asc.muls))
 
 
 @builtin
+@lift()
 def div(a: Any, b: Any) -> Tile:
     """a / b in IEEE division (a scalar operand is broadcast, not turned into a reciprocal)."""
     for v in (a, b):
@@ -109,11 +114,13 @@ def div(a: Any, b: Any) -> Tile:
 
 
 @builtin
+@lift()
 def maximum(a: Any, b: Any) -> Tile:
     return _binary("maximum", asc.max, a, b, _scalar_op(asc.maxs))
 
 
 @builtin
+@lift()
 def minimum(a: Any, b: Any) -> Tile:
     return _binary("minimum", asc.min, a, b, _scalar_op(asc.mins))
 
@@ -129,7 +136,7 @@ def _unary(name: str, instruction: Callable, floats_only: bool) -> Callable[[Til
         return out
 
     op.__name__ = op.__qualname__ = name
-    return builtin(op)
+    return builtin(lift()(op))
 
 
 exp = _unary("exp", asc.exp, True)
@@ -141,6 +148,7 @@ relu = _unary("relu", asc.relu, False)
 
 
 @builtin
+@lift()
 def negative(t: Any) -> Tile:
     return _scalar_op(asc.muls)(t, _scalar(-1, t.dtype, "asc2.negative"), True)
 
@@ -159,6 +167,7 @@ _ROUND = {
 
 
 @builtin
+@lift(lambda t, dtype: dtype)
 def cast(t: Tile, dtype: asc.DataType) -> Tile:
     if dtype == t.dtype:
         return t
@@ -179,7 +188,10 @@ def full(shape: Any, value: Any, dtype: Optional[asc.DataType] = None) -> Tile:
     float, int32 for an int)."""
     if dtype is None:
         dtype = value.dtype if isinstance(value, Scalar) else asc.float32 if isinstance(value, float) else asc.int32
-    out = Tile(check_shape(shape, dtype, "asc2.full"), dtype)
+    dims = check_shape(shape, dtype, "asc2.full")
+    if needs_split(dims, dtype):
+        return SplitTile(dims, dtype, lambda chunk: full(chunk[1], value, dtype))
+    out = Tile(dims, dtype)
     asc.duplicate(out.buf, _scalar(value, dtype, "asc2.full"), out.length)
     return out
 
@@ -215,6 +227,10 @@ def _to_scalar_of(kind: str, t: Tile, src: asc.LocalTensor, count: int) -> Scala
 
 def _reduce(kind: str, t: Any, dims: tuple, keep_dims: bool) -> Any:
     what = f"asc2.reduce_{kind}"
+    if isinstance(t, SplitTile):
+        if dims:
+            raise t.unsupported(f"{what} along an axis")
+        return reduce_chunks(t, "add" if kind == "sum" else kind, lambda chunk: _reduce(kind, chunk, (), False))
     if not isinstance(t, Tile):
         raise CodegenError(f"{what}: expected a tile, got {type(t).__name__}")
     rank = len(t.shape)
@@ -271,6 +287,10 @@ def reduce_min(t: Any, *dims: int, keep_dims: bool = False) -> Any:
 @builtin
 def softmax(t: Any) -> Tile:
     """exp(x - max) / sum over the last axis (each row of a 2-D tile)."""
+    if isinstance(t, SplitTile) and len(t.shape) == 1:
+        return _softmax_1d(t)
+    if isinstance(t, SplitTile):
+        raise t.unsupported("asc2.softmax")
     if not isinstance(t, Tile):
         raise CodegenError(f"asc2.softmax: expected a tile, got {type(t).__name__}")
     _float_only(t, "asc2.softmax")

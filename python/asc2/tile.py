@@ -124,3 +124,15 @@ class Tile:
         if math.prod(dims) != self.size:
             raise CodegenError(f"Tile.reshape: {list(dims)} does not hold the {self.size} elements of {self!r}")
         return Tile(dims, self.dtype, self.buf)
+
+
+def _share_operators() -> None:
+    """Split tiles (asc2.split) take the same operators and element-wise methods."""
+    from .split import SplitTile
+
+    for name in ("__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__", "__truediv__",
+                 "__rtruediv__", "__neg__", "__pos__", "to", "exp", "sqrt", "relu", "sum", "max", "min"):  # fmt: skip
+        setattr(SplitTile, name, getattr(Tile, name))
+
+
+_share_operators()

@@ -179,14 +179,16 @@ class SyncInserter {
           source = p;
     }
     int event = find_hard_event(source, b);
-    if (event < 0) {
+    // No event joins the pipes, or every id of it is still pending (the setting pipe cannot know its earlier
+    // waits are done: a long run of copies in, each with a flag of its own): a barrier orders everything.
+    std::optional<int64_t> id = event < 0 ? std::nullopt : free_id(s, event);
+    if (!id) {
       rw_.emit(out, OpCode::PipeBarrier, {}, {int_attr(static_cast<int64_t>(Pipe::All))}, loc);
       barrier_all(s);
       ++k_.inserted_syncs;
       return;
     }
-    int64_t id = pick_id(s, event, loc);
-    uint32_t id_value = rw_.const_int(out, DType::Int32, id, loc);
+    uint32_t id_value = rw_.const_int(out, DType::Int32, *id, loc);
     Op& set = rw_.emit(out, OpCode::SetFlag, {id_value}, {int_attr(event)}, loc);
     inserted_.insert(&set);
     flag_op(s, set, out);
@@ -194,23 +196,17 @@ class SyncInserter {
     ++k_.inserted_syncs;
   }
 
-  // An id of `event` whose previous wait is known complete on the setting pipe.
-  int64_t pick_id(const State& s, int event, const Location& loc) {
+  // An id of `event` whose previous wait is known complete on the setting pipe, if any.
+  std::optional<int64_t> free_id(const State& s, int event) const {
     const HardEventInfo& ev = hard_event(event);
     for (int64_t id = 0; id < kMaxEventIds; ++id) {
       if (used_ids_[event] & (1u << id)) continue;
       auto it = s.last_wait.find({event, id});
       if (it == s.last_wait.end() || wait_done(s, ev, it->second)) return id;
     }
-    fail(ASC_ERR_VERIFY, loc,
-         "event ids exhausted: the sync inserter needs another id of HardEvent.{} here, but all {} are in use or "
-         "still pending; reduce the queues/flags on this pipe pair",
-         ev.name, kMaxEventIds);
+    return std::nullopt;
   }
 
-  // Whether the wait with sequence number `wait_seq` has finished when the
-  // event's source pipe reaches its next op. The scalar unit stalls on its own
-  // waits before issuing anything later, so a wait on S is always finished.
   bool wait_done(const State& s, const HardEventInfo& ev, uint64_t wait_seq) const {
     return ev.dst == Pipe::S || s.clock[idx(ev.src)][idx(ev.dst)] >= wait_seq;
   }

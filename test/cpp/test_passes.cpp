@@ -493,6 +493,35 @@ TEST(InsertSync, ACopyOfRunTimeLengthIsBoundedByItsTensor) {
   EXPECT_TRUE(flag_after_duplicate);
 }
 
+// Nine copies in, each read by V before the next: each needs an MTE2 -> V flag, and MTE2 never learns that
+// the earlier waits are done, so the ninth finds all eight ids pending and gets a barrier instead of an error.
+TEST(InsertSync, WhenEveryEventIdIsPendingABarrierTakesItsPlace) {
+  asc::Module m;
+  CoreWriter w(m, "nine_copies", gm_params(ASC_DTYPE_FLOAT32, 2));
+  w.builder().set_option("insert_sync", 1);
+  const int copies = 9;
+  Value n = w.i32(64), zero = w.i32(0);
+  Value x_gm = w.global_tensor(w.param(0), zero, w.i32(64 * copies));
+  Value z_gm = w.global_tensor(w.param(1), zero, w.i32(64 * copies));
+  for (int i = 0; i < copies; ++i) {
+    Value a = w.local_tensor(512 * i, 64, ASC_DTYPE_FLOAT32, ASC_POS_VECCALC, "a");
+    Value b = w.local_tensor(8192 + 512 * i, 64, ASC_DTYPE_FLOAT32, ASC_POS_VECCALC, "b");
+    w.data_copy(a, w.global_slice(x_gm, w.i32(64 * i)), n);
+    w.op("add", {b, a, a, n});
+    w.data_copy(w.global_slice(z_gm, w.i32(64 * i)), b, n);
+  }
+  const asc::Kernel& kernel = w.finish();
+  SCOPED_TRACE(asc::print_kernel(kernel));
+  const Syncs s = syncs_in(kernel.body);
+  EXPECT_EQ(std::count(s.sets.begin(), s.sets.end(), "MTE2_V"), 8);
+  EXPECT_EQ(s.barriers, (std::vector<int64_t>{static_cast<int64_t>(asc::Pipe::All)}));
+
+  std::vector<float> x = random_values<float>(64 * copies, 61, -10, 10), z(64 * copies, 0.0f), want(64 * copies);
+  for (size_t i = 0; i < want.size(); ++i) want[i] = x[i] + x[i];
+  run_model(kernel, 1, {buffer_arg(x), buffer_arg(z)});
+  EXPECT_TRUE(same_bits(z, want));
+}
+
 // ---- 5. get_value / set_value / duplicate on the Model ---------------------------------
 
 // Values worth a round trip, put at the start of the random data.

@@ -390,15 +390,70 @@ def test_loops_built_in_pairs_run_every_iteration_once(start, step, rng):
 
 
 @asc2.jit
-def too_big(x_ptr: asc.GlobalAddress, n: int):
-    t = asc2.tensor(x_ptr, [n])
-    asc2.store(asc2.load(t, [100000], offsets=[0]) + 1.0, t, offsets=[0])
+def large(x_ptr: asc.GlobalAddress, y_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, s_ptr: asc.GlobalAddress,
+          n: int, size: asc.ConstExpr[int]):  # fmt: skip
+    """Tiles of `size` elements, more than the Unified Buffer holds: computed and stored in chunks."""
+    x_gm, y_gm, out_gm = asc2.tensor(x_ptr, [n]), asc2.tensor(y_ptr, [n]), asc2.tensor(out_ptr, [n])
+    x = asc2.load(x_gm, [size], offsets=[0])
+    y = asc2.load(y_gm, [size], offsets=[0])
+    asc2.store(asc2.exp(x - y) * 2.0 + 1.0, out_gm, offsets=[0])
+    s_gm = asc2.tensor(s_ptr, [4])
+    asc2.store(asc2.reduce_sum(x), s_gm, offsets=[0])
+    asc2.store(y.max(), s_gm, offsets=[1])
+    asc2.store(asc2.reduce_min(x - y), s_gm, offsets=[2])
+    asc2.store(asc2.softmax(x).sum(), s_gm, offsets=[3])
 
 
-def test_tiles_that_do_not_fit_in_the_unified_buffer_are_an_error_at_their_line():
-    x = np.zeros(100000, np.float32)
-    with pytest.raises(asc.errors.OutOfBoundsError) as info:
-        too_big[1, rt.current_stream()](x, x.size)
-    text = str(info.value)
-    assert "does not fit in the Unified Buffer" in text and "test_tile_api.py" in text
-    assert not x.any()  # nothing was written
+@pytest.mark.parametrize("n,size", [(100003, 100003), (70000, 65536), (50000, 60000)])
+def test_tiles_larger_than_the_unified_buffer_are_split(n, size, rng):
+    x = rng.integers(-3, 4, n).astype(np.float32)
+    y = rng.integers(-3, 4, n).astype(np.float32)
+    out = np.full(n, -1, np.float32)
+    sums = np.zeros(4, np.float32)
+    large[1, rt.current_stream()](x, y, out, sums, n, size)
+    m = min(n, size)  # a tile past the tensor's end reads padding (0) and writes nothing there
+    want = np.full(n, -1, np.float32)
+    want[:m] = np.exp(x[:m] - y[:m]) * 2 + 1
+    np.testing.assert_allclose(out, want, rtol=1e-6)
+    xp, yp = np.zeros(size, np.float32), np.zeros(size, np.float32)
+    xp[:m], yp[:m] = x[:m], y[:m]
+    assert sums[:3].tolist() == [xp.sum(), yp.max(), (xp - yp).min()]
+    assert sums[3] == pytest.approx(1.0, rel=1e-4)
+
+
+@asc2.jit
+def large_rows(x_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, rows: asc.ConstExpr[int],
+               cols: asc.ConstExpr[int], case: asc.ConstExpr[int]):  # fmt: skip
+    x_gm, out_gm = asc2.tensor(x_ptr, [rows, cols]), asc2.tensor(out_ptr, [rows, cols])
+    t = asc2.load(x_gm, [rows, cols], offsets=[0, 0])
+    if case == 0:
+        asc2.store(t * t - 1.0, out_gm, offsets=[0, 0])
+    elif case == 1:
+        asc2.reduce_sum(t, 0)
+    elif case == 2:
+        for _ in range(2):
+            t = t + 1.0
+    elif case == 3:
+        asc2.softmax(t)
+
+
+def test_a_large_2d_tile_is_split_by_rows(rng):
+    x = rng.random((300, 136), dtype=np.float32)
+    out = np.zeros_like(x)
+    large_rows[1, rt.current_stream()](x, out, 300, 136, 0)
+    np.testing.assert_array_equal(out, x * x - 1)
+
+
+@pytest.mark.parametrize(
+    "rows,cols,case,message",
+    [
+        (300, 136, 1, "asc2.reduce_sum along an axis of Tile([300, 136], float32, split)"),
+        (300, 136, 2, "cannot be carried across a loop or run-time if"),
+        (300, 136, 3, "asc2.softmax of Tile([300, 136], float32, split)"),
+        (4, 8192, 0, "its rows of 8192 elements too long to split it by rows"),
+    ],
+)
+def test_what_split_tiles_do_not_support_is_an_error(rows, cols, case, message):
+    text = _error_of(large_rows, np.zeros((rows, cols), np.float32), np.zeros((rows, cols), np.float32), rows, cols,
+                     case)  # fmt: skip
+    assert message in text and "test_tile_api.py" in text
