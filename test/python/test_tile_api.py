@@ -457,3 +457,30 @@ def test_what_split_tiles_do_not_support_is_an_error(rows, cols, case, message):
     text = _error_of(large_rows, np.zeros((rows, cols), np.float32), np.zeros((rows, cols), np.float32), rows, cols,
                      case)  # fmt: skip
     assert message in text and "test_tile_api.py" in text
+
+
+@asc2.jit
+def branchy(x_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, rows: int, tiles: asc.ConstExpr[int]):
+    """Loads in a run-time if and in an inner loop of a loop built in pairs: row r's tiles doubled when r is
+    even, plus one when odd, then the row's first tile added to each."""
+    x_gm = asc2.tensor(x_ptr, [rows, tiles * 32])
+    out_gm = asc2.tensor(out_ptr, [rows, tiles * 32])
+    for r in range(rows):
+        first = asc2.load(x_gm, [1, 32], offsets=[r, 0])
+        for j in range(tiles):
+            t = asc2.load(x_gm, [1, 32], offsets=[r, j * 32])
+            if r % 2 == 0:
+                asc2.store(t * 2.0 + first, out_gm, offsets=[r, j * 32])
+            else:
+                asc2.store(asc2.load(x_gm, [1, 32], offsets=[r, j * 32]) + 1.0 + first, out_gm, offsets=[r, j * 32])
+
+
+@pytest.mark.parametrize("rows", [1, 4, 5])
+def test_loads_in_nested_regions_of_a_loop_built_in_pairs(rows, rng):
+    tiles = 3
+    x = rng.integers(-9, 10, (rows, tiles * 32)).astype(np.float32)
+    out = np.zeros_like(x)
+    branchy[1, rt.current_stream()](x, out, rows, tiles)
+    first = np.tile(x[:, :32], tiles)
+    want = np.where((np.arange(rows) % 2 == 0)[:, None], x * 2 + first, x + 1 + first)
+    np.testing.assert_array_equal(out, want)

@@ -302,7 +302,8 @@ class FunctionVisitor(ast.NodeVisitor):
     def paired_loop(self, node: ast.For, name: str, bounds_in: tuple, iv_dtype: Any, body: list) -> None:
         """Double buffering: the iterations in pairs, the body built twice in each (copy 0 and copy 1, whose
         loads take the two halves of one buffer each, so a pair's copies in overlap the other's work), then
-        an odd last iteration after the loop."""
+        an odd last iteration after the loop. Only loads directly in the body share buffers: in a nested
+        region (a run-time if, another loop) copy 0's buffer would not be visible from copy 1's."""
         lb, ub, step = (scalar_cast(to_int(v, "a range() bound"), iv_dtype) for v in bounds_in)
         trips = minmax("max", [-((lb - ub) // step), 0])  # ceil((ub - lb) / step) for either sign of step
         self.prepare_region(body)
@@ -317,7 +318,7 @@ class FunctionVisitor(ast.NodeVisitor):
                 for stmt in body:
                     self.visit(stmt)
         finally:
-            self.builder.unrolled = outer
+            self.builder.unrolled = None  # the odd last iteration, in a region of its own
             self.region_depth -= 1
         self.builder.for_end()
         end = self.end_line(node)
@@ -330,6 +331,7 @@ class FunctionVisitor(ast.NodeVisitor):
                 self.visit(stmt)
         finally:
             self.region_depth -= 1
+            self.builder.unrolled = outer
         self.builder.if_end()
         self.close_region(before, end)
         self.scope.pop(name, None)
@@ -345,6 +347,7 @@ class FunctionVisitor(ast.NodeVisitor):
         iv = self.builder.for_begin(*(b.handle for b in bounds))
         self.scope[name] = Scalar(iv, iv_dtype)
         self.region_depth += 1
+        outer, self.builder.unrolled = self.builder.unrolled, None  # see paired_loop
         try:
             if prologue is not None:
                 prologue(self.scope[name])
@@ -352,6 +355,7 @@ class FunctionVisitor(ast.NodeVisitor):
                 self.visit(stmt)
         finally:
             self.region_depth -= 1
+            self.builder.unrolled = outer
         self.builder.for_end()
         end = self.end_line(node)
         self.close_region(before | {name}, end)
@@ -385,6 +389,7 @@ class FunctionVisitor(ast.NodeVisitor):
         before = set(self.scope)
         self.builder.if_begin(cond.handle)
         self.region_depth += 1
+        outer, self.builder.unrolled = self.builder.unrolled, None  # see paired_loop
         try:
             for stmt in node.body:
                 self.visit(stmt)
@@ -395,6 +400,7 @@ class FunctionVisitor(ast.NodeVisitor):
                     self.visit(stmt)
         finally:
             self.region_depth -= 1
+            self.builder.unrolled = outer
         self.builder.if_end()
         self.close_region(before, self.end_line(node))
 
