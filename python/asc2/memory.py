@@ -24,6 +24,8 @@ class Tensor:
     """``asc2.tensor(ptr, shape)``: a dense row-major array in GM; dims are ints or run-time ints."""
 
     def __init__(self, base: asc.GlobalAddress, shape: tuple):
+        # run-time dims as int64, so that offsets computed from them do not wrap at 2**31 elements
+        shape = tuple(cast(d, _I64) if isinstance(d, Scalar) else d for d in shape)
         self.base, self.shape, self.dtype = base, shape, base.dtype
         self.gm = asc.GlobalTensor()
         self.gm.set_global_buffer(base, _product(shape))

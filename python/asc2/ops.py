@@ -211,6 +211,83 @@ def block_num() -> Scalar:
     return asc.get_block_num()
 
 
+# -- comparisons and where --------------------------------------------------------------------------
+
+
+class Mask:
+    """A comparison's result: one bit per element of a tile's shape (float tiles only, as Compare); `dtype`
+    is the compared tiles', which where() gives two scalars."""
+
+    def __init__(self, shape: tuple[int, ...], length: int, dtype: asc.DataType):
+        self.shape, self.length, self.dtype = shape, length, dtype
+        self.bits = asc.LocalTensorAuto(asc.uint8, max(32, length // 8))
+
+    def __repr__(self) -> str:
+        return f"Mask({list(self.shape)})"
+
+
+_CMP = {"equal": "EQ", "not_equal": "NE", "less": "LT", "less_equal": "LE", "greater": "GT", "greater_equal": "GE"}
+
+
+def _comparison(name: str) -> Callable[[Any, Any], Mask]:
+    mode = getattr(asc.CMPMODE, _CMP[name])
+    swapped = getattr(asc.CMPMODE, {"LT": "GT", "GT": "LT", "LE": "GE", "GE": "LE"}.get(_CMP[name], _CMP[name]))
+
+    def op(a: Any, b: Any) -> Mask:
+        what = f"asc2.{name}"
+        if not isinstance(a, Tile) and not isinstance(b, Tile):
+            raise CodegenError(f"{what}: at least one operand must be a tile")
+        if isinstance(a, Tile) and isinstance(b, Tile):
+            _same(a, b, what)
+        t, other, cmp = (a, b, mode) if isinstance(a, Tile) else (b, a, swapped)  # s < t is t > s
+        _float_only(t, what)
+        out = Mask(t.shape, t.length, t.dtype)
+        if isinstance(other, Tile):
+            asc.compare(out.bits, t.buf, other.buf, cmp, t.length)
+        else:
+            asc.compare_scalar(out.bits, t.buf, _scalar(other, t.dtype, what), cmp, t.length)
+        return out
+
+    op.__name__ = op.__qualname__ = name
+    return builtin(lift()(op))
+
+
+equal, not_equal = _comparison("equal"), _comparison("not_equal")
+less, less_equal = _comparison("less"), _comparison("less_equal")
+greater, greater_equal = _comparison("greater"), _comparison("greater_equal")
+
+
+def _where_dtype(mask: Any, a: Any, b: Any) -> asc.DataType:
+    """The first tile's dtype; for two scalars, that of the tiles the mask compared."""
+    for v in (a, b):
+        if hasattr(v, "dtype") and not isinstance(v, Scalar):
+            return v.dtype
+    return mask.dtype
+
+
+@builtin
+@lift(_where_dtype)
+def where(mask: Any, a: Any, b: Any) -> Tile:
+    """a where the mask's bit is set, else b; a and b are tiles of the mask's shape or scalars (the result
+    has the first tile's dtype, or for two scalars the compared tiles')."""
+    if not isinstance(mask, Mask):
+        raise CodegenError(f"asc2.where: the condition is a comparison of tiles (t > 0), got {type(mask).__name__}")
+    dtype = _where_dtype(mask, a, b)
+    tiles = [v for v in (a, b) if isinstance(v, Tile)] or [full(mask.shape, a, dtype)]
+    for v in tiles:
+        if v.shape != mask.shape:
+            raise CodegenError(f"asc2.where: a value of shape {list(v.shape)} for a mask of {list(mask.shape)}")
+    first = as_tile(a, mask.shape, dtype, "asc2.where")
+    _same(first, tiles[-1], "asc2.where")
+    out = Tile(mask.shape, dtype)
+    if isinstance(b, Tile):
+        asc.select(out.buf, mask.bits, first.buf, b.buf, asc.SelMode.VSEL_TENSOR_TENSOR_MODE, out.length)
+    else:
+        asc.select(out.buf, mask.bits, first.buf, _scalar(b, dtype, "asc2.where"),
+                   asc.SelMode.VSEL_TENSOR_SCALAR_MODE, out.length)  # fmt: skip
+    return out
+
+
 # -- reductions ----------------------------------------------------------------------------------
 
 _REDUCE = {"sum": (asc.reduce_sum, asc.add), "max": (asc.reduce_max, asc.max), "min": (asc.reduce_min, asc.min)}

@@ -14,6 +14,7 @@ from asc.errors import CodegenError
 from asc.language.basic.utils import builtin
 
 _BLOCK = 32  # bytes: the Unified Buffer's alignment
+_ELEMENTS = 128  # a tile's elements are computed on in multiples of this (Tile.length)
 
 
 def check_shape(shape: Any, dtype: asc.DataType, what: str) -> tuple[int, ...]:
@@ -78,10 +79,11 @@ class Tile:
 
     @property
     def length(self) -> int:
-        """The elements element-wise instructions cover: the size rounded up to a multiple of 32 elements
-        (whole 32-byte blocks for every dtype, so every block a store copies out was written, and a tile
-        converted to another dtype covers the same elements)."""
-        return -(-self.size // _BLOCK) * _BLOCK
+        """The elements element-wise instructions cover: the size rounded up to a multiple of 128 elements.
+        For every dtype that is whole 32-byte blocks (every block a store copies out was written) and, for
+        16- and 32-bit dtypes, whole 256-byte repeats (what compare and select need); a tile converted to
+        another dtype covers the same elements."""
+        return -(-self.size // _ELEMENTS) * _ELEMENTS
 
     def __repr__(self) -> str:
         return f"Tile({list(self.shape)}, {self.dtype.name})"
@@ -109,6 +111,10 @@ class Tile:
     __mul__, __rmul__ = _operator("mul"), _operator("mul", reflected=True)
     __truediv__, __rtruediv__ = _operator("div"), _operator("div", reflected=True)
     __neg__ = _method("negative")
+    __lt__, __le__ = _operator("less"), _operator("less_equal")
+    __gt__, __ge__ = _operator("greater"), _operator("greater_equal")
+    __eq__, __ne__ = _operator("equal"), _operator("not_equal")  # type: ignore[assignment]
+    __hash__ = object.__hash__
     to = _method("cast")
     exp, sqrt, relu = _method("exp"), _method("sqrt"), _method("relu")
     sum, max, min = _method("reduce_sum"), _method("reduce_max"), _method("reduce_min")  # noqa: A003
@@ -131,7 +137,8 @@ def _share_operators() -> None:
     from .split import SplitTile
 
     for name in ("__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__", "__truediv__",
-                 "__rtruediv__", "__neg__", "__pos__", "to", "exp", "sqrt", "relu", "sum", "max", "min"):  # fmt: skip
+                 "__rtruediv__", "__neg__", "__pos__", "__lt__", "__le__", "__gt__", "__ge__", "__eq__", "__ne__",
+                 "__hash__", "to", "exp", "sqrt", "relu", "sum", "max", "min"):  # fmt: skip
         setattr(SplitTile, name, getattr(Tile, name))
 
 

@@ -484,3 +484,58 @@ def test_loads_in_nested_regions_of_a_loop_built_in_pairs(rows, rng):
     first = np.tile(x[:, :32], tiles)
     want = np.where((np.arange(rows) % 2 == 0)[:, None], x * 2 + first, x + 1 + first)
     np.testing.assert_array_equal(out, want)
+
+
+@asc2.jit
+def selections(x_ptr: asc.GlobalAddress, y_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress,
+               n: asc.ConstExpr[int]):  # fmt: skip
+    x_gm, y_gm, out_gm = asc2.tensor(x_ptr, [n]), asc2.tensor(y_ptr, [n]), asc2.tensor(out_ptr, [6 * n])
+    x = asc2.load(x_gm, [n], offsets=[0])
+    y = asc2.load(y_gm, [n], offsets=[0])
+    asc2.store(asc2.where(x > y, x, y), out_gm, offsets=[0])
+    asc2.store(asc2.where(x < 0.5, 0.0, x), out_gm, offsets=[n])
+    asc2.store(asc2.where(0.25 >= x, x, -1.0), out_gm, offsets=[2 * n])  # a scalar on the left: x <= 0.25
+    asc2.store(asc2.where(x == y, 1.0, 0.0), out_gm, offsets=[3 * n])  # two scalars: x's dtype
+    asc2.store(asc2.where(asc2.not_equal(x, y), x * 2.0, y), out_gm, offsets=[4 * n])
+    asc2.store(asc2.where(asc2.less_equal(x, y), x, y) + asc2.where(asc2.greater_equal(x, y), 0.0, 1.0), out_gm,
+               offsets=[5 * n])  # fmt: skip
+
+
+@pytest.mark.parametrize("n", [40, 200, 70000])  # 70000: split tiles, compared chunk by chunk
+@pytest.mark.parametrize("dtype", [np.float32, np.float16])
+def test_comparisons_and_where(n, dtype, rng):
+    x = rng.random(n).astype(dtype)
+    y = rng.random(n).astype(dtype)
+    y[::7] = x[::7]
+    out = np.zeros(6 * n, dtype)
+    selections[1, rt.current_stream()](x, y, out, n)
+    one, zero = dtype(1), dtype(0)
+    want = np.concatenate([np.where(x > y, x, y), np.where(x < dtype(0.5), zero, x),
+                           np.where(dtype(0.25) >= x, x, dtype(-1)), np.where(x == y, one, zero),
+                           np.where(x != y, x * dtype(2), y),
+                           np.where(x <= y, x, y) + np.where(x >= y, zero, one)]).astype(dtype)  # fmt: skip
+    np.testing.assert_array_equal(out, want)
+
+
+@asc2.jit
+def bad_selection(x_ptr: asc.GlobalAddress, case: asc.ConstExpr[int]):
+    x = asc2.load(asc2.tensor(x_ptr, [64]), [64], offsets=[0])
+    if case == 0:
+        asc2.where(x, x, 0.0)
+    elif case == 1:
+        m = asc2.load(asc2.tensor(x_ptr.reinterpret(asc.int32), [64]), [64], offsets=[0]) > 0
+    elif case == 2:
+        asc2.where(x > 0.0, asc2.load(asc2.tensor(x_ptr, [64]), [32], offsets=[0]), 0.0)
+
+
+@pytest.mark.parametrize(
+    "case,message",
+    [
+        (0, "asc2.where: the condition is a comparison of tiles (t > 0), got Tile"),
+        (1, "asc2.greater: float16 and float32 tiles only, got int32"),
+        (2, "asc2.where: a value of shape [32] for a mask of [64]"),
+    ],
+)
+def test_selection_misuse_is_an_error(case, message):
+    text = _error_of(bad_selection, np.zeros(64, np.float32), case)
+    assert message in text and "test_tile_api.py" in text
