@@ -31,6 +31,9 @@ class Tensor:
         self.gm.set_global_buffer(base, _product(shape))
         self.loaded = self.stored = False  # so far in the kernel's text
 
+    def __repr__(self) -> str:
+        return f"Tensor({list(self.shape)}, {self.dtype.name})"
+
 
 # The sync inserter orders accesses to local memory; GM is asc2's to order. A tensor both loaded and stored
 # gets its copies in ordered (MTE3 before MTE2) on both sides of each store, which also covers a store in one
@@ -48,9 +51,6 @@ def _scalar_access(access: Any) -> Any:
     result = access()
     asc.pipe_barrier(asc.PipeID.PIPE_ALL)
     return result
-
-    def __repr__(self) -> str:
-        return f"Tensor({list(self.shape)}, {self.dtype.name})"
 
 
 @builtin
