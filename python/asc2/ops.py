@@ -1,8 +1,9 @@
 """Tile arithmetic, math functions, reductions and creation, each lowered to
 the vector instructions in count mode over the tile's elements. Two tiles
-combine when their shapes are equal; a scalar (a Python number or a run-time
-value such as a reduction's result) combines with any tile and takes the
-tile's dtype."""
+combine when their shapes are equal, or when one is a row ([cols] or
+[1, cols]) of the other's [rows, cols] (repeated over the rows, as NumPy
+broadcasts); a scalar (a Python number or a run-time value such as a
+reduction's result) combines with any tile and takes the tile's dtype."""
 
 from __future__ import annotations
 
@@ -54,6 +55,8 @@ def _binary(name: str, vector: Callable, a: Any, b: Any,
     if not isinstance(a, Tile) and not isinstance(b, Tile):
         raise CodegenError(f"{what}: at least one operand must be a tile")
     if isinstance(a, Tile) and isinstance(b, Tile):
+        if a.shape != b.shape and _row_of(a, b) is not None:
+            return _row_broadcast(what, vector, a, b)
         _same(a, b, what)
         out = Tile(a.shape, a.dtype)
         vector(out.buf, a.buf, b.buf, out.length)
@@ -64,6 +67,33 @@ def _binary(name: str, vector: Callable, a: Any, b: Any,
         return with_scalar(tile, s, tile_first)
     filled = full(tile.shape, s, tile.dtype)
     return _binary(name, vector, tile if tile_first else filled, filled if tile_first else tile, None)
+
+
+def _row_of(a: Tile, b: Tile) -> Optional[Tile]:
+    """Of a [rows, cols] tile and a [cols] or [1, cols] one (either order), the row (NumPy broadcasting of a
+    row over the rows); None for other shapes."""
+    for big, small in ((a, b), (b, a)):
+        if len(big.shape) == 2 and small.shape in ((big.shape[1],), (1, big.shape[1])) and big.shape[0] > 1:
+            return small
+    return None
+
+
+def _row_broadcast(what: str, vector: Callable, a: Tile, b: Tile) -> Tile:
+    """The instruction row by row: [rows, cols] with a row repeated over the rows (rows start on 32-byte
+    blocks, so each row is a tensor of its own)."""
+    if a.dtype != b.dtype:
+        raise CodegenError(f"{what}: dtypes {a.dtype.name} and {b.dtype.name} differ; convert one with .to(dtype)")
+    row = _row_of(a, b)
+    big = b if row is a else a
+    rows, cols = big.shape
+    out = _cleared(big.shape, big.dtype)
+    builder = current_builder()
+    r = Scalar(builder.for_begin(*_bounds(0, rows)), asc.int32)
+    at = r * cols
+    left, right = (row.buf, big.buf[at:]) if row is a else (big.buf[at:], row.buf)
+    vector(out.buf[at:], left, right, cols)
+    builder.for_end()
+    return out
 
 
 def _scalar_op(instruction: Callable) -> Callable[[Tile, Scalar, bool], Tile]:
@@ -323,7 +353,7 @@ def _reduce(kind: str, t: Any, dims: tuple, keep_dims: bool) -> Any:
     rows, cols = t.shape
     builder = current_builder()
     if axes == {0}:  # [rows, cols] -> [cols]: the rows combined in order
-        out = Tile((cols,), t.dtype)
+        out = _cleared((cols,), t.dtype)
         asc.copy(out.buf, t.buf, cols)
         if rows > 1:
             r = Scalar(builder.for_begin(*_bounds(1, rows)), asc.int32)
@@ -333,10 +363,19 @@ def _reduce(kind: str, t: Any, dims: tuple, keep_dims: bool) -> Any:
     if keep_dims:
         raise CodegenError(f"{what}: keep_dims along the last axis would make a [{rows}, 1] tile, whose rows are "
                            "not whole 32-byte blocks; reduce without keep_dims (a [rows] tile)")  # fmt: skip
-    out = Tile((rows,), t.dtype)  # [rows, cols] -> [rows]: each row reduced to a scalar
+    out = _cleared((rows,), t.dtype)  # [rows, cols] -> [rows]: each row reduced to a scalar
     r = Scalar(builder.for_begin(*_bounds(0, rows)), asc.int32)
     out.buf.set_value(r, _to_scalar_of(kind, t, t.buf[r * cols :], cols))
     builder.for_end()
+    return out
+
+
+def _cleared(shape: tuple[int, ...], dtype: asc.DataType) -> Tile:
+    """A result tile written a part at a time (row by row, element by element): zeros first where its length
+    runs past its size, so that instructions over the whole length read only written memory."""
+    out = Tile(shape, dtype)
+    if out.size != out.length:
+        asc.duplicate(out.buf, _scalar(0, dtype, "asc2"), out.length)
     return out
 
 
@@ -374,7 +413,7 @@ def softmax(t: Any) -> Tile:
     if len(t.shape) == 1:
         return _softmax_1d(t)
     rows, cols = t.shape
-    out = Tile(t.shape, t.dtype)
+    out = _cleared(t.shape, t.dtype)
     builder = current_builder()
     r = Scalar(builder.for_begin(*_bounds(0, rows)), asc.int32)
     row = _softmax_1d(Tile((cols,), t.dtype, t.buf[r * cols :]))

@@ -539,3 +539,47 @@ def bad_selection(x_ptr: asc.GlobalAddress, case: asc.ConstExpr[int]):
 def test_selection_misuse_is_an_error(case, message):
     text = _error_of(bad_selection, np.zeros(64, np.float32), case)
     assert message in text and "test_tile_api.py" in text
+
+
+@asc2.jit
+def row_broadcast(x_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, rows: asc.ConstExpr[int],
+                  cols: asc.ConstExpr[int]):  # fmt: skip
+    """A row ([cols] or [1, cols]) with a [rows, cols] tile, either side; also axis reductions' results used
+    in arithmetic (their tiles are written a part at a time)."""
+    x_gm, out_gm = asc2.tensor(x_ptr, [rows, cols]), asc2.tensor(out_ptr, [5 * rows, cols])
+    t = asc2.load(x_gm, [rows, cols], offsets=[0, 0])
+    mean = asc2.reduce_sum(t, 0) / float(rows)
+    asc2.store(t - mean, out_gm, offsets=[0, 0])
+    asc2.store(asc2.reduce_max(t, 0, keep_dims=True) - t, out_gm, offsets=[rows, 0])
+    asc2.store(t / asc2.reduce_max(t, 0), out_gm, offsets=[2 * rows, 0])
+    asc2.store(asc2.maximum(mean, t), out_gm, offsets=[3 * rows, 0])
+    row_sums = asc2.reduce_sum(t, 1) * 2.0  # a [rows] tile computed on over its whole length
+    asc2.store(asc2.full([rows, cols], 0.0) + row_sums.sum(), out_gm, offsets=[4 * rows, 0])
+
+
+@pytest.mark.parametrize("rows,cols", [(6, 64), (3, 8), (40, 136)])
+def test_a_row_broadcasts_over_the_rows(rows, cols, rng):
+    x = rng.integers(1, 9, (rows, cols)).astype(np.float32)
+    out = np.zeros((5 * rows, cols), np.float32)
+    row_broadcast[1, rt.current_stream()](x, out, rows, cols)
+    mean = (x.sum(0) / np.float32(rows)).astype(np.float32)
+    total = np.float32((x.sum(1) * 2).sum())
+    want = np.concatenate([x - mean, x.max(0, keepdims=True) - x, x / x.max(0), np.maximum(mean, x),
+                           np.full((rows, cols), total)])  # fmt: skip
+    np.testing.assert_allclose(out, want, rtol=1e-6)
+
+
+@asc2.jit
+def bad_broadcast(x_ptr: asc.GlobalAddress, case: asc.ConstExpr[int]):
+    t = asc2.load(asc2.tensor(x_ptr, [4, 32]), [4, 32], offsets=[0, 0])
+    if case == 0:
+        t + asc2.load(asc2.tensor(x_ptr, [128]), [16], offsets=[0])
+    else:
+        t + asc2.load(asc2.tensor(x_ptr.reinterpret(asc.int32), [128]), [32], offsets=[0])
+
+
+@pytest.mark.parametrize("case,message", [(0, "asc2.add: shapes [4, 32] and [16] differ"),
+                                          (1, "asc2.add: dtypes float32 and int32 differ")])  # fmt: skip
+def test_shapes_that_do_not_broadcast_are_an_error(case, message):
+    text = _error_of(bad_broadcast, np.zeros(128, np.float32), case)
+    assert message in text and "test_tile_api.py" in text
