@@ -32,9 +32,9 @@ if [ ! -f "$BUILD_DIR/build.ninja" ]; then
 fi
 cmake --build "$BUILD_DIR"
 
-# (Re)install when asc or asc2 is missing (an install made before asc2 existed maps asc only) or an install
+# (Re)install when asc, asc2 or pyasc is missing (an install made before a package existed does not map it) or an install
 # from another checkout shadows this one.
-if ! "$PYTHON" -c "import asc, asc2, sys; sys.exit(not all(m.__file__.startswith('$PWD/python/') for m in (asc, asc2)))" >/dev/null 2>&1; then
+if ! "$PYTHON" -c "import asc, asc2, pyasc, sys; sys.exit(not all(m.__file__.startswith('$PWD/python/') for m in (asc, asc2, pyasc)))" >/dev/null 2>&1; then
   echo "setup: installing the asc Python package (editable)"
   "$PYTHON" -m pip install -q --disable-pip-version-check --no-build-isolation --no-deps -e python
 fi

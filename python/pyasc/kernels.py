@@ -1,0 +1,119 @@
+"""The fixed kernels that recognised loop nests run on: a gather through an index table (the data
+movement of im2col, transposes and window extraction), a matmul on the cube, and a row reduction on
+the vector unit. Written once here with asc and asc2; specialised by dtype when launched."""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+import asc
+import asc.lib.host as host
+import asc.lib.runtime as rt
+import asc2
+
+# table entries that are not an element index
+FILL = -1  # the destination element becomes the fill value (outside the guard, or padding)
+SKIP = -2  # the destination element keeps its value (not written by the loop nest)
+
+
+@asc.jit
+def gather(dst: asc.GlobalAddress, src: asc.GlobalAddress, table: asc.GlobalAddress, n: int,
+           fill: asc.ConstExpr[float], accumulate: asc.ConstExpr[bool]):  # fmt: skip
+    """dst[i] = src[table[i]] (dst[i] += ... with accumulate), fill where table[i] is FILL, unchanged where
+    it is SKIP. Each core takes a contiguous range of dst, so no two cores write one element."""
+    dst_gm, src_gm, table_gm = asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor()
+    dst_gm.set_global_buffer(dst)
+    src_gm.set_global_buffer(src)
+    table_gm.set_global_buffer(table)
+    per_core = (n + asc.get_block_num() - 1) // asc.get_block_num()
+    start = asc.get_block_idx() * per_core
+    for i in range(start, min(start + per_core, n)):
+        at = table_gm.get_value(i)
+        if at >= 0:
+            if accumulate:
+                dst_gm.set_value(i, dst_gm.get_value(i) + src_gm.get_value(at))
+            else:
+                dst_gm.set_value(i, src_gm.get_value(at))
+        elif at == -1:
+            dst_gm.set_value(i, fill)
+
+
+@asc.jit(matmul_cube_only=True)
+def matmul(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress, tiling: asc.adv.TCubeTiling,
+           workspace: asc.GlobalAddress):  # fmt: skip
+    """c[M, N] = a[M, K] @ b[K, N], row-major; each core one (single_core_m x single_core_n) block of c."""
+    m_blocks = tiling.m.ceildiv(tiling.single_core_m)
+    mi = asc.get_block_idx() % m_blocks
+    ni = asc.get_block_idx() // m_blocks
+    a_gm, b_gm, c_gm = asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor()
+    a_gm.set_global_buffer(a + mi * tiling.single_core_m * tiling.k_a)
+    b_gm.set_global_buffer(b + ni * tiling.single_core_n)
+    c_gm.set_global_buffer(c + mi * tiling.single_core_m * tiling.n + ni * tiling.single_core_n)
+    mm = asc.adv.Matmul(a=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, a.dtype),
+                        b=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, b.dtype),
+                        c=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, c.dtype))  # fmt: skip
+    asc.adv.register_matmul(asc.TPipe(), workspace, mm, tiling)
+    mm.set_tensor_a(a_gm)
+    mm.set_tensor_b(b_gm)
+    mm.set_tail(min(tiling.single_core_m, tiling.m - mi * tiling.single_core_m),
+                min(tiling.single_core_n, tiling.n - ni * tiling.single_core_n))  # fmt: skip
+    mm.iterate_all(c_gm)
+    mm.end()
+
+
+@asc2.jit
+def reduce_rows(src_ptr: asc.GlobalAddress, dst_ptr: asc.GlobalAddress, cols: int, rows: asc.ConstExpr[int],
+                tile: asc.ConstExpr[int], use_max: asc.ConstExpr[bool]):  # fmt: skip
+    """dst[c] = max (or sum) over r of src[r, c]; each core takes every block_num-th tile of columns."""
+    src, dst = asc2.tensor(src_ptr, [rows, cols]), asc2.tensor(dst_ptr, [1, cols])
+    for c0 in range(asc2.block_idx() * tile, cols, asc2.block_num() * tile):
+        acc = asc2.load(src, [1, tile], offsets=[0, c0])
+        for r in range(1, rows):
+            if use_max:
+                acc = asc2.maximum(acc, asc2.load(src, [1, tile], offsets=[r, c0]))
+            else:
+                acc = acc + asc2.load(src, [1, tile], offsets=[r, c0])
+        asc2.store(acc, dst, offsets=[0, c0])
+
+
+_HOST_DTYPES = {np.dtype(np.float16): host.DataType.DT_FLOAT16, np.dtype(np.float32): host.DataType.DT_FLOAT}
+MATMUL_WORKSPACE = 16 * 1024 * 1024
+
+
+@functools.lru_cache(maxsize=64)
+def matmul_tiling(m: int, n: int, k: int, dtype: np.dtype) -> asc.adv.TCubeTiling:
+    platform = host.get_ascendc_platform()
+    api = host.MultiCoreMatmulTiling(platform)
+    for set_type in (api.set_a_type, api.set_b_type):
+        set_type(host.TPosition.GM, host.CubeFormat.ND, _HOST_DTYPES[np.dtype(dtype)], False)
+    api.set_c_type(host.TPosition.GM, host.CubeFormat.ND, host.DataType.DT_FLOAT)
+    api.set_dim(platform.get_core_num_aic())
+    api.set_shape(m, n, k)
+    api.set_org_shape(m, n, k)
+    tiling = asc.adv.TCubeTiling()
+    if api.get_tiling(tiling) != 0:
+        raise RuntimeError(f"no matmul tiling fits {m} x {n} x {k}")
+    return tiling
+
+
+def vector_cores() -> int:
+    return host.get_ascendc_platform().get_core_num_aiv()
+
+
+def run_gather(dst: np.ndarray, src: np.ndarray, table: np.ndarray, fill: float, accumulate: bool = False) -> None:
+    cores = max(1, min(vector_cores(), table.size // 4096))
+    gather[cores, rt.current_stream()](dst, src, table, table.size, float(fill), accumulate)
+
+
+def run_matmul(a: np.ndarray, b: np.ndarray, c: np.ndarray, m: int, n: int, k: int) -> None:
+    tiling = matmul_tiling(m, n, k, a.dtype)
+    workspace = np.zeros(MATMUL_WORKSPACE, np.uint8)
+    matmul[tiling.used_core_num, rt.current_stream()](a, b, c, tiling, workspace)
+
+
+def run_reduce_rows(src: np.ndarray, dst: np.ndarray, rows: int, cols: int, use_max: bool) -> None:
+    tile = 2048
+    cores = max(1, min(vector_cores(), -(-cols // tile)))
+    reduce_rows[cores, rt.current_stream()](src, dst, cols, rows, tile, use_max)

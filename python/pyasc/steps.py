@@ -1,0 +1,321 @@
+"""The steps an operator compiles to, each a few kernel launches. A step computes its index tables
+and picks its kernels when it is built; `launches` gives the launches for one call's arrays, which a
+call runs and `pyasc.compile` only compiles."""
+
+from __future__ import annotations
+
+import ast
+import math
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Optional
+
+import numpy as np
+
+from asc.errors import CodegenError
+
+from . import elementwise, kernels, scalar_nest
+from .errors import NotRecognised, OperatorError
+from .generated import kernel_from_source
+from .symbols import Affine, ArrayView, Counter, Elementwise, Load, Param, Range
+
+if TYPE_CHECKING:
+    from .trace import Tracer
+
+Location = tuple[str, int, int]
+FLOATS = (np.dtype(np.float16), np.dtype(np.float32))
+
+
+@dataclass
+class Launch:
+    kernel: Any  # an asc/asc2 jit function
+    cores: int
+    args: tuple
+
+
+class Step:
+    target: Param
+    location: Location
+
+    def launches(self, arrays: dict[str, np.ndarray]) -> list[Launch]:
+        raise NotImplementedError
+
+    def describe(self) -> str:
+        raise NotImplementedError
+
+
+def _origin(location: Location) -> str:
+    return f"{location[0]}:{location[1]}"
+
+
+# -- whole-array statements ------------------------------------------------------------------------
+@dataclass
+class ElementwiseStep(Step):
+    target: Param
+    expr: Elementwise
+    location: Location
+    _kernel: Any = None
+
+    def __post_init__(self) -> None:
+        params = elementwise.inputs(self.expr)
+        for p in params:
+            if p.dtype != self.target.dtype:
+                raise OperatorError(f"'{p.name}' is {p.dtype} but '{self.target.name}' is {self.target.dtype}: "
+                                    f"whole-array statements take one dtype", *self.location)  # fmt: skip
+        if self.target.dtype not in elementwise.ASC_DTYPES:
+            raise OperatorError(f"'{self.target.name}' is {self.target.dtype}; arrays are float32, float16 or "
+                                f"int32", *self.location)  # fmt: skip
+        self.inputs = params
+
+    def kernel(self) -> Any:
+        if self._kernel is None:
+            text = elementwise.source("elementwise", self.target, self.expr, _origin(self.location))
+            self._kernel = kernel_from_source(text, "elementwise")
+        return self._kernel
+
+    def launches(self, arrays: dict[str, np.ndarray]) -> list[Launch]:
+        size = math.prod(self.target.shape or ())
+        tile = elementwise.TILE
+        cores = max(1, min(kernels.vector_cores(), -(-size // tile)))
+        flat = [arrays[p.name].reshape(-1) for p in [self.target, *self.inputs]]
+        return [Launch(self.kernel(), cores, (*flat, size, tile))]
+
+    def describe(self) -> str:
+        return f"whole-array statement into '{self.target.name}' (asc2, vector)"
+
+
+# -- index tables for recognised nests -------------------------------------------------------------
+def _grids(counters: list[Counter]) -> dict[str, np.ndarray]:
+    shape = [c.extent for c in counters] or [1]
+    index = np.indices(shape, dtype=np.int64).reshape(len(shape), -1)
+    return {c.name: index[i] for i, c in enumerate(counters)}
+
+
+def _table(load: Load, counters: list[Counter], guards: list[Range], location: Location) -> np.ndarray:
+    """The storage position of `load` for every point of the counters' grid (row-major), FILL where a
+    guard fails; a position outside the array where the guards hold is the user's out-of-bounds access."""
+    grids = _grids(counters)
+    size = next(iter(grids.values())).size
+    ok = np.ones(size, bool)
+    for guard in guards:
+        ok &= np.broadcast_to(guard.holds(grids), (size,))
+    param = load.view.param
+    linear = np.zeros(size, np.int64)
+    inside = np.ones(size, bool)
+    for index, extent, stride in zip(load.view.storage_index(load.index), param.shape, param.strides):
+        value = np.broadcast_to(index.evaluate(grids), (size,))
+        inside &= (value >= 0) & (value < extent)
+        linear += value * stride
+    bad = ok & ~inside
+    if bad.any():
+        point = {c.name.split("_", 1)[1]: int(grids[c.name][np.argmax(bad)]) for c in counters}
+        raise OperatorError(f"'{param.name}' is indexed out of bounds (shape {param.shape}) when {point}",
+                            *location)  # fmt: skip
+    return np.where(ok, linear, kernels.FILL)
+
+
+def _scatter_table(out: ArrayView, index: tuple[Affine, ...], counters: list[Counter]) -> np.ndarray:
+    """For every element of out's storage: the grid point (row-major) that writes it, or SKIP."""
+    grids = _grids(counters)
+    size = next(iter(grids.values())).size
+    linear = np.zeros(size, np.int64)
+    for axis, stride in zip(out.storage_index(index), out.param.strides):
+        linear += np.broadcast_to(axis.evaluate(grids), (size,)) * stride
+    table = np.full(math.prod(out.param.shape), kernels.SKIP, np.int64)
+    table[linear] = np.arange(size, dtype=np.int64)
+    return table
+
+
+def _padded(table: np.ndarray, rows: int, cols: int, rows_to: int, cols_to: int) -> np.ndarray:
+    out = np.full((rows_to, cols_to), kernels.FILL, np.int64)
+    out[:rows, :cols] = table.reshape(rows, cols)
+    return out.reshape(-1)
+
+
+def _int32(table: np.ndarray) -> np.ndarray:
+    if table.size >= 2**31 or (table.size and table.max() >= 2**31):
+        raise NotRecognised("index tables beyond 2**31 elements")
+    return table.astype(np.int32)
+
+
+def _identity(table: np.ndarray) -> bool:
+    return bool(np.array_equal(table, np.arange(table.size)))
+
+
+def _round16(n: int) -> int:
+    return -(-n // 16) * 16
+
+
+def _prod(counters: list[Counter]) -> int:
+    return math.prod(c.extent for c in counters)
+
+
+# -- contractions: gathers, a cube matmul, a scatter -------------------------------------------------
+@dataclass
+class ContractionStep(Step):
+    target: Param
+    location: Location
+    m: int
+    n: int
+    k: int
+    a: Load
+    b: Load
+    table_a: Optional[np.ndarray]  # None: a's storage is already the [m, k] matrix
+    table_b: Optional[np.ndarray]
+    table_c: Optional[np.ndarray]  # None: the [m, n] product is out's storage
+    accumulate: bool
+
+    @staticmethod
+    def build(*, location: Location, out: ArrayView, out_index: tuple[Affine, ...], free: list[Counter],
+              reduce: list[Counter], guards: list[Range], accumulate: bool, a: Load,
+              b: Load) -> ContractionStep:  # fmt: skip
+        in_a, in_b = a.counters(), b.counters()
+        if any(f.name in in_a and f.name in in_b for f in free):
+            raise NotRecognised("an output counter indexing both operands (a batch of products)")
+        if a.view.dtype != b.view.dtype or a.view.dtype not in FLOATS or out.dtype != np.float32:
+            raise NotRecognised("operands other than two float16 or two float32 arrays into a float32 output")
+        free_a = [f for f in free if f.name in in_a or f.name not in in_b]
+        free_b = [f for f in free if f.name in in_b and f.name not in in_a]
+        side_a, side_b = {c.name for c in free_a + reduce}, {c.name for c in free_b + reduce}
+        guards_a = [g for g in guards if g.expr.counters <= side_a]
+        guards_b = [g for g in guards if not g.expr.counters <= side_a]
+        if any(not g.expr.counters <= side_b for g in guards_b):
+            raise NotRecognised("a condition on counters of both operands' sides")
+        m, k, n = _prod(free_a), _prod(reduce), _prod(free_b)
+        mp, kp, np_ = _round16(m), _round16(k), _round16(n)
+        table_a = _padded(_table(a, free_a + reduce, guards_a, location), m, k, mp, kp)
+        table_b = _padded(_table(b, reduce + free_b, guards_b, location), k, n, kp, np_)
+        table_c = _scatter_table(out, out_index, free_a + free_b)
+        if np_ != n:  # the product's rows are np_ long
+            rows, cols = np.divmod(np.where(table_c >= 0, table_c, 0), n)
+            table_c = np.where(table_c >= 0, rows * np_ + cols, table_c)
+        direct_a = _identity(table_a) and table_a.size == math.prod(a.view.param.shape)
+        direct_b = _identity(table_b) and table_b.size == math.prod(b.view.param.shape)
+        direct_c = _identity(table_c) and not accumulate and mp == m
+        return ContractionStep(
+            out.param, location, mp, np_, kp, a, b,
+            None if direct_a else _int32(table_a),
+            None if direct_b else _int32(table_b),
+            None if direct_c else _int32(table_c),
+            accumulate,
+        )  # fmt: skip
+
+    def launches(self, arrays: dict[str, np.ndarray]) -> list[Launch]:
+        out: list[Launch] = []
+        operands = []
+        for load, table, rows, cols in ((self.a, self.table_a, self.m, self.k), (self.b, self.table_b, self.k, self.n)):
+            source = arrays[load.view.param.name].reshape(-1)
+            if table is None:
+                operands.append(source)
+                continue
+            matrix = np.empty(rows * cols, source.dtype)
+            out.append(_gather_launch(matrix, source, table, 0.0))
+            operands.append(matrix)
+        target = arrays[self.target.name].reshape(-1)
+        product = target if self.table_c is None else np.empty(self.m * self.n, np.float32)
+        tiling = kernels.matmul_tiling(self.m, self.n, self.k, operands[0].dtype)
+        workspace = np.zeros(kernels.MATMUL_WORKSPACE, np.uint8)
+        out.append(Launch(kernels.matmul, tiling.used_core_num, (operands[0], operands[1], product, tiling, workspace)))
+        if self.table_c is not None:
+            out.append(_gather_launch(target, product, self.table_c, 0.0, self.accumulate))
+        return out
+
+    def describe(self) -> str:
+        moved = [load.view.param.name for load, t in ((self.a, self.table_a), (self.b, self.table_b)) if t is not None]
+        gathers = f", gathering {' and '.join(moved)}" if moved else ""
+        scatter = f", scattering into '{self.target.name}'" if self.table_c is not None else ""
+        return (f"contraction into '{self.target.name}': [{self.m} x {self.k}] @ [{self.k} x {self.n}] on the cube"
+                f"{gathers}{scatter}")  # fmt: skip
+
+
+def _gather_launch(
+    dst: np.ndarray, src: np.ndarray, table: np.ndarray, fill: float, accumulate: bool = False
+) -> Launch:
+    cores = max(1, min(kernels.vector_cores(), table.size // 4096))
+    return Launch(kernels.gather, cores, (dst, src, table, table.size, float(fill), accumulate))
+
+
+# -- window reductions: a gather into rows, a vector reduction -------------------------------------
+@dataclass
+class WindowReduceStep(Step):
+    target: Param
+    location: Location
+    load: Load
+    rows: int
+    cols: int
+    use_max: bool
+    fill: float
+    table_g: np.ndarray
+    table_out: Optional[np.ndarray]
+    accumulate: bool
+
+    @staticmethod
+    def build(*, location: Location, out: ArrayView, out_index: tuple[Affine, ...], free: list[Counter],
+              reduce: list[Counter], guards: list[Range], accumulate: bool, op: str, init: float,
+              load: Load) -> WindowReduceStep:  # fmt: skip
+        if load.view.dtype not in FLOATS or out.dtype != load.view.dtype:
+            raise NotRecognised("a reduction other than of float16 or float32 into the same dtype")
+        rows, cols = _prod(reduce), _prod(free)
+        fill = init if op == "max" else 0.0  # max: positions outside the guard count as the initial value
+        table = _table(load, reduce + free, guards, location)
+        if op == "max" and init != float("-inf"):
+            table = np.concatenate([table, np.full(cols, kernels.FILL, np.int64)])  # a row of the initial value
+            rows += 1
+        table_out = _scatter_table(out, out_index, free)
+        direct = _identity(table_out) and not accumulate
+        return WindowReduceStep(out.param, location, load, rows, cols, op == "max", fill, _int32(table),
+                                None if direct else _int32(table_out), accumulate)  # fmt: skip
+
+    def launches(self, arrays: dict[str, np.ndarray]) -> list[Launch]:
+        source = arrays[self.load.view.param.name].reshape(-1)
+        target = arrays[self.target.name].reshape(-1)
+        windows = np.empty(self.rows * self.cols, source.dtype)
+        result = target if self.table_out is None else np.empty(self.cols, source.dtype)
+        tile = 2048
+        cores = max(1, min(kernels.vector_cores(), -(-self.cols // tile)))
+        out = [
+            _gather_launch(windows, source, self.table_g, self.fill),
+            Launch(kernels.reduce_rows, cores, (windows, result, self.cols, self.rows, tile, self.use_max)),
+        ]
+        if self.table_out is not None:
+            out.append(_gather_launch(target, result, self.table_out, 0.0, self.accumulate))
+        return out
+
+    def describe(self) -> str:
+        return (f"window {'max' if self.use_max else 'sum'} into '{self.target.name}': {self.rows} rows of "
+                f"{self.cols} on the vector unit")  # fmt: skip
+
+
+# -- everything else: scalar code ------------------------------------------------------------------
+@dataclass
+class ScalarNestStep(Step):
+    target: Param
+    location: Location
+    params: list[Param] = field(default_factory=list)
+    kernel: Any = None
+
+    @staticmethod
+    def build(node: ast.For, tracer: Tracer, location: Location) -> ScalarNestStep:
+        text, params = scalar_nest.source("loop_nest", node, tracer, _origin(location))
+        written = [p for p in params if p.name in _written(node, tracer)]
+        if not written:
+            raise OperatorError("this loop nest writes no array element", *location)
+        return ScalarNestStep(written[0], location, params, kernel_from_source(text, "loop_nest"))
+
+    def launches(self, arrays: dict[str, np.ndarray]) -> list[Launch]:
+        return [Launch(self.kernel, 1, tuple(arrays[p.name].reshape(-1) for p in self.params))]
+
+    def describe(self) -> str:
+        return f"loop nest into '{self.target.name}' (scalar code, one core)"
+
+
+def _written(node: ast.For, tracer: Tracer) -> set[str]:
+    out = set()
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Subscript) and isinstance(sub.ctx, ast.Store):
+            try:
+                view = tracer.eval(sub.value)
+            except CodegenError:
+                continue
+            if isinstance(view, ArrayView):
+                out.add(view.param.name)
+    return out

@@ -1,0 +1,152 @@
+"""Compiling an operator body for concrete arguments: the body runs once in Python over symbolic arrays
+(symbols.py). Shapes, attributes and `if`s are ordinary Python values; what touches array contents
+becomes a step of the plan: a whole-array statement, or a loop nest (nest.py)."""
+
+from __future__ import annotations
+
+import ast
+import copy
+from typing import Any
+
+from asc.codegen.source import FunctionSource
+
+from . import nest
+from .errors import OperatorError
+from .steps import ElementwiseStep, Step
+from .symbols import ArrayView, Elementwise, Param, ShapeError
+
+_RETURN = object()
+
+
+class Tracer:
+    def __init__(self, source: FunctionSource, params: list[Param], attrs: dict[str, Any]):
+        self.source = source
+        self.env: dict[str, Any] = dict(attrs)
+        self.env.update({p.name: ArrayView(p) for p in params})
+        self.steps: list[Step] = []
+        self.zeroed: set[str] = set()  # parameters whose every element is 0 after the steps so far
+
+    def run(self) -> list[Step]:
+        self.block(self.source.tree.body)
+        return self.steps
+
+    # -- evaluation ----------------------------------------------------------------------------------
+    def error(self, node: ast.AST, message: str) -> OperatorError:
+        return OperatorError(message, *self.source.location(node))
+
+    def eval(self, node: ast.expr, env: dict[str, Any] | None = None) -> Any:
+        if isinstance(getattr(node, "ctx", None), ast.Store):  # a target, read as the value it names
+            node = copy.deepcopy(node)
+            for sub in ast.walk(node):
+                if hasattr(sub, "ctx"):
+                    sub.ctx = ast.Load()
+        code = compile(ast.Expression(node), self.source.file, "eval")
+        try:
+            return eval(code, self.source.globals, self.env if env is None else env)  # noqa: S307 - the user's body
+        except (ShapeError, IndexError, NameError, AttributeError) as e:
+            raise self.error(node, str(e)) from None
+        except TypeError as e:
+            raise self.error(node, f"{e} (whole arrays take +, -, *, /, unary -, abs and numpy's exp, log, "
+                             f"sqrt, maximum, minimum)") from None  # fmt: skip
+
+    def bind(self, target: ast.expr, value: Any) -> None:
+        if isinstance(target, ast.Name):
+            self.env[target.id] = value
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            values = list(value)
+            if len(values) != len(target.elts):
+                raise self.error(target, f"cannot unpack {len(values)} values into {len(target.elts)} names")
+            for t, v in zip(target.elts, values):
+                self.bind(t, v)
+        else:
+            raise self.error(target, f"cannot assign to {ast.unparse(target)} outside a loop")
+
+    # -- statements ----------------------------------------------------------------------------------
+    def block(self, body: list[ast.stmt]) -> Any:
+        for node in body:
+            if self.statement(node) is _RETURN:
+                return _RETURN
+        return None
+
+    def statement(self, node: ast.stmt) -> Any:
+        if isinstance(node, ast.Expr):
+            if not isinstance(node.value, ast.Constant):  # a docstring is skipped
+                self.eval(node.value)
+        elif isinstance(node, ast.Assign):
+            value = self.eval(node.value)
+            for target in node.targets:
+                if isinstance(target, ast.Subscript):
+                    self.whole_array(node, target, value)
+                else:
+                    self.bind(target, value)
+        elif isinstance(node, ast.AugAssign):
+            op = _AUG.get(type(node.op))
+            if isinstance(node.target, ast.Subscript):
+                view = self.eval(node.target)
+                if op is None or not isinstance(view, ArrayView):
+                    raise self.error(node, f"unsupported whole-array statement: {ast.unparse(node)}")
+                self.whole_array(node, node.target, Elementwise(op, (view, self.eval(node.value))))
+            elif isinstance(node.target, ast.Name):
+                self.bind(node.target, self.eval(ast.BinOp(node.target, node.op, node.value, **_pos(node))))
+            else:
+                raise self.error(node, f"cannot assign to {ast.unparse(node.target)}")
+        elif isinstance(node, ast.If):
+            test = self.eval(node.test)
+            if isinstance(test, (ArrayView, Elementwise)):
+                raise self.error(node.test, "an `if` outside a loop tests Python values (shapes, attributes), "
+                                 "not array contents")  # fmt: skip
+            return self.block(node.body if test else node.orelse)
+        elif isinstance(node, ast.Raise):
+            if node.exc is None:
+                raise self.error(node, "a bare `raise` has nothing to re-raise here")
+            raise self.eval(node.exc)
+        elif isinstance(node, ast.Return):
+            return _RETURN
+        elif isinstance(node, ast.For):
+            step = nest.compile_nest(node, self)
+            self.steps.append(step)
+            self.zeroed.discard(step.target.name)
+        elif not isinstance(node, ast.Pass):
+            raise self.error(node, f"unsupported statement in an operator: {type(node).__name__}")
+        return None
+
+    def whole_array(self, node: ast.stmt, target: ast.Subscript, value: Any) -> None:
+        """`out[:] = expr` (or `out[...] = expr`): every element of out from the same position of each array.
+        An omitted output not yet resized takes the expression's shape."""
+        whole = self.eval(target.value)
+        if isinstance(whole, ArrayView) and whole.param.shape is None and isinstance(value, (ArrayView, Elementwise)):
+            arrays = value.arrays() if isinstance(value, Elementwise) else [value]
+            if arrays:
+                whole.resize(arrays[0].shape)
+        view = self.eval(target)
+        if not isinstance(view, ArrayView):
+            raise self.error(target, f"assign whole arrays as `{ast.unparse(target.value)}[:] = ...`; element "
+                             f"assignments belong in a loop")  # fmt: skip
+        if not view.identity:
+            raise self.error(target, f"cannot assign to the transposed view {view}")
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            value = Elementwise("fill", (float(value),))
+        if not isinstance(value, (ArrayView, Elementwise)):
+            raise self.error(node, f"`{ast.unparse(target)} = ...` needs a number or a whole-array expression, "
+                             f"got {type(value).__name__}")  # fmt: skip
+        if isinstance(value, ArrayView):
+            value = Elementwise("copy", (value,))
+        for array in value.arrays():
+            if array.shape != view.shape:
+                raise self.error(node, f"'{array.param.name}' has shape {array.shape} but '{view.param.name}' has "
+                                 f"{view.shape}: whole-array statements need equal shapes (or numbers)")  # fmt: skip
+            if not array.identity:
+                raise self.error(node, f"the transposed view {array} cannot be used in a whole-array statement")
+        location = self.source.location(node)
+        self.steps.append(ElementwiseStep(view.param, value, location))
+        if value.op == "fill" and value.args[0] == 0.0:
+            self.zeroed.add(view.param.name)
+        else:
+            self.zeroed.discard(view.param.name)
+
+
+_AUG = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.Div: "div"}
+
+
+def _pos(node: ast.AST) -> dict[str, int]:
+    return {k: getattr(node, k) for k in ("lineno", "col_offset", "end_lineno", "end_col_offset")}
