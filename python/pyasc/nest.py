@@ -217,14 +217,15 @@ def recognise(node: ast.For, tracer: Tracer) -> tuple[str, dict[str, Any]]:
 def compile_nest(node: ast.For, tracer: Tracer) -> Step:
     location = tracer.source.location(node)
     try:
+        if not tracer.recognise:
+            raise NotRecognised("opt_level 1 compiles loops as written")
         kind, fields = recognise(node, tracer)
         build = ContractionStep.build if kind == "contraction" else WindowReduceStep.build
         return build(location=location, **fields)
     except NotRecognised as why:
         step = ScalarNestStep.build(node, tracer, location)
         warnings.warn_explicit(
-            f"this loop nest compiles to scalar code, one element at a time, and will be slow "
-            f"(not a contraction or window reduction: {why})",
+            f"this loop nest compiles to scalar code, one element at a time, and will be slow ({why})",
             SlowLoopWarning,
             location[0],
             location[1],

@@ -48,8 +48,9 @@ class Operator:
         self.array_names = [p.name for p in params if p.default is inspect.Parameter.empty]
         self.attr_defaults = {p.name: p.default for p in params if p.default is not inspect.Parameter.empty}
         self._source: Optional[FunctionSource] = None
-        self._plans: dict[tuple, Plan] = {}
-        self._last: Optional[tuple[tuple, dict]] = None  # the last call's arguments, for compile()
+        self._plans: dict[tuple, Plan] = {}  # by (call, whether nests are recognised)
+        self._calls: dict[tuple, tuple[dict, dict]] = {}  # the shapes, dtypes and attributes of each call so far
+        self.opt_level = 3  # 1: loop nests compile as written (scalar code); 2, 3: recognised nests use the cube/vector
 
     def __repr__(self) -> str:
         return f"<pyasc.operator {self.name!r} ({', '.join(self.signature.parameters)})>"
@@ -64,7 +65,6 @@ class Operator:
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         arrays, attrs = self._bind(args, kwargs)
         plan = self.plan(arrays, attrs)
-        self._last = (tuple(arrays.values()), attrs)
         storage = self._storage(plan, arrays)
         stream = rt.current_stream()
         for launch in plan.launches(storage):
@@ -110,10 +110,12 @@ class Operator:
         return arrays, attrs
 
     def plan(self, arrays: dict[str, Optional[np.ndarray]], attrs: dict[str, Any]) -> Plan:
-        key = (
+        call = (
             tuple((n, None if a is None else (a.shape, a.dtype.str)) for n, a in arrays.items()),
             tuple((n, type(v).__name__, v if _hashable(v) else id(v)) for n, v in attrs.items()),
         )
+        self._calls.setdefault(call, ({n: None if a is None else (a.shape, a.dtype) for n, a in arrays.items()}, attrs))
+        key = (call, self.opt_level > 1)
         plan = self._plans.get(key)
         if plan is None:
             plan = self._plans[key] = self._trace(arrays, attrs)
@@ -126,7 +128,7 @@ class Operator:
             Param(name, i, a.dtype if a is not None else default_dtype, None if a is None else tuple(a.shape))
             for i, (name, a) in enumerate(arrays.items())
         ]
-        steps = Tracer(self.source, params, attrs).run()
+        steps = Tracer(self.source, params, attrs, recognise=self.opt_level > 1).run()
         for p in params:
             if p.shape is None and any(s.target is p for s in steps):
                 raise OperatorError(f"the output '{p.name}' was omitted, and the body never gives its shape with "
@@ -147,17 +149,17 @@ class Operator:
 
     # -- ahead of time ----------------------------------------------------------------------------------
     def compile(self, example: Optional[tuple] = None, **attrs: Any) -> list[str]:
-        """Compiles every kernel of the plans made so far (and of `example`, arrays with attributes as keyword
-        arguments) without running them; returns what each plan step became."""
+        """Compiles, at this operator's opt_level, every kernel for the calls so far and for `example` (arrays,
+        with attributes as keyword arguments) without running them; returns what each plan step became."""
         if example is not None:
             arrays, bound = self._bind(tuple(example), attrs)
             self.plan(arrays, bound)
-            self._last = (tuple(arrays.values()), bound)
-        if not self._plans:
+        if not self._calls:
             raise ValueError(f"pyasc.compile({self.name!r}): no shapes to compile for yet; call the operator once "
                              f"or pass example=(arrays...)")  # fmt: skip
         described = []
-        for plan in self._plans.values():
+        for specs, call_attrs in list(self._calls.values()):
+            plan = self.plan({n: None if s is None else np.zeros(*s) for n, s in specs.items()}, call_attrs)
             arrays = {p.name: np.zeros(p.shape or (), p.dtype) for p in plan.params}
             for launch in plan.launches(arrays):
                 try:
@@ -221,13 +223,15 @@ BACKENDS = {"model": config.Backend.Model, "npu": config.Backend.NPU}
 def compile(name_or_fn: Any, backend: str = "model", opt_level: int = 3, example: Optional[tuple] = None,
             **attrs: Any) -> Operator:  # fmt: skip
     """Compiles an operator ahead of time for `backend` ("model" or "npu"; it becomes the process's backend,
-    as asc.runtime.config.set_platform makes it) at opt_level 1-3. The kernels are stored in the disk
-    cache, so later calls, in this process or the next, do not compile. Returns the operator."""
+    as asc.runtime.config.set_platform makes it) at opt_level 1-3, which later calls keep (1: every loop
+    nest as scalar code, as written; 2 and 3: recognised nests on the cube and vector units). The kernels
+    are stored in the disk cache, so later calls, in this process or the next, do not compile. Returns
+    the operator."""
     op = lookup(name_or_fn)
     chosen = BACKENDS.get(str(backend).lower())
     if chosen is None:
         raise ValueError(f"pyasc.compile(): unknown backend {backend!r}; use 'model' or 'npu'")
-    if opt_level not in (1, 2, 3):
+    if opt_level not in (1, 2, 3) or isinstance(opt_level, bool):
         raise ValueError(f"pyasc.compile(): opt_level must be 1, 2 or 3, got {opt_level!r}")
     if rt.is_model() != (chosen is config.Backend.Model):
         previous = config.Backend.Model if rt.is_model() else config.Backend.NPU

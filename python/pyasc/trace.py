@@ -19,8 +19,9 @@ _RETURN = object()
 
 
 class Tracer:
-    def __init__(self, source: FunctionSource, params: list[Param], attrs: dict[str, Any]):
+    def __init__(self, source: FunctionSource, params: list[Param], attrs: dict[str, Any], recognise: bool = True):
         self.source = source
+        self.recognise = recognise  # False: every loop nest compiles to scalar code as written (opt_level 1)
         self.env: dict[str, Any] = dict(attrs)
         self.env.update({p.name: ArrayView(p) for p in params})
         self.steps: list[Step] = []

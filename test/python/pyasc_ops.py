@@ -1,14 +1,16 @@
-"""Operators for test_operator_api.py, written as the pyasc tutorials write them (plain loops over
-numpy-style indexing), plus a few that exercise the scalar fallback and the errors."""
+"""Operators for test_operator_api.py: the tutorials' own (conv2d, matmul, max_pool2d, MyOp), as
+examples/operators.py defines and runs them, and more written the same way (plain loops over
+numpy-style indexing), some of which exercise the scalar fallback and the errors."""
+
+import sys
+from pathlib import Path
 
 import numpy as np
 
 import pyasc
 
-
-@pyasc.operator("MyOp")
-def my_op(input, weight, output, alpha=1.0):
-    output[:] = input + alpha * weight
+sys.path.append(str(Path(__file__).resolve().parents[2] / "examples"))
+from operators import conv2d, matmul, max_pool2d, my_op  # noqa: E402, F401 - the tutorials' operators
 
 
 @pyasc.operator("Mixed")
@@ -22,48 +24,6 @@ def fill(out, value=0.0):
     out[:] = value
 
 
-@pyasc.operator("Conv2d")
-def conv2d(input, weight, output, stride=1, padding=0):
-    N, C, H, W = input.shape
-    K, _, kH, kW = weight.shape
-    oH = (H - kH + 2 * padding) // stride + 1
-    oW = (W - kW + 2 * padding) // stride + 1
-    output.resize((N, K, oH, oW))
-    output[:] = 0
-    for n in range(N):
-        for k in range(K):
-            for c in range(C):
-                for oh in range(oH):
-                    for ow in range(oW):
-                        s = 0
-                        for kh in range(kH):
-                            for kw in range(kW):
-                                ih = oh * stride + kh - padding
-                                iw = ow * stride + kw - padding
-                                if 0 <= ih < H and 0 <= iw < W:
-                                    s += input[n, c, ih, iw] * weight[k, c, kh, kw]
-                        output[n, k, oh, ow] += s
-
-
-@pyasc.operator("Matmul")
-def matmul(a, b, c, transpose_a=False, transpose_b=False):
-    if transpose_a:
-        a = a.T
-    if transpose_b:
-        b = b.T
-    M, K = a.shape
-    K_, N = b.shape
-    if K != K_:
-        raise ValueError(f"A's K ({K}) != B's K ({K_})")
-    c.resize((M, N))
-    for m in range(M):
-        for n in range(N):
-            s = 0
-            for k in range(K):
-                s += a[m, k] * b[k, n]
-            c[m, n] = s
-
-
 @pyasc.operator("MatmulAcc")
 def matmul_acc(a, b, c):
     M, K = a.shape
@@ -73,28 +33,6 @@ def matmul_acc(a, b, c):
             for k in range(K):
                 s += a[m, k] * b[k, n]
             c[m, n] += s  # c is not zeroed first: the product is added to what it holds
-
-
-@pyasc.operator("MaxPool2d")
-def max_pool2d(input, output, kernel_size=2, stride=2, padding=0):
-    N, C, H, W = input.shape
-    oH = (H - kernel_size + 2 * padding) // stride + 1
-    oW = (W - kernel_size + 2 * padding) // stride + 1
-    output.resize((N, C, oH, oW))
-    for n in range(N):
-        for c in range(C):
-            for oh in range(oH):
-                for ow in range(oW):
-                    h_start = oh * stride - padding
-                    w_start = ow * stride - padding
-                    max_val = -np.inf
-                    for kh in range(kernel_size):
-                        for kw in range(kernel_size):
-                            ih = h_start + kh
-                            iw = w_start + kw
-                            if 0 <= ih < H and 0 <= iw < W:
-                                max_val = max(max_val, input[n, c, ih, iw])
-                    output[n, c, oh, ow] = max_val
 
 
 @pyasc.operator("ReluMaxPool")
