@@ -110,27 +110,17 @@ def for_each_chunk(shape: tuple[int, ...], body: Callable[[Chunk], None]) -> Non
 def reduce_chunks(t: SplitTile, combine: str, reduce_chunk: Callable[[Any], Scalar]) -> Scalar:
     """A whole-tile reduction: each chunk's, combined (`combine`: "add", "max" or "min") in a variable."""
     builder = current_builder()
-    total: list[Optional[Scalar]] = [None]
+    extent = chunk_extent(t.shape)
+    # the first chunk on its own defines the variable, outside the loop over the others
+    first = reduce_chunk(t.build((0, (min(extent, t.shape[0]), *t.shape[1:]))))
+    total = Scalar(builder.op("var", [first.handle]), first.dtype)
 
-    def body(chunk: Chunk) -> None:
-        part = reduce_chunk(t.build(chunk))
-        if total[0] is None:  # the first chunk starts the variable, before any loop
-            total[0] = Scalar(builder.op("var", [part.handle]), part.dtype)
-            return
-        var = total[0]
-        value = var + part if combine == "add" else minmax(combine, [var, part])
-        builder.op("assign", [var.handle, value.handle])
+    def fold(chunk: Chunk) -> None:
+        start, shape = chunk
+        part = reduce_chunk(t.build((start + extent, shape)))
+        value = total + part if combine == "add" else minmax(combine, [total, part])
+        builder.op("assign", [total.handle, value.handle])
 
-    first_extent = chunk_extent(t.shape)
-    # the first chunk on its own, so that the variable is defined outside the loop over the others
-    body((0, (min(first_extent, t.shape[0]), *t.shape[1:])))
-    if t.shape[0] > first_extent:
-        rest_shape = (t.shape[0] - first_extent, *t.shape[1:])
-
-        def shifted(chunk: Chunk) -> None:
-            start, shape = chunk
-            body((start + first_extent, shape))
-
-        for_each_chunk(rest_shape, shifted)
-    assert total[0] is not None
-    return Scalar(builder.op("var", [total[0].handle]), total[0].dtype)
+    if t.shape[0] > extent:
+        for_each_chunk((t.shape[0] - extent, *t.shape[1:]), fold)
+    return Scalar(builder.op("var", [total.handle]), total.dtype)

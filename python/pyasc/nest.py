@@ -115,6 +115,16 @@ class _Walker:
         if accumulate:  # s += term
             self.update(current, "add", self.eval(value_node))
             return
+        if (
+            isinstance(current, Accumulator)
+            and isinstance(value_node, ast.BinOp)
+            and isinstance(value_node.op, ast.Add)
+        ):
+            sides = [value_node.left, value_node.right]  # s = s + term, or s = term + s
+            names = [x.id if isinstance(x, ast.Name) else None for x in sides]
+            if target.id in names:
+                self.update(current, "add", self.eval(sides[1 - names.index(target.id)]))
+                return
         if (  # m = max(m, term) or max(term, m)
             isinstance(current, Accumulator)
             and isinstance(value_node, ast.Call)
@@ -205,6 +215,9 @@ def recognise(node: ast.For, tracer: Tracer) -> tuple[str, dict[str, Any]]:
         guards=acc.guards,
         accumulate=store.accumulate and store.view.param.name not in tracer.zeroed,
     )
+    loads = acc.value.loads if isinstance(acc.value, Product) else (acc.value,)
+    if any(load.view.param is store.view.param for load in loads):
+        raise NotRecognised("an output that the nest also reads")  # its reads would see the nest's own writes
     if isinstance(acc.value, Product):
         if acc.op != "add":
             raise NotRecognised("a max of products")

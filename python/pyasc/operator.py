@@ -12,7 +12,7 @@ import numpy as np
 
 import asc.lib.runtime as rt
 from asc.codegen.source import FunctionSource
-from asc.errors import CodegenError
+from asc.errors import CodegenError, KernelError
 from asc.runtime import config
 
 from .errors import OperatorError
@@ -34,7 +34,9 @@ class Plan:
     def launches(self, arrays: dict[str, np.ndarray]) -> list[Launch]:
         out: list[Launch] = []
         for step in self.steps:
-            out.extend(step.launches(arrays))
+            for launch in step.launches(arrays):
+                launch.location = step.location
+                out.append(launch)
         return out
 
 
@@ -77,11 +79,15 @@ class Operator:
         return outputs[0] if len(outputs) == 1 else tuple(outputs) if outputs else None
 
     def _run(self, launch: Launch, stream: Any) -> None:
+        file, line, col = launch.location or (self.source.file, self.source.line, 0)
         try:
             launch.kernel[launch.cores, stream](*launch.args)
         except CodegenError as e:
             raise OperatorError(f"operator {self.name!r}: a generated kernel failed to compile: {e.message}",
-                                self.source.file, self.source.line) from e  # fmt: skip
+                                file, line, col) from e  # fmt: skip
+        except KernelError as e:  # a fault in the kernel of one statement: point at that statement
+            where = f" (the kernel's own line: {e.file}:{e.line})" if e.file else ""
+            raise type(e)(f"operator {self.name!r}: {e.message}{where}", file, line, col, e.kernel) from e
 
     def _bind(self, args: tuple, kwargs: dict) -> tuple[dict[str, Optional[np.ndarray]], dict[str, Any]]:
         if len(args) > len(self.array_names):
@@ -130,7 +136,7 @@ class Operator:
         ]
         steps = Tracer(self.source, params, attrs, recognise=self.opt_level > 1).run()
         for p in params:
-            if p.shape is None and any(s.target is p for s in steps):
+            if p.shape is None and any(p.name in s.writes for s in steps):
                 raise OperatorError(f"the output '{p.name}' was omitted, and the body never gives its shape with "
                                     f"{p.name}.resize(shape)", self.source.file, self.source.line)  # fmt: skip
         return Plan(steps, params)
@@ -177,7 +183,7 @@ class Operator:
 
 
 def _written(plan: Plan, name: str) -> bool:
-    return any(step.target.name == name for step in plan.steps)
+    return any(name in step.writes for step in plan.steps)
 
 
 def _hashable(value: Any) -> bool:

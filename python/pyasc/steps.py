@@ -30,11 +30,16 @@ class Launch:
     kernel: Any  # an asc/asc2 jit function
     cores: int
     args: tuple
+    location: Optional[Location] = None  # the operator's statement it runs: set by Plan.launches
 
 
 class Step:
-    target: Param
+    target: Param  # the array it writes (a scalar nest may write more: `writes`)
     location: Location
+
+    @property
+    def writes(self) -> tuple[str, ...]:
+        return (self.target.name,)
 
     def launches(self, arrays: dict[str, np.ndarray]) -> list[Launch]:
         raise NotImplementedError
@@ -292,6 +297,11 @@ class ScalarNestStep(Step):
     location: Location
     params: list[Param] = field(default_factory=list)
     kernel: Any = None
+    written: tuple[str, ...] = ()
+
+    @property
+    def writes(self) -> tuple[str, ...]:
+        return self.written
 
     @staticmethod
     def build(node: ast.For, tracer: Tracer, location: Location) -> ScalarNestStep:
@@ -299,7 +309,8 @@ class ScalarNestStep(Step):
         written = [p for p in params if p.name in _written(node, tracer)]
         if not written:
             raise OperatorError("this loop nest writes no array element", *location)
-        return ScalarNestStep(written[0], location, params, kernel_from_source(text, "loop_nest"))
+        kernel = kernel_from_source(text, "loop_nest")
+        return ScalarNestStep(written[0], location, params, kernel, tuple(p.name for p in written))
 
     def launches(self, arrays: dict[str, np.ndarray]) -> list[Launch]:
         return [Launch(self.kernel, 1, tuple(arrays[p.name].reshape(-1) for p in self.params))]

@@ -106,7 +106,7 @@ class Tracer:
         elif isinstance(node, ast.For):
             step = nest.compile_nest(node, self)
             self.steps.append(step)
-            self.zeroed.discard(step.target.name)
+            self.zeroed.difference_update(step.writes)
         elif not isinstance(node, ast.Pass):
             raise self.error(node, f"unsupported statement in an operator: {type(node).__name__}")
         return None

@@ -31,7 +31,7 @@ def matmul_acc(a, b, c):
         for n in range(b.shape[1]):
             s = 0
             for k in range(K):
-                s += a[m, k] * b[k, n]
+                s = s + a[m, k] * b[k, n]
             c[m, n] += s  # c is not zeroed first: the product is added to what it holds
 
 
@@ -102,3 +102,23 @@ def mismatch(x, y, out):
 def no_shape(x, out):
     for i in range(x.shape[0]):
         out[i] = x[i]
+
+
+@pyasc.operator("InPlaceRecurrence")
+def in_place_recurrence(x, out):
+    for i in range(out.shape[0]):
+        s = 0
+        for j in range(out.shape[0]):
+            s += out[j] * x[i]  # out[j] for j < i was written by this nest already
+        out[i] = s
+
+
+@pyasc.operator("TwoOutputs")
+def two_outputs(x, low, high):
+    for i in range(x.shape[0]):
+        if x[i] < 0:
+            low[i] = x[i]
+            high[i] = 0.0
+        else:
+            low[i] = 0.0
+            high[i] = x[i]

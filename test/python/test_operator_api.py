@@ -14,7 +14,7 @@ import pytest
 
 import asc.lib.runtime as rt
 import pyasc
-from asc.errors import BackendUnavailableError
+from asc.errors import BackendUnavailableError, OutOfBoundsError
 
 OPS_FILE = os.path.basename(ops.__file__)
 
@@ -139,6 +139,7 @@ def test_matmul_adds_to_an_output_it_does_not_zero(rng):
     b = rng.standard_normal((30, 10)).astype(np.float32)
     c = rng.standard_normal((20, 10)).astype(np.float32)
     want = c + a @ b
+    assert "on the cube" in ops.matmul_acc.explain(a, b, c)[0]
     ops.matmul_acc(a, b, c)
     np.testing.assert_allclose(c, want, rtol=1e-4, atol=1e-4)
 
@@ -191,6 +192,28 @@ def test_if_else_in_a_loop(rng):
         warnings.simplefilter("ignore", pyasc.SlowLoopWarning)
         ops.leaky_relu(x, out, slope=0.25)
     np.testing.assert_allclose(out, np.where(x > 0, x, np.float32(0.25) * x), rtol=1e-6)
+
+
+def test_a_nest_that_reads_its_own_output_runs_as_written(rng):
+    x = rng.uniform(0.5, 1.5, 6).astype(np.float32)
+    out = np.ones(6, np.float32)
+    with warnings.catch_warnings(record=True) as record:
+        warnings.simplefilter("always")
+        ops.in_place_recurrence(x, out)
+    assert "also reads" in str(_fallback_warnings(record)[0].message)
+    want = np.ones(6)
+    for i in range(6):
+        want[i] = want.sum() * x[i]
+    np.testing.assert_allclose(out, want, rtol=1e-5)
+
+
+def test_a_scalar_nest_writing_two_outputs_returns_both(rng):
+    x = rng.standard_normal(50).astype(np.float32)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", pyasc.SlowLoopWarning)
+        low, high = ops.two_outputs(x, np.empty_like(x), np.empty_like(x))
+    np.testing.assert_array_equal(low, np.minimum(x, 0))
+    np.testing.assert_array_equal(high, np.maximum(x, 0))
 
 
 # -- tensors, registry, compile, batch ------------------------------------------------------------------
@@ -329,6 +352,17 @@ def test_an_out_of_bounds_index_names_the_loop(rng):
     short = np.zeros(9, np.float32)
     ops.shifted_copy(x, short, shift=1)
     np.testing.assert_array_equal(short, x[1:])
+
+
+def test_a_fault_in_a_scalar_nest_names_the_users_loop():
+    x = np.ones((4, 9), np.float32)
+    out = np.zeros((3, 9), np.float32)  # one row short
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", pyasc.SlowLoopWarning)
+        with pytest.raises(OutOfBoundsError, match=r"operator 'Cumsum': .*writes GM bytes \[108, 112\)") as e:
+            ops.cumsum(x, out)
+    assert e.value.file.endswith(OPS_FILE) and e.value.line == ops.cumsum.fn.__code__.co_firstlineno + 3
+    np.testing.assert_array_equal(out, np.cumsum(x, axis=1)[:3])  # the rows inside were written, then it stopped
 
 
 @pytest.mark.parametrize(

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import ast
 import builtins
+import contextlib
 import operator
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from ..errors import CodegenError, UnsupportedSyntaxError
 from ..language.core import dtype as dt
@@ -299,6 +300,18 @@ class FunctionVisitor(ast.NodeVisitor):
             return self.paired_loop(node, node.target.id, (lb, ub, step), iv_dtype, node.body)
         self.range_loop(node, node.target.id, (lb, ub, step), iv_dtype, node.body)
 
+    @contextlib.contextmanager
+    def nested_region(self) -> Iterator[None]:
+        """The body of a run-time loop or if: counted in region_depth. Its loads are no copy of a paired loop's
+        body (builder.unrolled is None inside, see paired_loop); the enclosing copy's is restored after."""
+        outer, self.builder.unrolled = self.builder.unrolled, None
+        self.region_depth += 1
+        try:
+            yield
+        finally:
+            self.region_depth -= 1
+            self.builder.unrolled = outer
+
     def paired_loop(self, node: ast.For, name: str, bounds_in: tuple, iv_dtype: Any, body: list) -> None:
         """Double buffering: the iterations in pairs, the body built twice in each (copy 0 and copy 1, whose
         loads take the two halves of one buffer each, so a pair's copies in overlap the other's work), then
@@ -309,29 +322,21 @@ class FunctionVisitor(ast.NodeVisitor):
         self.prepare_region(body)
         before = set(self.scope)
         pair = Scalar(self.builder.for_begin(*(to_scalar(v, iv_dtype).handle for v in (0, trips // 2, 1))), iv_dtype)
-        loop, outer = object(), self.builder.unrolled
-        self.region_depth += 1
-        try:
+        loop = object()
+        with self.nested_region():
             for copy in (0, 1):
                 self.builder.unrolled = (loop, copy)
                 self.scope[name] = lb + (pair * 2 + copy) * step
                 for stmt in body:
                     self.visit(stmt)
-        finally:
-            self.builder.unrolled = None  # the odd last iteration, in a region of its own
-            self.region_depth -= 1
         self.builder.for_end()
         end = self.end_line(node)
         self.close_region(before, end)
         self.builder.if_begin(to_bool(trips % 2 == 1).handle)
-        self.region_depth += 1
-        try:
+        with self.nested_region():  # the odd last iteration: a region of its own, not a copy
             self.scope[name] = lb + (trips - 1) * step
             for stmt in body:
                 self.visit(stmt)
-        finally:
-            self.region_depth -= 1
-            self.builder.unrolled = outer
         self.builder.if_end()
         self.close_region(before, end)
         self.scope.pop(name, None)
@@ -346,16 +351,11 @@ class FunctionVisitor(ast.NodeVisitor):
         before = set(self.scope)
         iv = self.builder.for_begin(*(b.handle for b in bounds))
         self.scope[name] = Scalar(iv, iv_dtype)
-        self.region_depth += 1
-        outer, self.builder.unrolled = self.builder.unrolled, None  # see paired_loop
-        try:
+        with self.nested_region():
             if prologue is not None:
                 prologue(self.scope[name])
             for stmt in body:
                 self.visit(stmt)
-        finally:
-            self.region_depth -= 1
-            self.builder.unrolled = outer
         self.builder.for_end()
         end = self.end_line(node)
         self.close_region(before | {name}, end)
@@ -388,9 +388,7 @@ class FunctionVisitor(ast.NodeVisitor):
         self.prepare_region(node.body + node.orelse)
         before = set(self.scope)
         self.builder.if_begin(cond.handle)
-        self.region_depth += 1
-        outer, self.builder.unrolled = self.builder.unrolled, None  # see paired_loop
-        try:
+        with self.nested_region():
             for stmt in node.body:
                 self.visit(stmt)
             self.close_region(before, self.loc_of(node)[1])
@@ -398,9 +396,6 @@ class FunctionVisitor(ast.NodeVisitor):
                 self.builder.else_begin()
                 for stmt in node.orelse:
                     self.visit(stmt)
-        finally:
-            self.region_depth -= 1
-            self.builder.unrolled = outer
         self.builder.if_end()
         self.close_region(before, self.end_line(node))
 
