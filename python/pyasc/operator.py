@@ -65,7 +65,7 @@ class Operator:
 
     # -- calling ----------------------------------------------------------------------------------------
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        arrays, attrs = self._bind(args, kwargs)
+        arrays, attrs, given = self._bind(args, kwargs)
         plan = self.plan(arrays, attrs)
         storage = self._storage(plan, arrays)
         stream = rt.current_stream()
@@ -74,7 +74,7 @@ class Operator:
         for name, array in arrays.items():  # a non-contiguous output was computed in a copy
             if array is not None and storage[name] is not array and _written(plan, name):
                 array[...] = storage[name]
-        outputs = [arrays[p.name] if arrays[p.name] is not None else storage[p.name] for p in plan.params
+        outputs = [given[p.name] if given[p.name] is not None else storage[p.name] for p in plan.params
                    if _written(plan, p.name)]  # fmt: skip
         return outputs[0] if len(outputs) == 1 else tuple(outputs) if outputs else None
 
@@ -89,7 +89,8 @@ class Operator:
             where = f" (the kernel's own line: {e.file}:{e.line})" if e.file else ""
             raise type(e)(f"operator {self.name!r}: {e.message}{where}", file, line, col, e.kernel) from e
 
-    def _bind(self, args: tuple, kwargs: dict) -> tuple[dict[str, Optional[np.ndarray]], dict[str, Any]]:
+    def _bind(self, args: tuple, kwargs: dict) -> tuple[dict[str, Optional[np.ndarray]], dict[str, Any], dict]:
+        """(the arrays as numpy arrays, the attributes, the array objects as given)"""
         if len(args) > len(self.array_names):
             raise TypeError(f"{self.name}() takes {len(self.array_names)} arrays ({', '.join(self.array_names)}) "
                             f"positionally, got {len(args)} arguments; pass attributes by keyword")  # fmt: skip
@@ -105,15 +106,31 @@ class Operator:
                 attrs[key] = value
             else:
                 raise TypeError(f"{self.name}() got an unexpected keyword argument '{key}'")
-        for name, value in arrays.items():
-            if value is not None and not isinstance(value, np.ndarray):
-                raise TypeError(f"{self.name}(): '{name}' must be a numpy array or pyasc tensor, got "
-                                f"{type(value).__name__}")  # fmt: skip
-            if value is not None and value.dtype not in DTYPES:
-                hint = "; convert with .astype(np.float32)" if value.dtype == np.float64 else ""
-                raise TypeError(f"{self.name}(): '{name}' is {value.dtype}; operators take float32, float16 or int32 "
-                                f"arrays (the NPU has no float64 vector unit){hint}")  # fmt: skip
-        return arrays, attrs
+        given = dict(arrays)
+        for name, value in given.items():
+            if value is not None:
+                arrays[name] = self._numpy(name, value)
+        return arrays, attrs, given
+
+    def _numpy(self, name: str, value: Any) -> np.ndarray:
+        """An argument as a numpy array sharing its memory: ndarrays and pyasc tensors as they are, torch CPU
+        tensors through .numpy()."""
+        if not isinstance(value, np.ndarray):
+            if type(value).__module__.split(".")[0] != "torch":
+                raise TypeError(f"{self.name}(): '{name}' must be a numpy array, pyasc tensor or torch CPU tensor, "
+                                f"got {type(value).__name__}")  # fmt: skip
+            if value.device.type != "cpu":
+                raise TypeError(f"{self.name}(): '{name}' is on {value.device}; pass CPU tensors")
+            try:
+                value = value.detach().numpy()
+            except TypeError:  # a dtype numpy lacks (bfloat16)
+                raise TypeError(f"{self.name}(): '{name}' is {value.dtype}, which numpy cannot hold; operators take "
+                                f"float32, float16 or int32") from None  # fmt: skip
+        if value.dtype not in DTYPES:
+            hint = "; convert with .astype(np.float32)" if value.dtype == np.float64 else ""
+            raise TypeError(f"{self.name}(): '{name}' is {value.dtype}; operators take float32, float16 or int32 "
+                            f"arrays (the NPU has no float64 vector unit){hint}")  # fmt: skip
+        return value
 
     def plan(self, arrays: dict[str, Optional[np.ndarray]], attrs: dict[str, Any]) -> Plan:
         call = (
@@ -158,7 +175,7 @@ class Operator:
         """Compiles, at this operator's opt_level, every kernel for the calls so far and for `example` (arrays,
         with attributes as keyword arguments) without running them; returns what each plan step became."""
         if example is not None:
-            arrays, bound = self._bind(tuple(example), attrs)
+            arrays, bound, _ = self._bind(tuple(example), attrs)
             self.plan(arrays, bound)
         if not self._calls:
             raise ValueError(f"pyasc.compile({self.name!r}): no shapes to compile for yet; call the operator once "
@@ -178,7 +195,7 @@ class Operator:
 
     def explain(self, *args: Any, **kwargs: Any) -> list[str]:
         """What each statement of the body becomes for these arguments (nothing runs)."""
-        arrays, attrs = self._bind(args, kwargs)
+        arrays, attrs, _ = self._bind(args, kwargs)
         return [step.describe() for step in self.plan(arrays, attrs).steps]
 
 

@@ -88,6 +88,19 @@ def test_pyasc_tensors_go_in_and_come_out(rng):
     np.testing.assert_allclose(out.numpy(), x.numpy() + w.numpy(), rtol=1e-6)
 
 
+def test_torch_cpu_tensors_go_in_and_come_out(rng):
+    torch = pytest.importorskip("torch")
+    x = torch.from_numpy(rng.standard_normal((6, 50)).astype(np.float32))
+    w = torch.from_numpy(rng.standard_normal((6, 50)).astype(np.float32))
+    out = torch.empty(6, 50)
+    assert ops.my_op(x, w, out, alpha=2.0) is out
+    torch.testing.assert_close(out, x + 2 * w)
+    with pytest.raises(TypeError, match="'input' is float64"):
+        ops.my_op(x.double(), w.double())
+    with pytest.raises(TypeError, match="torch.bfloat16, which numpy cannot hold"):
+        ops.my_op(x.bfloat16(), w.bfloat16())
+
+
 # -- the tutorials' loop nests -----------------------------------------------------------------------
 @pytest.mark.parametrize(
     "n,c,h,w,k,kh,stride,padding",
@@ -386,5 +399,5 @@ def test_bad_calls():
         ops.my_op(x, x, beta=1)
     with pytest.raises(TypeError, match="pass attributes by keyword"):
         ops.my_op(x, x, x, 2.0)
-    with pytest.raises(TypeError, match="must be a numpy array"):
+    with pytest.raises(TypeError, match="must be a numpy array, pyasc tensor or torch CPU tensor"):
         ops.my_op(x, [1, 2, 3])
