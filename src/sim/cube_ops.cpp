@@ -120,7 +120,9 @@ void exec_LoadDataTranspose(Block& b, const Op& op, const RtValue* in, RtValue*)
 namespace {
 
 // C[m, n] = init ? sum : C + sum, or bias[n] + sum; sums exact in double, then
-// rounded once to float32 (int32 sums are exact).
+// rounded once to float32 (int32 sums are exact). The fractal layouts are
+// unpacked first, A's rows and B's columns each into contiguous doubles, so
+// the product's inner loop reads memory in order.
 void mmad(Block& b, const Op& op, const RtValue* in, bool with_bias) {
   size_t base = with_bias ? 4 : 3;
   int64_t m = in[base].i, n = in[base + 1].i, k = in[base + 2].i;
@@ -131,14 +133,21 @@ void mmad(Block& b, const Op& op, const RtValue* in, bool with_bias) {
   const uint8_t* bm = b.effect_ptr(1);
   const uint8_t* bias = with_bias ? b.effect_ptr(2) : nullptr;
   uint8_t* c = b.effect_ptr(3);
+  std::vector<double> rows(static_cast<size_t>(m * k)), cols(static_cast<size_t>(n * k));
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t kk = 0; kk < k; ++kk)  // Zz
+      rows[static_cast<size_t>(i * k + kk)] =
+          element(a + ((((i / 16) * k1 + kk / c0) * 16 + i % 16) * c0 + kk % c0) * size, ad);
+  for (int64_t j = 0; j < n; ++j)
+    for (int64_t kk = 0; kk < k; ++kk)  // Zn
+      cols[static_cast<size_t>(j * k + kk)] =
+          element(bm + ((((kk / c0) * n1 + j / 16) * 16 + j % 16) * c0 + kk % c0) * size, ad);
   for (int64_t i = 0; i < m; ++i)
     for (int64_t j = 0; j < n; ++j) {
+      const double* row = rows.data() + i * k;
+      const double* col = cols.data() + j * k;
       double sum = 0;
-      for (int64_t kk = 0; kk < k; ++kk) {
-        int64_t ao = (((i / 16) * k1 + kk / c0) * 16 + i % 16) * c0 + kk % c0;  // Zz
-        int64_t bo = (((kk / c0) * n1 + j / 16) * 16 + j % 16) * c0 + kk % c0;  // Zn
-        sum += element(a + ao * size, ad) * element(bm + bo * size, ad);
-      }
+      for (int64_t kk = 0; kk < k; ++kk) sum += row[kk] * col[kk];
       uint8_t* out = c + ((j / 16) * ma * 16 + i * 16 + j % 16) * 4;
       if (cd == DType::Int32) {
         int32_t prev = 0;
