@@ -78,13 +78,16 @@ class Operator:
                    if _written(plan, p.name)]  # fmt: skip
         return outputs[0] if len(outputs) == 1 else tuple(outputs) if outputs else None
 
+    def _compile_failed(self, launch: Launch, e: CodegenError) -> OperatorError:
+        where = launch.location or (self.source.file, self.source.line, 0)
+        return OperatorError(f"operator {self.name!r}: a generated kernel failed to compile: {e.message}", *where)
+
     def _run(self, launch: Launch, stream: Any) -> None:
         file, line, col = launch.location or (self.source.file, self.source.line, 0)
         try:
             launch.kernel[launch.cores, stream](*launch.args)
         except CodegenError as e:
-            raise OperatorError(f"operator {self.name!r}: a generated kernel failed to compile: {e.message}",
-                                file, line, col) from e  # fmt: skip
+            raise self._compile_failed(launch, e) from e
         except KernelError as e:  # a fault in the kernel of one statement: point at that statement
             where = f" (the kernel's own line: {e.file}:{e.line})" if e.file else ""
             raise type(e)(f"operator {self.name!r}: {e.message}{where}", file, line, col, e.kernel) from e
@@ -137,11 +140,12 @@ class Operator:
             tuple((n, None if a is None else (a.shape, a.dtype.str)) for n, a in arrays.items()),
             tuple((n, type(v).__name__, v if _hashable(v) else id(v)) for n, v in attrs.items()),
         )
-        self._calls.setdefault(call, ({n: None if a is None else (a.shape, a.dtype) for n, a in arrays.items()}, attrs))
         key = (call, self.opt_level > 1)
         plan = self._plans.get(key)
         if plan is None:
             plan = self._plans[key] = self._trace(arrays, attrs)
+            self._calls.setdefault(call, ({n: None if a is None else (a.shape, a.dtype) for n, a in arrays.items()},
+                                          attrs))  # fmt: skip
         return plan
 
     def _trace(self, arrays: dict[str, Optional[np.ndarray]], attrs: dict[str, Any]) -> Plan:
@@ -188,8 +192,7 @@ class Operator:
                 try:
                     launch.kernel.specialise(launch.args, {})
                 except CodegenError as e:
-                    raise OperatorError(f"operator {self.name!r}: a generated kernel failed to compile: "
-                                        f"{e.message}", self.source.file, self.source.line) from e  # fmt: skip
+                    raise self._compile_failed(launch, e) from e
             described.extend(step.describe() for step in plan.steps)
         return described
 

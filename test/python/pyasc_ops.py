@@ -122,3 +122,8 @@ def two_outputs(x, low, high):
         else:
             low[i] = 0.0
             high[i] = x[i]
+
+
+@pyasc.operator("Exp")
+def exp(x, out):
+    out[:] = np.exp(x)

@@ -393,6 +393,14 @@ def test_bad_bodies_name_the_problem_and_the_line(call, message):
     assert e.value.file.endswith(OPS_FILE) and e.value.line > 0
 
 
+def test_a_statement_the_tile_compiler_refuses_names_its_line():
+    x = np.arange(8, dtype=np.int32)
+    with pytest.raises(pyasc.OperatorError, match="a generated kernel failed to compile: .*float") as e:
+        ops.exp(x)
+    assert e.value.file.endswith(OPS_FILE) and e.value.line == ops.exp.fn.__code__.co_firstlineno + 2
+    np.testing.assert_allclose(ops.exp(x.astype(np.float32)), np.exp(x), rtol=1e-6)
+
+
 def test_bad_calls():
     x = np.ones(3, np.float32)
     with pytest.raises(TypeError, match="unexpected keyword argument 'beta'"):
