@@ -8,8 +8,6 @@ import numpy as np
 from .generated import HEADER, literal
 from .symbols import ArrayView, Elementwise, Param
 
-TILE = 2048  # elements per tile: up to a few arrays, double-buffered, fit the Unified Buffer
-
 ASC_DTYPES = {np.dtype(np.float32): "float32", np.dtype(np.float16): "float16", np.dtype(np.int32): "int32"}
 
 _BINARY = {"add": "({} + {})", "sub": "({} - {})", "mul": "({} * {})", "div": "({} / {})"}

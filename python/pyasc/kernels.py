@@ -10,7 +10,6 @@ import numpy as np
 
 import asc
 import asc.lib.host as host
-import asc.lib.runtime as rt
 import asc2
 
 # table entries that are not an element index
@@ -80,6 +79,8 @@ def reduce_rows(src_ptr: asc.GlobalAddress, dst_ptr: asc.GlobalAddress, cols: in
 
 _HOST_DTYPES = {np.dtype(np.float16): host.DataType.DT_FLOAT16, np.dtype(np.float32): host.DataType.DT_FLOAT}
 MATMUL_WORKSPACE = 16 * 1024 * 1024
+TILE = 2048  # elements per vector tile: a few arrays, double-buffered, fit the Unified Buffer
+GATHER_PER_CORE = 4096  # elements a gather core takes at the least
 
 
 @functools.lru_cache(maxsize=64)
@@ -102,18 +103,6 @@ def vector_cores() -> int:
     return host.get_ascendc_platform().get_core_num_aiv()
 
 
-def run_gather(dst: np.ndarray, src: np.ndarray, table: np.ndarray, fill: float, accumulate: bool = False) -> None:
-    cores = max(1, min(vector_cores(), table.size // 4096))
-    gather[cores, rt.current_stream()](dst, src, table, table.size, float(fill), accumulate)
-
-
-def run_matmul(a: np.ndarray, b: np.ndarray, c: np.ndarray, m: int, n: int, k: int) -> None:
-    tiling = matmul_tiling(m, n, k, a.dtype)
-    workspace = np.zeros(MATMUL_WORKSPACE, np.uint8)
-    matmul[tiling.used_core_num, rt.current_stream()](a, b, c, tiling, workspace)
-
-
-def run_reduce_rows(src: np.ndarray, dst: np.ndarray, rows: int, cols: int, use_max: bool) -> None:
-    tile = 2048
-    cores = max(1, min(vector_cores(), -(-cols // tile)))
-    reduce_rows[cores, rt.current_stream()](src, dst, cols, rows, tile, use_max)
+def cores_for(parts: int) -> int:
+    """Cores for a launch of `parts` independent parts: one each, up to every vector core."""
+    return max(1, min(vector_cores(), parts))

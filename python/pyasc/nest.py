@@ -92,7 +92,7 @@ class _Walker:
         span = range(*bounds)
         if len(span) == 0:
             raise NotRecognised("an empty loop")
-        counter = Counter(f"j{len(self.loops)}_{node.target.id}", len(span), node.lineno)
+        counter = Counter(f"j{len(self.loops)}_{node.target.id}", len(span))
         self.loops.append(counter)
         self.env[node.target.id] = Affine.counter(counter.name) * span.step + span.start
         self.block(node.body)

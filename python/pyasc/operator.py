@@ -15,12 +15,13 @@ from asc.codegen.source import FunctionSource
 from asc.errors import CodegenError, KernelError
 from asc.runtime import config
 
+from .elementwise import ASC_DTYPES
 from .errors import OperatorError
 from .steps import Launch, Step
 from .symbols import Param
 from .trace import Tracer
 
-DTYPES = (np.dtype(np.float32), np.dtype(np.float16), np.dtype(np.int32))
+DTYPES = tuple(ASC_DTYPES)  # the dtypes kernels compute in
 _REGISTRY: dict[str, Operator] = {}
 
 
@@ -152,8 +153,8 @@ class Operator:
         given = [a for a in arrays.values() if a is not None]
         default_dtype = given[0].dtype if given else np.dtype(np.float32)
         params = [
-            Param(name, i, a.dtype if a is not None else default_dtype, None if a is None else tuple(a.shape))
-            for i, (name, a) in enumerate(arrays.items())
+            Param(name, a.dtype if a is not None else default_dtype, None if a is None else tuple(a.shape))
+            for name, a in arrays.items()
         ]
         steps = Tracer(self.source, params, attrs, recognise=self.opt_level > 1).run()
         for p in params:

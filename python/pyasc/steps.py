@@ -79,10 +79,8 @@ class ElementwiseStep(Step):
 
     def launches(self, arrays: dict[str, np.ndarray]) -> list[Launch]:
         size = math.prod(self.target.shape or ())
-        tile = elementwise.TILE
-        cores = max(1, min(kernels.vector_cores(), -(-size // tile)))
         flat = [arrays[p.name].reshape(-1) for p in [self.target, *self.inputs]]
-        return [Launch(self.kernel(), cores, (*flat, size, tile))]
+        return [Launch(self.kernel(), kernels.cores_for(-(-size // kernels.TILE)), (*flat, size, kernels.TILE))]
 
     def describe(self) -> str:
         return f"whole-array statement into '{self.target.name}' (asc2, vector)"
@@ -93,6 +91,12 @@ def _grids(counters: list[Counter]) -> dict[str, np.ndarray]:
     shape = [c.extent for c in counters] or [1]
     index = np.indices(shape, dtype=np.int64).reshape(len(shape), -1)
     return {c.name: index[i] for i, c in enumerate(counters)}
+
+
+def _axes(view: ArrayView, index: tuple[Affine, ...], grids: dict[str, np.ndarray], size: int) -> list:
+    """Per storage axis of view's array, (the index at every grid point, the axis's extent, its stride)."""
+    axes = zip(view.storage_index(index), view.param.shape, view.param.strides)
+    return [(np.broadcast_to(axis.evaluate(grids), (size,)), extent, stride) for axis, extent, stride in axes]
 
 
 def _table(load: Load, counters: list[Counter], guards: list[Range], location: Location) -> np.ndarray:
@@ -106,8 +110,7 @@ def _table(load: Load, counters: list[Counter], guards: list[Range], location: L
     param = load.view.param
     linear = np.zeros(size, np.int64)
     inside = np.ones(size, bool)
-    for index, extent, stride in zip(load.view.storage_index(load.index), param.shape, param.strides):
-        value = np.broadcast_to(index.evaluate(grids), (size,))
+    for value, extent, stride in _axes(load.view, load.index, grids, size):
         inside &= (value >= 0) & (value < extent)
         linear += value * stride
     bad = ok & ~inside
@@ -123,8 +126,8 @@ def _scatter_table(out: ArrayView, index: tuple[Affine, ...], counters: list[Cou
     grids = _grids(counters)
     size = next(iter(grids.values())).size
     linear = np.zeros(size, np.int64)
-    for axis, stride in zip(out.storage_index(index), out.param.strides):
-        linear += np.broadcast_to(axis.evaluate(grids), (size,)) * stride
+    for value, _, stride in _axes(out, index, grids, size):
+        linear += value * stride
     table = np.full(math.prod(out.param.shape), kernels.SKIP, np.int64)
     table[linear] = np.arange(size, dtype=np.int64)
     return table
@@ -235,7 +238,7 @@ class ContractionStep(Step):
 def _gather_launch(
     dst: np.ndarray, src: np.ndarray, table: np.ndarray, fill: float, accumulate: bool = False
 ) -> Launch:
-    cores = max(1, min(kernels.vector_cores(), table.size // 4096))
+    cores = kernels.cores_for(table.size // kernels.GATHER_PER_CORE)
     return Launch(kernels.gather, cores, (dst, src, table, table.size, float(fill), accumulate))
 
 
@@ -275,11 +278,10 @@ class WindowReduceStep(Step):
         target = arrays[self.target.name].reshape(-1)
         windows = np.empty(self.rows * self.cols, source.dtype)
         result = target if self.table_out is None else np.empty(self.cols, source.dtype)
-        tile = 2048
-        cores = max(1, min(kernels.vector_cores(), -(-self.cols // tile)))
+        cores = kernels.cores_for(-(-self.cols // kernels.TILE))
         out = [
             _gather_launch(windows, source, self.table_g, self.fill),
-            Launch(kernels.reduce_rows, cores, (windows, result, self.cols, self.rows, tile, self.use_max)),
+            Launch(kernels.reduce_rows, cores, (windows, result, self.cols, self.rows, kernels.TILE, self.use_max)),
         ]
         if self.table_out is not None:
             out.append(_gather_launch(target, result, self.table_out, 0.0, self.accumulate))

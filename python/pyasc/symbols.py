@@ -23,7 +23,6 @@ class Param:
     """An array parameter of the operator: its storage is C-contiguous in `shape` order."""
 
     name: str
-    position: int
     dtype: np.dtype
     shape: Optional[tuple[int, ...]]  # None: an omitted output, shaped by its first resize()
 
@@ -316,4 +315,3 @@ class Counter:
 
     name: str
     extent: int
-    line: int = 0
