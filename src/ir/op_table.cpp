@@ -1409,19 +1409,17 @@ struct VecSpec {
   VecFamily family;
   uint32_t dtypes;
   CostKind cost;
+  bool reads_dst;
+  const char* doc;
 };
 
 constexpr VecSpec kVecSpecs[] = {
-#define VEC(family, id, name, ascendc, dtypes, cost) \
-  {OpCode::id, OpCode::id##Mask, name, "AscendC::" #ascendc, VecFamily::family, k##dtypes, CostKind::cost},
+#define VEC(family, id, name, ascendc, dtypes, cost, reads_dst, doc)                           \
+  {OpCode::id,     OpCode::id##Mask, name, "AscendC::" #ascendc, VecFamily::family, k##dtypes, \
+   CostKind::cost, reads_dst,        doc},
 #include "ir/vector_ops.def"
 #undef VEC
 };
-
-// mul_add_dst, fused_mul_add and axpy also read their destination.
-bool reads_dst(OpCode code) {
-  return code == OpCode::VMulAddDst || code == OpCode::VFusedMulAdd || code == OpCode::VAxpy;
-}
 
 // The two rows of one vector instruction. Operands, count mode:
 //   tensors (dst first), [scalar], count
@@ -1437,7 +1435,7 @@ void add_vector_rows(std::vector<OpInfo>& t, const VecSpec& spec, const std::str
   OpInfo count{spec.count, spec.name, Pipe::V, nullptr, head, kAll, {}, no_result, check_vector, {}, spec.ascendc, 0};
   count.operands.push_back(K::IntScalar);
   for (uint8_t i = 1; i < tensors; ++i) count.effects.push_back({i, base, false, false});
-  if (reads_dst(spec.count)) count.effects.push_back({0, base, false, false});
+  if (spec.reads_dst) count.effects.push_back({0, base, false, false});
   count.effects.push_back({0, base, true, false});
 
   OpInfo mask = count;
@@ -1460,12 +1458,14 @@ void add_vector_rows(std::vector<OpInfo>& t, const VecSpec& spec, const std::str
     return e;
   };
   for (uint8_t i = 1; i < tensors; ++i) mask.effects.push_back(strided(i, false));
-  if (reads_dst(spec.count)) mask.effects.push_back(strided(0, false));
+  if (spec.reads_dst) mask.effects.push_back(strided(0, false));
   mask.effects.push_back(strided(0, true));
   for (OpInfo* row : {&count, &mask}) {
     row->family = spec.family;
     row->dtypes = spec.dtypes;
     row->cost = spec.cost;
+    row->reads_dst = spec.reads_dst;
+    row->doc = spec.doc;
   }
   t.push_back(std::move(count));
   t.push_back(std::move(mask));

@@ -147,6 +147,8 @@ struct OpInfo {
   uint8_t word_operand = kNoOperand;  // a 64-bit word of bits (fixpipe's deq_scalar), not a size
   uint8_t extent_size_operand = 0;
   bool mask_by_wider_dtype = false;  // cast: a repeat holds 256 bytes of the wider of dst and src
+  bool reads_dst = false;            // the instruction reads its destination's old value
+  const char* doc = "";              // what it computes, one line (docstrings, docs/instructions.md)
 };
 
 const OpInfo& op_info(OpCode code);

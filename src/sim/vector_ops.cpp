@@ -204,8 +204,8 @@ void mask_loop(const Operands& o, const MaskShape& m, F f) {
 
 OpCode count_code(OpCode code) {
   switch (code) {
-#define VEC(family, id, name, ascendc, dtypes, cost) \
-  case OpCode::id##Mask:                             \
+#define VEC(family, id, name, ascendc, dtypes, cost, reads_dst, doc) \
+  case OpCode::id##Mask:                                             \
     return OpCode::id;
 #include "ir/vector_ops.def"
 #undef VEC
@@ -259,7 +259,7 @@ void run_vector(Block& b, const Op& op, const RtValue* in) {
   }
 }
 
-#define VEC(family, id, name, ascendc, dtypes, cost)                                             \
+#define VEC(family, id, name, ascendc, dtypes, cost, reads_dst, doc)                             \
   void exec_##id(Block& b, const Op& op, const RtValue* in, RtValue*) { run_vector(b, op, in); } \
   void exec_##id##Mask(Block& b, const Op& op, const RtValue* in, RtValue*) { run_vector(b, op, in); }
 #include "ir/vector_ops.def"
