@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -119,21 +120,28 @@ using GmRowsFn = GmRows (*)(const Op&, const int64_t* operands, int64_t element_
 // The work units the timing model charges (CostKind::Cube); element_size is operand extent_size_operand's.
 using WorkFn = int64_t (*)(const Op&, const int64_t* operands, int64_t element_size);
 
+// How the Ascend C emitter spells an op: by the row's statement template, by
+// hand code of its own (codegen lists those), or not at all (with the reason).
+enum class EmitForm : uint8_t { None, Template, Hand };
+
 struct OpInfo {
   OpCode code;
-  const char* name;
-  Pipe pipe;                          // fixed pipe (PipeFn overrides)
-  PipeFn pipe_fn;                     // nullptr: use `pipe`
+  const char* name = nullptr;
+  Pipe pipe = Pipe::S;                // fixed pipe (PipeFn overrides)
+  PipeFn pipe_fn = nullptr;           // nullptr: use `pipe`
   std::vector<OperandKind> operands;  // positional operand kinds
-  uint8_t min_operands;               // trailing operands past this are optional
+  uint8_t min_operands = 0;           // trailing operands past this are optional
   std::vector<AttrSpec> attrs;        // normalised into this order on build
-  ResultFn result;
-  CheckFn check;                     // nullptr: no rule beyond operand kinds
-  std::vector<MemEffect> effects;    // local/global memory the op touches
-  const char* ascendc;               // Ascend C spelling, for the emitter
-  int regions;                       // number of regions (for: 1, if: 2)
-  bool framework = false;            // removed by lowering; never reaches a device
-  CostKind cost = CostKind::Scalar;  // how the timing model charges it (set from the op code)
+  ResultFn result = nullptr;
+  CheckFn check = nullptr;             // nullptr: no rule beyond operand kinds
+  std::vector<MemEffect> effects;      // local/global memory the op touches
+  const char* ascendc = "";            // the Ascend C API it is (docs, docstrings)
+  EmitForm emit = EmitForm::None;      // how the emitter spells it
+  std::string spelling;                // EmitForm::Template: codegen/ascendc_spelling.h
+  const char* why_not_emitted = "";    // EmitForm::None: why
+  int regions = 0;                     // number of regions (for: 1, if: 2)
+  bool framework = false;              // removed by lowering; never reaches a device
+  CostKind cost = CostKind::Scalar;    // how the timing model charges it
   uint32_t dtypes = 0;               // the element dtypes accepted (bit = DType), of operand dtype_operand
   uint8_t dtype_operand = 0;
   VecFamily family = VecFamily::NONE;

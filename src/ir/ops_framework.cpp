@@ -1,0 +1,183 @@
+// Rows of the framework (TPipe, TQue, TBuf, LocalTensorAuto): lowered to
+// plain local tensors and flags by passes/lower_framework and
+// passes/allocate_local, so no device and no emitter ever sees them.
+#include "ir/op_checks.h"
+#include "ir/op_rows.h"
+
+namespace asc::rows {
+namespace {
+
+bool local_position(int64_t p) { return position_valid(static_cast<uint32_t>(p)) && p != ASC_POS_GM; }
+
+void check_que_create(const OpView& v) {
+  if (!local_position(v.op.attr_int(0)) || !local_position(v.op.attr_int(1)))
+    type_error(v, "a queue's positions must be local TPositions");
+  if (v.op.attr_int(2) < 1) type_error(v, fmt::format("queue depth must be at least 1, got {}", v.op.attr_int(2)));
+}
+
+void check_tbuf_create(const OpView& v) {
+  if (!local_position(v.op.attr_int(0))) type_error(v, "a TBuf's position must be a local TPosition");
+}
+
+// The framework object an operand refers to must be created directly (not
+// passed through a mutable variable), so the lowering can find it.
+void require_created_by(const OpView& v, size_t i, OpCode code, const char* what) {
+  const Op* def = v.operand_def(i);
+  if (!def || def->code != code) type_error(v, fmt::format("{} must come straight from its constructor", what));
+}
+
+void check_init_queue(const OpView& v) {
+  require_created_by(v, 1, OpCode::QueCreate, "the queue");
+  int64_t num;
+  if (!v.operand_const_int(2, &num))
+    type_error(v, "the number of buffers (num) must be a compile-time constant such as BUFFER_NUM");
+  if (num < 1 || num > 8) type_error(v, fmt::format("num must be 1..8, got {}", num));
+}
+
+void check_queue_use(const OpView& v) { require_created_by(v, 0, OpCode::QueCreate, "the queue"); }
+
+void check_tbuf_use(const OpView& v) {
+  require_created_by(v, 0, OpCode::TBufCreate, "the TBuf");
+  check_dtype_attr(v);
+}
+
+void check_queue_tensor_op(const OpView& v) {
+  check_dtype_attr(v);
+  check_queue_use(v);
+}
+
+void check_event_attr(const OpView& v) {
+  if (!hard_event_valid(v.op.attr_int(0))) type_error(v, fmt::format("unknown HardEvent {}", v.op.attr_int(0)));
+}
+
+Type que_src_tensor(const OpView& v) {
+  const Op* q = v.operand_def(0);
+  Position p = q && q->code == OpCode::QueCreate ? static_cast<Position>(q->attr_int(0)) : Position::VecIn;
+  return Type::local_tensor(static_cast<DType>(v.op.attr_int(0)), p);
+}
+
+Type que_dst_tensor(const OpView& v) {
+  const Op* q = v.operand_def(0);
+  Position p = q && q->code == OpCode::QueCreate ? static_cast<Position>(q->attr_int(1)) : Position::VecIn;
+  return Type::local_tensor(static_cast<DType>(v.op.attr_int(0)), p);
+}
+
+Type tbuf_tensor(const OpView& v) {
+  const Op* b = v.operand_def(0);
+  Position p = b && b->code == OpCode::TBufCreate ? static_cast<Position>(b->attr_int(0)) : Position::VecCalc;
+  return Type::local_tensor(static_cast<DType>(v.op.attr_int(0)), p);
+}
+
+Type pipe_result(const OpView&) { return Type::object(TypeKind::Pipe); }
+
+Type queue_result(const OpView&) { return Type::object(TypeKind::Queue); }
+
+Type tbuf_result(const OpView&) { return Type::object(TypeKind::TBuf); }
+
+void check_local_auto(const OpView& v) {
+  check_dtype_attr(v);
+  int64_t length;
+  if (!v.operand_const_int(0, &length))
+    type_error(v, "LocalTensorAuto's length must be a compile-time constant (asc.ConstExpr or a literal)");
+  if (length <= 0) type_error(v, fmt::format("LocalTensorAuto's length must be positive, got {}", length));
+}
+
+Type local_auto_result(const OpView& v) {
+  return Type::local_tensor(static_cast<DType>(v.op.attr_int(0)), Position::VecCalc);
+}
+
+}  // namespace
+
+void define_framework_ops(OpTable& t) {
+  t.def(OpCode::PipeCreate, "tpipe.create").result(pipe_result).ascendc("AscendC::TPipe").framework();
+  t.def(OpCode::QueCreate, "tque.create")
+      .attr("src_position")
+      .attr("dst_position")
+      .attr("depth")
+      .attr_optional("name", ASC_ATTR_STRING)
+      .result(queue_result)
+      .check(check_que_create)
+      .ascendc("AscendC::TQueBind")
+      .framework();
+  t.def(OpCode::TBufCreate, "tbuf.create")
+      .attr("position")
+      .attr_optional("name", ASC_ATTR_STRING)
+      .result(tbuf_result)
+      .check(check_tbuf_create)
+      .ascendc("AscendC::TBuf")
+      .framework();
+  t.def(OpCode::InitQueue, "tpipe.init_buffer")
+      .operands({K::Pipe, K::Queue, K::IntScalar, K::IntScalar})
+      .check(check_init_queue)
+      .ascendc("InitBuffer")
+      .framework();
+  t.def(OpCode::InitTBuf, "tpipe.init_tbuf")
+      .operands({K::Pipe, K::TBuf, K::IntScalar})
+      .check([](const OpView& v) { require_created_by(v, 1, OpCode::TBufCreate, "the TBuf"); })
+      .ascendc("InitBuffer")
+      .framework();
+  t.def(OpCode::AllocTensor, "tque.alloc_tensor")
+      .operands({K::Queue})
+      .attr("dtype")
+      .result(que_src_tensor)
+      .check(check_queue_tensor_op)
+      .ascendc("AllocTensor")
+      .framework();
+  t.def(OpCode::Enque, "tque.enque")
+      .operands({K::Queue, K::LocalTensor})
+      .check(check_queue_use)
+      .ascendc("EnQue")
+      .framework();
+  t.def(OpCode::Deque, "tque.deque")
+      .operands({K::Queue})
+      .attr("dtype")
+      .result(que_dst_tensor)
+      .check(check_queue_tensor_op)
+      .ascendc("DeQue")
+      .framework();
+  t.def(OpCode::FreeTensor, "tque.free_tensor")
+      .operands({K::Queue, K::LocalTensor})
+      .check(check_queue_use)
+      .ascendc("FreeTensor")
+      .framework();
+  t.def(OpCode::TBufGet, "tbuf.get")
+      .operands({K::TBuf, K::IntScalar})
+      .optional_from(1)
+      .attr("dtype")
+      .result(tbuf_tensor)
+      .check(check_tbuf_use)
+      .ascendc("Get")
+      .framework();
+  t.def(OpCode::TBufGetWithOffset, "tbuf.get_with_offset")
+      .operands({K::TBuf, K::IntScalar, K::IntScalar})
+      .attr("dtype")
+      .result(tbuf_tensor)
+      .check(check_tbuf_use)
+      .ascendc("GetWithOffset")
+      .framework();
+  for (auto [code, name, ascendc, result] :
+       {std::tuple{OpCode::AllocEventId, "tpipe.alloc_event_id", "AllocEventID", &int32_result},
+        std::tuple{OpCode::FetchEventId, "tpipe.fetch_event_id", "FetchEventID", &int32_result}})
+    t.def(code, name)
+        .operands({K::Pipe})
+        .attr("event")
+        .result(result)
+        .check(check_event_attr)
+        .ascendc(ascendc)
+        .framework();
+  t.def(OpCode::ReleaseEventId, "tpipe.release_event_id")
+      .operands({K::Pipe, K::IntScalar})
+      .attr("event")
+      .check(check_event_attr)
+      .ascendc("ReleaseEventID")
+      .framework();
+  t.def(OpCode::LocalAuto, "local_tensor.auto")
+      .operands({K::IntScalar})
+      .attr("dtype")
+      .attr_optional("name", ASC_ATTR_STRING)
+      .result(local_auto_result)
+      .check(check_local_auto)
+      .framework();
+}
+
+}  // namespace asc::rows
