@@ -7,6 +7,7 @@
 #include <unordered_set>
 
 #include "codegen/ascendc_matmul.h"
+#include "codegen/ascendc_spelling.h"
 #include "ir/matmul_api.h"
 #include "sim/cores.h"
 #include "sim/scalar_math.h"
@@ -230,7 +231,19 @@ class Emitter {
     for (size_t i = 0; i < op.operands.size() && !iterate_loop; ++i)
       if (skipped_.count(op.operands[i]))
         unsupported(op, "it uses a value computed by a Matmul call, which Ascend C's Matmul object keeps to itself");
-    if (info.family != VecFamily::NONE) return vector(op);
+    if (info.emit == EmitForm::Template) {
+      for (const std::string& text : spell_ascendc(op, k_)) line(text);
+      return;
+    }
+    if (info.emit == EmitForm::None) unsupported(op, info.why_not_emitted);
+    hand(op);
+  }
+
+  // The ops whose spelling is code (kHandSpelled): control flow, literals, and calls whose arguments depend on
+  // the attributes or on optional operands.
+  void hand(const Op& op) {
+    const OpInfo& info = op.info();
+    bool iterate_loop = matmul_.is_iterate_loop(op);
     switch (op.code) {
       case OpCode::For: {
         if (iterate_loop) {  // `with mm.iterate() as count`: as many iterations as the Matmul has blocks
@@ -263,84 +276,18 @@ class Emitter {
                                             : int_literal(a.kind == ASC_ATTR_INT ? a.i : static_cast<int64_t>(a.f), d);
         return define(op, rt(op), lit);
       }
-      case OpCode::Var: return define(op, rt(op), o(op, 0));
-      case OpCode::Assign: return line(fmt::format("{} = {};", o(op, 0), o(op, 1)));
       case OpCode::Cast: return arith_cast(op);
-      case OpCode::Neg: return scalar(op, "-" + o(op, 0));
-      case OpCode::Not: return define(op, "bool", "!" + o(op, 0));
-      case OpCode::AddS: return binary(op, "+");
-      case OpCode::SubS: return binary(op, "-");
-      case OpCode::MulS: return binary(op, "*");
-      case OpCode::TrueDivS: return binary(op, "/");
-      case OpCode::AndS: return binary(op, "&");
-      case OpCode::OrS: return binary(op, "|");
-      case OpCode::XorS: return binary(op, "^");
       case OpCode::FloorDivS:
       case OpCode::ModS:
         if (dtype_is_float(od(op, 0))) unsupported(op, "floating-point // and % need a math library call");
         return scalar(op, fmt::format("{}<{}>({}, {})", op.code == OpCode::ModS ? "asc_mod" : "asc_floordiv", ct(op, 0),
                                       o(op, 0), o(op, 1)));
-      case OpCode::ShlS: return scalar(op, fmt::format("asc_shl({}, {})", o(op, 0), o(op, 1)));
-      case OpCode::ShrS: return scalar(op, fmt::format("asc_shr({}, {})", o(op, 0), o(op, 1)));
-      case OpCode::MinS: return scalar(op, fmt::format("{1} < {0} ? {1} : {0}", o(op, 0), o(op, 1)));
-      case OpCode::MaxS: return scalar(op, fmt::format("{0} < {1} ? {1} : {0}", o(op, 0), o(op, 1)));
-      case OpCode::CmpEq: return compare(op, "==");
-      case OpCode::CmpNe: return compare(op, "!=");
-      case OpCode::CmpLt: return compare(op, "<");
-      case OpCode::CmpLe: return compare(op, "<=");
-      case OpCode::CmpGt: return compare(op, ">");
-      case OpCode::CmpGe: return compare(op, ">=");
-      case OpCode::GetBlockIdx:
-      case OpCode::GetBlockNum:
-      case OpCode::GetSubBlockIdx:
-      case OpCode::GetSubBlockNum: return scalar(op, api(op) + "()");
-      case OpCode::AscendIsAic:  // a `constexpr(...)` condition in Ascend C, usable only as `if ASCEND_IS_AIC`
-      case OpCode::AscendIsAiv:
-        define(op, "bool", "false");
-        return line(fmt::format("if {} {{ {} = true; }}", info.ascendc, v(op.result)));
-      case OpCode::GmOffset:
-        return define(op, "GM_ADDR",
-                      fmt::format("{} + static_cast<int64_t>({}) * static_cast<int64_t>(sizeof({}))", o(op, 0),
-                                  o(op, 1), ct(op, 0)));
-      case OpCode::GmReinterpret: return define(op, "GM_ADDR", o(op, 0));
       case OpCode::GlobalSetBuffer: {
         line(fmt::format("AscendC::GlobalTensor<{}> {};", rt(op), v(op.result)));
         std::string len = op.operands.size() > 1 ? fmt::format(", static_cast<uint64_t>({})", o(op, 1)) : "";
         return line(fmt::format("{}.SetGlobalBuffer(reinterpret_cast<__gm__ {}*>({}){});", v(op.result), rt(op),
                                 o(op, 0), len));
       }
-      case OpCode::GlobalSlice:
-        return define(op, fmt::format("AscendC::GlobalTensor<{}>", rt(op)),
-                      fmt::format("{}[static_cast<uint64_t>({})]", o(op, 0), o(op, 1)));
-      case OpCode::LocalCreate:  // static tensor programming: a position, a byte address, a length
-        return line(
-            fmt::format("AscendC::LocalTensor<{}> {}(AscendC::TPosition::{}, static_cast<uint32_t>({}), "
-                        "static_cast<uint32_t>({}));",
-                        rt(op), v(op.result), position_name(k_.type_of(op.result).position), o(op, 0), o(op, 1)));
-      case OpCode::LocalSlice:
-        return define(op, fmt::format("AscendC::LocalTensor<{}>", rt(op)),
-                      fmt::format("{}[static_cast<uint32_t>({})]", o(op, 0), o(op, 1)));
-      case OpCode::CopyGmToLocal:
-      case OpCode::CopyLocalToGm:
-      case OpCode::CopyLocalToLocal:
-        return call(op, fmt::format("{}, {}, static_cast<uint32_t>({})", o(op, 0), o(op, 1), o(op, 2)));
-      case OpCode::CopyGmToLocalBlocks:
-      case OpCode::CopyLocalToGmBlocks:
-      case OpCode::CopyLocalToLocalBlocks:
-        return call(op, fmt::format("{}, {}, AscendC::DataCopyParams({})", o(op, 0), o(op, 1), u16_list(op, 2, 6)));
-      case OpCode::CopyPadGmToLocal:
-        return call(op,
-                    fmt::format("{}, {}, AscendC::DataCopyExtParams({}, 0), AscendC::DataCopyPadExtParams<{}>({}, "
-                                "static_cast<uint8_t>({}), static_cast<uint8_t>({}), {})",
-                                o(op, 0), o(op, 1), ext_params(op), ct(op, 0), o(op, 9), o(op, 6), o(op, 7), o(op, 8)));
-      case OpCode::CopyPadLocalToGm:
-        return call(op, fmt::format("{}, {}, AscendC::DataCopyExtParams({}, 0)", o(op, 0), o(op, 1), ext_params(op)));
-      case OpCode::SetFlag:
-      case OpCode::WaitFlag:
-        return line(fmt::format("{}<AscendC::HardEvent::{}>(static_cast<int32_t>({}));", api(op),
-                                hard_event(op.attr_int(0)).name, o(op, 0)));
-      case OpCode::PipeBarrier:
-        return line(fmt::format("{}<PIPE_{}>();", api(op), pipe_name(static_cast<Pipe>(op.attr_int(0)))));
       case OpCode::SetVectorMask: {
         bool counter = op.attr_int(2) != 0;
         const char* t = c_type(static_cast<DType>(op.attr_int(1)));
@@ -351,131 +298,8 @@ class Emitter {
         return line(fmt::format("{}<{}, AscendC::MaskMode::{}>(static_cast<uint64_t>({}), static_cast<uint64_t>({}));",
                                 api(op), t, mode, o(op, 1), o(op, 0)));
       }
-      case OpCode::SetMaskCount:
-      case OpCode::SetMaskNorm:
-      case OpCode::ResetMask:
-      case OpCode::SetAtomicNone: return call(op, "");
-      case OpCode::SetAtomicAdd:
-      case OpCode::SetAtomicMax:
-      case OpCode::SetAtomicMin:
-      case OpCode::SetAtomicType:
-        return line(fmt::format("{}<{}>();", api(op), c_type(static_cast<DType>(op.attr_int(0)))));
-      case OpCode::GetValue:
-      case OpCode::GlobalGetValue:
-        return define(op, rt(op), fmt::format("{}.GetValue(static_cast<uint64_t>({}))", o(op, 0), o(op, 1)));
-      case OpCode::SetValue:
-      case OpCode::GlobalSetValue:
-        return line(fmt::format("{}.SetValue(static_cast<uint64_t>({}), {});", o(op, 0), o(op, 1), o(op, 2)));
-      case OpCode::VCast:
-        return call(op,
-                    fmt::format("{}, {}, {}, static_cast<uint32_t>({})", o(op, 0), o(op, 1), round_mode(op), o(op, 2)));
-      case OpCode::VCastMask:
-        return line(
-            fmt::format("{}<{}, {}, {}>({}, {}, {}, {}, static_cast<uint8_t>({}), AscendC::UnaryRepeatParams({}));",
-                        api(op), ct(op, 0), ct(op, 1), set_mask(op), o(op, 0), o(op, 1), round_mode(op), mask(op, 2),
-                        o(op, 4), u16_list(op, 5, 9)));
-      case OpCode::Compare:  // the last operand (dst elements holding the bits) is derived, not spelled
-      case OpCode::CompareScalar:
-        return call(op, fmt::format("{}, {}, static_cast<uint32_t>({})", list(op, 0, 3), cmp_mode(op), o(op, 3)));
-      case OpCode::CompareMask:
-      case OpCode::CompareScalarMask:
-        return mask_form(op, 3, cmp_mode(op), fmt::format("{}, {}, {}", ct(op, 1), ct(op, 0), set_mask(op)));
-      case OpCode::Select:  // the last operand (sel_mask elements holding the bits) is derived
-      case OpCode::SelectScalar:
-        return call(op, fmt::format("{}, {}, static_cast<uint32_t>({})", list(op, 0, 4), sel_mode(op), o(op, 4)));
-      case OpCode::SelectMask:
-      case OpCode::SelectScalarMask:
-        return mask_form(op, 4, sel_mode(op), fmt::format("{}, {}, {}", ct(op, 0), ct(op, 1), set_mask(op)));
-      case OpCode::Brcb:
-        return call(op, fmt::format("{}, {}, static_cast<uint8_t>({}), AscendC::BrcbRepeatParams({})", o(op, 0),
-                                    o(op, 1), o(op, 2), u16_list(op, 3, 5)));
-      case OpCode::Gather:
-        return call(op, fmt::format("{}, static_cast<uint32_t>({}), static_cast<uint32_t>({})", list(op, 0, 3),
-                                    o(op, 3), o(op, 4)));
-      case OpCode::GatherMaskForm:
-        return line(
-            fmt::format("{}<{}, {}>({}, static_cast<uint32_t>({}), {}, static_cast<uint8_t>({}), "
-                        "static_cast<uint16_t>({}));",
-                        api(op), ct(op, 0), set_mask(op), list(op, 0, 3), o(op, 3), mask(op, 4), o(op, 6), o(op, 7)));
-      case OpCode::ReduceSum:  // the last operand (1 or 2 results) is calIndex
-        return call(op, fmt::format("{}, static_cast<int32_t>({})", list(op, 0, 3), o(op, 3)));
-      case OpCode::ReduceMax:
-      case OpCode::ReduceMin:
-        return call(op, fmt::format("{}, static_cast<int32_t>({}), {} == 2", list(op, 0, 3), o(op, 3), o(op, 4)));
-      case OpCode::ReduceSumMask:
-      case OpCode::ReduceMaxMask:
-      case OpCode::ReduceMinMask: {
-        std::string m = mask(op, 3);
-        std::string index = op.code == OpCode::ReduceSumMask ? "" : fmt::format(", {} == 2", o(op, 7));
-        return line(fmt::format("{}<{}>({}, {}, static_cast<int32_t>({}), static_cast<int32_t>({}){});", api(op),
-                                ct(op, 0), list(op, 0, 3), m, o(op, 5), o(op, 6), index));
-      }
-      case OpCode::WholeReduceSum:
-      case OpCode::WholeReduceMax:
-      case OpCode::WholeReduceMin: {
-        std::string m = mask(op, 2);
-        std::string order;
-        if (op.code != OpCode::WholeReduceSum) order = ", " + reduce_order(op);
-        return line(fmt::format("{}<{}, {}>({}, {}, {}, {}{});", api(op), ct(op, 0), set_mask(op), list(op, 0, 2), m,
-                                fmt::format("static_cast<int32_t>({})", o(op, 4)), int_list(op, 5, 8), order));
-      }
-      case OpCode::BlockReduceSum:  // (dst, src, repeat, mask, strides): the repeat count before the mask
-      case OpCode::BlockReduceMax:
-      case OpCode::BlockReduceMin:
-      case OpCode::PairReduceSum: {
-        std::string m = mask(op, 2);
-        return line(fmt::format("{}<{}, {}>({}, static_cast<int32_t>({}), {}, {});", api(op), ct(op, 0), set_mask(op),
-                                list(op, 0, 2), o(op, 4), m, int_list(op, 5, 8)));
-      }
-      case OpCode::CompareRegister: {  // src0, src1, mask0, mask1, repeat (1), src0/src1 block and repeat strides
-        std::string m = mask(op, 2);
-        return line(fmt::format(
-            "{}<{}, {}>({}, {}, {}, AscendC::BinaryRepeatParams(1, static_cast<uint16_t>({}), "
-            "static_cast<uint16_t>({}), 8, static_cast<uint16_t>({}), static_cast<uint16_t>({})));",
-            api(op), ct(op, 0), set_mask(op), list(op, 0, 2), cmp_mode(op), m, o(op, 5), o(op, 6), o(op, 7), o(op, 8)));
-      }
-      case OpCode::SelectRegister:  // the bits come from CMPMASK, the mask from the register
-        return line(
-            fmt::format("{}<{}, AscendC::SELMODE::VSEL_CMPMASK_SPR>({}, static_cast<uint8_t>({}), "
-                        "AscendC::BinaryRepeatParams({}));",
-                        api(op), ct(op, 0), list(op, 0, 3), o(op, 5), u16_list(op, 6, 12)));
-      case OpCode::GetCmpMask:
-      case OpCode::SetCmpMask: return call(op, o(op, 0));
-      case OpCode::GatherMask:
-      case OpCode::GatherMaskPattern: {
-        line(fmt::format("uint64_t {} = 0;", v(op.result)));
-        std::string pattern =
-            op.code == OpCode::GatherMaskPattern ? fmt::format("static_cast<uint8_t>({})", o(op, 2)) : o(op, 2);
-        return call(op, fmt::format("{}, {}, {}, static_cast<bool>({}), static_cast<uint32_t>({}), "
-                                    "AscendC::GatherMaskParams({}), {}",
-                                    o(op, 0), o(op, 1), pattern, o(op, 3), o(op, 4), u16_list(op, 5, 9), v(op.result)));
-      }
-      case OpCode::Transpose: return call(op, list(op, 0, 2));
-      case OpCode::TransposeExt:
-        return call(op, fmt::format("{}, AscendC::TransposeParamsExt({}, static_cast<AscendC::TransposeType>({}))",
-                                    list(op, 0, 3), u16_list(op, 3, 7), op.attr_int(0)));
-      case OpCode::CopyNd2Nz:
-        return call(op, fmt::format("{}, AscendC::Nd2NzParams({})", list(op, 0, 2), u16_list(op, 2, 10)));
-      case OpCode::CopyNz2Nd:
-        return call(op, fmt::format("{}, AscendC::Nz2NdParamsFull({})", list(op, 0, 2), u16_list(op, 2, 9)));
-      case OpCode::LoadData2D:  // the constructor takes the fields in the IR's order
-        return call(op, fmt::format("{}, AscendC::LoadData2DParams({})", list(op, 0, 2), u16_list(op, 2, 9)));
-      case OpCode::LoadDataTranspose:
-        return call(op, fmt::format("{}, AscendC::LoadData2dTransposeParams({})", list(op, 0, 2), u16_list(op, 2, 8)));
-      case OpCode::Mmad:  // MmadParams(m, n, k, unitFlag, cmatrixSource, cmatrixInitVal)
-        return call(op, fmt::format("{}, AscendC::MmadParams({}, 0, {} != 0, {} != 0)", list(op, 0, 3),
-                                    u16_list(op, 3, 6), o(op, 7), o(op, 6)));
-      case OpCode::MmadBias:
-        return call(op, fmt::format("{}, AscendC::MmadParams({}, 0, false, true)", list(op, 0, 4), u16_list(op, 4, 7)));
       case OpCode::Fixpipe:
       case OpCode::FixpipeVectorQuant: return fixpipe(op);
-      case OpCode::SetFixpipePreQuantFlag: return call(op, fmt::format("static_cast<uint64_t>({})", o(op, 0)));
-      case OpCode::CopyL1ToBt: return call(op, fmt::format("{}, static_cast<uint32_t>({})", list(op, 0, 2), o(op, 2)));
-      case OpCode::CrossCoreSetFlag:
-      case OpCode::CrossCoreWaitFlag:
-        return line(fmt::format("{}<{}, PIPE_{}>(static_cast<uint16_t>({}));", api(op), op.attr_int(0),
-                                pipe_name(static_cast<Pipe>(op.attr_int(1))), o(op, 0)));
-      case OpCode::SyncAll: return line(fmt::format("{}<{}>();", api(op), op.attr_int(0) ? "true" : "false"));
       case OpCode::MatmulServer:  // outside mix kernels the core runs the Matmul itself: nothing to serve
         if (!matmul_.active()) return line("// register_matmul: this core runs its own Matmul");
         for (const std::string& text : matmul_.server(op, v)) line(text);
@@ -497,7 +321,8 @@ class Emitter {
         return call(op, fmt::format("{}, AscendC::ShapeInfo(static_cast<uint8_t>({}), {})", head,
                                     op.operands.size() - 3, shape));
       }
-      default: unsupported(op);
+      default:
+        fail(ASC_ERR_INTERNAL, op.loc, "{} is hand-spelled in its row but the emitter has no code for it", info.name);
     }
   }
 
@@ -542,34 +367,10 @@ class Emitter {
                      nz2nd ? "CFG_ROW_MAJOR" : "CFG_NZ", list(op, 0, 2), workspace, params));
   }
 
-  std::string reduce_order(const Op& op) {
-    static const char* const names[] = {"ORDER_VALUE_INDEX", "ORDER_INDEX_VALUE", "ORDER_ONLY_VALUE",
-                                        "ORDER_ONLY_INDEX"};
-    return "AscendC::ReduceOrder::" + enumerator(op, names, "order");
-  }
   std::string int_list(const Op& op, size_t from, size_t to) const {
     std::string s;
     for (size_t i = from; i < to; ++i) s += fmt::format("{}static_cast<int32_t>({})", i > from ? ", " : "", o(op, i));
     return s;
-  }
-
-  std::string cmp_mode(const Op& op) {
-    static const char* const names[] = {"LT", "GT", "EQ", "LE", "GE", "NE"};
-    return "AscendC::CMPMODE::" + enumerator(op, names, "cmp_mode");
-  }
-  std::string sel_mode(const Op& op) {
-    static const char* const names[] = {"VSEL_CMPMASK_SPR", "VSEL_TENSOR_SCALAR_MODE", "VSEL_TENSOR_TENSOR_MODE"};
-    return "AscendC::SELMODE::" + enumerator(op, names, "sel_mode");
-  }
-
-  // A mask/repeat call: the `head` tensor and scalar operands, then `mode` (CMPMODE, SELMODE), the mask, the
-  // repeat count and the repeat parameters (Binary with three stride pairs, else Unary).
-  void mask_form(const Op& op, size_t head, const std::string& mode, const std::string& templates) {
-    std::string m = mask(op, head);
-    size_t strides = op.operands.size() - (head + 3);
-    const char* params = strides == 6 ? "Binary" : "Unary";
-    line(fmt::format("{}<{}>({}, {}, {}, static_cast<uint8_t>({}), AscendC::{}RepeatParams({}));", api(op), templates,
-                     list(op, 0, head), mode, m, o(op, head + 2), params, u16_list(op, head + 3, op.operands.size())));
   }
 
   void block(const Region& r) {
@@ -586,70 +387,6 @@ class Emitter {
     scalar(op, o(op, 0));
   }
 
-  void binary(const Op& op, const char* sign) { scalar(op, fmt::format("{} {} {}", o(op, 0), sign, o(op, 1))); }
-  void compare(const Op& op, const char* sign) {
-    define(op, "bool", fmt::format("{} {} {}", o(op, 0), sign, o(op, 1)));
-  }
-
-  std::string u16_list(const Op& op, size_t from, size_t to) const {
-    std::string s;
-    for (size_t i = from; i < to; ++i) s += fmt::format("{}static_cast<uint16_t>({})", i > from ? ", " : "", o(op, i));
-    return s;
-  }
-  // DataCopyExtParams(blockCount, blockLen, srcStride, dstStride, rsv): the count is 16 bits, the rest 32.
-  std::string ext_params(const Op& op) const {
-    return fmt::format(
-        "static_cast<uint16_t>({}), static_cast<uint32_t>({}), static_cast<uint32_t>({}), "
-        "static_cast<uint32_t>({})",
-        o(op, 2), o(op, 3), o(op, 4), o(op, 5));
-  }
-
-  std::string round_mode(const Op& op) {
-    static const char* const names[] = {"CAST_NONE",  "CAST_RINT",  "CAST_FLOOR", "CAST_CEIL",
-                                        "CAST_ROUND", "CAST_TRUNC", "CAST_ODD"};
-    return "AscendC::RoundMode::" + enumerator(op, names, "round_mode");
-  }
-
-  // The enumerator an attribute names; a value past the table (a kernel the checks let through) is an error.
-  template <size_t N>
-  std::string enumerator(const Op& op, const char* const (&names)[N], const char* attr) {
-    int64_t v = op.attr_int(attr_index(op.info(), attr));
-    if (v < 0 || v >= static_cast<int64_t>(N)) unsupported(op, "its attribute has no Ascend C enumerator");
-    return names[v];
-  }
-
-  // The mask argument of a mask-mode call (operands first, first + 1): a
-  // count (mask_mode 0) or a {low, high} bit array (1); with is_set_mask false
-  // (2) the instruction uses the mask register and the argument is unused.
-  std::string mask(const Op& op, size_t first) {
-    int64_t mode = op.attr_int(attr_index(op.info(), "mask_mode"));
-    if (mode != 1) return fmt::format("static_cast<uint64_t>({})", o(op, first));
-    std::string name = fmt::format("asc_mask{}", op.index);
-    line(fmt::format("uint64_t {}[2] = {{static_cast<uint64_t>({}), static_cast<uint64_t>({})}};", name, o(op, first),
-                     o(op, first + 1)));
-    return name;
-  }
-  const char* set_mask(const Op& op) const {
-    return op.attr_int(attr_index(op.info(), "mask_mode")) == kMaskFromRegister ? "false" : "true";
-  }
-
-  void vector(const Op& op) {
-    const OpInfo& info = op.info();
-    size_t tensors = vector_tensors(info.family);
-    size_t head = tensors + (vector_has_scalar(info.family) ? 1 : 0);
-    std::string args = list(op, 0, head);
-    if (!info.mask_mode) return call(op, fmt::format("{}, static_cast<int32_t>({})", args, o(op, head)));
-    std::string m = mask(op, head);
-    std::string repeat = fmt::format("static_cast<uint8_t>({})", o(op, head + 2));
-    std::string strides;
-    if (info.family == VecFamily::FILL)  // Duplicate: dstBlockStride, dstRepeatStride
-      strides = u16_list(op, head + 3, head + 5);
-    else
-      strides = fmt::format("AscendC::{}RepeatParams({})", tensors == 3 ? "Binary" : "Unary",
-                            u16_list(op, head + 3, op.operands.size()));
-    line(fmt::format("{}<{}, {}>({}, {}, {}, {});", api(op), ct(op, 0), set_mask(op), args, m, repeat, strides));
-  }
-
   const Kernel& k_;
   std::string out_;
   int indent_ = 0;
@@ -661,6 +398,29 @@ class Emitter {
 };
 
 }  // namespace
+
+bool ascendc_hand_spelled(OpCode code) {
+  static constexpr OpCode kHandSpelled[] = {
+      OpCode::For,
+      OpCode::If,
+      OpCode::Const,
+      OpCode::Cast,
+      OpCode::FloorDivS,
+      OpCode::ModS,
+      OpCode::GlobalSetBuffer,
+      OpCode::SetVectorMask,
+      OpCode::Fixpipe,
+      OpCode::FixpipeVectorQuant,
+      OpCode::MatmulServer,
+      OpCode::MatmulCall,
+      OpCode::MatmulCallEnd,
+      OpCode::Printf,
+      OpCode::DumpTensor,
+  };
+  for (OpCode c : kHandSpelled)
+    if (c == code) return true;
+  return false;
+}
 
 const char* ascendc_type(DType d) {
   switch (d) {

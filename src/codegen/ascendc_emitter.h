@@ -16,6 +16,10 @@ namespace asc {
 // emitter cannot spell yet, with its location.
 std::string emit_ascendc(const Kernel& kernel);
 
+// Whether the emitter spells `code` by code of its own (the rows that say EmitForm::Hand); every other
+// row is spelled by its template or says why it is not emitted (test_codegen checks all three).
+bool ascendc_hand_spelled(OpCode code);
+
 // The Ascend C scalar type of a dtype (half, bfloat16_t, float, int8_t, ...).
 const char* ascendc_type(DType d);
 

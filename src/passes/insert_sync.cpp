@@ -19,6 +19,7 @@
 #include <optional>
 #include <set>
 
+#include "ir/effects.h"
 #include "passes/rewriter.h"
 
 namespace asc {
@@ -129,19 +130,13 @@ class SyncInserter {
       uint32_t t = op.operands[e.tensor];
       if (k_.type_of(t).kind != TypeKind::LocalTensor) continue;  // GM is not a pipe hand-over here
       MemRef r = ref_of(t);
-      if (e.repeat_operand != kNoOperand || e.block_len_operand != kNoOperand ||
-          e.results_stride_operand != kNoOperand || e.count_operand == kExtentFn || e.count_operand == kDataDependent) {
-        // strided and data-dependent forms: anywhere in the tensor (the Model checks that they stay inside)
-        out.emplace_back(r, e.write);
-        continue;
-      }
-      uint64_t size = dtype_size(k_.type_of(t).dtype);
-      auto count = e.count_operand == kNoOperand ? std::optional<int64_t>(1) : const_of(op.operands[e.count_operand]);
-      auto offset =
-          e.offset_operand == kNoOperand ? std::optional<int64_t>(0) : const_of(op.operands[e.offset_operand]);
-      if (r.hi != kWhole && count && offset) {
-        r.lo += static_cast<uint64_t>(*offset) * size;
-        r.hi = std::min(r.hi, r.lo + static_cast<uint64_t>(*count) * size);
+      // strided and data-dependent forms, and spans not known at compile time: anywhere in the tensor (the Model
+      // checks that they stay inside)
+      auto span = static_effect(op, k_, static_cast<size_t>(&e - op.info().effects.data()));
+      if (r.hi != kWhole && span) {
+        uint64_t size = dtype_size(k_.type_of(t).dtype);
+        r.lo += static_cast<uint64_t>(span->offset) * size;
+        r.hi = std::min(r.hi, r.lo + static_cast<uint64_t>(span->count) * size);
       }
       out.emplace_back(r, e.write);
     }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "ir/effects.h"
 #include "sim/copy_bytes.h"
 #include "sim/handlers.h"
 #include "sim/scalar_math.h"
@@ -255,19 +256,8 @@ uint64_t Block::check_effects(const Op& op, Pipe pipe, const RtValue* in) {
   for (size_t i = 0; i < effects.size(); ++i) {
     const MemEffect& e = effects[i];
     DType dtype = kernel().type_of(op.operands[e.tensor]).dtype;
-    if (e.block_len_operand != kNoOperand) {  // DataCopyParams: check the span from first to last block
-      int64_t rows = in[e.count_operand].i, len = in[e.block_len_operand].i, gap = in[e.gap_operand].i;
-      if (rows < 0 || rows > 4095 || len < 0 || len > 65535 || gap < 0 || gap > 65535)
-        fail(ASC_ERR_INVALID_ARGUMENT, op.loc,
-             "{}: DataCopyParams block_count {} must be 0..4095, block_len {} and strides {} 0..65535", op.info().name,
-             rows, len, gap);
-      int64_t blocks = rows && len ? (rows - 1) * (len + gap) + len : 0;
-      int64_t elements = blocks * 32 / static_cast<int64_t>(dtype_size(dtype));
-      effect_ptrs_[i] = memory(op, in[e.tensor], dtype, 0, elements, e);  // the span as one contiguous range
-      largest = std::max(largest, static_cast<uint64_t>(rows * len * 32));
-      continue;
-    }
-    if (e.count_operand == kDataDependent) {  // the handler checks each access (dynamic_access)
+    EffectForm form = effect_form(e);
+    if (form == EffectForm::DataDependent) {  // the handler checks each access (dynamic_access)
       const RtValue& t = in[e.tensor];
       effect_tensors_[i] = t;
       if (is_local_mem(t.mem) && e.block_aligned && t.addr % platform().info.block_bytes != 0)
@@ -277,41 +267,20 @@ uint64_t Block::check_effects(const Op& op, Pipe pipe, const RtValue* in) {
       effect_ptrs_[i] = is_local_mem(t.mem) ? local_base(t) + t.addr : ctx_.gm[t.mem].ptr + t.addr;
       continue;
     }
-    if (e.count_operand == kExtentFn) {  // the op table computes the span
-      std::array<int64_t, kMaxIssuedOperands> ints{};
-      for (size_t k = 0; k < op.operands.size(); ++k) ints[k] = in[k].i;
-      const uint8_t mask = op.info().mask_operand;  // mask words are 64 bits of anything
-      for (size_t k = 2; k < op.operands.size(); ++k)
-        if (k != mask && k != mask + 1u && k != op.info().word_operand && (ints[k] < 0 || ints[k] > (int64_t{1} << 32)))
-          fail(ASC_ERR_INVALID_ARGUMENT, op.loc, "{}: parameter {} is {}, outside 0..2^32", op.info().name, k - 1,
-               ints[k]);
-      int64_t size = dtype_size(dtype);  // the extent is in bytes of operand 0's elements; this tensor's may differ
-      DType sized = kernel().type_of(op.operands[op.info().extent_size_operand]).dtype;
-      int64_t bytes = op.info().extent(op, ints.data(), i, dtype_size(sized));
-      effect_ptrs_[i] = memory(op, in[e.tensor], dtype, 0, (bytes + size - 1) / size, e);
-      largest = std::max(largest, static_cast<uint64_t>(bytes));
-      continue;
-    }
-    if (e.results_stride_operand != kNoOperand) {  // one result per repeat, `stride` results apart
-      int64_t stride = in[e.results_stride_operand].i;
-      int64_t repeats = repeat_mask(*this, op, in, e.mask_operand, e.count_operand, dtype).repeats;
-      if (stride < 0 || stride > 255)
-        fail(ASC_ERR_INVALID_ARGUMENT, op.loc, "{}: dst_rep_stride {} must be 0..255", op.info().name, stride);
-      int64_t unit = op.info().result_elements(op, dtype);
-      int64_t elements = repeats > 0 ? ((repeats - 1) * stride + 1) * unit : 0;
-      effect_ptrs_[i] = memory(op, in[e.tensor], dtype, 0, elements, e);
-      largest = std::max(largest, effect_ranges_[i].second - effect_ranges_[i].first);
-      continue;
-    }
-    if (e.repeat_operand != kNoOperand) {
+    if (form == EffectForm::Strided) {
       effect_ptrs_[i] = strided_memory(op, in, dtype, e);
       largest = std::max(largest, effect_ranges_[i].second - effect_ranges_[i].first);
       continue;
     }
-    int64_t count = e.count_operand == kNoOperand ? 1 : in[e.count_operand].i;
-    int64_t offset = e.offset_operand == kNoOperand ? 0 : in[e.offset_operand].i;
-    effect_ptrs_[i] = memory(op, in[e.tensor], dtype, offset, count, e);
-    largest = std::max(largest, effect_ranges_[i].second - effect_ranges_[i].first);
+    std::array<int64_t, kMaxIssuedOperands> ints{};
+    for (size_t k = 0; k < op.operands.size(); ++k) ints[k] = in[k].i;
+    int64_t repeats =
+        form == EffectForm::Results ? repeat_mask(*this, op, in, e.mask_operand, e.count_operand, dtype).repeats : 0;
+    EffectElements span = decode_effect(op, kernel(), i, ints.data(), repeats);
+    effect_ptrs_[i] = memory(op, in[e.tensor], dtype, span.offset, span.count, e);
+    uint64_t moved =
+        span.moved >= 0 ? static_cast<uint64_t>(span.moved) : effect_ranges_[i].second - effect_ranges_[i].first;
+    largest = std::max(largest, moved);
   }
   if (!race_) return largest;
   race_->tick(pipe);

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "codegen/ascendc_emitter.h"
+#include "codegen/ascendc_spelling.h"
 #include "ir/matmul_api.h"
 #include "kernel_fixtures.h"
 
@@ -283,3 +284,39 @@ TEST(Emitter, RegisterMatmulOutsideAMixKernelIsNothingToServe) {
 }
 
 }  // namespace
+
+// Every op is spelled by its row's template (which must parse against the row), by the emitter's own code, or
+// says why it is never emitted: a missing spelling is found here, not when a kernel using the op is emitted.
+TEST(Codegen, EveryOpIsSpelledOrSaysWhyNot) {
+  int templates = 0, hand = 0, never = 0;
+  for (int i = 0; i < asc::kOpCount; ++i) {
+    const asc::OpInfo& row = asc::op_info(static_cast<asc::OpCode>(i));
+    SCOPED_TRACE(row.name);
+    EXPECT_EQ(row.emit == asc::EmitForm::Hand, asc::ascendc_hand_spelled(row.code));
+    switch (row.emit) {
+      case asc::EmitForm::Template:
+        EXPECT_NO_THROW(asc::check_spelling(row));
+        ++templates;
+        break;
+      case asc::EmitForm::Hand: ++hand; break;
+      case asc::EmitForm::None:
+        EXPECT_STRNE(row.why_not_emitted, "");
+        EXPECT_TRUE(row.framework) << "only the framework's ops are lowered before emission";
+        ++never;
+        break;
+    }
+  }
+  EXPECT_GT(templates, 3 * hand);  // hand code is the exception
+  EXPECT_EQ(templates + hand + never, asc::kOpCount);
+}
+
+// A spelling that names an operand the row does not have is refused, naming the row and the placeholder.
+TEST(Codegen, BadSpellingIsRefused) {
+  asc::OpInfo row = asc::op_info(asc::OpCode::VAdd);
+  for (const char* bad : {"{api}({3..9});", "{7};", "{enum:no_such_attr};", "{mask:2}", "{lone", "x }"}) {
+    row.spelling = bad;
+    auto err = error_of([&] { asc::check_spelling(row); });
+    ASSERT_TRUE(err) << bad;
+    EXPECT_TRUE(has(err->what(), "'add'")) << err->what();
+  }
+}

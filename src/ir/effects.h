@@ -1,0 +1,42 @@
+// What bytes an op's memory effect (OpInfo::effects) touches: its form, and
+// for every form but the strided and data-dependent ones the elements it
+// spans, decoded from the operands' values in this one place. The Model's
+// bounds and race checks, the timing model (the bytes moved) and the sync
+// inserter (with the operands known at compile time) all read spans from here.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+
+#include "ir/ir.h"
+
+namespace asc {
+
+enum class EffectForm : uint8_t {
+  Element,        // one element, at an offset operand
+  Count,          // `count` elements from the tensor's start (plus an offset operand)
+  Blocks,         // DataCopyParams: rows of 32-byte blocks with gaps, as one span from the first to the last
+  Extent,         // the row's extent function gives the byte span
+  Results,        // one result per repeat, `stride` results apart (whole_reduce_* and relatives)
+  Strided,        // the vector mask/repeat form: the mask model decides which blocks (sim/vector_mask.h)
+  DataDependent,  // which elements depends on data: the handler checks each access
+};
+
+EffectForm effect_form(const MemEffect& e);
+
+struct EffectElements {
+  int64_t offset = 0;  // from the tensor's start, in its elements
+  int64_t count = 0;   // elements spanned
+  int64_t moved = -1;  // bytes the instruction moves, when not the span's (rows with gaps: only the blocks)
+};
+
+// The elements effect `index` of `op` spans, for the forms other than Strided and DataDependent. `ints` holds
+// the operands' integer values; `repeats` the repeat count of a Results effect (the mask register's in counter
+// mode, so the caller gives it). Parameters past the hardware's limits fail, with the op's location.
+EffectElements decode_effect(const Op& op, const Kernel& kernel, size_t index, const int64_t* ints, int64_t repeats);
+
+// The same from what is known at compile time: nullopt unless the form is Element or Count and its operands
+// are constants.
+std::optional<EffectElements> static_effect(const Op& op, const Kernel& kernel, size_t index);
+
+}  // namespace asc
