@@ -167,7 +167,9 @@ void define_scalar_ops(OpTable& t) {
   // a `constexpr(...)` condition in Ascend C, usable only as `if ASCEND_IS_AIC`
   for (auto [code, name, ascendc] : {std::tuple{OpCode::AscendIsAic, "ascend_is_aic", "ASCEND_IS_AIC"},
                                      std::tuple{OpCode::AscendIsAiv, "ascend_is_aiv", "ASCEND_IS_AIV"}})
-    t.def(code, name).result(bool_result).ascendc(ascendc, "bool {result} = false;\nif {api} {{ {result} = true; }}");
+    t.def(code, name)
+        .result(bool_result)
+        .ascendc(ascendc, std::string("bool {result} = false;\nif ") + ascendc + " {{ {result} = true; }}");
 
   // register_matmul in a mix kernel: the workspace, then the TCubeTiling's fields; the MatmulTypes as attributes
   Row& server = t.def(OpCode::MatmulServer, "matmul.server")
