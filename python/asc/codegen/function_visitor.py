@@ -21,6 +21,7 @@ from ..language.core.ir_value import IRObject, Scalar, is_runtime, logical_not, 
 from ..language.core.ir_value import cast as scalar_cast
 from ..language.core.struct import Struct
 from ..language.core.tensor import GlobalTensor, LocalTensor
+from .function import Function
 from .hints import did_you_mean, snake_case
 from .ir_builder import IRBuilder
 from .source import FunctionSource
@@ -505,8 +506,6 @@ class FunctionVisitor(ast.NodeVisitor):
         return self.visit(node.value)
 
     def visit_Call(self, node: ast.Call) -> Any:
-        from ..runtime.jit import JITFunction
-
         func = self.visit(node.func)
         args, kwargs = [], {}
         for a in node.args:
@@ -522,8 +521,8 @@ class FunctionVisitor(ast.NodeVisitor):
         runtime_args = any(is_runtime(v) for v in [*args, *kwargs.values()])
         if func is builtins.range:
             raise self.error(node, "range() can only be used as the iterable of a for loop")
-        if isinstance(func, JITFunction):
-            return func._inline(self.builder, args, kwargs, self.loc_of(node))
+        if isinstance(func, Function):  # a device function (an @asc.jit one): compiled into this kernel
+            return func.inline(self.builder, args, kwargs, self.loc_of(node))
         if getattr(func, "__asc_builtin__", False) or func in (GlobalTensor, LocalTensor):
             return func(*args, **kwargs)
         if isinstance(getattr(func, "__self__", None), (IRObject, dt.DataType)):
