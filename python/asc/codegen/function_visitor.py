@@ -21,6 +21,7 @@ from ..language.core.ir_value import IRObject, Scalar, is_runtime, logical_not, 
 from ..language.core.ir_value import cast as scalar_cast
 from ..language.core.struct import Struct
 from ..language.core.tensor import GlobalTensor, LocalTensor
+from . import regions
 from .function import Function
 from .hints import did_you_mean, snake_case
 from .ir_builder import IRBuilder
@@ -303,15 +304,12 @@ class FunctionVisitor(ast.NodeVisitor):
 
     @contextlib.contextmanager
     def nested_region(self) -> Iterator[None]:
-        """The body of a run-time loop or if: counted in region_depth. Its loads are no copy of a paired loop's
-        body (builder.unrolled is None inside, see paired_loop); the enclosing copy's is restored after."""
-        outer, self.builder.unrolled = self.builder.unrolled, None
+        """The body of a run-time loop or if (opened with asc.codegen.regions): counted in region_depth."""
         self.region_depth += 1
         try:
             yield
         finally:
             self.region_depth -= 1
-            self.builder.unrolled = outer
 
     def paired_loop(self, node: ast.For, name: str, bounds_in: tuple, iv_dtype: Any, body: list) -> None:
         """Double buffering: the iterations in pairs, the body built twice in each (copy 0 and copy 1, whose
@@ -322,23 +320,19 @@ class FunctionVisitor(ast.NodeVisitor):
         trips = minmax("max", [-((lb - ub) // step), 0])  # ceil((ub - lb) / step) for either sign of step
         self.prepare_region(body)
         before = set(self.scope)
-        pair = Scalar(self.builder.for_begin(*(to_scalar(v, iv_dtype).handle for v in (0, trips // 2, 1))), iv_dtype)
         loop = object()
-        with self.nested_region():
+        with regions.for_range(0, trips // 2, 1, iv_dtype) as pair, self.nested_region():
             for copy in (0, 1):
-                self.builder.unrolled = (loop, copy)
-                self.scope[name] = lb + (pair * 2 + copy) * step
-                for stmt in body:
-                    self.visit(stmt)
-        self.builder.for_end()
+                with regions.paired_copy(loop, copy):
+                    self.scope[name] = lb + (pair * 2 + copy) * step
+                    for stmt in body:
+                        self.visit(stmt)
         end = self.end_line(node)
         self.close_region(before, end)
-        self.builder.if_begin(to_bool(trips % 2 == 1).handle)
-        with self.nested_region():  # the odd last iteration: a region of its own, not a copy
+        with regions.if_(trips % 2 == 1), self.nested_region():  # the odd last iteration: not a copy
             self.scope[name] = lb + (trips - 1) * step
             for stmt in body:
                 self.visit(stmt)
-        self.builder.if_end()
         self.close_region(before, end)
         self.scope.pop(name, None)
         self.dead[name] = end
@@ -350,14 +344,12 @@ class FunctionVisitor(ast.NodeVisitor):
         bounds = [scalar_cast(b, iv_dtype) for b in bounds]
         self.prepare_region(body)
         before = set(self.scope)
-        iv = self.builder.for_begin(*(b.handle for b in bounds))
-        self.scope[name] = Scalar(iv, iv_dtype)
-        with self.nested_region():
+        with regions.for_range(*bounds, iv_dtype) as iv, self.nested_region():
+            self.scope[name] = iv
             if prologue is not None:
-                prologue(self.scope[name])
+                prologue(iv)
             for stmt in body:
                 self.visit(stmt)
-        self.builder.for_end()
         end = self.end_line(node)
         self.close_region(before | {name}, end)
         self.scope.pop(name, None)
@@ -388,16 +380,14 @@ class FunctionVisitor(ast.NodeVisitor):
         cond = to_bool(test)
         self.prepare_region(node.body + node.orelse)
         before = set(self.scope)
-        self.builder.if_begin(cond.handle)
-        with self.nested_region():
+        with regions.if_(cond) as branch, self.nested_region():
             for stmt in node.body:
                 self.visit(stmt)
             self.close_region(before, self.loc_of(node)[1])
             if node.orelse:
-                self.builder.else_begin()
+                branch.else_()
                 for stmt in node.orelse:
                     self.visit(stmt)
-        self.builder.if_end()
         self.close_region(before, self.end_line(node))
 
     def visit_While(self, node: ast.While) -> None:
