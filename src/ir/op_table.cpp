@@ -2258,7 +2258,7 @@ std::vector<OpInfo> build_table() {
       nullptr,
       {K::IntScalar},
       kAll,
-      {kDTypeAttr, name_attr},
+      {kDTypeAttr, name_attr, {"double_buffer", ASC_ATTR_INT, false, 0}},  // passes/double_buffer.cpp
       local_auto_result,
       check_local_auto,
       {},

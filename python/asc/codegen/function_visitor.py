@@ -74,19 +74,6 @@ def _assigned_names(stmts: list[ast.stmt]) -> list[str]:
     return names
 
 
-def _loads_tiles(stmts: list[ast.stmt]) -> bool:
-    """Whether a loop body calls a tile load (`asc2.load(...)`, `load(...)`): double buffering pays there."""
-    for stmt in stmts:
-        for node in ast.walk(stmt):
-            if isinstance(node, ast.Call):
-                func = node.func
-                if (isinstance(func, ast.Attribute) and func.attr == "load") or (
-                    isinstance(func, ast.Name) and func.id == "load"
-                ):
-                    return True
-    return False
-
-
 class FunctionVisitor(ast.NodeVisitor):
     def __init__(self, builder: IRBuilder, source: FunctionSource, scope: dict[str, Any]):
         self.builder = builder
@@ -298,8 +285,6 @@ class FunctionVisitor(ast.NodeVisitor):
                 if not -(2**63) <= v < 2**63:
                     raise self.error(call, f"range() bound {v} does not fit in int64")
                 iv_dtype = dt.promote(iv_dtype, dt.int64)
-        if getattr(self.builder, "double_buffer", False) and _loads_tiles(node.body):
-            return self.paired_loop(node, node.target.id, (lb, ub, step), iv_dtype, node.body)
         self.range_loop(node, node.target.id, (lb, ub, step), iv_dtype, node.body)
 
     @contextlib.contextmanager
@@ -310,32 +295,6 @@ class FunctionVisitor(ast.NodeVisitor):
             yield
         finally:
             self.region_depth -= 1
-
-    def paired_loop(self, node: ast.For, name: str, bounds_in: tuple, iv_dtype: Any, body: list) -> None:
-        """Double buffering: the iterations in pairs, the body built twice in each (copy 0 and copy 1, whose
-        loads take the two halves of one buffer each, so a pair's copies in overlap the other's work), then
-        an odd last iteration after the loop. Only loads directly in the body share buffers: in a nested
-        region (a run-time if, another loop) copy 0's buffer would not be visible from copy 1's."""
-        lb, ub, step = (scalar_cast(to_int(v, "a range() bound"), iv_dtype) for v in bounds_in)
-        trips = minmax("max", [-((lb - ub) // step), 0])  # ceil((ub - lb) / step) for either sign of step
-        self.prepare_region(body)
-        before = set(self.scope)
-        loop = object()
-        with regions.for_range(0, trips // 2, 1, iv_dtype) as pair, self.nested_region():
-            for copy in (0, 1):
-                with regions.paired_copy(loop, copy):
-                    self.scope[name] = lb + (pair * 2 + copy) * step
-                    for stmt in body:
-                        self.visit(stmt)
-        end = self.end_line(node)
-        self.close_region(before, end)
-        with regions.if_(trips % 2 == 1), self.nested_region():  # the odd last iteration: not a copy
-            self.scope[name] = lb + (trips - 1) * step
-            for stmt in body:
-                self.visit(stmt)
-        self.close_region(before, end)
-        self.scope.pop(name, None)
-        self.dead[name] = end
 
     def range_loop(self, node: ast.AST, name: str, bounds_in: tuple, iv_dtype: Any, body: list,
                    prologue: Callable[[Scalar], None] | None = None) -> None:  # fmt: skip

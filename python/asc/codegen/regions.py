@@ -11,9 +11,10 @@ builder's handles. Each is used inside an @asc.jit kernel (while it compiles)::
         ...
     total = regions.variable(first)             # a Scalar that regions.assign(total, value) updates
 
-Double buffering (CodegenOptions.double_buffer, on in @asc2.jit): a loop built in pairs of iterations
-(``paired_copies``) builds its body twice per pair; ``load_buffer`` gives each copy's k-th load one half of
-one buffer, so consecutive iterations load into different memory."""
+Double buffering (CodegenOptions.double_buffer, on in @asc2.jit): ``load_buffer`` marks a load's
+destination, and the double_buffer pass (src/passes/double_buffer.cpp, before local-memory allocation)
+builds each loop holding marked buffers in pairs of iterations, each copy's loads into a buffer of their
+own, so consecutive iterations load into different memory."""
 
 from __future__ import annotations
 
@@ -26,17 +27,6 @@ from .context import current_builder
 
 
 @contextlib.contextmanager
-def _nested(builder: Any) -> Iterator[None]:
-    """The body of a loop or if: none of it is a copy of a paired loop's body (its loads have buffers of
-    their own; see load_buffer)."""
-    outer, builder.unrolled = builder.unrolled, None
-    try:
-        yield
-    finally:
-        builder.unrolled = outer
-
-
-@contextlib.contextmanager
 def for_range(lb: Any, ub: Any, step: Any = 1, dtype: Optional[dt.DataType] = None) -> Iterator[Scalar]:
     """A loop ``for iv in range(lb, ub, step)`` around the statements built in the block, which gets `iv`
     (a run-time Scalar of `dtype`, default int32; int bounds become constants of it, Scalar bounds must
@@ -44,8 +34,7 @@ def for_range(lb: Any, ub: Any, step: Any = 1, dtype: Optional[dt.DataType] = No
     dtype = dtype or dt.int32
     builder = current_builder()
     iv = builder.for_begin(*(to_scalar(v, dtype).handle for v in (lb, ub, step)))
-    with _nested(builder):
-        yield Scalar(iv, dtype)
+    yield Scalar(iv, dtype)
     builder.for_end()
 
 
@@ -68,52 +57,31 @@ def if_(cond: Any) -> Iterator[Branch]:
     the block; ``branch.else_()`` inside it starts the else part."""
     builder = current_builder()
     builder.if_begin(to_bool(cond).handle)
-    with _nested(builder):
-        yield Branch(builder)
+    yield Branch(builder)
     builder.if_end()
 
 
 @contextlib.contextmanager
 def unpaired() -> Iterator[None]:
-    """Statements that are no copy of a paired loop's body, though built in one (their loads take buffers
-    of their own): code a library repeats inside the body, such as a split tile's chunks."""
-    with _nested(current_builder()):
-        yield
-
-
-@contextlib.contextmanager
-def paired_copy(loop: object, copy: int) -> Iterator[None]:
-    """The statements built in the block are copy `copy` (0 or 1) of the body of the paired loop `loop`
-    (any object, one per loop): their loads share buffers with the other copy's (load_buffer)."""
+    """Loads built in the block are not double-buffered (their buffers are not marked): code a library
+    repeats on its own inside a loop's body, such as a split tile's chunks."""
     builder = current_builder()
-    outer, builder.unrolled = builder.unrolled, (loop, copy)
+    builder.unpaired += 1
     try:
         yield
     finally:
-        builder.unrolled = outer
+        builder.unpaired -= 1
 
 
 def load_buffer(dtype: dt.DataType, length: int) -> Any:
-    """A compiler-placed local tensor of `length` elements for a load's destination (a LocalTensorAuto).
-    In a paired loop's body, copy 0's k-th load makes one buffer of two halves and takes the first, copy
-    1's k-th load takes the second, so one iteration's copy in need not wait for the other's computing."""
+    """A compiler-placed local tensor of `length` elements for a load's destination (a LocalTensorAuto). With
+    double buffering on, it is marked: a loop holding it is built in pairs of iterations, and when it is
+    directly in that loop's body, copy 0's is one buffer of two halves and copy 1's its second half, so one
+    iteration's copy in need not wait for the other's computing."""
     from ..language.core.tensor import LocalTensorAuto
 
     builder = current_builder()
-    state = builder.unrolled
-    if state is None:
-        return LocalTensorAuto(dtype, length)
-    loop, copy = state
-    index = builder.buffer_uses.get(state, 0)
-    builder.buffer_uses[state] = index + 1
-    pairs = builder.double_buffers.setdefault(loop, [])
-    if copy == 0:
-        first = LocalTensorAuto(dtype, 2 * length)
-        pairs.append((length, dtype, first))
-        return first
-    if index < len(pairs) and pairs[index][:2] == (length, dtype):
-        return pairs[index][2][length:]
-    return LocalTensorAuto(dtype, length)  # the copies loaded differently: a buffer of its own
+    return LocalTensorAuto(dtype, length, double_buffer=builder.double_buffer and not builder.unpaired)
 
 
 def variable(value: Any, dtype: Optional[dt.DataType] = None) -> Scalar:
