@@ -69,7 +69,6 @@ class Tile:
     def __init__(self, shape: tuple[int, ...], dtype: asc.DataType, buf: Optional[asc.LocalTensor] = None):
         self.shape, self.dtype = shape, dtype
         self.buf = buf if buf is not None else asc.LocalTensorAuto(dtype, self.length)
-        self._mutable = False
 
     @property
     def size(self) -> int:
@@ -95,7 +94,6 @@ class Tile:
     def __asc_var__(self) -> Tile:
         var = Tile(self.shape, self.dtype)
         asc.copy(var.buf, self.buf, self.length)
-        var._mutable = True
         return var
 
     def __asc_assign__(self, name: str, value: Any) -> None:

@@ -153,7 +153,9 @@ class FunctionVisitor(ast.NodeVisitor):
     # copy) and __asc_assign__ (storing a new value into it).
     def make_var(self, value: Any) -> Any:
         if hasattr(value, "__asc_var__"):
-            return value.__asc_var__()
+            var = value.__asc_var__()
+            var._mutable = True  # what bind() recognises: assignments to the name go to __asc_assign__
+            return var
         obj = to_scalar(value) if not isinstance(value, IRObject) else value
         var = obj._with_handle(self.builder.op("var", [obj.handle]))
         var._mutable = True
