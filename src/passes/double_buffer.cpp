@@ -15,11 +15,16 @@
 namespace asc {
 namespace {
 
-constexpr size_t kMarkAttr = 2;   // local_tensor.auto's attributes: dtype, name, double_buffer
-constexpr size_t kValueAttr = 1;  // const's: dtype, value
+// local_tensor.auto's double_buffer attribute and const's value, wherever the op table puts them.
+size_t attr_of(OpCode code, const char* name) {
+  int i = attr_index(op_info(code), name);
+  if (i < 0) fail(ASC_ERR_INTERNAL, "the op table has no attribute {} of {}", name, op_info(code).name);
+  return static_cast<size_t>(i);
+}
 
 bool marked(const Op& op) {
-  return op.code == OpCode::LocalAuto && op.attrs.size() > kMarkAttr && op.attrs[kMarkAttr].i != 0;
+  static const size_t mark = attr_of(OpCode::LocalAuto, "double_buffer");
+  return op.code == OpCode::LocalAuto && op.attrs[mark].i != 0;
 }
 
 bool holds_marked(const Region& r) {
@@ -126,7 +131,8 @@ class Pairer {
         Op* own = own_length(body, *op, length_v, uses);
         if (copy == 0) {  // a tensor of two halves
           if (own) {
-            own->attrs[kValueAttr] = int_attr(2 * length);
+            static const size_t value = attr_of(OpCode::Const, "value");
+            own->attrs[value] = int_attr(2 * length);
           } else {
             length_v = rw_.const_int(body, k_.type_of(length_v).dtype, 2 * length, op->loc);
           }
