@@ -4,6 +4,9 @@ store them back; the compiler places the tiles (allocate_local) and inserts
 every synchronisation (insert_sync). See docs/tile-api.md."""
 
 import builtins
+import sys
+
+from asc.runtime import register_code_package
 
 from .jit import jit
 from .memory import Tensor, load, store, tensor
@@ -40,6 +43,8 @@ from .ops import (
 from .tile import Tile
 
 range = builtins.range  # a kernel loop; parallel= and unroll_factor= are accepted hints
+
+register_code_package(sys.modules[__name__])  # asc2's code builds kernels: editing it invalidates cached ones
 
 __all__ = [
     "Tensor",

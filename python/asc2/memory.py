@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any, Optional
 
 import asc
-from asc.codegen.context import current_builder
+from asc.codegen import regions
 from asc.errors import CodegenError
 from asc.language.basic.utils import builtin
 from asc.language.core.ir_value import Scalar, cast, is_runtime, minmax, to_scalar
@@ -113,10 +113,8 @@ def _when_positive(rows: Any, cols: Any, body: Any) -> None:
         if rows > 0 and cols > 0:
             body()
         return
-    builder = current_builder()
-    builder.if_begin((minmax("min", [to_scalar(rows, _I64), to_scalar(cols, _I64)]) > 0).handle)
-    body()
-    builder.if_end()
+    with regions.if_(minmax("min", [to_scalar(rows, _I64), to_scalar(cols, _I64)]) > 0):
+        body()
 
 
 def _blocks(n_bytes: Any) -> Any:
@@ -166,25 +164,9 @@ def load(t: Any, shape: Any = None, *, offsets: Any = None, tile_id: Any = None,
 
 
 def _loaded_tile(dims: tuple, dtype: asc.DataType) -> Tile:
-    """A load's tile. In a loop built in pairs (double buffering), copy 0's k-th load makes a buffer of two
-    tiles and takes the first, copy 1's k-th load the second: consecutive iterations load into different
-    memory, so one's copy in need not wait for the other's computing."""
-    builder = current_builder()
-    state = builder.unrolled
-    if state is None:
-        return Tile(dims, dtype)
-    loop, copy = state
-    index = builder.buffer_uses.get(state, 0)
-    builder.buffer_uses[state] = index + 1
-    pairs = builder.double_buffers.setdefault(loop, [])
-    if copy == 0:
-        first = Tile(dims, dtype, None, halves=2)
-        pairs.append((dims, dtype, first))
-        return first
-    if index < len(pairs) and pairs[index][:2] == (dims, dtype):
-        first = pairs[index][2]
-        return Tile(dims, dtype, first.buf[first.length :])
-    return Tile(dims, dtype)  # the copies loaded differently: a buffer of its own
+    """A load's tile, in a load buffer: in a loop built in pairs (double buffering), consecutive iterations
+    load into different memory, so one's copy in need not wait for the other's computing."""
+    return Tile(dims, dtype, regions.load_buffer(dtype, Tile.length_of(dims)))
 
 
 def _shifted(offsets: list, start: Any) -> list:
@@ -203,10 +185,8 @@ def _fill_unless_whole(tile: Tile, rows: Any, cols: Any, dims: tuple, pad_value:
         return
     # rows and cols are at most the tile's, so the tile is whole exactly when their product is
     tail = to_scalar(rows, _I64) * to_scalar(cols, _I64) < tile.size
-    builder = current_builder()
-    builder.if_begin(tail.handle)
-    asc.duplicate(tile.buf, value, tile.length)
-    builder.if_end()
+    with regions.if_(tail):
+        asc.duplicate(tile.buf, value, tile.length)
 
 
 @builtin

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any, Callable, Optional
 
 import asc
-from asc.codegen.context import current_builder
+from asc.codegen import regions
 from asc.errors import CodegenError
 from asc.language.basic.utils import builtin
 from asc.language.core.ir_value import Scalar, to_scalar
@@ -87,12 +87,10 @@ def _row_broadcast(what: str, vector: Callable, a: Tile, b: Tile) -> Tile:
     big = b if row is a else a
     rows, cols = big.shape
     out = _cleared(big.shape, big.dtype)
-    builder = current_builder()
-    r = Scalar(builder.for_begin(*_bounds(0, rows)), asc.int32)
-    at = r * cols
-    left, right = (row.buf, big.buf[at:]) if row is a else (big.buf[at:], row.buf)
-    vector(out.buf[at:], left, right, cols)
-    builder.for_end()
+    with regions.for_range(0, rows) as r:
+        at = r * cols
+        left, right = (row.buf, big.buf[at:]) if row is a else (big.buf[at:], row.buf)
+        vector(out.buf[at:], left, right, cols)
     return out
 
 
@@ -351,22 +349,19 @@ def _reduce(kind: str, t: Any, dims: tuple, keep_dims: bool) -> Any:
     if len(axes) == rank:  # every element, kept as a tile of ones
         return full((1,) * rank, _to_scalar_of(kind, t, t.buf, t.size), t.dtype)
     rows, cols = t.shape
-    builder = current_builder()
     if axes == {0}:  # [rows, cols] -> [cols]: the rows combined in order
         out = _cleared((cols,), t.dtype)
         asc.copy(out.buf, t.buf, cols)
         if rows > 1:
-            r = Scalar(builder.for_begin(*_bounds(1, rows)), asc.int32)
-            _REDUCE[kind][1](out.buf, out.buf, t.buf[r * cols :], cols)
-            builder.for_end()
+            with regions.for_range(1, rows) as r:
+                _REDUCE[kind][1](out.buf, out.buf, t.buf[r * cols :], cols)
         return out.reshape(1, cols) if keep_dims else out
     if keep_dims:
         raise CodegenError(f"{what}: keep_dims along the last axis would make a [{rows}, 1] tile, whose rows are "
                            "not whole 32-byte blocks; reduce without keep_dims (a [rows] tile)")  # fmt: skip
     out = _cleared((rows,), t.dtype)  # [rows, cols] -> [rows]: each row reduced to a scalar
-    r = Scalar(builder.for_begin(*_bounds(0, rows)), asc.int32)
-    out.buf.set_value(r, _to_scalar_of(kind, t, t.buf[r * cols :], cols))
-    builder.for_end()
+    with regions.for_range(0, rows) as r:
+        out.buf.set_value(r, _to_scalar_of(kind, t, t.buf[r * cols :], cols))
     return out
 
 
@@ -377,10 +372,6 @@ def _cleared(shape: tuple[int, ...], dtype: asc.DataType) -> Tile:
     if out.size != out.length:
         asc.duplicate(out.buf, _scalar(0, dtype, "asc2"), out.length)
     return out
-
-
-def _bounds(lo: int, hi: int) -> tuple[int, int, int]:
-    return tuple(to_scalar(v, asc.int32).handle for v in (lo, hi, 1))  # type: ignore[return-value]
 
 
 @builtin
@@ -414,11 +405,9 @@ def softmax(t: Any) -> Tile:
         return _softmax_1d(t)
     rows, cols = t.shape
     out = _cleared(t.shape, t.dtype)
-    builder = current_builder()
-    r = Scalar(builder.for_begin(*_bounds(0, rows)), asc.int32)
-    row = _softmax_1d(Tile((cols,), t.dtype, t.buf[r * cols :]))
-    asc.copy(out.buf[r * cols :], row.buf, cols)
-    builder.for_end()
+    with regions.for_range(0, rows) as r:
+        row = _softmax_1d(Tile((cols,), t.dtype, t.buf[r * cols :]))
+        asc.copy(out.buf[r * cols :], row.buf, cols)
     return out
 
 

@@ -12,9 +12,9 @@ import math
 from typing import Any, Callable, Optional
 
 import asc
-from asc.codegen.context import current_builder
+from asc.codegen import regions
 from asc.errors import CodegenError
-from asc.language.core.ir_value import Scalar, minmax, to_scalar
+from asc.language.core.ir_value import Scalar, minmax
 
 SPLIT_BYTES = 64 * 1024  # a tile above this is split
 CHUNK_BYTES = 16 * 1024  # each chunk's share of the Unified Buffer (at 4 bytes an element)
@@ -88,39 +88,32 @@ def lift(dtype_of: Optional[Callable[..., asc.DataType]] = None) -> Callable:
 
 def for_each_chunk(shape: tuple[int, ...], body: Callable[[Chunk], None]) -> None:
     """Calls body(chunk) for a loop over the whole chunks (one loop body) and then the last, smaller one."""
-    builder = current_builder()
-    outer, builder.unrolled = builder.unrolled, None  # chunks are not double-buffered with the user's loop
-    try:
+    with regions.unpaired():  # chunks are not double-buffered with the user's loop
         extent = chunk_extent(shape)
         whole, rest = divmod(shape[0], extent)
         chunk_shape = (extent, *shape[1:])
         if whole == 1:
             body((0, chunk_shape))
         elif whole > 1:
-            bounds = [to_scalar(v, asc.int32).handle for v in (0, whole, 1)]
-            k = Scalar(builder.for_begin(*bounds), asc.int32)
-            body((k * extent, chunk_shape))
-            builder.for_end()
+            with regions.for_range(0, whole) as k:
+                body((k * extent, chunk_shape))
         if rest:
             body((whole * extent, (rest, *shape[1:])))
-    finally:
-        builder.unrolled = outer
 
 
 def reduce_chunks(t: SplitTile, combine: str, reduce_chunk: Callable[[Any], Scalar]) -> Scalar:
     """A whole-tile reduction: each chunk's, combined (`combine`: "add", "max" or "min") in a variable."""
-    builder = current_builder()
     extent = chunk_extent(t.shape)
     # the first chunk on its own defines the variable, outside the loop over the others
     first = reduce_chunk(t.build((0, (min(extent, t.shape[0]), *t.shape[1:]))))
-    total = Scalar(builder.op("var", [first.handle]), first.dtype)
+    total = regions.variable(first)
 
     def fold(chunk: Chunk) -> None:
         start, shape = chunk
         part = reduce_chunk(t.build((start + extent, shape)))
         value = total + part if combine == "add" else minmax(combine, [total, part])
-        builder.op("assign", [total.handle, value.handle])
+        regions.assign(total, value)
 
     if t.shape[0] > extent:
         for_each_chunk((t.shape[0] - extent, *t.shape[1:]), fold)
-    return Scalar(builder.op("var", [total.handle]), total.dtype)
+    return regions.variable(total)  # its value now

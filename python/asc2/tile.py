@@ -66,12 +66,9 @@ class Tile:
 
     __asc_defer_binary__ = True  # `scalar + tile` comes here, not to the scalar
 
-    def __init__(self, shape: tuple[int, ...], dtype: asc.DataType, buf: Optional[asc.LocalTensor] = None,
-                 halves: int = 1):  # fmt: skip
+    def __init__(self, shape: tuple[int, ...], dtype: asc.DataType, buf: Optional[asc.LocalTensor] = None):
         self.shape, self.dtype = shape, dtype
-        # `halves` 2: a buffer for two tiles (double buffering), this one in the first half
-        self.buf = buf if buf is not None else asc.LocalTensorAuto(dtype, halves * self.length)
-        self._mutable = False
+        self.buf = buf if buf is not None else asc.LocalTensorAuto(dtype, self.length)
 
     @property
     def size(self) -> int:
@@ -83,7 +80,12 @@ class Tile:
         For every dtype that is whole 32-byte blocks (every block a store copies out was written) and, for
         16- and 32-bit dtypes, whole 256-byte repeats (what compare and select need); a tile converted to
         another dtype covers the same elements."""
-        return -(-self.size // _ELEMENTS) * _ELEMENTS
+        return Tile.length_of(self.shape)
+
+    @staticmethod
+    def length_of(shape: tuple[int, ...]) -> int:
+        """A tile of `shape`'s length (see length)."""
+        return -(-math.prod(shape) // _ELEMENTS) * _ELEMENTS
 
     def __repr__(self) -> str:
         return f"Tile({list(self.shape)}, {self.dtype.name})"
@@ -92,7 +94,6 @@ class Tile:
     def __asc_var__(self) -> Tile:
         var = Tile(self.shape, self.dtype)
         asc.copy(var.buf, self.buf, self.length)
-        var._mutable = True
         return var
 
     def __asc_assign__(self, name: str, value: Any) -> None:

@@ -2,6 +2,7 @@
 
 #include "ir/dump.h"
 #include "passes/allocate_local.h"
+#include "passes/double_buffer.h"
 #include "passes/insert_sync.h"
 #include "passes/lower_framework.h"
 #include "passes/rewriter.h"
@@ -198,6 +199,7 @@ Kernel* Builder::finish() {
   verify_kernel(*kernel_);
   // LocalTensorAuto hands placement and synchronisation to the compiler.
   if (uses_auto_tensors_) kernel_->options.insert_sync = true;
+  double_buffer(*kernel_);
   int64_t ub_start = allocate_local(*kernel_);
   dump.stage("1-allocate_local", *kernel_);
   lower_framework(*kernel_, ub_start);

@@ -175,6 +175,7 @@ void define_framework_ops(OpTable& t) {
       .operands({K::IntScalar})
       .attr("dtype")
       .attr_optional("name", ASC_ATTR_STRING)
+      .attr_default("double_buffer", 0)  // a load's buffer, in two halves in a paired loop (passes/double_buffer)
       .result(local_auto_result)
       .check(check_local_auto)
       .framework();

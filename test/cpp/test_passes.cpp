@@ -281,6 +281,96 @@ TEST(Allocator, TensorUsedInALoopLivesUntilTheLoopEnds) {
   EXPECT_TRUE(same_bits(z, want));
 }
 
+// ---- 3b. double buffering ----------------------------------------------------------------
+
+// The ops of `code` in a region (not in its nested regions).
+std::vector<const asc::Op*> ops_of(const asc::Region& r, asc::OpCode code) {
+  std::vector<const asc::Op*> out;
+  for (const auto& op : r.ops)
+    if (op->code == code) out.push_back(op.get());
+  return out;
+}
+
+int64_t const_operand(const asc::Kernel& k, const asc::Op& op, size_t i) {
+  int64_t v = -1;
+  if (!asc::OpView{op, k}.operand_const_int(i, &v)) throw std::logic_error("operand is not a constant");
+  return v;
+}
+
+// for i in range(lb, ub, step): t (marked double_buffer) = x[i*64 : i*64+64]; u = t + t; z[i*64 ...] = u.
+// The loop becomes a loop over pairs (t of copy 0 is one tensor of two halves, copy 1's t its second half;
+// u, unmarked, is a tensor in each copy) and an if for the odd last iteration; every iteration runs once.
+struct PairedLoop {
+  int32_t lb, ub, step;
+};
+
+class DoubleBuffer : public ::testing::TestWithParam<PairedLoop> {};
+
+TEST_P(DoubleBuffer, PairsTheIterationsAndGivesEachCopysLoadsTheirOwnHalf) {
+  const PairedLoop p = GetParam();
+  asc::Module m;
+  CoreWriter w(m, "paired", gm_params(ASC_DTYPE_FLOAT32, 2));
+  Value n = w.i32(64), zero = w.i32(0);
+  Value x_gm = w.global_tensor(w.param(0), zero, w.i32(8 * 64)),
+        z_gm = w.global_tensor(w.param(1), zero, w.i32(8 * 64));
+  Value i = w.for_begin(w.i32(p.lb), w.i32(p.ub), w.i32(p.step));
+  {
+    Value at = w.op("arith.mul", {i, n});
+    Value t = w.op("local_tensor.auto", {w.i32(64)},
+                   {int_attr("dtype", ASC_DTYPE_FLOAT32), string_attr("name", "t"), int_attr("double_buffer", 1)});
+    w.data_copy(t, w.global_slice(x_gm, at), n);
+    Value u = auto_tensor(w, 64, "u");
+    w.op("add", {u, t, t, n});
+    w.data_copy(w.global_slice(z_gm, at), u, n);
+  }
+  w.for_end();
+  const asc::Kernel& kernel = w.finish();
+  SCOPED_TRACE(asc::print_kernel(kernel));
+
+  const asc::Op& pairs = top_level_op(kernel, asc::OpCode::For);
+  const auto creates = ops_of(pairs.regions[0], asc::OpCode::LocalCreate);
+  const auto slices = ops_of(pairs.regions[0], asc::OpCode::LocalSlice);
+  ASSERT_EQ(creates.size(), 3u);  // t of copy 0 (two halves), u of copy 0, u of copy 1
+  ASSERT_EQ(slices.size(), 1u);   // t of copy 1
+  EXPECT_EQ(const_operand(kernel, *creates[0], 1), 128);
+  EXPECT_EQ(slices[0]->operands[0], creates[0]->result);
+  EXPECT_EQ(const_operand(kernel, *slices[0], 1), 64);
+  const asc::Op& last = top_level_op(kernel, asc::OpCode::If);
+  const auto odd_creates = ops_of(last.regions[0], asc::OpCode::LocalCreate);
+  ASSERT_EQ(odd_creates.size(), 2u);
+  EXPECT_EQ(const_operand(kernel, *odd_creates[0], 1), 64);
+
+  std::vector<float> x = random_values<float>(8 * 64, 44, -10, 10), z(8 * 64, -1.0f), want(8 * 64, -1.0f);
+  run_model(kernel, 1, {buffer_arg(x), buffer_arg(z)});
+  for (int32_t it = p.lb; p.step > 0 ? it < p.ub : it > p.ub; it += p.step)
+    for (size_t j = 0; j < 64; ++j) want[static_cast<size_t>(it) * 64 + j] = x[static_cast<size_t>(it) * 64 + j] * 2;
+  EXPECT_TRUE(same_bits(z, want));
+}
+
+INSTANTIATE_TEST_SUITE_P(Bounds, DoubleBuffer,
+                         ::testing::Values(PairedLoop{0, 8, 1}, PairedLoop{0, 7, 1}, PairedLoop{1, 8, 3},
+                                           PairedLoop{7, -1, -2}, PairedLoop{6, -1, -1}, PairedLoop{3, 3, 1}));
+
+// A loop without marked tensors is left as it is.
+TEST(DoubleBuffer, AnUnmarkedLoopIsNotPaired) {
+  asc::Module m;
+  CoreWriter w(m, "unpaired", gm_params(ASC_DTYPE_FLOAT32, 2));
+  Value n = w.i32(64), zero = w.i32(0);
+  Value x_gm = w.global_tensor(w.param(0), zero, w.i32(128)), z_gm = w.global_tensor(w.param(1), zero, w.i32(128));
+  Value i = w.for_begin(zero, w.i32(2), w.i32(1));
+  {
+    Value at = w.op("arith.mul", {i, n});
+    Value t = auto_tensor(w, 64, "t");
+    w.data_copy(t, w.global_slice(x_gm, at), n);
+    w.data_copy(w.global_slice(z_gm, at), t, n);
+  }
+  w.for_end();
+  const asc::Kernel& kernel = w.finish();
+  const asc::Op& loop = top_level_op(kernel, asc::OpCode::For);
+  EXPECT_EQ(ops_of(loop.regions[0], asc::OpCode::LocalCreate).size(), 1u);
+  EXPECT_TRUE(ops_of(kernel.body, asc::OpCode::If).empty());
+}
+
 // ---- 4. the sync inserter ---------------------------------------------------------------
 
 // (a) copy-in -> add -> copy-out with no flags: one MTE2 -> V and one V -> MTE3 pair.

@@ -194,9 +194,34 @@ def test_a_kernel_reading_an_object_known_by_its_address_is_not_cached_on_disk(c
 
 
 def test_the_tile_api_modules_are_part_of_the_library_identity():
-    """asc2 generates kernel code too: editing its modules must invalidate cached kernels."""
-    from asc.runtime import disk_cache
+    """asc2 generates kernel code too: editing its modules must invalidate cached kernels (it registers
+    itself with register_code_package on import)."""
+    import asc2  # noqa: F401
 
     identity = disk_cache.library_identity().decode()
     for module in ("asc2/tile.py", "asc2/memory.py", "asc2/ops.py", "asc/language/core/tensor.py"):
         assert f"{module}:" in identity.replace("\\", "/"), module
+
+
+def test_editing_a_registered_code_package_compiles_anew(cache, tmp_path, monkeypatch):
+    """A package registered with asc.runtime.register_code_package is part of the key: a kernel cached
+    before one of its modules was edited is compiled again."""
+    from asc.runtime import register_code_package
+
+    package = tmp_path / "kernel_library"
+    package.mkdir()
+    (package / "__init__.py").write_text("SCALE = 1\n")
+    monkeypatch.setattr(disk_cache, "_code_packages", list(disk_cache._code_packages))
+    monkeypatch.setattr(disk_cache, "_library_identity", None)
+    register_code_package(str(package))
+    register_code_package(package)  # again: nothing changes
+    assert disk_cache.code_packages().count(str(package)) == 1
+    base = variant(tmp_path, "k_registered")
+    assert run(base) == (0, 1)
+    assert run(base) == (1, 0)
+    (package / "__init__.py").write_text("SCALE = 10  # edited\n")
+    monkeypatch.setattr(disk_cache, "_library_identity", None)  # as the next process computes it
+    assert run(base) == (0, 1)
+    assert run(base) == (1, 0)
+    with pytest.raises(ValueError, match="not a directory"):
+        register_code_package(str(package / "__init__.py"))

@@ -3,6 +3,8 @@
 either side, math functions, reductions, creation, conversions, loop-carried
 tiles, and the errors for misuse, each naming the kernel's line."""
 
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -583,3 +585,29 @@ def bad_broadcast(x_ptr: asc.GlobalAddress, case: asc.ConstExpr[int]):
 def test_shapes_that_do_not_broadcast_are_an_error(case, message):
     text = _error_of(bad_broadcast, np.zeros(128, np.float32), case)
     assert message in text and "test_tile_api.py" in text
+
+
+@asc.jit
+def fetch(t: Any, i: Any) -> Any:
+    """A device function that loads: the loop calling it is double-buffered all the same."""
+    return asc2.load(t, [16], tile_id=[i])
+
+
+def doubled_tiles(x_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, tiles: int):
+    x_gm, out_gm = asc2.tensor(x_ptr, [tiles * 16]), asc2.tensor(out_ptr, [tiles * 16])
+    for i in range(tiles):
+        asc2.store(fetch(x_gm, i) * 2.0, out_gm, tile_id=[i])
+
+
+@pytest.mark.parametrize("double_buffer", [True, False])
+def test_double_buffering_follows_the_loads_not_their_names(double_buffer, rng):
+    """The double_buffer pass pairs a loop's iterations when its body loads (here through a device function);
+    copy 1's tiles are the second halves of copy 0's (local_tensor.slice). Off, the loop runs as written."""
+    kernel = asc2.jit(doubled_tiles, double_buffer=double_buffer)
+    x = rng.random(5 * 16, dtype=np.float32)
+    out = np.zeros_like(x)
+    kernel[1, rt.current_stream()](x, out, 5)
+    np.testing.assert_array_equal(out, x * 2)
+    ir = kernel.ir(x, out, 5)
+    assert ("local_tensor.slice" in ir) == double_buffer
+    assert ("arith.mod" in ir) == double_buffer  # the odd last iteration's test

@@ -21,6 +21,8 @@ from ..language.core.ir_value import IRObject, Scalar, is_runtime, logical_not, 
 from ..language.core.ir_value import cast as scalar_cast
 from ..language.core.struct import Struct
 from ..language.core.tensor import GlobalTensor, LocalTensor
+from . import regions
+from .function import Function
 from .hints import did_you_mean, snake_case
 from .ir_builder import IRBuilder
 from .source import FunctionSource
@@ -70,19 +72,6 @@ def _assigned_names(stmts: list[ast.stmt]) -> list[str]:
             if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) and node.id not in names:
                 names.append(node.id)
     return names
-
-
-def _loads_tiles(stmts: list[ast.stmt]) -> bool:
-    """Whether a loop body calls a tile load (`asc2.load(...)`, `load(...)`): double buffering pays there."""
-    for stmt in stmts:
-        for node in ast.walk(stmt):
-            if isinstance(node, ast.Call):
-                func = node.func
-                if (isinstance(func, ast.Attribute) and func.attr == "load") or (
-                    isinstance(func, ast.Name) and func.id == "load"
-                ):
-                    return True
-    return False
 
 
 class FunctionVisitor(ast.NodeVisitor):
@@ -164,7 +153,9 @@ class FunctionVisitor(ast.NodeVisitor):
     # copy) and __asc_assign__ (storing a new value into it).
     def make_var(self, value: Any) -> Any:
         if hasattr(value, "__asc_var__"):
-            return value.__asc_var__()
+            var = value.__asc_var__()
+            var._mutable = True  # what bind() recognises: assignments to the name go to __asc_assign__
+            return var
         obj = to_scalar(value) if not isinstance(value, IRObject) else value
         var = obj._with_handle(self.builder.op("var", [obj.handle]))
         var._mutable = True
@@ -296,51 +287,16 @@ class FunctionVisitor(ast.NodeVisitor):
                 if not -(2**63) <= v < 2**63:
                     raise self.error(call, f"range() bound {v} does not fit in int64")
                 iv_dtype = dt.promote(iv_dtype, dt.int64)
-        if getattr(self.builder, "double_buffer", False) and _loads_tiles(node.body):
-            return self.paired_loop(node, node.target.id, (lb, ub, step), iv_dtype, node.body)
         self.range_loop(node, node.target.id, (lb, ub, step), iv_dtype, node.body)
 
     @contextlib.contextmanager
     def nested_region(self) -> Iterator[None]:
-        """The body of a run-time loop or if: counted in region_depth. Its loads are no copy of a paired loop's
-        body (builder.unrolled is None inside, see paired_loop); the enclosing copy's is restored after."""
-        outer, self.builder.unrolled = self.builder.unrolled, None
+        """The body of a run-time loop or if (opened with asc.codegen.regions): counted in region_depth."""
         self.region_depth += 1
         try:
             yield
         finally:
             self.region_depth -= 1
-            self.builder.unrolled = outer
-
-    def paired_loop(self, node: ast.For, name: str, bounds_in: tuple, iv_dtype: Any, body: list) -> None:
-        """Double buffering: the iterations in pairs, the body built twice in each (copy 0 and copy 1, whose
-        loads take the two halves of one buffer each, so a pair's copies in overlap the other's work), then
-        an odd last iteration after the loop. Only loads directly in the body share buffers: in a nested
-        region (a run-time if, another loop) copy 0's buffer would not be visible from copy 1's."""
-        lb, ub, step = (scalar_cast(to_int(v, "a range() bound"), iv_dtype) for v in bounds_in)
-        trips = minmax("max", [-((lb - ub) // step), 0])  # ceil((ub - lb) / step) for either sign of step
-        self.prepare_region(body)
-        before = set(self.scope)
-        pair = Scalar(self.builder.for_begin(*(to_scalar(v, iv_dtype).handle for v in (0, trips // 2, 1))), iv_dtype)
-        loop = object()
-        with self.nested_region():
-            for copy in (0, 1):
-                self.builder.unrolled = (loop, copy)
-                self.scope[name] = lb + (pair * 2 + copy) * step
-                for stmt in body:
-                    self.visit(stmt)
-        self.builder.for_end()
-        end = self.end_line(node)
-        self.close_region(before, end)
-        self.builder.if_begin(to_bool(trips % 2 == 1).handle)
-        with self.nested_region():  # the odd last iteration: a region of its own, not a copy
-            self.scope[name] = lb + (trips - 1) * step
-            for stmt in body:
-                self.visit(stmt)
-        self.builder.if_end()
-        self.close_region(before, end)
-        self.scope.pop(name, None)
-        self.dead[name] = end
 
     def range_loop(self, node: ast.AST, name: str, bounds_in: tuple, iv_dtype: Any, body: list,
                    prologue: Callable[[Scalar], None] | None = None) -> None:  # fmt: skip
@@ -349,14 +305,12 @@ class FunctionVisitor(ast.NodeVisitor):
         bounds = [scalar_cast(b, iv_dtype) for b in bounds]
         self.prepare_region(body)
         before = set(self.scope)
-        iv = self.builder.for_begin(*(b.handle for b in bounds))
-        self.scope[name] = Scalar(iv, iv_dtype)
-        with self.nested_region():
+        with regions.for_range(*bounds, iv_dtype) as iv, self.nested_region():
+            self.scope[name] = iv
             if prologue is not None:
-                prologue(self.scope[name])
+                prologue(iv)
             for stmt in body:
                 self.visit(stmt)
-        self.builder.for_end()
         end = self.end_line(node)
         self.close_region(before | {name}, end)
         self.scope.pop(name, None)
@@ -387,16 +341,14 @@ class FunctionVisitor(ast.NodeVisitor):
         cond = to_bool(test)
         self.prepare_region(node.body + node.orelse)
         before = set(self.scope)
-        self.builder.if_begin(cond.handle)
-        with self.nested_region():
+        with regions.if_(cond) as branch, self.nested_region():
             for stmt in node.body:
                 self.visit(stmt)
             self.close_region(before, self.loc_of(node)[1])
             if node.orelse:
-                self.builder.else_begin()
+                branch.else_()
                 for stmt in node.orelse:
                     self.visit(stmt)
-        self.builder.if_end()
         self.close_region(before, self.end_line(node))
 
     def visit_While(self, node: ast.While) -> None:
@@ -505,8 +457,6 @@ class FunctionVisitor(ast.NodeVisitor):
         return self.visit(node.value)
 
     def visit_Call(self, node: ast.Call) -> Any:
-        from ..runtime.jit import JITFunction
-
         func = self.visit(node.func)
         args, kwargs = [], {}
         for a in node.args:
@@ -522,8 +472,8 @@ class FunctionVisitor(ast.NodeVisitor):
         runtime_args = any(is_runtime(v) for v in [*args, *kwargs.values()])
         if func is builtins.range:
             raise self.error(node, "range() can only be used as the iterable of a for loop")
-        if isinstance(func, JITFunction):
-            return func._inline(self.builder, args, kwargs, self.loc_of(node))
+        if isinstance(func, Function):  # a device function (an @asc.jit one): compiled into this kernel
+            return func.inline(self.builder, args, kwargs, self.loc_of(node))
         if getattr(func, "__asc_builtin__", False) or func in (GlobalTensor, LocalTensor):
             return func(*args, **kwargs)
         if isinstance(getattr(func, "__self__", None), (IRObject, dt.DataType)):

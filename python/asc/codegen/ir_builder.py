@@ -68,12 +68,10 @@ class IRBuilder:
         self.current_pipe = None  # the TPipe created last, for asc.get_tpipe_ptr()
         self.prints = False  # printf / dump_tensor emitted: the launch reads the output
         self.uses_matmul = False  # register_matmul emitted: MIX_AIC_1_2 unless a kernel type was given
-        # Double buffering (CodegenOptions.double_buffer): the copy of an unrolled loop's body being built,
-        # as (loop, copy 0 or 1), and each loop's double buffers in the order copy 0 made them.
+        # Double buffering (CodegenOptions.double_buffer): loads' buffers are marked for the double_buffer
+        # pass (asc.codegen.regions.load_buffer), except inside regions.unpaired() (unpaired > 0).
         self.double_buffer = False
-        self.unrolled: Optional[tuple[object, int]] = None
-        self.double_buffers: dict[object, list] = {}
-        self.buffer_uses: dict[tuple[object, int], int] = {}
+        self.unpaired = 0
         types = ffi.new("asc_type_t[]", max(1, len(params)))
         for i, (kind, dtype, position) in enumerate(params):
             types[i].kind, types[i].dtype, types[i].position = kind, dtype, position

@@ -10,8 +10,11 @@ The key covers everything that changes the kernel: the code (bytecode,
 constants, names, line table) and module constants of the kernel and of
 every @asc.jit function it names (transitively), its ConstExpr values and argument kinds and dtypes, the
 platform, the compile options, and the library — asc's version, the C ABI
-version and the size and modification time of libasc.so and of the asc
-modules loaded. An entry is a marshal payload (plain data only) with a
+version and the size and modification time of libasc.so, of every module of
+the asc package and of every module of the packages registered with
+``register_code_package`` (packages over asc whose code runs while a kernel
+compiles, so that editing them invalidates cached kernels: asc2 registers
+itself on import). An entry is a marshal payload (plain data only) with a
 checksum; one that fails the checksum, does not load or does not replay is
 deleted and the kernel compiled again. Writes go to a temporary file renamed
 into place, so concurrent processes never see half an entry.
@@ -21,8 +24,9 @@ from __future__ import annotations
 
 import marshal
 import os
+import types
 import zlib
-from typing import Any, Optional
+from typing import Any, Optional, Union
 
 from .._ffi import lib, library_path
 
@@ -87,21 +91,51 @@ def _unframe(blob: bytes) -> Optional[bytes]:
     return payload if len(blob) >= 4 and zlib.crc32(payload) == int.from_bytes(blob[:4], "little") else None
 
 
+_code_packages: list[str] = []  # registered with register_code_package: package directories, in order
+
+
+def register_code_package(package: Union[types.ModuleType, str, os.PathLike]) -> None:
+    """Makes the disk cache's key cover a package whose code generates kernel code (a library over asc,
+    such as asc2, whose functions a kernel calls while it compiles): the size and modification time of
+    each of its modules join the library identity, so that editing one compiles cached kernels anew.
+    `package` is the package's module (``register_code_package(sys.modules[__name__])`` in its
+    ``__init__``) or its directory. Registering a package again changes nothing. A kernel's own code, and
+    the plain functions and @asc.jit functions it names, are keyed without this."""
+    global _library_identity
+    if isinstance(package, types.ModuleType):
+        paths = list(getattr(package, "__path__", None) or [])
+        if not paths:
+            raise ValueError(f"register_code_package: {package.__name__} is a module, not a package")
+        directory = paths[0]
+    elif isinstance(package, (str, os.PathLike)):
+        directory = os.fspath(package)
+    else:
+        raise TypeError(f"register_code_package: expected a package or its directory, got {type(package).__name__}")
+    directory = os.path.abspath(directory)
+    if not os.path.isdir(directory):
+        raise ValueError(f"register_code_package: {directory} is not a directory")
+    if directory not in _code_packages:
+        _code_packages.append(directory)
+        _library_identity = None  # computed again, with the package
+
+
+def code_packages() -> list[str]:
+    """The directories whose modules the library identity covers: asc's, then the registered packages'."""
+    return [os.path.dirname(os.path.dirname(os.path.abspath(__file__))), *_code_packages]
+
+
 def library_identity() -> bytes:
     """What identifies this build of asc: versions, and the size and mtime of libasc.so and of every module
-    of the asc and asc2 packages."""
+    of asc and of the packages registered with register_code_package."""
     global _library_identity
     if _library_identity is None:
         from .. import __version__
 
-        package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
         directory = cache_dir() or ""
         parts = [__version__, str(lib.asc_abi_version())]
         paths = [str(library_path)]
-        # the tile API (asc2) beside asc generates kernel code too
-        for root in (package, os.path.join(os.path.dirname(package), "asc2")):
-            if os.path.isdir(root):
-                paths += [os.path.join(root, m) for m in _package_modules(root, directory)]
+        for root in code_packages():
+            paths += [os.path.join(root, m) for m in _package_modules(root, directory)]
         for path in paths:
             try:
                 st = os.stat(path)

@@ -9,8 +9,8 @@ from typing import Any, Callable, Optional
 
 from .._ffi import ffi, lib, read_text
 from ..codegen.context import compiling, in_kernel
+from ..codegen.function import Function
 from ..codegen.ir_builder import IRBuilder, kernel_ir_text
-from ..codegen.source import FunctionSource
 from ..errors import AlignmentWarning, CodegenError, LaunchArgumentError, SyncWarning
 from ..language.core.constexpr import is_constexpr
 from ..language.core.ir_value import Scalar
@@ -52,18 +52,14 @@ class CompiledKernel:
         return kernel_ir_text(self.handle)
 
 
-class JITFunction:
+class JITFunction(Function):
     """A kernel (launched as ``kernel[core_num, stream](*args)``) or a device
-    function called from another kernel (inlined)."""
+    function called from another kernel (inlined: Function.inline)."""
 
     def __init__(self, fn: Callable[..., Any], **options: Any):
-        self.fn = fn
+        super().__init__(fn)
         self.compile_options, self.codegen_options = split_options(options)
-        self.signature = inspect.signature(fn)
-        self.__name__ = fn.__name__
-        self.__doc__ = fn.__doc__
         self._struct_types: dict[str, type] = {}  # struct parameters' classes, by parameter name
-        self._source: Optional[FunctionSource] = None
         self._cache: dict[tuple, CompiledKernel] = {}
         self._closure: Optional[dict[str, Any]] = None
         self._param_names = list(self.signature.parameters)
@@ -82,12 +78,6 @@ class JITFunction:
             except Exception:
                 return None
         return ann
-
-    @property
-    def source(self) -> FunctionSource:
-        if self._source is None:
-            self._source = FunctionSource(self.fn)
-        return self._source
 
     def __repr__(self) -> str:
         return f"<asc.jit {self.fn.__module__}.{self.__name__}>"
@@ -347,15 +337,6 @@ class JITFunction:
         finally:
             builder.abandon()
         return CompiledKernel(self.__name__, handle, specs, prints=builder.prints), log
-
-    def _inline(self, builder: IRBuilder, args: list, kwargs: dict, call_loc: tuple[str, int, int]) -> Any:
-        """Compiles a call to this device function into the calling kernel."""
-        try:
-            bound = self.signature.bind(*args, **kwargs)
-        except TypeError as e:
-            raise CodegenError(f"{self.__name__}(): {e}", *call_loc) from None
-        bound.apply_defaults()
-        return _visitor()(builder, self.source, dict(bound.arguments)).run_body()
 
     def ir(self, *args: Any, **kwargs: Any) -> str:
         """The IR text of the kernel specialised for these arguments (nothing runs)."""

@@ -189,7 +189,7 @@ class Matmul:
 
     def _call(self, fn: Any, *args: Any) -> Any:
         builder = current_builder()
-        return fn._inline(builder, [self, *args], {}, builder.loc)
+        return fn.inline(builder, [self, *args], {}, builder.loc)
 
     @builtin
     def iterate_all(self, tensor: Any, en_atomic: int = 0, sync: bool = True, en_sequential_write: Any = None,

@@ -167,7 +167,9 @@ class LocalTensorAuto(LocalTensor):
 
     __slots__ = ()
 
-    def __init__(self, dtype: dt.DataType, length: Any):  # noqa: D107
+    def __init__(self, dtype: dt.DataType, length: Any, *, double_buffer: bool = False):  # noqa: D107
+        """`double_buffer`: a load's destination, which a loop around it builds in pairs of iterations with a
+        buffer for each (the double_buffer pass; asc.codegen.regions.load_buffer sets it)."""
         builder = current_builder()
         if not isinstance(dtype, dt.DataType):
             raise CodegenError(f"LocalTensorAuto's first argument is a dtype such as asc.float32, got {dtype!r}")
@@ -176,5 +178,7 @@ class LocalTensorAuto(LocalTensor):
         attrs: dict[str, Any] = {"dtype": dtype.code}
         if builder.pending_name:
             attrs["name"] = builder.pending_name
+        if double_buffer:
+            attrs["double_buffer"] = 1
         self.handle = builder.op("local_tensor.auto", [to_int(length, "length").handle], attrs)
         self.dtype, self.position = dtype, TPosition.VECCALC
