@@ -22,7 +22,8 @@ ALIASES = {"select_scalar": "select", "compare_scalar": "compare_scalar", "data_
 OPERANDS = {1: "dst, src0, src1", 2: "dst, src", 3: "dst, src, scalar", 4: "dst, scalar"}
 
 
-def _describe() -> list[dict]:
+def describe() -> list[dict]:
+    """Every row of the op table, in table order, as the C ABI describes it (asc_op_describe)."""
     desc = ffi.new("asc_op_desc_t*")
     out = []
     for i in range(lib.asc_op_count()):
@@ -36,7 +37,7 @@ def _describe() -> list[dict]:
 def rows() -> list[tuple[str, str, str, str]]:
     """(instruction, Ascend C, forms, dtypes) for every instruction run on pipe V with a dtype set."""
     table: dict[str, dict] = {}
-    for op in _describe():
+    for op in describe():
         if op["pipe"] != PIPE_V or not op["dtypes"]:
             continue
         base = op["name"]
