@@ -45,6 +45,7 @@ OPS = {
     "sub_relu": ("binary", (F16, F32, I16), lambda a, b, d: np.maximum(a - b, 0).astype(a.dtype), "any"),
     "mul_add_dst": ("binary", FLOAT, fused(lambda a, b, d: a * b + d), "any"),
     "fused_mul_add": ("binary", FLOAT, fused(lambda a, b, d: a * d + b), "any"),
+    "fused_mul_add_relu": ("binary", FLOAT, fused(lambda a, b, d: np.maximum(a * d + b, 0)), "any"),
     "exp": ("unary", FLOAT, lambda a, b, d: np.exp(a), "small"),
     "ln": ("unary", FLOAT, lambda a, b, d: np.log(a), "positive"),
     "abs": ("unary", FLOAT, lambda a, b, d: np.abs(a), "any"),

@@ -30,6 +30,7 @@ __all__ = [
     "sub_relu",
     "mul_add_dst",
     "fused_mul_add",
+    "fused_mul_add_relu",
     "exp",
     "ln",
     "abs",
@@ -465,6 +466,42 @@ def fused_mul_add(dst: Any, src0: Any, src1: Any, *args: Any, **kwargs: Any) -> 
     element); with ``is_set_mask=False`` the mask register set by ``asc.set_vector_mask``.
     """
     binary("fused_mul_add", dst, src0, src1, args, kwargs)
+
+
+@overload
+def fused_mul_add_relu(
+    dst: LocalTensor, src0: LocalTensor, src1: LocalTensor, count: int, is_set_mask: bool = True
+) -> None: ...
+@overload
+def fused_mul_add_relu(
+    dst: LocalTensor,
+    src0: LocalTensor,
+    src1: LocalTensor,
+    mask: int,
+    repeat_times: int,
+    repeat_params: BinaryRepeatParams,
+    is_set_mask: bool = True,
+) -> None: ...
+@overload
+def fused_mul_add_relu(
+    dst: LocalTensor,
+    src0: LocalTensor,
+    src1: LocalTensor,
+    mask: List[int],
+    repeat_times: int,
+    repeat_params: BinaryRepeatParams,
+    is_set_mask: bool = True,
+) -> None: ...
+@builtin
+def fused_mul_add_relu(dst: Any, src0: Any, src1: Any, *args: Any, **kwargs: Any) -> None:
+    """``AscendC::FusedMulAddRelu``: dst = max(src0 * dst + src1, 0).
+
+    dtypes float16, float32. Count mode ``fused_mul_add_relu(dst, src0, src1, count)``: the first `count` elements.
+    Mask/repeat mode ``fused_mul_add_relu(dst, src0, src1, mask, repeat_times, repeat_params)``: `repeat_times` repeats
+    of 256 bytes; `mask` is an int (the first `mask` elements of each repeat) or a pair of 64-bit words (a bit per
+    element); with ``is_set_mask=False`` the mask register set by ``asc.set_vector_mask``.
+    """
+    binary("fused_mul_add_relu", dst, src0, src1, args, kwargs)
 
 
 @overload
