@@ -30,6 +30,7 @@ def test_every_vector_row_has_a_wrapper(row):
     assert getattr(fn, "__asc_builtin__", False), f"asc.{name} is not an asc builtin"
     assert row["ascendc"].startswith("AscendC::")
     assert f"``{row['ascendc']}``" in (fn.__doc__ or ""), f"asc.{name}'s docstring does not name {row['ascendc']}"
+    assert row["doc"] and row["doc"] in fn.__doc__, f"asc.{name}'s docstring does not say {row['doc']!r}"
     params = list(inspect.signature(fn).parameters.values())
     leading = [p.name for p in params if p.kind is inspect.Parameter.POSITIONAL_OR_KEYWORD]
     assert leading == OPERANDS[row["family"]], f"asc.{name} takes {leading}, its family {OPERANDS[row['family']]}"
