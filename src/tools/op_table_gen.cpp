@@ -25,6 +25,7 @@
 #include <string_view>
 #include <vector>
 
+#include "codegen/ascendc_emitter.h"  // ascendc_type: the C++ type the emitter spells for a dtype
 #include "ir/op_table.h"
 #include "ir/types.h"
 
@@ -138,6 +139,32 @@ std::string cpu_shim() {
       << "  Args()" << args << ".mask(m, repeat).strides(" << strides << ").call(\"" << in.mask->name
       << "\", {m.mode});\n}\n";
   }
+  // Templates compile only when instantiated: the build instantiates every shim for every dtype its row accepts.
+  o << "\n#ifdef ASC_CPU_SHIM_CHECK\n// Compiled by test/ascendc_cpu/shim_check.cpp when asc_cpu is built: every form "
+       "of every shim,\n"
+       "// for every dtype its row accepts, in the calls the emitter writes.\n"
+       "inline void asc_cpu_shim_check() {\n"
+       "  uint64_t bits[2] = {0, 0};\n";
+  for (const Instr& in : instructions()) {
+    for (int d = 0; d < 32; ++d) {
+      if (!(in.count->dtypes & (1u << d))) continue;
+      std::string t = asc::ascendc_type(static_cast<asc::DType>(d));
+      std::string head = "t";
+      for (size_t i = 1; i < in.tensors; ++i) head += ", t";
+      if (in.scalar) head += ", " + t + "{}";
+      std::string strides = in.count->family == VecFamily::FILL ? "1, 8"
+                            : in.tensors == 3                   ? "BinaryRepeatParams(1, 1, 1, 8, 8, 8)"
+                                                                : "UnaryRepeatParams(1, 1, 8, 8)";
+      o << "  {\n    LocalTensor<" << t << "> t;\n"
+        << "    " << in.api << "(" << head << ", 1);\n";
+      for (const char* mask : {"uint64_t{1}", "bits"})
+        for (const char* set : {"true", "false"})
+          o << "    " << in.api << "<" << t << ", " << set << ">(" << head << ", " << mask << ", 1, " << strides
+            << ");\n";
+      o << "  }\n";
+    }
+  }
+  o << "}\n#endif\n";
   return o.str();
 }
 
