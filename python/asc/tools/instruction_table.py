@@ -3,6 +3,8 @@ computes, its forms and the dtypes it accepts, read from libasc's op table (so
 the page cannot drift from the code).
 
     python -m asc.tools.instruction_table > docs/instructions.md
+
+(`cmake --build build --target generate` writes it too, with the Python wrappers.)
 """
 
 from __future__ import annotations
@@ -88,4 +90,10 @@ def render() -> str:
 
 
 if __name__ == "__main__":
-    print(render(), end="")
+    import sys
+
+    if len(sys.argv) > 1:  # the file to write (cmake --build build --target generate), else stdout
+        with open(sys.argv[1], "w") as f:
+            f.write(render())
+    else:
+        print(render(), end="")
