@@ -41,6 +41,16 @@ asc_status_t asc_op_describe(size_t index, asc_op_desc_t* out) {
   });
 }
 
+asc_status_t asc_op_doc(size_t index, const char** out) {
+  return guard([&] {
+    require(out, "out");
+    if (index >= static_cast<size_t>(kOpCount))
+      fail(ASC_ERR_INVALID_ARGUMENT, "op index {} out of range (0..{})", index, kOpCount - 1);
+    const char* doc = op_info(static_cast<OpCode>(index)).doc;
+    *out = doc ? doc : "";
+  });
+}
+
 asc_status_t asc_module_create(asc_module_t** out) {
   return guard([&] {
     require(out, "out");

@@ -19,7 +19,7 @@
 #include <stdint.h>
 
 #define ASC_ABI_VERSION_MAJOR 1
-#define ASC_ABI_VERSION_MINOR 8
+#define ASC_ABI_VERSION_MINOR 9
 
 #if defined(_WIN32)
 #define ASC_API __declspec(dllexport)
@@ -249,6 +249,9 @@ ASC_API asc_status_t asc_kernel_source(const asc_kernel_t* kernel, char* buf, si
 
 ASC_API size_t asc_op_count(void);
 ASC_API asc_status_t asc_op_describe(size_t index, asc_op_desc_t* out);
+/* (since 1.9) What op `index` computes, one line: its op table row's doc (the
+   vector instructions', e.g. "dst = src0 + src1"), "" for a row without one. */
+ASC_API asc_status_t asc_op_doc(size_t index, const char** out);
 
 /* ---- platforms, devices, streams, launch ---- */
 ASC_API size_t asc_platform_count(void);

@@ -67,6 +67,7 @@ void with_lane(OpCode code, const Op& op, Body body) {
     case OpCode::VSubRelu: return body([=](C a, C b, C) { return relu(sub(a, b)); });
     case OpCode::VMulAddDst: return body([=](C a, C b, C d) { return add(mul(a, b), d); });
     case OpCode::VFusedMulAdd: return body([=](C a, C b, C d) { return add(mul(a, d), b); });
+    case OpCode::VFusedMulAddRelu: return body([=](C a, C b, C d) { return relu(add(mul(a, d), b)); });
     case OpCode::VAdds: return body([=](C a, C s, C) { return add(a, s); });
     case OpCode::VMuls: return body([=](C a, C s, C) { return mul(a, s); });
     case OpCode::VMaxs: return body([](C a, C s, C) { return a > s ? a : s; });

@@ -371,80 +371,13 @@ struct Args {
 // An int32 operand (counts, strides, repeat fields), as the IR takes them.
 inline Operand i32(int32_t v) { return scalar(v); }
 
-#define ASC_CPU_BINARY(Api, name)                                                                                    \
-  template <typename T>                                                                                              \
-  void Api(const LocalTensor<T>& d, const LocalTensor<T>& a, const LocalTensor<T>& b, int32_t count) {               \
-    Args().tensor(d).tensor(a).tensor(b).value(i32(count)).call(name);                                               \
-  }                                                                                                                  \
-  template <typename T, bool isSetMask = true, typename M>                                                           \
-  void Api(const LocalTensor<T>& d, const LocalTensor<T>& a, const LocalTensor<T>& b, const M& mask, uint8_t repeat, \
-           const BinaryRepeatParams& p) {                                                                            \
-    Mask m(mask, isSetMask);                                                                                         \
-    Args().tensor(d).tensor(a).tensor(b).mask(m, repeat).strides(p.v, 6).call(name ".mask", {m.mode});               \
-  }
-#define ASC_CPU_UNARY(Api, name)                                                             \
-  template <typename T>                                                                      \
-  void Api(const LocalTensor<T>& d, const LocalTensor<T>& s, int32_t count) {                \
-    Args().tensor(d).tensor(s).value(i32(count)).call(name);                                 \
-  }                                                                                          \
-  template <typename T, bool isSetMask = true, typename M>                                   \
-  void Api(const LocalTensor<T>& d, const LocalTensor<T>& s, const M& mask, uint8_t repeat,  \
-           const UnaryRepeatParams& p) {                                                     \
-    Mask m(mask, isSetMask);                                                                 \
-    Args().tensor(d).tensor(s).mask(m, repeat).strides(p.v, 4).call(name ".mask", {m.mode}); \
-  }
-#define ASC_CPU_SCALAR(Api, name)                                                                             \
-  template <typename T>                                                                                       \
-  void Api(const LocalTensor<T>& d, const LocalTensor<T>& s, T x, int32_t count) {                            \
-    Args().tensor(d).tensor(s).value(scalar(x)).value(i32(count)).call(name);                                 \
-  }                                                                                                           \
-  template <typename T, bool isSetMask = true, typename M>                                                    \
-  void Api(const LocalTensor<T>& d, const LocalTensor<T>& s, T x, const M& mask, uint8_t repeat,              \
-           const UnaryRepeatParams& p) {                                                                      \
-    Mask m(mask, isSetMask);                                                                                  \
-    Args().tensor(d).tensor(s).value(scalar(x)).mask(m, repeat).strides(p.v, 4).call(name ".mask", {m.mode}); \
-  }
-
-ASC_CPU_BINARY(Add, "add")
-ASC_CPU_BINARY(Sub, "sub")
-ASC_CPU_BINARY(Mul, "mul")
-ASC_CPU_BINARY(Div, "div")
-ASC_CPU_BINARY(Max, "max")
-ASC_CPU_BINARY(Min, "min")
-ASC_CPU_BINARY(And, "bitwise_and")
-ASC_CPU_BINARY(Or, "bitwise_or")
-ASC_CPU_BINARY(AddRelu, "add_relu")
-ASC_CPU_BINARY(SubRelu, "sub_relu")
-ASC_CPU_BINARY(MulAddDst, "mul_add_dst")
-ASC_CPU_BINARY(FusedMulAdd, "fused_mul_add")
-ASC_CPU_UNARY(Exp, "exp")
-ASC_CPU_UNARY(Ln, "ln")
-ASC_CPU_UNARY(Abs, "abs")
-ASC_CPU_UNARY(Sqrt, "sqrt")
-ASC_CPU_UNARY(Rsqrt, "rsqrt")
-ASC_CPU_UNARY(Reciprocal, "reciprocal")
-ASC_CPU_UNARY(Relu, "relu")
-ASC_CPU_UNARY(Not, "bitwise_not")
-ASC_CPU_UNARY(Copy, "copy")
-ASC_CPU_SCALAR(Adds, "adds")
-ASC_CPU_SCALAR(Muls, "muls")
-ASC_CPU_SCALAR(Maxs, "maxs")
-ASC_CPU_SCALAR(Mins, "mins")
-ASC_CPU_SCALAR(LeakyRelu, "leaky_relu")
-ASC_CPU_SCALAR(ShiftLeft, "shift_left")
-ASC_CPU_SCALAR(ShiftRight, "shift_right")
-ASC_CPU_SCALAR(Axpy, "axpy")
-
-template <typename T>
-void Duplicate(const LocalTensor<T>& d, T x, int32_t count) {
-  Args().tensor(d).value(scalar(x)).value(i32(count)).call("duplicate");
-}
-template <typename T, bool isSetMask = true, typename M>
-void Duplicate(const LocalTensor<T>& d, T x, const M& mask, uint8_t repeat, uint16_t blk, uint16_t rep) {
-  Mask m(mask, isSetMask);
-  const uint16_t strides[] = {blk, rep};
-  Args().tensor(d).value(scalar(x)).mask(m, repeat).strides(strides, 2).call("duplicate.mask", {m.mode});
-}
+// Add, Exp, Adds, Duplicate … : one count form and one mask/repeat form per row of ir/vector_ops.def,
+// generated from the op table by src/tools/op_table_gen.cpp into the build tree (the asc_cpu target
+// builds it; test/python/roundtrip.py adds its directory to the include path).
+#if !__has_include("asc_cpu_vector_ops.inc")
+#error "asc_cpu_vector_ops.inc is generated: build the asc_cpu target and add <build>/test/ascendc_cpu/include to -I"
+#endif
+#include "asc_cpu_vector_ops.inc"
 
 template <typename D, typename S>
 void Cast(const LocalTensor<D>& d, const LocalTensor<S>& s, RoundMode r, uint32_t count) {

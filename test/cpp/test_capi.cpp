@@ -186,6 +186,7 @@ TEST_F(CapiTest, EveryNullHandleOrPointerIsAnInvalidArgument) {
       {"asc_builder_replay(builder)", [&] { return asc_builder_replay(nullptr, buf, 0); }, "builder"},
       {"asc_builder_replay(log)", [&] { return asc_builder_replay(b, nullptr, 4); }, "log"},
       {"asc_op_describe", [&] { return asc_op_describe(0, nullptr); }, "out"},
+      {"asc_op_doc", [&] { return asc_op_doc(0, nullptr); }, "out"},
       {"asc_launch(kernel)", [&] { return asc_launch(nullptr, stream_, 1, args, 3); }, "kernel"},
       {"asc_launch(stream)", [&] { return asc_launch(kernel, nullptr, 1, args, 3); }, "stream"},
       {"asc_launch(args)", [&] { return asc_launch(kernel, stream_, 1, nullptr, 3); }, "args"},
@@ -211,6 +212,8 @@ TEST_F(CapiTest, UnknownOptionsIndicesAndShortBuffersAreReported) {
                          {"unknown stream option 'turbo'", "max_ops"}));
   asc_op_desc_t desc;
   EXPECT_TRUE(fails_with(asc_op_describe(asc_op_count(), &desc), ASC_ERR_INVALID_ARGUMENT, {"out of range"}));
+  const char* doc = nullptr;
+  EXPECT_TRUE(fails_with(asc_op_doc(asc_op_count(), &doc), ASC_ERR_INVALID_ARGUMENT, {"out of range"}));
   EXPECT_EQ(asc_platform_name(asc_platform_count()), nullptr);
 
   // Text that does not fit: the status, the length it needs, and no byte written past `cap`.
@@ -667,6 +670,25 @@ TEST_F(CapiTest, DamagedBuildLogsAreRefusedNeverMisread) {
 }
 
 // ---- platforms and devices ------------------------------------------------------------------
+
+TEST(CapiOps, EveryOpHasADocAndTheVectorOnesSayWhatTheyCompute) {
+  size_t with_doc = 0;
+  for (size_t i = 0; i < asc_op_count(); ++i) {
+    asc_op_desc_t desc;
+    const char* doc = nullptr;
+    ASSERT_EQ(asc_op_describe(i, &desc), ASC_OK);
+    ASSERT_EQ(asc_op_doc(i, &doc), ASC_OK);
+    ASSERT_NE(doc, nullptr) << desc.name;
+    if (desc.family) {
+      EXPECT_STRNE(doc, "") << desc.name;
+    }
+    if (std::string(desc.name) == "add") {
+      EXPECT_STREQ(doc, "dst = src0 + src1");
+    }
+    with_doc += *doc != 0;
+  }
+  EXPECT_GT(with_doc, 0u);
+}
 
 TEST(CapiPlatforms, Ascend910B1IsDescribed) {
   ASSERT_GE(asc_platform_count(), 4u);

@@ -110,7 +110,10 @@ class RoundTrip:
         (d / "kernel.cpp").write_text(source)
         (d / "entry.cpp").write_text(wrapper)
         tmp = d / "kernel.so"
-        cmd = ["g++", "-std=c++17", "-O0", "-fwrapv", "-fPIC", "-shared", "-Werror=return-type", f"-I{INCLUDE}"]
+        # the vector shims kernel_operator.h includes are generated beside libasc_cpu.so (test/CMakeLists.txt)
+        generated = self.library.parent / "include"
+        cmd = ["g++", "-std=c++17", "-O0", "-fwrapv", "-fPIC", "-shared", "-Werror=return-type", f"-I{INCLUDE}",
+               f"-I{generated}"]  # fmt: skip
         cmd += [str(d / "entry.cpp"), "-o", str(tmp), str(self.library), f"-Wl,-rpath,{self.library.parent}"]
         done = subprocess.run(cmd, capture_output=True, text=True)
         if done.returncode:

@@ -45,6 +45,7 @@ OPS = {
     "sub_relu": ("binary", (F16, F32, I16), lambda a, b, d: np.maximum(a - b, 0).astype(a.dtype), "any"),
     "mul_add_dst": ("binary", FLOAT, fused(lambda a, b, d: a * b + d), "any"),
     "fused_mul_add": ("binary", FLOAT, fused(lambda a, b, d: a * d + b), "any"),
+    "fused_mul_add_relu": ("binary", FLOAT, fused(lambda a, b, d: np.maximum(a * d + b, 0)), "any"),
     "exp": ("unary", FLOAT, lambda a, b, d: np.exp(a), "small"),
     "ln": ("unary", FLOAT, lambda a, b, d: np.log(a), "positive"),
     "abs": ("unary", FLOAT, lambda a, b, d: np.abs(a), "any"),
@@ -66,6 +67,18 @@ OPS = {
 }
 # Transcendental lanes may differ from numpy by an ulp or so.
 APPROX = {"exp", "ln", "rsqrt", "reciprocal"}
+
+
+def test_every_vector_row_is_tested_with_its_dtypes():
+    """OPS covers every vector instruction of the op table, with the dtypes its row accepts."""
+    from asc.language.core.dtype import ALL_DTYPES
+    from asc.tools.instruction_table import describe
+
+    rows = {op["name"]: op for op in describe() if op["family"] and not op["name"].endswith(".mask")}
+    assert set(OPS) == set(rows), "a vector row without a case in OPS, or a case without a row"
+    for name, (_, dtypes, _, _) in OPS.items():
+        accepted = {d.name for d in ALL_DTYPES if rows[name]["dtypes"] & (1 << d.code)}
+        assert {np.dtype(d).name for d in dtypes} == accepted, name
 
 
 def make_kernel(name, family):
@@ -310,3 +323,30 @@ def test_unsupported_dtype_is_a_compile_error(op, dtype):
     with pytest.raises(asc.CodegenError, match=f"dtype {np.dtype(dtype).name} is not supported") as err:
         kernel_for(op)[1, rt.current_stream()](x, x, x.copy(), 0, 64, 0, 0, 0, 1, 8, "count")
     assert "test_vector_ops.py" in str(err.value)
+
+
+@asc.jit
+def count_form_with_is_set_mask(x: asc.GlobalAddress, y: asc.GlobalAddress, n: int):
+    """pyasc's count form of the binary and scalar instructions also takes is_set_mask (which it ignores)."""
+    x_gm = asc.GlobalTensor()
+    y_gm = asc.GlobalTensor()
+    x_gm.set_global_buffer(x, n)
+    y_gm.set_global_buffer(y, n)
+    a = asc.LocalTensor(asc.float32, asc.TPosition.VECCALC, 0, n)
+    b = asc.LocalTensor(asc.float32, asc.TPosition.VECCALC, 4096, n)
+    asc.data_copy(a, x_gm, n)
+    asc.data_copy(b, y_gm, n)
+    asc.set_flag(asc.HardEvent.MTE2_V, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_V, 0)
+    asc.add(a, a, b, n, True)
+    asc.adds(a, a, 1.0, n, is_set_mask=True)
+    asc.set_flag(asc.HardEvent.V_MTE3, 0)
+    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
+    asc.data_copy(x_gm, a, n)
+
+
+def test_count_form_takes_is_set_mask(rng):
+    x, y = rng.random(256, dtype=np.float32), rng.random(256, dtype=np.float32)
+    expected = x + y + np.float32(1)
+    count_form_with_is_set_mask[1, rt.current_stream()](x, y, 256)
+    np.testing.assert_array_equal(x, expected)

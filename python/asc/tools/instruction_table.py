@@ -1,8 +1,10 @@
-"""Writes docs/instructions.md: every vector-pipe instruction, its forms and
-the dtypes it accepts, read from libasc's op table (so the page cannot drift
-from the code).
+"""Writes docs/instructions.md: every vector-pipe instruction, what it
+computes, its forms and the dtypes it accepts, read from libasc's op table (so
+the page cannot drift from the code).
 
     python -m asc.tools.instruction_table > docs/instructions.md
+
+(`cmake --build build --target generate` writes it too, with the Python wrappers.)
 """
 
 from __future__ import annotations
@@ -22,21 +24,24 @@ ALIASES = {"select_scalar": "select", "compare_scalar": "compare_scalar", "data_
 OPERANDS = {1: "dst, src0, src1", 2: "dst, src", 3: "dst, src, scalar", 4: "dst, scalar"}
 
 
-def _describe() -> list[dict]:
+def describe() -> list[dict]:
+    """Every row of the op table, in table order, as the C ABI describes it (asc_op_describe)."""
     desc = ffi.new("asc_op_desc_t*")
+    doc = ffi.new("const char**")
     out = []
     for i in range(lib.asc_op_count()):
         lib.asc_op_describe(i, desc)
+        lib.asc_op_doc(i, doc)
         out.append({"name": ffi.string(desc.name).decode(), "ascendc": ffi.string(desc.ascendc).decode(),
                     "pipe": desc.pipe, "dtypes": desc.dtypes, "family": desc.family,
-                    "mask": desc.mask_mode})  # fmt: skip
+                    "mask": desc.mask_mode, "doc": ffi.string(doc[0]).decode()})  # fmt: skip
     return out
 
 
-def rows() -> list[tuple[str, str, str, str]]:
-    """(instruction, Ascend C, forms, dtypes) for every instruction run on pipe V with a dtype set."""
+def rows() -> list[tuple[str, str, str, str, str]]:
+    """(instruction, Ascend C, computes, forms, dtypes) for every instruction run on pipe V with a dtype set."""
     table: dict[str, dict] = {}
-    for op in _describe():
+    for op in describe():
         if op["pipe"] != PIPE_V or not op["dtypes"]:
             continue
         base = op["name"]
@@ -45,7 +50,9 @@ def rows() -> list[tuple[str, str, str, str]]:
             if base.endswith(suffix):
                 base, form = base[: -len(suffix)], what
         base = ALIASES.get(base, base)
-        entry = table.setdefault(base, {"ascendc": op["ascendc"], "forms": [], "dtypes": 0, "family": op["family"]})
+        entry = table.setdefault(
+            base, {"ascendc": op["ascendc"], "forms": [], "dtypes": 0, "family": op["family"], "doc": op["doc"]}
+        )
         if form not in entry["forms"]:
             entry["forms"].append(form)
         entry["dtypes"] |= op["dtypes"]
@@ -55,7 +62,7 @@ def rows() -> list[tuple[str, str, str, str]]:
         forms = ", ".join(e["forms"])
         if e["family"]:
             forms += f" ({OPERANDS[e['family']]})"
-        out.append((name, e["ascendc"], forms, dtypes))
+        out.append((name, e["ascendc"], e["doc"], forms, dtypes))
     return out
 
 
@@ -70,14 +77,23 @@ def render() -> str:
         "(the first `mask` elements of each 256-byte repeat) or a pair of 64-bit words (one bit per element),",
         "or the mask register with `is_set_mask=False`. The dtypes are those the verifier accepts (for `cast`,",
         "the dtypes of its supported (src, dst) pairs; for `compare`, of the sources). See",
-        "[the basic API](basic-api.md) for the rules of each.",
+        "[the basic API](basic-api.md) for the rules of each. *computes* is the row's own line (`dst`, `src0`, `src1`,",
+        "`src` and `scalar` name the operands; `dst` on the right is its old value).",
         "",
-        "| instruction | Ascend C | forms | dtypes |",
-        "|---|---|---|---|",
+        "| instruction | Ascend C | computes | forms | dtypes |",
+        "|---|---|---|---|---|",
     ]
-    lines += [f"| `{name}` | `{ascendc}` | {forms} | {dtypes} |" for name, ascendc, forms, dtypes in rows()]
+    for name, ascendc, doc, forms, dtypes in rows():
+        computes = "`" + doc.replace("|", "\\|") + "`" if doc else ""  # a | in a table cell is escaped
+        lines.append(f"| `{name}` | `{ascendc}` | {computes} | {forms} | {dtypes} |")
     return "\n".join(lines) + "\n"
 
 
 if __name__ == "__main__":
-    print(render(), end="")
+    import sys
+
+    if len(sys.argv) > 1:  # the file to write (cmake --build build --target generate), else stdout
+        with open(sys.argv[1], "w") as f:
+            f.write(render())
+    else:
+        print(render(), end="")

@@ -14,7 +14,6 @@ from .core_sync import cross_core_set_flag, cross_core_wait_flag, sync_all
 from .cube import fixpipe, load_data, load_data_with_transpose, mmad, set_fix_pipe_pre_quant_flag
 from .data_copy import data_copy, data_copy_pad
 from .debug import dump_tensor, printf
-from .duplicate import duplicate
 from .gather import brcb, gather, gather_mask, scatter
 from .layout import transpose
 from .mask import MASK_PLACEHOLDER, reset_mask, set_mask_count, set_mask_norm, set_vector_mask
@@ -33,37 +32,8 @@ from .reduce import (
 )
 from .sync import pipe_barrier, set_flag, wait_flag
 from .sys_var import ascend_is_aic, ascend_is_aiv, get_block_idx, get_block_num, get_sub_block_idx, get_sub_block_num
-from .vector import (  # noqa: A004
-    abs,
-    add,
-    add_relu,
-    adds,
-    axpy,
-    bitwise_and,
-    bitwise_not,
-    bitwise_or,
-    copy,
-    div,
-    exp,
-    fused_mul_add,
-    leaky_relu,
-    ln,
-    max,
-    maxs,
-    min,
-    mins,
-    mul,
-    mul_add_dst,
-    muls,
-    reciprocal,
-    relu,
-    rsqrt,
-    shift_left,
-    shift_right,
-    sqrt,
-    sub,
-    sub_relu,
-)
+from .vec_ops import *  # noqa: F403  (every vector instruction, generated from the op table)
+from .vec_ops import __all__ as _vec_ops_all
 from .workspace import get_sys_workspace, set_sys_workspace
 
 __all__ = [
@@ -101,56 +71,27 @@ __all__ = [
     "gather_mask",
     "scatter",
     "transpose",
-    "abs",
-    "add",
-    "add_relu",
-    "axpy",
-    "adds",
-    "bitwise_and",
     "block_reduce_max",
     "block_reduce_min",
     "block_reduce_sum",
-    "bitwise_not",
-    "bitwise_or",
     "cast",
     "compare",
     "compare_scalar",
-    "copy",
     "data_copy",
     "data_copy_pad",
-    "div",
-    "duplicate",
-    "exp",
-    "fused_mul_add",
     "get_block_idx",
     "get_block_num",
-    "leaky_relu",
-    "ln",
-    "max",
-    "maxs",
-    "min",
-    "mins",
-    "mul",
-    "mul_add_dst",
-    "muls",
     "pair_reduce_sum",
     "pipe_barrier",
     "reduce_max",
     "reduce_min",
     "reduce_sum",
-    "reciprocal",
-    "relu",
     "repeat_reduce_sum",
-    "rsqrt",
     "select",
     "set_flag",
-    "shift_left",
-    "shift_right",
-    "sqrt",
-    "sub",
-    "sub_relu",
     "wait_flag",
     "whole_reduce_max",
     "whole_reduce_min",
     "whole_reduce_sum",
+    *_vec_ops_all,
 ]

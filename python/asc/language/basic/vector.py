@@ -88,7 +88,9 @@ def emit(
     """Emits `name` (count mode) or `name.mask` from a call's arguments. The
     strides come from a repeat-params object of `params_type`, or (when it is
     None) from the block-stride and repeat-stride fields named in `stride_fields`."""
-    fields = ["count"] if len(args) <= 1 and "repeat_times" not in kwargs else ["mask", "repeat_times", *stride_fields]
+    # the count form: (count) or, as pyasc spells it, (count, is_set_mask), where is_set_mask does nothing
+    count_form = "repeat_times" not in kwargs and (len(args) <= 1 or (len(args) == 2 and isinstance(args[1], bool)))
+    fields = ["count", "is_set_mask"] if count_form else ["mask", "repeat_times", *stride_fields]
     values = dict(zip(fields, args), **kwargs)
     is_set_mask = values.pop("is_set_mask", True)
     locals_ = [require_local(t, name, role) for t, role in tensors]
@@ -116,76 +118,33 @@ def emit(
     builder.op(f"{name}.mask", handles, {"mask_mode": mode})
 
 
-def _binary(name: str, doc: str):
-    def op(dst: Any, src0: Any, src1: Any, *args: Any, **kwargs: Any) -> None:
-        emit(name, [(dst, "dst"), (src0, "src0"), (src1, "src1")], None, args, kwargs, BinaryRepeatParams)
-
-    op.__name__ = op.__qualname__ = name
-    op.__doc__ = f"dst = {doc}; count mode or mask/repeat mode (BinaryRepeatParams)."
-    return builtin(op)
+# The engines of the generated wrappers (vec_ops.py), one per family of src/ir/vector_ops.def.
+def binary(name: str, dst: Any, src0: Any, src1: Any, args: tuple, kwargs: dict) -> None:
+    """dst, src0, src1; mask/repeat mode with a BinaryRepeatParams."""
+    emit(name, [(dst, "dst"), (src0, "src0"), (src1, "src1")], None, args, kwargs, BinaryRepeatParams)
 
 
-def _unary(name: str, doc: str):
-    def op(dst: Any, src: Any, *args: Any, **kwargs: Any) -> None:
-        emit(name, [(dst, "dst"), (src, "src")], None, args, kwargs, UnaryRepeatParams)
-
-    op.__name__ = op.__qualname__ = name
-    op.__doc__ = f"dst = {doc}; count mode or mask/repeat mode (UnaryRepeatParams)."
-    return builtin(op)
+def unary(name: str, dst: Any, src: Any, args: tuple, kwargs: dict) -> None:
+    """dst, src; mask/repeat mode with a UnaryRepeatParams."""
+    emit(name, [(dst, "dst"), (src, "src")], None, args, kwargs, UnaryRepeatParams)
 
 
-def _with_scalar(name: str, doc: str):
-    def op(dst: Any, src: Any, scalar: Any, *args: Any, **kwargs: Any) -> None:
-        emit(name, [(dst, "dst"), (src, "src")], scalar, args, kwargs, UnaryRepeatParams)
-
-    op.__name__ = op.__qualname__ = name
-    op.__doc__ = f"dst = {doc}; count mode or mask/repeat mode (UnaryRepeatParams)."
-    return builtin(op)
+def with_scalar(name: str, dst: Any, src: Any, scalar: Any, args: tuple, kwargs: dict) -> None:
+    """dst, src, scalar; mask/repeat mode with a UnaryRepeatParams."""
+    emit(name, [(dst, "dst"), (src, "src")], scalar, args, kwargs, UnaryRepeatParams)
 
 
-add = _binary("add", "src0 + src1")
-sub = _binary("sub", "src0 - src1")
-mul = _binary("mul", "src0 * src1")
-div = _binary("div", "src0 / src1")
-max = _binary("max", "max(src0, src1)")  # noqa: A001
-min = _binary("min", "min(src0, src1)")  # noqa: A001
-bitwise_and = _binary("bitwise_and", "src0 & src1")
-bitwise_or = _binary("bitwise_or", "src0 | src1")
-add_relu = _binary("add_relu", "max(src0 + src1, 0)")
-sub_relu = _binary("sub_relu", "max(src0 - src1, 0)")
-mul_add_dst = _binary("mul_add_dst", "src0 * src1 + dst")
-fused_mul_add = _binary("fused_mul_add", "src0 * dst + src1")
-
-exp = _unary("exp", "e ** src")
-ln = _unary("ln", "log(src)")
-abs = _unary("abs", "|src|")  # noqa: A001
-sqrt = _unary("sqrt", "sqrt(src)")
-rsqrt = _unary("rsqrt", "1 / sqrt(src)")
-reciprocal = _unary("reciprocal", "1 / src")
-relu = _unary("relu", "max(src, 0)")
-bitwise_not = _unary("bitwise_not", "~src")
-
-adds = _with_scalar("adds", "src + scalar")
-muls = _with_scalar("muls", "src * scalar")
-maxs = _with_scalar("maxs", "max(src, scalar)")
-mins = _with_scalar("mins", "min(src, scalar)")
-leaky_relu = _with_scalar("leaky_relu", "src if src >= 0 else src * scalar")
-shift_left = _with_scalar("shift_left", "src << scalar")
-shift_right = _with_scalar("shift_right", "src >> scalar (arithmetic for signed types)")
-axpy = _with_scalar("axpy", "src * scalar + dst")
+def fill(name: str, dst: Any, scalar: Any, args: tuple, kwargs: dict) -> None:
+    """dst, scalar; mask/repeat mode with dst_block_stride and dst_repeat_stride."""
+    emit(name, [(dst, "dst")], scalar, args, kwargs, None, ("dst_block_stride", "dst_repeat_stride"))
 
 
 @builtin
 def copy(dst: Any, src: Any, *args: Any, **kwargs: Any) -> None:
-    """dst = src on pipe V: ``copy(dst, src, count)`` or ``copy(dst, src, mask, repeat_time, params)`` with
-    ``asc.CopyRepeatParams(dst_stride, src_stride, dst_repeat_size, src_repeat_size)``."""
+    """``AscendC::Copy``: dst = src, on pipe V: ``copy(dst, src, count)`` or
+    ``copy(dst, src, mask, repeat_time, params)`` with
+    ``asc.CopyRepeatParams(dst_stride, src_stride, dst_repeat_size, src_repeat_size)``.
+    Hand-written (vec_ops.py imports it): its mask form differs from the other UNARY rows'."""
     if "repeat_time" in kwargs:
         kwargs["repeat_times"] = kwargs.pop("repeat_time")
     emit("copy", [(dst, "dst"), (src, "src")], None, args, kwargs, CopyRepeatParams)
-
-
-VECTOR_OPS = [
-    "add", "sub", "mul", "div", "max", "min", "bitwise_and", "bitwise_or", "add_relu", "sub_relu", "mul_add_dst",
-    "fused_mul_add", "exp", "ln", "abs", "sqrt", "rsqrt", "reciprocal", "relu", "bitwise_not", "adds", "muls",
-    "maxs", "mins", "leaky_relu", "shift_left", "shift_right", "axpy", "copy",
-]  # fmt: skip
