@@ -215,6 +215,10 @@ class Row {
     r_.reads_dst = true;
     return *this;
   }
+  Row& repeat_params(const char* name) {
+    r_.repeat_params = name;
+    return *this;
+  }
   Row& doc(const char* text) {
     r_.doc = text;
     return *this;

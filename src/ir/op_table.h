@@ -133,15 +133,15 @@ struct OpInfo {
   uint8_t min_operands = 0;           // trailing operands past this are optional
   std::vector<AttrSpec> attrs;        // normalised into this order on build
   ResultFn result = nullptr;
-  CheckFn check = nullptr;             // nullptr: no rule beyond operand kinds
-  std::vector<MemEffect> effects;      // local/global memory the op touches
-  const char* ascendc = "";            // the Ascend C API it is (docs, docstrings)
-  EmitForm emit = EmitForm::None;      // how the emitter spells it
-  std::string spelling;                // EmitForm::Template: codegen/ascendc_spelling.h
-  const char* why_not_emitted = "";    // EmitForm::None: why
-  int regions = 0;                     // number of regions (for: 1, if: 2)
-  bool framework = false;              // removed by lowering; never reaches a device
-  CostKind cost = CostKind::Scalar;    // how the timing model charges it
+  CheckFn check = nullptr;           // nullptr: no rule beyond operand kinds
+  std::vector<MemEffect> effects;    // local/global memory the op touches
+  const char* ascendc = "";          // the Ascend C API it is (docs, docstrings)
+  EmitForm emit = EmitForm::None;    // how the emitter spells it
+  std::string spelling;              // EmitForm::Template: codegen/ascendc_spelling.h
+  const char* why_not_emitted = "";  // EmitForm::None: why
+  int regions = 0;                   // number of regions (for: 1, if: 2)
+  bool framework = false;            // removed by lowering; never reaches a device
+  CostKind cost = CostKind::Scalar;  // how the timing model charges it
   uint32_t dtypes = 0;               // the element dtypes accepted (bit = DType), of operand dtype_operand
   uint8_t dtype_operand = 0;
   VecFamily family = VecFamily::NONE;
@@ -157,6 +157,7 @@ struct OpInfo {
   bool mask_by_wider_dtype = false;  // cast: a repeat holds 256 bytes of the wider of dst and src
   bool reads_dst = false;            // the instruction reads its destination's old value
   const char* doc = "";              // what it computes, one line (docstrings, docs/instructions.md)
+  const char* repeat_params = "";    // vector mask forms: the AscendC:: struct of the strides ("" for arguments)
 };
 
 const OpInfo& op_info(OpCode code);

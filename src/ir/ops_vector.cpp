@@ -37,12 +37,20 @@ struct VecSpec {
   CostKind cost;
   bool reads_dst;
   const char* doc;
+  const char* repeat_params;  // the mask form's AscendC:: struct of strides, "" for plain arguments
 };
 
+constexpr const char* params_struct(const char* params) {
+  return params[0] == 'N'   ? ""
+         : params[0] == 'B' ? "BinaryRepeatParams"
+         : params[0] == 'U' ? "UnaryRepeatParams"
+                            : "CopyRepeatParams";
+}
+
 constexpr VecSpec kVecSpecs[] = {
-#define VEC(family, id, name, ascendc, dtypes, cost, reads_dst, doc)                        \
-  {OpCode::id,        OpCode::id##Mask, name,           name ".mask", "AscendC::" #ascendc, \
-   VecFamily::family, k##dtypes,        CostKind::cost, reads_dst,    doc},
+#define VEC(family, id, name, ascendc, dtypes, cost, reads_dst, doc, params)                        \
+  {OpCode::id, OpCode::id##Mask, name,      name ".mask", "AscendC::" #ascendc,  VecFamily::family, \
+   k##dtypes,  CostKind::cost,   reads_dst, doc,          params_struct(#params)},
 #include "ir/vector_ops.def"
 #undef VEC
 };
@@ -52,6 +60,15 @@ std::string range(size_t from, size_t to, const char* cast = nullptr) {
   return s + (cast ? std::string(":") + cast : "") + "}";
 }
 std::string operand(size_t i, const char* cast) { return "{" + std::to_string(i) + ":" + cast + "}"; }
+
+// A count-mode instruction that Atlas A2 has only in mask/repeat form (Copy): the counter mode of the mask
+// register takes the count, and the register is left as a count-mode instruction leaves it.
+std::string copy_by_counter(const std::string& head, uint8_t count) {
+  return "AscendC::SetMaskCount();\nAscendC::SetVectorMask<{T:0}, AscendC::MaskMode::COUNTER>(" +
+         operand(count, "uint64_t") + ");\n{api}<{T:0}, false>(" + head +
+         ", static_cast<uint64_t>(0), 1, AscendC::CopyRepeatParams(1, 1, 8, 8));\nAscendC::SetMaskNorm();\n"
+         "AscendC::ResetMask();";
+}
 
 // The two rows of one vector instruction. Operands, count mode:
 //   tensors (dst first), [scalar], count
@@ -70,7 +87,8 @@ void vector_rows(OpTable& t, const VecSpec& spec) {
         .vector(spec.family, mask_mode)
         .dtypes(spec.dtypes)
         .cost(spec.cost)
-        .doc(spec.doc);
+        .doc(spec.doc)
+        .repeat_params(spec.repeat_params);
     if (has_scalar) row.operands({K::AnyScalar});
     if (spec.reads_dst) row.reads_dst();
     if (!mask_mode) {
@@ -78,7 +96,9 @@ void vector_rows(OpTable& t, const VecSpec& spec) {
       for (uint8_t i = 1; i < tensors; ++i) row.reads(i, count(base));
       if (spec.reads_dst) row.reads(0, count(base));
       row.writes(0, count(base));
-      row.ascendc(spec.ascendc, "{api}(" + head + ", " + operand(base, "int32_t") + ");");
+      row.ascendc(spec.ascendc, std::string(spec.repeat_params) == "CopyRepeatParams"
+                                    ? copy_by_counter(head, base)
+                                    : "{api}(" + head + ", " + operand(base, "int32_t") + ");");
       continue;
     }
     row.operands(3 + 2 * tensors, K::IntScalar).attr("mask_mode").mask_register(MaskReg::Operands, base);
@@ -86,10 +106,10 @@ void vector_rows(OpTable& t, const VecSpec& spec) {
     for (uint8_t i = 1; i < tensors; ++i) row.reads(i, span(i));
     if (spec.reads_dst) row.reads(0, span(0));
     row.writes(0, span(0));
-    std::string strides = spec.family == VecFamily::FILL  // Duplicate: dstBlockStride, dstRepeatStride
-                              ? range(base + 3, base + 5, "uint16_t")
-                              : std::string("AscendC::") + (tensors == 3 ? "Binary" : "Unary") + "RepeatParams(" +
-                                    range(base + 3, 0, "uint16_t") + ")";
+    std::string strides =
+        *spec.repeat_params  // Duplicate: dstBlockStride, dstRepeatStride as arguments
+            ? std::string("AscendC::") + spec.repeat_params + "(" + range(base + 3, 0, "uint16_t") + ")"
+            : range(base + 3, base + 5, "uint16_t");
     row.ascendc(spec.ascendc, "{api}<{T:0}, {set_mask}>(" + head + ", {mask:" + std::to_string(base) + "}, " +
                                   operand(base + 2, "uint8_t") + ", " + strides + ");");
   }

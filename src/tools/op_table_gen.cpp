@@ -129,7 +129,7 @@ std::string cpu_shim() {
         << "  const uint16_t strides[] = {dstBlockStride, dstRepeatStride};\n";
       strides = "strides, 2";
     } else {
-      const char* params = in.tensors == 3 ? "BinaryRepeatParams" : "UnaryRepeatParams";
+      const char* params = in.mask->repeat_params;
       o << "const " << params << "& p) {\n"
         << "  static_assert(sizeof(p.v) == " << in.strides << " * sizeof(uint16_t), \"" << in.mask->name << " takes "
         << in.strides << " strides\");\n";
@@ -153,8 +153,8 @@ std::string cpu_shim() {
       for (size_t i = 1; i < in.tensors; ++i) head += ", t";
       if (in.scalar) head += ", " + t + "{}";
       std::string strides = in.count->family == VecFamily::FILL ? "1, 8"
-                            : in.tensors == 3                   ? "BinaryRepeatParams(1, 1, 1, 8, 8, 8)"
-                                                                : "UnaryRepeatParams(1, 1, 8, 8)";
+                            : in.tensors == 3 ? std::string(in.mask->repeat_params) + "(1, 1, 1, 8, 8, 8)"
+                                              : std::string(in.mask->repeat_params) + "(1, 1, 8, 8)";
       o << "  {\n    LocalTensor<" << t << "> t;\n"
         << "    " << in.api << "(" << head << ", 1);\n";
       for (const char* mask : {"uint64_t{1}", "bits"})

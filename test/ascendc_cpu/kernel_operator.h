@@ -329,6 +329,11 @@ struct UnaryRepeatParams {
   uint16_t v[4];
   UnaryRepeatParams(uint16_t d_blk, uint16_t s_blk, uint16_t d_rep, uint16_t s_rep) : v{d_blk, s_blk, d_rep, s_rep} {}
 };
+// Copy's strides: dstStride, srcStride (blocks), dstRepeatSize, srcRepeatSize (the IR's block then repeat strides).
+struct CopyRepeatParams {
+  uint16_t v[4];
+  CopyRepeatParams(uint16_t d_blk, uint16_t s_blk, uint16_t d_rep, uint16_t s_rep) : v{d_blk, s_blk, d_rep, s_rep} {}
+};
 
 // The IR's mask operands and mask_mode of a mask-mode call.
 struct Mask {
