@@ -7,7 +7,7 @@
 #include "asc/asc.h"
 #include "ir/ir.h"
 #include "sim/launch.h"
-#include "sim/platform.h"
+#include "target/platform.h"
 
 namespace asc {
 

@@ -11,7 +11,7 @@
 #include "asc/asc.h"
 #include "ir/ir.h"
 #include "sim/block.h"
-#include "sim/platform.h"
+#include "target/platform.h"
 
 namespace asc::sim {
 

@@ -4,7 +4,7 @@
 #include <cstring>
 
 #include "sim/launch.h"
-#include "sim/platform.h"
+#include "target/platform.h"
 
 namespace asc_test {
 

@@ -1,4 +1,4 @@
-#include "sim/platform.h"
+#include "target/platform.h"
 
 #include <string>
 

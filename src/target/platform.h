@@ -1,4 +1,4 @@
-// Per-SoC facts used by the Model backend: one row per platform.
+// Per-SoC facts (the Model, the compile driver and the NPU backend read them): one row per platform.
 #pragma once
 
 #include <string_view>
