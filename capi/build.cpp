@@ -6,6 +6,7 @@
 #include "codegen/ascendc_emitter.h"
 #include "handles.h"
 #include "ir/printer.h"
+#include "runtime/compile.h"
 
 using namespace asc;
 using capi::guard;
@@ -60,7 +61,7 @@ asc_status_t asc_build_kernel(asc_module_t* module, const char* name, size_t nam
     if (n_params && !params) fail(ASC_ERR_INVALID_ARGUMENT, "params is null");
     std::vector<Type> types;
     for (size_t i = 0; i < n_params; ++i) types.push_back(type_from_c(params[i]));
-    auto b = std::make_unique<asc::Builder>(module->module, std::string(capi::text(name, name_len, "name")), types);
+    auto b = std::make_unique<asc::Builder>(std::string(capi::text(name, name_len, "name")), types);
     *out = new asc_builder{module, std::move(b), {}};
   });
 }
@@ -132,7 +133,7 @@ asc_status_t asc_builder_finish(asc_builder_t* builder, asc_kernel_t** out) {
   return guard([&] {
     require(builder, "builder");
     require(out, "out");
-    *out = reinterpret_cast<asc_kernel_t*>(owned->builder->finish());
+    *out = reinterpret_cast<asc_kernel_t*>(compile_kernel(owned->owner->module, *owned->builder));
   });
 }
 

@@ -19,6 +19,7 @@
 #include "asc/asc.h"
 #include "asc_cpu_runtime.h"
 #include "ir/builder.h"
+#include "runtime/compile.h"
 #include "sim/block.h"
 #include "sim/cross_core.h"
 #include "target/cores.h"
@@ -144,7 +145,7 @@ OneOp one_op(const char* name, const Operand* operands, size_t n, const int64_t*
   const OpInfo* info = find_op(name, op_types);
   if (!info) throw std::runtime_error(std::string("no IR op named ") + name);
   if (n_attrs > info->attrs.size()) throw std::runtime_error(std::string(name) + ": too many attributes");
-  Builder b(c.module, std::string("cpu_") + name, types);
+  Builder b(std::string("cpu_") + name, types);
   b.set_option("kernel_type", static_cast<int64_t>(kernel_type));  // errors and printf name the core as the Model does
   std::vector<uint32_t> op_operands;
   size_t param = 0;
@@ -181,7 +182,7 @@ OneOp one_op(const char* name, const Operand* operands, size_t n, const int64_t*
     attr_inputs.push_back({info->attrs.at(0).name, a});
   }
   uint32_t result = b.add_op(name, op_operands, attr_inputs, Location{});
-  OneOp made{b.finish(), result};
+  OneOp made{compile_kernel(c.module, b), result};
   c.kernels.emplace(key, made);
   return made;
 }

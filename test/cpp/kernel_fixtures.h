@@ -403,6 +403,7 @@ inline int64_t padded_count(int64_t count, asc_dtype_t d) {
 #include <optional>
 
 #include "ir/builder.h"
+#include "runtime/compile.h"
 #include "sim/block.h"
 #include "support/error.h"
 
@@ -414,12 +415,13 @@ class CoreWriter final : public KernelWriter {
              std::string file = "kernels.py")
       : KernelWriter(file),
         file_ptr_(std::make_shared<const std::string>(std::move(file))),
-        builder_(module, std::move(name), to_types(params)) {}
+        module_(module),
+        builder_(std::move(name), to_types(params)) {}
 
   Value param(size_t index) override { return builder_.param(index); }
   void for_end() override { builder_.for_end(); }
   void if_end() override { builder_.if_end(); }
-  const asc::Kernel& finish() { return *builder_.finish(); }
+  const asc::Kernel& finish() { return *asc::compile_kernel(module_, builder_); }
   asc::Builder& builder() { return builder_; }
   asc::Location loc(uint32_t line) const { return asc::Location{file_ptr_, line, kCol}; }
 
@@ -443,6 +445,7 @@ class CoreWriter final : public KernelWriter {
   }
 
   std::shared_ptr<const std::string> file_ptr_;  // shared by the ops' locations
+  asc::Module& module_;
   asc::Builder builder_;
 };
 
