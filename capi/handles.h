@@ -31,9 +31,9 @@ struct asc_device {
 
 struct asc_stream {
   asc_device* device;
-  asc::sim::LaunchOptions options;
+  asc::LaunchOptions options;
   std::string profile_dir;
-  asc::sim::LaunchReport last;
+  asc::LaunchReport last;
   std::string output;                        // printf / dump_tensor text of the last launch, even a failed one
   asc_launch_stats_t* stats_sink = nullptr;  // asc_stream_set_stats_sink
   // Asynchronous streams: launches since the last synchronize add up their output and warnings.

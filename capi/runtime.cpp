@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "handles.h"
-#include "sim/profile_writer.h"
+#include "runtime/profile_writer.h"
 
 using namespace asc;
 using capi::guard;
@@ -20,7 +20,7 @@ std::unique_lock<std::mutex> settled(const asc_stream* stream) {
   return std::unique_lock<std::mutex>(stream->report_mutex);
 }
 
-void fill_stats(const sim::LaunchReport& r, asc_launch_stats_t* out) {
+void fill_stats(const LaunchReport& r, asc_launch_stats_t* out) {
   *out = asc_launch_stats_t{};
   out->cycles = r.cycles;
   out->duration_us = r.duration_us;
@@ -33,7 +33,7 @@ void fill_stats(const sim::LaunchReport& r, asc_launch_stats_t* out) {
 // asynchronous stream (on its queue's thread) add their output and warnings
 // to those of the others since the last synchronize.
 void run_launch(asc_stream& stream, const Kernel& kernel, uint32_t block_dim, const asc_arg_t* args, size_t n_args,
-                sim::LaunchOptions options, const std::string& profile_dir) {
+                LaunchOptions options, const std::string& profile_dir) {
   std::lock_guard<std::mutex> lock(stream.report_mutex);
   const bool batch = stream.queue != nullptr;
   if (!batch || stream.batch_done) {
@@ -55,7 +55,7 @@ void run_launch(asc_stream& stream, const Kernel& kernel, uint32_t block_dim, co
     if (std::find(warnings.begin(), warnings.end(), w) == warnings.end()) warnings.push_back(std::move(w));
   stream.last.warnings = std::move(warnings);
   if (stream.stats_sink) fill_stats(stream.last, stream.stats_sink);
-  if (options.record) sim::write_profile(profile_dir, kernel, device.platform(), stream.last);
+  if (options.record) write_profile(profile_dir, kernel, device.platform(), stream.last);
 }
 
 }  // namespace
@@ -160,7 +160,7 @@ asc_status_t asc_stream_set_profile_dir(asc_stream_t* stream, const char* dir, s
 asc_status_t asc_stream_last_stats(const asc_stream_t* stream, asc_launch_stats_t* out) {
   return guard([&] {
     auto lock = settled(stream);
-    const sim::LaunchReport& last = stream->last;
+    const LaunchReport& last = stream->last;
     fill_stats(last, require(out, "out"));
   });
 }
@@ -197,7 +197,7 @@ asc_status_t asc_stream_last_lines(const asc_stream_t* stream, char* buf, size_t
   asc_status_t status = ASC_OK;
   asc_status_t g = guard([&] {
     auto lock = settled(stream);
-    status = capi::copy_out(sim::lines_csv(stream->last), buf, cap, len);
+    status = capi::copy_out(lines_csv(stream->last), buf, cap, len);
   });
   return g != ASC_OK ? g : status;
 }
@@ -223,14 +223,14 @@ asc_status_t asc_launch(const asc_kernel_t* kernel, asc_stream_t* stream, uint32
   return guard([&] {
     const auto* k = reinterpret_cast<const Kernel*>(require(kernel, "kernel"));
     require(stream, "stream");
-    sim::LaunchOptions options = stream->options;
+    LaunchOptions options = stream->options;
     options.record = !stream->profile_dir.empty();
     if (!stream->queue) {
       run_launch(*stream, *k, block_dim, args, n_args, options, stream->profile_dir);
       return;
     }
     // Asynchronous: what can be checked now is (the caller's error, at the call); the rest runs queued.
-    sim::check_launch(*k, block_dim, args, n_args);
+    stream->device->device->check(*k, block_dim, args, n_args);
     stream->queue->push([stream, k, block_dim, options, args = std::vector<asc_arg_t>(args, args + n_args),
                          profile_dir = stream->profile_dir] {
       run_launch(*stream, *k, block_dim, args.data(), args.size(), options, profile_dir);

@@ -8,7 +8,6 @@
 #include <thread>
 #include <tuple>
 
-#include "ir/arguments.h"
 #include "sim/block.h"
 #include "sim/cross_core.h"
 #include "sim/scalar_math.h"
@@ -36,7 +35,6 @@ std::array<uint8_t*, kMemoryCount> thread_memories(const asc_platform_info_t& in
 
 void bind_args(const Kernel& k, const asc_arg_t* args, size_t n_args, std::vector<GmBuffer>& gm,
                std::vector<RtValue>& values) {
-  check_arguments(k, args, n_args, false);
   gm.assign(n_args, GmBuffer{nullptr, 0});
   values.assign(n_args, RtValue{});
   for (size_t i = 0; i < n_args; ++i) {
@@ -201,21 +199,8 @@ void run_blocks(const Kernel& kernel, uint32_t count, RunOne& run_one) {
   kernel.block_time_ns.store(static_cast<uint64_t>(spent.count()) / count, std::memory_order_relaxed);
 }
 
-static void check_block_dim(uint32_t block_dim) {
-  if (block_dim == 0 || block_dim > 65535)
-    fail(ASC_ERR_INVALID_ARGUMENT, "block_dim must be 1..65535, got {}", block_dim);
-}
-
-void check_launch(const Kernel& kernel, uint32_t block_dim, const asc_arg_t* args, size_t n_args) {
-  check_block_dim(block_dim);
-  std::vector<GmBuffer> gm;
-  std::vector<RtValue> values;
-  bind_args(kernel, args, n_args, gm, values);
-}
-
 LaunchReport run_kernel(const Kernel& kernel, const Platform& platform, uint32_t block_dim, const asc_arg_t* args,
                         size_t n_args, const LaunchOptions& options) {
-  check_block_dim(block_dim);
   std::vector<GmBuffer> gm;
   std::vector<RtValue> values;
   bind_args(kernel, args, n_args, gm, values);

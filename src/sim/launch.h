@@ -1,6 +1,7 @@
-// Runs a kernel on the Model: validates the arguments against the kernel's
-// parameters, runs every block on the shared thread pool, checks GM write
-// conflicts between blocks and summarises the timing.
+// Runs a kernel on the Model: binds the arguments (which the caller checked
+// against the kernel's parameters, runtime/arguments.h), runs every block on
+// the shared thread pool, checks GM write conflicts between blocks and
+// summarises the timing.
 #pragma once
 
 #include <array>
@@ -36,9 +37,7 @@ struct LaunchReport {
   std::vector<Event> events;  // only when LaunchOptions::record
 };
 
-// The checks run_kernel makes before running anything (block_dim, argument
-// kinds, dtypes and buffers): an asynchronous launch makes them at the call.
-void check_launch(const Kernel& kernel, uint32_t block_dim, const asc_arg_t* args, size_t n_args);
+// `block_dim` and the arguments must have passed runtime's check_launch (the Model devices make it).
 LaunchReport run_kernel(const Kernel& kernel, const Platform& platform, uint32_t block_dim, const asc_arg_t* args,
                         size_t n_args, const LaunchOptions& options);
 

@@ -404,6 +404,7 @@ inline int64_t padded_count(int64_t count, asc_dtype_t d) {
 
 #include "ir/builder.h"
 #include "runtime/compile.h"
+#include "runtime/device.h"
 #include "sim/block.h"
 #include "support/error.h"
 
@@ -478,7 +479,7 @@ inline ::testing::AssertionResult is_error(const std::optional<asc::Error>& e, a
 
 // Runs `kernel` on the Model of Ascend910B1; throws asc::Error.
 void run_model(const asc::Kernel& kernel, uint32_t block_dim, std::vector<asc_arg_t> args,
-               asc::sim::LaunchOptions options = {});
+               asc::LaunchOptions options = {});
 
 // z[:count] = op(x[:count], y[:count]) on one block, on data already in the
 // Unified Buffer. DataCopy moves whole blocks, so x, y and z are copied in
