@@ -1,6 +1,7 @@
 // Platforms, devices, streams and launch.
 #include <string>
 
+#include "convert.h"
 #include "handles.h"
 #include "runtime/profile_writer.h"
 
@@ -10,16 +11,7 @@ using capi::require;
 
 namespace {
 
-void fill_stats(const LaunchReport& r, asc_launch_stats_t* out) {
-  *out = asc_launch_stats_t{};
-  out->cycles = r.cycles;
-  out->duration_us = r.duration_us;
-  out->blocks = r.blocks;
-  out->n_warnings = static_cast<uint32_t>(r.warnings.size());
-  for (size_t p = 0; p < kPipeSlots; ++p) out->busy_cycles[p] = r.busy[p];
-}
-
-void fill_sink(const LaunchReport& r, void* sink) { fill_stats(r, static_cast<asc_launch_stats_t*>(sink)); }
+void fill_sink(const LaunchReport& r, void* sink) { capi::stats_to_c(r, static_cast<asc_launch_stats_t*>(sink)); }
 
 Stream& unwrap(asc_stream_t* stream) { return require(stream, "stream")->stream; }
 const Stream& unwrap(const asc_stream_t* stream) { return require(stream, "stream")->stream; }
@@ -38,7 +30,7 @@ asc_status_t asc_platform_query(const char* name, size_t name_len, asc_platform_
     std::string_view n = capi::text(name, name_len, "platform name");
     const Platform* p = find_platform(n);
     if (!p) fail(ASC_ERR_INVALID_ARGUMENT, "unknown platform '{}' (known: {})", n, known_platform_names());
-    *out = p->info;
+    *out = capi::platform_info_to_c(p->info);
   });
 }
 
@@ -92,7 +84,7 @@ asc_status_t asc_stream_set_profile_dir(asc_stream_t* stream, const char* dir, s
 asc_status_t asc_stream_last_stats(const asc_stream_t* stream, asc_launch_stats_t* out) {
   return guard([&] {
     unwrap(stream).read_last(
-        [&](const LaunchReport& last, const std::string&) { fill_stats(last, require(out, "out")); });
+        [&](const LaunchReport& last, const std::string&) { capi::stats_to_c(last, require(out, "out")); });
   });
 }
 

@@ -18,7 +18,7 @@ namespace asc::sim {
 namespace {
 
 // Each host thread keeps one set of on-chip memories; a block gets them for its run.
-std::array<uint8_t*, kMemoryCount> thread_memories(const asc_platform_info_t& info) {
+std::array<uint8_t*, kMemoryCount> thread_memories(const PlatformInfo& info) {
   thread_local std::array<std::unique_ptr<uint8_t[]>, kMemoryCount> memories;
   thread_local std::array<uint64_t, kMemoryCount> sizes{};
   std::array<uint8_t*, kMemoryCount> out{};

@@ -12,8 +12,8 @@ namespace {
 // general constraints.
 constexpr uint64_t kUB = 196608, kL1 = 524288, kL0A = 65536, kL0B = 65536, kL0C = 131072;
 
-asc_platform_info_t row(uint32_t aiv, uint32_t aic, double ghz) {
-  return asc_platform_info_t{aiv, aic, kUB, kL1, kL0A, kL0B, kL0C, 32, 256, 8, ghz};
+PlatformInfo row(uint32_t aiv, uint32_t aic, double ghz) {
+  return PlatformInfo{aiv, aic, kUB, kL1, kL0A, kL0B, kL0C, 32, 256, 8, ghz};
 }
 
 // Timing constants. Bandwidth: HBM at about 1.6 TB/s for the 910B parts (the
@@ -42,7 +42,7 @@ CostModel cost(double ghz) {
 
 }  // namespace
 
-uint64_t memory_bytes(const asc_platform_info_t& info, Memory m) {
+uint64_t memory_bytes(const PlatformInfo& info, Memory m) {
   switch (m) {
     case Memory::UB: return info.ub_bytes;
     case Memory::L1: return info.l1_bytes;

@@ -441,7 +441,11 @@ class CoreWriter final : public KernelWriter {
  private:
   static std::vector<asc::Type> to_types(const std::vector<asc_type_t>& params) {
     std::vector<asc::Type> out;
-    for (const asc_type_t& t : params) out.push_back(asc::type_from_c(t));
+    for (const asc_type_t& t : params) {
+      auto kind = static_cast<asc::TypeKind>(t.kind);
+      out.push_back({kind, static_cast<asc::DType>(t.dtype),
+                     kind == asc::TypeKind::LocalTensor ? static_cast<asc::Position>(t.position) : asc::Position::GM});
+    }
     return out;
   }
 
