@@ -24,6 +24,12 @@ asc_type_t type_to_c(const Type& t) {
   return asc_type_t{static_cast<uint32_t>(t.kind), static_cast<uint32_t>(t.dtype), static_cast<uint32_t>(t.position)};
 }
 
+Backend backend_from_c(uint32_t backend) {
+  if (backend != ASC_BACKEND_MODEL && backend != ASC_BACKEND_NPU)
+    fail(ASC_ERR_INVALID_ARGUMENT, "unknown backend {}", backend);
+  return static_cast<Backend>(backend);
+}
+
 asc_platform_info_t platform_info_to_c(const PlatformInfo& i) {
   return asc_platform_info_t{i.aiv_cores, i.aic_cores,   i.ub_bytes,     i.l1_bytes,     i.l0a_bytes, i.l0b_bytes,
                              i.l0c_bytes, i.block_bytes, i.repeat_bytes, i.max_event_id, i.clock_ghz};

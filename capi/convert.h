@@ -12,6 +12,7 @@ namespace asc::capi {
 Type type_from_c(const asc_type_t& t);  // throws asc::Error on bad values
 asc_type_t type_to_c(const Type& t);
 
+Backend backend_from_c(uint32_t backend);  // throws asc::Error for an unknown one
 asc_platform_info_t platform_info_to_c(const PlatformInfo& info);
 void stats_to_c(const LaunchReport& report, asc_launch_stats_t* out);
 

@@ -27,10 +27,7 @@ const char* asc_platform_name(size_t index) { return index < platforms().size() 
 asc_status_t asc_platform_query(const char* name, size_t name_len, asc_platform_info_t* out) {
   return guard([&] {
     require(out, "out");
-    std::string_view n = capi::text(name, name_len, "platform name");
-    const Platform* p = find_platform(n);
-    if (!p) fail(ASC_ERR_INVALID_ARGUMENT, "unknown platform '{}' (known: {})", n, known_platform_names());
-    *out = capi::platform_info_to_c(p->info);
+    *out = capi::platform_info_to_c(platform_named(capi::text(name, name_len, "platform name")).info);
   });
 }
 
@@ -38,17 +35,8 @@ asc_status_t asc_device_create(uint32_t backend, const char* platform, size_t pl
                                asc_device_t** out) {
   return guard([&] {
     require(out, "out");
-    std::string_view n = capi::text(platform, platform_len, "platform name");
-    const Platform* p = find_platform(n);
-    if (!p) fail(ASC_ERR_INVALID_ARGUMENT, "unknown platform '{}' (known: {})", n, known_platform_names());
-    std::unique_ptr<Device> d;
-    if (backend == ASC_BACKEND_MODEL)
-      d = make_model_device(*p);
-    else if (backend == ASC_BACKEND_NPU)
-      d = make_npu_device(*p, device_id);
-    else
-      fail(ASC_ERR_INVALID_ARGUMENT, "unknown backend {}", backend);
-    *out = new asc_device{std::move(d)};
+    const Platform& p = platform_named(capi::text(platform, platform_len, "platform name"));
+    *out = new asc_device{make_device(capi::backend_from_c(backend), p, device_id)};
   });
 }
 

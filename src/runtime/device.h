@@ -72,6 +72,9 @@ class Device {
   const Platform& platform_;
 };
 
+enum class Backend : uint32_t { Model = ASC_BACKEND_MODEL, NPU = ASC_BACKEND_NPU };
+
+std::unique_ptr<Device> make_device(Backend backend, const Platform& platform, int32_t device_id);
 std::unique_ptr<Device> make_model_device(const Platform& platform);
 // Throws ASC_ERR_BACKEND_UNAVAILABLE with the reason when CANN cannot be used.
 std::unique_ptr<Device> make_npu_device(const Platform& platform, int32_t device_id);

@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "support/error.h"
+
 namespace asc {
 namespace {
 
@@ -69,6 +71,12 @@ const Platform* find_platform(std::string_view name) {
   for (const auto& p : platforms())
     if (name == p.name) return &p;
   return nullptr;
+}
+
+const Platform& platform_named(std::string_view name) {
+  const Platform* p = find_platform(name);
+  if (!p) fail(ASC_ERR_INVALID_ARGUMENT, "unknown platform '{}' (known: {})", name, known_platform_names());
+  return *p;
 }
 
 std::string known_platform_names() {

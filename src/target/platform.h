@@ -53,6 +53,8 @@ uint64_t memory_bytes(const PlatformInfo& info, Memory m);
 
 const std::vector<Platform>& platforms();
 const Platform* find_platform(std::string_view name);
+// The platform of that name; throws ASC_ERR_INVALID_ARGUMENT naming the known ones when there is none.
+const Platform& platform_named(std::string_view name);
 std::string known_platform_names();
 
 }  // namespace asc
