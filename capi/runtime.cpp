@@ -44,10 +44,6 @@ asc_status_t asc_device_destroy(asc_device_t* device) {
   return guard([&] { delete require(device, "device"); });
 }
 
-}  // extern "C"
-
-extern "C" {
-
 asc_status_t asc_stream_create(asc_device_t* device, asc_stream_t** out) {
   return guard([&] {
     require(out, "out");
