@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <map>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -140,7 +139,7 @@ LaunchReport summarise(const Kernel& kernel, const Platform& platform, std::vect
     longest = std::max(longest, t);
   }
   const uint64_t launch = platform.cost.launch;
-  std::vector<LineCost> per_op(kernel.num_ops);  // summed over blocks, then grouped by line
+  std::vector<LineCost> per_op(kernel.num_ops);  // summed over blocks
   for (size_t b = 0; b < blocks.size(); ++b) {
     BlockResult& br = blocks[b];
     for (size_t p = 0; p < kPipeSlots; ++p) r.busy[p] += br.busy[p];
@@ -154,21 +153,10 @@ LaunchReport summarise(const Kernel& kernel, const Platform& platform, std::vect
       per_op[i].count += br.per_op[i].count;
     }
   }
-  std::map<std::pair<const std::string*, uint32_t>, LaunchReport::Line> lines;
-  for (size_t i = 0; i < per_op.size(); ++i) {
-    if (!per_op[i].count) continue;
-    const Op* op = kernel.ops[i];
-    auto& line = lines[std::make_pair(op->loc.file.get(), op->loc.line)];
-    if (line.file.empty() && op->loc.file) line.file = *op->loc.file;
-    line.line = op->loc.line;
-    line.cycles += per_op[i].cycles;
-    line.count += per_op[i].count;
-  }
   uint64_t t = launch + longest;
   r.cycles = t;
   r.duration_us = static_cast<double>(t) / (platform.info.clock_ghz * 1000.0);
-  for (auto& [key, line] : lines) r.lines.push_back(line);
-  std::sort(r.lines.begin(), r.lines.end(), [](const auto& a, const auto& b) { return a.cycles > b.cycles; });
+  r.per_op = std::move(per_op);
   return r;
 }
 

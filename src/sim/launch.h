@@ -12,6 +12,7 @@
 #include "asc/asc.h"
 #include "ir/ir.h"
 #include "sim/block.h"
+#include "sim/timing.h"
 #include "target/platform.h"
 
 namespace asc::sim {
@@ -22,12 +23,7 @@ struct LaunchReport {
   uint32_t blocks = 0;
   std::array<uint64_t, kPipeSlots> busy{};  // summed over blocks
   std::vector<std::string> warnings;
-  struct Line {
-    std::string file;
-    uint32_t line;
-    uint64_t cycles, count;
-  };
-  std::vector<Line> lines;  // by source line, most cycles first
+  std::vector<LineCost> per_op;  // by Op::index, summed over blocks (the runtime groups them by source line)
   struct Event {
     uint32_t block;
     Pipe pipe;
