@@ -4,8 +4,10 @@
 #include "build_calls.h"
 #include "build_log.h"
 #include "codegen/ascendc_emitter.h"
+#include "convert.h"
 #include "handles.h"
 #include "ir/printer.h"
+#include "runtime/compile.h"
 
 using namespace asc;
 using capi::guard;
@@ -69,8 +71,8 @@ asc_status_t asc_build_kernel(asc_module_t* module, const char* name, size_t nam
     require(out, "out");
     if (n_params && !params) fail(ASC_ERR_INVALID_ARGUMENT, "params is null");
     std::vector<Type> types;
-    for (size_t i = 0; i < n_params; ++i) types.push_back(type_from_c(params[i]));
-    auto b = std::make_unique<asc::Builder>(module->module, std::string(capi::text(name, name_len, "name")), types);
+    for (size_t i = 0; i < n_params; ++i) types.push_back(capi::type_from_c(params[i]));
+    auto b = std::make_unique<asc::Builder>(std::string(capi::text(name, name_len, "name")), types);
     *out = new asc_builder{module, std::move(b), {}};
   });
 }
@@ -90,7 +92,8 @@ asc_status_t asc_builder_op(asc_builder_t* builder, const char* op_name, size_t 
 }
 
 asc_status_t asc_builder_value_type(const asc_builder_t* builder, asc_value_t value, asc_type_t* out) {
-  return guard([&] { *require(out, "out") = type_to_c(require(builder, "builder")->builder->value_type(value)); });
+  return guard(
+      [&] { *require(out, "out") = capi::type_to_c(require(builder, "builder")->builder->value_type(value)); });
 }
 
 asc_status_t asc_builder_for_begin(asc_builder_t* builder, asc_value_t lb, asc_value_t ub, asc_value_t step,
@@ -142,7 +145,7 @@ asc_status_t asc_builder_finish(asc_builder_t* builder, asc_kernel_t** out) {
   return guard([&] {
     require(builder, "builder");
     require(out, "out");
-    *out = reinterpret_cast<asc_kernel_t*>(owned->builder->finish());
+    *out = reinterpret_cast<asc_kernel_t*>(compile_kernel(owned->owner->module, *owned->builder));
   });
 }
 

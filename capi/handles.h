@@ -12,7 +12,7 @@
 #include "build_log.h"
 #include "ir/builder.h"
 #include "runtime/device.h"
-#include "runtime/stream_queue.h"
+#include "runtime/stream.h"
 #include "support/error.h"
 
 struct asc_module {
@@ -30,19 +30,8 @@ struct asc_device {
 };
 
 struct asc_stream {
-  asc_device* device;
-  asc::sim::LaunchOptions options;
-  std::string profile_dir;
-  asc::sim::LaunchReport last;
-  std::string output;                        // printf / dump_tensor text of the last launch, even a failed one
-  asc_launch_stats_t* stats_sink = nullptr;  // asc_stream_set_stats_sink
-  // Asynchronous streams: launches since the last synchronize add up their output and warnings.
-  bool batch_done = true;
-  // Held by a launch on the stream while it runs, and by the calls that read what it left: launches
-  // on one stream from several threads run one after another, as a stream's launches should.
-  mutable std::mutex report_mutex;
-  // Set while the stream is asynchronous. Declared last, so it is destroyed (its launches run) first.
-  std::unique_ptr<asc::StreamQueue> queue;
+  explicit asc_stream(asc::Device& device) : stream(device) {}
+  asc::Stream stream;
 };
 
 namespace asc::capi {

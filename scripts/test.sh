@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# Runs every check: formatting, the C++ tests (ctest) and the Python tests (pytest).
+# Runs every check: formatting and the layering check (scripts/check_layers.py), the C++ tests (ctest)
+# and the Python tests (pytest).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD_DIR=${BUILD_DIR:-build}
 PYTHON=${PYTHON:-python3}
 
-echo "== format: clang-format and ruff"
+echo "== format: clang-format, ruff and the layering check"
+"$PYTHON" scripts/check_layers.py
 git ls-files -co --exclude-standard '*.cpp' '*.h' '*.c' | grep -v '^python/asc/_lib/' |
   xargs clang-format --dry-run -Werror
 ruff check python examples test/python test/fuzz bench

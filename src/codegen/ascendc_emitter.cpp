@@ -9,8 +9,8 @@
 #include "codegen/ascendc_matmul.h"
 #include "codegen/ascendc_spelling.h"
 #include "ir/matmul_api.h"
-#include "sim/cores.h"
-#include "sim/scalar_math.h"
+#include "target/cores.h"
+#include "target/scalar_arith.h"
 
 namespace asc {
 namespace {
@@ -78,7 +78,7 @@ const char* kernel_type_macro(KernelType t) {
 // A C++ literal for a floating-point constant, exact (hex float) after the
 // rounding the Model applies to a constant of that dtype.
 std::string float_literal(double v, DType d) {
-  double r = sim::round_to(v, d);
+  double r = round_to(v, d);
   std::string body;
   if (std::isnan(r)) {
     body = "__builtin_nanf(\"\")";
@@ -93,7 +93,7 @@ std::string float_literal(double v, DType d) {
 }
 
 std::string int_literal(int64_t v, DType d) {
-  int64_t w = sim::wrap_to(v, d);
+  int64_t w = wrap_to(v, d);
   if (d == DType::Bool) return w ? "true" : "false";
   if (d == DType::UInt64 || d == DType::Int64)
     return fmt::format("static_cast<{}>(0x{:x}ULL)", c_type(d), static_cast<uint64_t>(w));

@@ -4,7 +4,7 @@
 
 #include "codegen/ascendc_emitter.h"
 #include "ir/matmul_api.h"
-#include "sim/cores.h"
+#include "target/cores.h"
 
 namespace asc {
 
@@ -38,7 +38,7 @@ MatmulSpelling::MatmulSpelling(const Kernel& kernel) {
     if (api == "SetTensorA" && op.attr_int(2)) a_trans_[op.attr_int(0)] = true;
     if (api == "SetTensorB" && op.attr_int(2)) b_trans_[op.attr_int(0)] = true;
   });
-  active_ = sim::is_mix(kernel.options.kernel_type) && !servers_.empty();
+  active_ = is_mix(kernel.options.kernel_type) && !servers_.empty();
   if (!active_) return;
   // REGIST_MATMUL_OBJ declares names of its own and registers all of a kernel's objects in one call
   if (servers_.size() > 1)

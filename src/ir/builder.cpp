@@ -1,16 +1,10 @@
 #include "ir/builder.h"
 
-#include "ir/dump.h"
-#include "passes/allocate_local.h"
-#include "passes/double_buffer.h"
-#include "passes/insert_sync.h"
-#include "passes/lower_framework.h"
-#include "passes/rewriter.h"
-#include "passes/verifier.h"
+#include "ir/op_check.h"
 
 namespace asc {
 
-Builder::Builder(Module& module, std::string name, std::vector<Type> params) : module_(module) {
+Builder::Builder(std::string name, std::vector<Type> params) {
   if (name.empty()) fail(ASC_ERR_INVALID_ARGUMENT, "a kernel needs a name");
   kernel_ = std::make_unique<Kernel>();
   kernel_->name = std::move(name);
@@ -179,38 +173,13 @@ void Builder::if_end() {
   stack_.pop_back();
 }
 
-static void number_ops(Region& r, Kernel& k) {
-  for (auto& op : r.ops) {
-    op->index = static_cast<uint32_t>(k.ops.size());
-    k.ops.push_back(op.get());
-    k.syncs_cores |=
-        op->code == OpCode::CrossCoreSetFlag || op->code == OpCode::CrossCoreWaitFlag || op->code == OpCode::SyncAll;
-    if (!op->info().effects.empty())
-      k.memory_pipes |= 1u << static_cast<uint32_t>(op_runs_on_scalar_unit(*op) ? Pipe::S : op_pipe(*op));
-    for (auto& sub : op->regions) number_ops(sub, k);
-  }
-}
-
-Kernel* Builder::finish() {
+std::unique_ptr<Kernel> Builder::take() {
+  if (!kernel_) fail(ASC_ERR_INVALID_ARGUMENT, "the builder's kernel was already taken");
   if (!stack_.empty())
     fail(ASC_ERR_VERIFY, stack_.back().op->loc, "'{}' region was never closed", stack_.back().op->info().name);
-  KernelDump dump(*kernel_);
-  dump.stage("0-built", *kernel_);
-  verify_kernel(*kernel_);
   // LocalTensorAuto hands placement and synchronisation to the compiler.
   if (uses_auto_tensors_) kernel_->options.insert_sync = true;
-  double_buffer(*kernel_);
-  int64_t ub_start = allocate_local(*kernel_);
-  dump.stage("1-allocate_local", *kernel_);
-  lower_framework(*kernel_, ub_start);
-  dump.stage("2-lower_framework", *kernel_);
-  insert_sync(*kernel_);
-  dump.stage("3-insert_sync", *kernel_);
-  verify_kernel(*kernel_);
-  number_ops(kernel_->body, *kernel_);
-  kernel_->num_ops = static_cast<uint32_t>(kernel_->ops.size());
-  dump.ascendc(*kernel_);
-  return module_.add(std::move(kernel_));
+  return std::move(kernel_);
 }
 
 }  // namespace asc

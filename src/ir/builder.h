@@ -1,5 +1,6 @@
 // Builds one kernel op by op, checking each op as it is added so that errors
-// point at the user's line immediately.
+// point at the user's line immediately. The built kernel goes through the pass
+// pipeline (passes/pipeline.h) before it runs: runtime/compile.h does both.
 #pragma once
 
 #include <map>
@@ -19,7 +20,7 @@ struct AttrInput {
 
 class Builder {
  public:
-  Builder(Module& module, std::string name, std::vector<Type> params);
+  Builder(std::string name, std::vector<Type> params);
 
   uint32_t param(size_t index) const;
   // Returns the result value, or kNoValue for ops without one.
@@ -31,8 +32,8 @@ class Builder {
   void else_begin();
   void if_end();
   void set_option(std::string_view name, int64_t value);
-  // Verifies the whole kernel, runs the passes and hands it to the module.
-  Kernel* finish();
+  // Hands out the kernel as built (every region closed); the builder is spent after.
+  std::unique_ptr<Kernel> take();
 
   const Type& value_type(uint32_t v) const;
   const Kernel& kernel() const { return *kernel_; }
@@ -51,7 +52,6 @@ class Builder {
   Region& current_region();
   Frame& top(OpCode expected, const char* what);
 
-  Module& module_;
   std::unique_ptr<Kernel> kernel_;
   bool uses_auto_tensors_ = false;
   std::vector<Frame> stack_;

@@ -5,7 +5,7 @@
 #include <unordered_map>
 
 #include "ir/ir.h"
-#include "ir/op_checks.h"
+#include "ir/row_rules.h"
 #include "ir/op_rows.h"
 
 namespace asc {

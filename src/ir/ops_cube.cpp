@@ -3,7 +3,7 @@
 // fp32/int32 (1 KiB fractals).
 #include <algorithm>
 
-#include "ir/op_checks.h"
+#include "ir/row_rules.h"
 #include "ir/op_rows.h"
 
 namespace asc::rows {

@@ -1,5 +1,5 @@
 // Rows of debugging output: printf and dump_tensor.
-#include "ir/op_checks.h"
+#include "ir/row_rules.h"
 #include "ir/op_rows.h"
 #include "ir/printf_format.h"
 

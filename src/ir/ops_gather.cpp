@@ -1,6 +1,6 @@
 // Rows of broadcast and gathers: brcb, gather (by byte offsets) and
 // gather_mask (by a bit pattern).
-#include "ir/op_checks.h"
+#include "ir/row_rules.h"
 #include "ir/op_rows.h"
 
 namespace asc::rows {

@@ -3,7 +3,7 @@
 #include <cctype>
 
 #include "ir/matmul_api.h"
-#include "ir/op_checks.h"
+#include "ir/row_rules.h"
 #include "ir/op_rows.h"
 
 namespace asc::rows {

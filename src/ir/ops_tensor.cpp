@@ -1,6 +1,6 @@
 // Rows of tensors and addresses: GM addresses, GlobalTensor and LocalTensor
 // creation and slices, and scalar element access.
-#include "ir/op_checks.h"
+#include "ir/row_rules.h"
 #include "ir/op_rows.h"
 
 namespace asc::rows {

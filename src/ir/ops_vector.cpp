@@ -2,7 +2,7 @@
 // count and mask/repeat form), cast and transpose.
 #include <string>
 
-#include "ir/op_checks.h"
+#include "ir/row_rules.h"
 #include "ir/op_rows.h"
 
 namespace asc::rows {

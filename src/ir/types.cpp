@@ -83,22 +83,6 @@ std::string Type::str() const {
   return "?";
 }
 
-Type type_from_c(const asc_type_t& t) {
-  if (t.kind > ASC_TYPE_TBUF) fail(ASC_ERR_INVALID_ARGUMENT, "unknown type kind {}", t.kind);
-  if (!dtype_valid(t.dtype)) fail(ASC_ERR_INVALID_ARGUMENT, "unknown dtype {}", t.dtype);
-  Type out{static_cast<TypeKind>(t.kind), static_cast<DType>(t.dtype), Position::GM};
-  if (out.kind == TypeKind::LocalTensor) {
-    if (!position_valid(t.position) || t.position == ASC_POS_GM)
-      fail(ASC_ERR_INVALID_ARGUMENT, "invalid local tensor position {}", t.position);
-    out.position = static_cast<Position>(t.position);
-  }
-  return out;
-}
-
-asc_type_t type_to_c(const Type& t) {
-  return asc_type_t{static_cast<uint32_t>(t.kind), static_cast<uint32_t>(t.dtype), static_cast<uint32_t>(t.position)};
-}
-
 // Ascend C general constraints, table 2 (Atlas A2): UB and L1 32 bytes, L0A/L0B
 // 512 (a fractal), L0C and the bias table 64.
 uint32_t memory_alignment(Memory m) {

@@ -89,7 +89,4 @@ struct Type {
   std::string str() const;  // "f32", "!gm<f32>", "!local<f32, VECIN>" ...
 };
 
-Type type_from_c(const asc_type_t& t);  // throws asc::Error on bad values
-asc_type_t type_to_c(const Type& t);
-
 }  // namespace asc

@@ -1,7 +1,5 @@
 #include "passes/rewriter.h"
 
-#include "passes/verifier.h"
-
 namespace asc {
 
 Attr int_attr(int64_t v) {
@@ -17,18 +15,6 @@ Attr string_attr(std::string s) {
   a.kind = ASC_ATTR_STRING;
   a.s = std::move(s);
   return a;
-}
-
-std::unique_ptr<Op> make_op(const Kernel& kernel, OpCode code, std::vector<uint32_t> operands, std::vector<Attr> attrs,
-                            const Location& loc, Type* result_type) {
-  auto op = std::make_unique<Op>();
-  op->code = code;
-  op->operands = std::move(operands);
-  op->attrs = std::move(attrs);
-  op->loc = loc;
-  op->regions.resize(op->info().regions);
-  *result_type = verify_op(kernel, *op);
-  return op;
 }
 
 namespace {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "ir/ir.h"
+#include "ir/op_check.h"
 
 namespace asc {
 
@@ -14,10 +15,6 @@ using OpList = std::vector<std::unique_ptr<Op>>;
 
 Attr int_attr(int64_t v);
 Attr string_attr(std::string s);
-
-// A new op, checked by the verifier's op rules; `result` is not assigned yet.
-std::unique_ptr<Op> make_op(const Kernel& kernel, OpCode code, std::vector<uint32_t> operands, std::vector<Attr> attrs,
-                            const Location& loc, Type* result_type);
 
 // Bit i of entry e: event id i of HardEvent e appears as a constant in a
 // set_flag/wait_flag of the kernel.

@@ -1,30 +1,80 @@
 // A device runs kernels: the Model simulator or an NPU through ACL.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "asc/asc.h"
 #include "ir/ir.h"
-#include "sim/launch.h"
-#include "sim/platform.h"
+#include "target/platform.h"
 
 namespace asc {
+
+struct LaunchOptions {
+  bool sanitize = true;  // racecheck, initcheck, synccheck, GM write conflicts (the Model)
+  bool record = false;   // keep every op's start/end for a trace (the Model)
+  // A block that runs more ops than this (loop iterations count too) fails:
+  // a kernel whose loop never ends is an error, not a hang. 0: no limit.
+  uint64_t max_ops = uint64_t{1} << 32;
+  // Where printf / dump_tensor text goes, in block order; filled even when the
+  // launch fails (with the blocks up to the failing one). Null: discarded.
+  std::string* output = nullptr;
+};
+
+// What a launch leaves: timing, warnings and the per-line and per-op profile (the Model; the NPU reports none).
+struct LaunchReport {
+  uint64_t cycles = 0;  // launch cost + the blocks, in waves of the platform's vector cores
+  double duration_us = 0;
+  uint32_t blocks = 0;
+  std::array<uint64_t, kPipeSlots> busy{};  // summed over blocks
+  std::vector<std::string> warnings;
+  struct Line {
+    std::string file;
+    uint32_t line;
+    uint64_t cycles, count;
+  };
+  std::vector<Line> lines;  // by source line, most cycles first
+  struct Event {
+    uint32_t block;
+    Pipe pipe;
+    uint64_t start, end;  // cycles from the launch's start
+    const Op* op;
+  };
+  std::vector<Event> events;  // only when LaunchOptions::record
+};
 
 class Device {
  public:
   explicit Device(const Platform& platform) : platform_(platform) {}
   virtual ~Device() = default;
-  // Runs to completion; results are visible when it returns.
-  virtual sim::LaunchReport launch(const Kernel& kernel, uint32_t block_dim, const asc_arg_t* args, size_t n_args,
-                                   const sim::LaunchOptions& options) = 0;
+  // Checks the launch (check), then runs it to completion; results are visible when it returns.
+  LaunchReport launch(const Kernel& kernel, uint32_t block_dim, const asc_arg_t* args, size_t n_args,
+                      const LaunchOptions& options) {
+    check(kernel, block_dim, args, n_args);
+    return run(kernel, block_dim, args, n_args, options);
+  }
+  // What launch checks before running anything (runtime/arguments.h): an asynchronous launch checks at the call.
+  void check(const Kernel& kernel, uint32_t block_dim, const asc_arg_t* args, size_t n_args) const;
   virtual void synchronize() {}
   const Platform& platform() const { return platform_; }
+
+ protected:
+  // A launch that passed check.
+  virtual LaunchReport run(const Kernel& kernel, uint32_t block_dim, const asc_arg_t* args, size_t n_args,
+                           const LaunchOptions& options) = 0;
+  // Whether a GM parameter takes NPU memory (ASC_ARG_DEVICE_BUFFER) besides host buffers.
+  virtual bool takes_device_memory() const { return false; }
 
  private:
   const Platform& platform_;
 };
 
+enum class Backend : uint32_t { Model = ASC_BACKEND_MODEL, NPU = ASC_BACKEND_NPU };
+
+std::unique_ptr<Device> make_device(Backend backend, const Platform& platform, int32_t device_id);
 std::unique_ptr<Device> make_model_device(const Platform& platform);
 // Throws ASC_ERR_BACKEND_UNAVAILABLE with the reason when CANN cannot be used.
 std::unique_ptr<Device> make_npu_device(const Platform& platform, int32_t device_id);

@@ -17,11 +17,11 @@
 #include <vector>
 
 #include "ir/ir.h"
-#include "sim/cores.h"
-#include "sim/platform.h"
 #include "sim/race_checker.h"
 #include "sim/timing.h"
 #include "sim/value.h"
+#include "target/cores.h"
+#include "target/platform.h"
 
 namespace asc::sim {
 

@@ -18,7 +18,7 @@
 #include <tuple>
 #include <vector>
 
-#include "sim/cores.h"
+#include "target/cores.h"
 
 namespace asc::sim {
 

@@ -2,13 +2,11 @@
 
 #include <algorithm>
 #include <chrono>
-#include <map>
 #include <memory>
 #include <mutex>
 #include <thread>
 #include <tuple>
 
-#include "ir/arguments.h"
 #include "sim/block.h"
 #include "sim/cross_core.h"
 #include "sim/scalar_math.h"
@@ -19,7 +17,7 @@ namespace asc::sim {
 namespace {
 
 // Each host thread keeps one set of on-chip memories; a block gets them for its run.
-std::array<uint8_t*, kMemoryCount> thread_memories(const asc_platform_info_t& info) {
+std::array<uint8_t*, kMemoryCount> thread_memories(const PlatformInfo& info) {
   thread_local std::array<std::unique_ptr<uint8_t[]>, kMemoryCount> memories;
   thread_local std::array<uint64_t, kMemoryCount> sizes{};
   std::array<uint8_t*, kMemoryCount> out{};
@@ -36,7 +34,6 @@ std::array<uint8_t*, kMemoryCount> thread_memories(const asc_platform_info_t& in
 
 void bind_args(const Kernel& k, const asc_arg_t* args, size_t n_args, std::vector<GmBuffer>& gm,
                std::vector<RtValue>& values) {
-  check_arguments(k, args, n_args, false);
   gm.assign(n_args, GmBuffer{nullptr, 0});
   values.assign(n_args, RtValue{});
   for (size_t i = 0; i < n_args; ++i) {
@@ -142,7 +139,7 @@ LaunchReport summarise(const Kernel& kernel, const Platform& platform, std::vect
     longest = std::max(longest, t);
   }
   const uint64_t launch = platform.cost.launch;
-  std::vector<LineCost> per_op(kernel.num_ops);  // summed over blocks, then grouped by line
+  std::vector<LineCost> per_op(kernel.num_ops);  // summed over blocks
   for (size_t b = 0; b < blocks.size(); ++b) {
     BlockResult& br = blocks[b];
     for (size_t p = 0; p < kPipeSlots; ++p) r.busy[p] += br.busy[p];
@@ -156,21 +153,10 @@ LaunchReport summarise(const Kernel& kernel, const Platform& platform, std::vect
       per_op[i].count += br.per_op[i].count;
     }
   }
-  std::map<std::pair<const std::string*, uint32_t>, LaunchReport::Line> lines;
-  for (size_t i = 0; i < per_op.size(); ++i) {
-    if (!per_op[i].count) continue;
-    const Op* op = kernel.ops[i];
-    auto& line = lines[std::make_pair(op->loc.file.get(), op->loc.line)];
-    if (line.file.empty() && op->loc.file) line.file = *op->loc.file;
-    line.line = op->loc.line;
-    line.cycles += per_op[i].cycles;
-    line.count += per_op[i].count;
-  }
   uint64_t t = launch + longest;
   r.cycles = t;
   r.duration_us = static_cast<double>(t) / (platform.info.clock_ghz * 1000.0);
-  for (auto& [key, line] : lines) r.lines.push_back(line);
-  std::sort(r.lines.begin(), r.lines.end(), [](const auto& a, const auto& b) { return a.cycles > b.cycles; });
+  r.per_op = std::move(per_op);
   return r;
 }
 
@@ -201,21 +187,8 @@ void run_blocks(const Kernel& kernel, uint32_t count, RunOne& run_one) {
   kernel.block_time_ns.store(static_cast<uint64_t>(spent.count()) / count, std::memory_order_relaxed);
 }
 
-static void check_block_dim(uint32_t block_dim) {
-  if (block_dim == 0 || block_dim > 65535)
-    fail(ASC_ERR_INVALID_ARGUMENT, "block_dim must be 1..65535, got {}", block_dim);
-}
-
-void check_launch(const Kernel& kernel, uint32_t block_dim, const asc_arg_t* args, size_t n_args) {
-  check_block_dim(block_dim);
-  std::vector<GmBuffer> gm;
-  std::vector<RtValue> values;
-  bind_args(kernel, args, n_args, gm, values);
-}
-
 LaunchReport run_kernel(const Kernel& kernel, const Platform& platform, uint32_t block_dim, const asc_arg_t* args,
                         size_t n_args, const LaunchOptions& options) {
-  check_block_dim(block_dim);
   std::vector<GmBuffer> gm;
   std::vector<RtValue> values;
   bind_args(kernel, args, n_args, gm, values);

@@ -1,6 +1,7 @@
-// Runs a kernel on the Model: validates the arguments against the kernel's
-// parameters, runs every block on the shared thread pool, checks GM write
-// conflicts between blocks and summarises the timing.
+// Runs a kernel on the Model: binds the arguments (which the caller checked
+// against the kernel's parameters, runtime/arguments.h), runs every block on
+// the shared thread pool, checks GM write conflicts between blocks and
+// summarises the timing.
 #pragma once
 
 #include <array>
@@ -11,7 +12,8 @@
 #include "asc/asc.h"
 #include "ir/ir.h"
 #include "sim/block.h"
-#include "sim/platform.h"
+#include "sim/timing.h"
+#include "target/platform.h"
 
 namespace asc::sim {
 
@@ -21,12 +23,7 @@ struct LaunchReport {
   uint32_t blocks = 0;
   std::array<uint64_t, kPipeSlots> busy{};  // summed over blocks
   std::vector<std::string> warnings;
-  struct Line {
-    std::string file;
-    uint32_t line;
-    uint64_t cycles, count;
-  };
-  std::vector<Line> lines;  // by source line, most cycles first
+  std::vector<LineCost> per_op;  // by Op::index, summed over blocks (the runtime groups them by source line)
   struct Event {
     uint32_t block;
     Pipe pipe;
@@ -36,9 +33,7 @@ struct LaunchReport {
   std::vector<Event> events;  // only when LaunchOptions::record
 };
 
-// The checks run_kernel makes before running anything (block_dim, argument
-// kinds, dtypes and buffers): an asynchronous launch makes them at the call.
-void check_launch(const Kernel& kernel, uint32_t block_dim, const asc_arg_t* args, size_t n_args);
+// `block_dim` and the arguments must have passed runtime's check_launch (the Model devices make it).
 LaunchReport run_kernel(const Kernel& kernel, const Platform& platform, uint32_t block_dim, const asc_arg_t* args,
                         size_t n_args, const LaunchOptions& options);
 

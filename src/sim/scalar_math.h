@@ -1,47 +1,15 @@
-// Scalar arithmetic with the dtype's width (two's-complement wrap) and
-// floating-point rounding, shared by the scalar-unit ops.
+// The Model's scalar registers (RtValue) set, loaded and stored with the
+// dtype arithmetic of target/scalar_arith.h.
 #pragma once
 
-#include <algorithm>
 #include <cstdint>
 #include <cstring>
 
 #include "ir/types.h"
 #include "sim/value.h"
+#include "target/scalar_arith.h"
 
 namespace asc::sim {
-
-inline int64_t wrap_to(int64_t v, DType d) {
-  switch (d) {
-    case DType::Bool: return v != 0;
-    case DType::Int8: return static_cast<int8_t>(v);
-    case DType::UInt8: return static_cast<uint8_t>(v);
-    case DType::Int16: return static_cast<int16_t>(v);
-    case DType::UInt16: return static_cast<uint16_t>(v);
-    case DType::Int32: return static_cast<int32_t>(v);
-    case DType::UInt32: return static_cast<uint32_t>(v);
-    default: return v;  // 64-bit: the bit pattern is the value
-  }
-}
-
-inline double round_bf16(double v) {
-  float f = static_cast<float>(v);
-  uint32_t bits;
-  std::memcpy(&bits, &f, 4);
-  if ((bits & 0x7f800000u) != 0x7f800000u) bits += 0x7fffu + ((bits >> 16) & 1u);  // round to nearest even
-  bits &= 0xffff0000u;
-  std::memcpy(&f, &bits, 4);
-  return f;
-}
-
-inline double round_to(double v, DType d) {
-  switch (d) {
-    case DType::Float32: return static_cast<float>(v);
-    case DType::Float16: return static_cast<float>(static_cast<_Float16>(static_cast<float>(v)));
-    case DType::BFloat16: return round_bf16(v);
-    default: return v;
-  }
-}
 
 inline void set_int(RtValue& out, DType d, int64_t v) {
   out.i = wrap_to(v, d);
@@ -51,14 +19,6 @@ inline void set_int(RtValue& out, DType d, int64_t v) {
 inline void set_float(RtValue& out, DType d, double v) {
   out.f = round_to(v, d);
   out.i = 0;
-}
-
-// A half or float element as float (reductions, compare).
-inline float load_float(const uint8_t* p, DType d) {
-  if (d == DType::Float16) return static_cast<float>(*reinterpret_cast<const _Float16*>(p));
-  float f;
-  std::memcpy(&f, p, 4);
-  return f;
 }
 
 // One element of local or global memory as a register value, and back.
@@ -85,77 +45,13 @@ inline void load_scalar(RtValue& out, DType d, const uint8_t* p) {
   }
 }
 
-template <typename T>
-void store_as(uint8_t* p, T v) {
-  std::memcpy(p, &v, sizeof v);
-}
-
 inline void store_scalar(uint8_t* p, DType d, const RtValue& v) {
   switch (d) {
-    case DType::Bool:
-    case DType::Int8:
-    case DType::UInt8: return store_as(p, static_cast<uint8_t>(v.i));
-    case DType::Int16:
-    case DType::UInt16: return store_as(p, static_cast<uint16_t>(v.i));
-    case DType::Int32:
-    case DType::UInt32: return store_as(p, static_cast<uint32_t>(v.i));
-    case DType::Int64:
-    case DType::UInt64: return store_as(p, v.i);
-    case DType::Float16: return store_as(p, static_cast<_Float16>(static_cast<float>(v.f)));
-    case DType::BFloat16: {
-      float f = static_cast<float>(round_bf16(v.f));
-      uint32_t bits;
-      std::memcpy(&bits, &f, 4);
-      return store_as(p, static_cast<uint16_t>(bits >> 16));
-    }
-    case DType::Float32: return store_as(p, static_cast<float>(v.f));
+    case DType::Float16:
+    case DType::BFloat16:
+    case DType::Float32: return store_float(p, d, v.f);
+    default: return store_int(p, d, v.i);
   }
-}
-
-inline int64_t wrapping_add(int64_t a, int64_t b) {
-  return static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b));
-}
-inline int64_t wrapping_neg(int64_t a) { return static_cast<int64_t>(0ull - static_cast<uint64_t>(a)); }
-inline int64_t wrapping_mul(int64_t a, int64_t b) {
-  return static_cast<int64_t>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b));
-}
-
-// A tensor address moved by `elements` of `size` bytes. Kernels compute these from any scalar: an address past
-// 64 bits becomes INT64_MIN, which the bounds check at the access rejects like any negative address (wrapping
-// instead could land back inside the buffer).
-inline int64_t moved_address(int64_t addr, int64_t elements, size_t size) {
-  int64_t bytes, moved;
-  if (__builtin_mul_overflow(elements, static_cast<int64_t>(size), &bytes) ||
-      __builtin_add_overflow(addr, bytes, &moved))
-    return INT64_MIN;
-  return moved;
-}
-
-inline int64_t floor_div(int64_t a, int64_t b, bool is_signed) {
-  if (!is_signed) return static_cast<int64_t>(static_cast<uint64_t>(a) / static_cast<uint64_t>(b));
-  if (a == INT64_MIN && b == -1) return a;  // wraps, as the 64-bit hardware would
-  int64_t q = a / b;
-  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
-}
-
-inline int64_t floor_mod(int64_t a, int64_t b, bool is_signed) {
-  if (!is_signed) return static_cast<int64_t>(static_cast<uint64_t>(a) % static_cast<uint64_t>(b));
-  if (b == -1) return 0;
-  int64_t r = a % b;
-  return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;
-}
-
-inline int64_t shift_left(int64_t a, int64_t s, uint32_t bits) {
-  if (s < 0 || s >= static_cast<int64_t>(bits)) return 0;
-  return static_cast<int64_t>(static_cast<uint64_t>(a) << s);
-}
-
-inline int64_t shift_right(int64_t a, int64_t s, uint32_t bits, bool is_signed) {
-  if (s < 0) return 0;
-  if (s >= static_cast<int64_t>(bits)) return is_signed && a < 0 ? -1 : 0;
-  if (is_signed) return a >> s;
-  uint64_t mask = bits == 64 ? ~0ull : ((1ull << bits) - 1);
-  return static_cast<int64_t>((static_cast<uint64_t>(a) & mask) >> s);
 }
 
 }  // namespace asc::sim

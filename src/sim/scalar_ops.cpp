@@ -238,7 +238,7 @@ void exec_LocalCreate(Block& b, const Op& op, const RtValue* in, RtValue* out) {
   Position pos = b.kernel().type_of(op.result).position;
   int64_t offset = in[0].i, length = in[1].i;
   const std::string& name = op.attr(2).s.empty() ? std::string("LocalTensor") : op.attr(2).s;
-  const asc_platform_info_t& info = b.platform().info;
+  const PlatformInfo& info = b.platform().info;
   if (offset < 0 || length < 0)
     fail(ASC_ERR_OUT_OF_BOUNDS, op.loc, "{}: address {} and length {} must not be negative", name, offset, length);
   Memory memory = position_memory(pos);

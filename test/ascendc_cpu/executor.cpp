@@ -19,11 +19,12 @@
 #include "asc/asc.h"
 #include "asc_cpu_runtime.h"
 #include "ir/builder.h"
+#include "runtime/compile.h"
 #include "sim/block.h"
-#include "sim/cores.h"
 #include "sim/cross_core.h"
-#include "sim/platform.h"
-#include "sim/scalar_math.h"
+#include "target/cores.h"
+#include "target/platform.h"
+#include "target/scalar_arith.h"
 
 namespace ascendc_cpu {
 namespace {
@@ -33,7 +34,7 @@ using namespace asc;
 // One core's state for the whole run of the kernel on it.
 struct Core {
   const Platform* platform = nullptr;
-  sim::CoreInstance instance{};
+  CoreInstance instance{};
   uint32_t block_dim = 0;
   KernelType kernel_type = KernelType::AivOnly;
   std::vector<sim::GmBuffer> gm;
@@ -144,7 +145,7 @@ OneOp one_op(const char* name, const Operand* operands, size_t n, const int64_t*
   const OpInfo* info = find_op(name, op_types);
   if (!info) throw std::runtime_error(std::string("no IR op named ") + name);
   if (n_attrs > info->attrs.size()) throw std::runtime_error(std::string(name) + ": too many attributes");
-  Builder b(c.module, std::string("cpu_") + name, types);
+  Builder b(std::string("cpu_") + name, types);
   b.set_option("kernel_type", static_cast<int64_t>(kernel_type));  // errors and printf name the core as the Model does
   std::vector<uint32_t> op_operands;
   size_t param = 0;
@@ -181,7 +182,7 @@ OneOp one_op(const char* name, const Operand* operands, size_t n, const int64_t*
     attr_inputs.push_back({info->attrs.at(0).name, a});
   }
   uint32_t result = b.add_op(name, op_operands, attr_inputs, Location{});
-  OneOp made{b.finish(), result};
+  OneOp made{compile_kernel(c.module, b), result};
   c.kernels.emplace(key, made);
   return made;
 }
@@ -297,7 +298,7 @@ int64_t block_idx() { return core().instance.block_idx; }
 int64_t block_num() { return core().block_dim; }
 int64_t sub_block_idx() { return core().instance.sub_block_idx; }
 int64_t sub_block_num() { return core().instance.sub_block_num; }
-bool is_aic() { return core().instance.kind == sim::CoreKind::AIC; }
+bool is_aic() { return core().instance.kind == CoreKind::AIC; }
 
 }  // namespace ascendc_cpu
 
@@ -316,12 +317,7 @@ struct EntryArgs {
         std::memcpy(s, &a.ptr, sizeof a.ptr);
       } else {
         auto d = static_cast<asc::DType>(a.dtype);
-        asc::sim::RtValue v;
-        if (asc::dtype_is_float(d))
-          asc::sim::set_float(v, d, a.f);
-        else
-          asc::sim::set_int(v, d, a.i);
-        asc::sim::store_scalar(s, d, v);
+        asc::store_arg_scalar(s, d, a.i, a.f);
       }
       pointers[i] = s;
     }
@@ -347,7 +343,7 @@ void run_core(void (*entry)(void* const*), void* const* args, ascendc_cpu::Core&
         throw std::runtime_error(std::string("WaitFlag<") + asc::hard_event(key.first).name + ">(" +
                                  std::to_string(key.second) + ") is never set: the NPU would wait forever");
   } catch (const std::exception& e) {
-    error = asc::sim::core_label(c.kernel_type, c.instance) + ": " + e.what();
+    error = asc::core_label(c.kernel_type, c.instance) + ": " + e.what();
     if (c.cross) c.cross->abort();
   }
   if (c.cross) c.cross->finished();
@@ -380,12 +376,12 @@ extern "C" __attribute__((visibility("default"))) int asc_cpu_run(const char* so
     if (!p) throw std::runtime_error(std::string("unknown platform ") + platform);
     auto type = static_cast<KernelType>(kernel_type);
     EntryArgs entry_args(args, n_args);
-    std::vector<sim::CoreInstance> instances = sim::core_instances(type, block_dim);
+    std::vector<CoreInstance> instances = core_instances(type, block_dim);
     std::unique_ptr<sim::CrossCore> cross;
     if (threads) cross = std::make_unique<sim::CrossCore>(instances);
     std::mutex gm_atomic;
     std::vector<std::unique_ptr<ascendc_cpu::Core>> cores;
-    for (const sim::CoreInstance& instance : instances) {
+    for (const CoreInstance& instance : instances) {
       auto c = std::make_unique<ascendc_cpu::Core>();
       c->platform = p;
       c->instance = instance;
@@ -398,7 +394,7 @@ extern "C" __attribute__((visibility("default"))) int asc_cpu_run(const char* so
                             ? sim::GmBuffer{nullptr, 0}
                             : sim::GmBuffer{static_cast<uint8_t*>(args[i].ptr), args[i].size});
       for (size_t m = 0; m < kMemoryCount; ++m)
-        if (sim::core_has_memory(type, instance.kind, static_cast<Memory>(m)))
+        if (core_has_memory(type, instance.kind, static_cast<Memory>(m)))
           c->memories[m].assign(memory_bytes(p->info, static_cast<Memory>(m)), static_cast<uint8_t>(fill));
       cores.push_back(std::move(c));
     }

@@ -3,16 +3,15 @@
 
 #include <cstring>
 
-#include "sim/launch.h"
-#include "sim/platform.h"
+#include "runtime/device.h"
+#include "target/platform.h"
 
 namespace asc_test {
 
-void run_model(const asc::Kernel& kernel, uint32_t block_dim, std::vector<asc_arg_t> args,
-               asc::sim::LaunchOptions options) {
+void run_model(const asc::Kernel& kernel, uint32_t block_dim, std::vector<asc_arg_t> args, asc::LaunchOptions options) {
   const asc::Platform* platform = asc::find_platform("Ascend910B1");
   if (!platform) throw std::logic_error("the Ascend910B1 platform is missing");
-  asc::sim::run_kernel(kernel, *platform, block_dim, args.data(), args.size(), options);
+  asc::make_model_device(*platform)->launch(kernel, block_dim, args.data(), args.size(), options);
 }
 
 void emit_ub_binary(KernelWriter& w, const UbBinary& k) {

@@ -403,6 +403,8 @@ inline int64_t padded_count(int64_t count, asc_dtype_t d) {
 #include <optional>
 
 #include "ir/builder.h"
+#include "runtime/compile.h"
+#include "runtime/device.h"
 #include "sim/block.h"
 #include "support/error.h"
 
@@ -414,12 +416,13 @@ class CoreWriter final : public KernelWriter {
              std::string file = "kernels.py")
       : KernelWriter(file),
         file_ptr_(std::make_shared<const std::string>(std::move(file))),
-        builder_(module, std::move(name), to_types(params)) {}
+        module_(module),
+        builder_(std::move(name), to_types(params)) {}
 
   Value param(size_t index) override { return builder_.param(index); }
   void for_end() override { builder_.for_end(); }
   void if_end() override { builder_.if_end(); }
-  const asc::Kernel& finish() { return *builder_.finish(); }
+  const asc::Kernel& finish() { return *asc::compile_kernel(module_, builder_); }
   asc::Builder& builder() { return builder_; }
   asc::Location loc(uint32_t line) const { return asc::Location{file_ptr_, line, kCol}; }
 
@@ -438,11 +441,16 @@ class CoreWriter final : public KernelWriter {
  private:
   static std::vector<asc::Type> to_types(const std::vector<asc_type_t>& params) {
     std::vector<asc::Type> out;
-    for (const asc_type_t& t : params) out.push_back(asc::type_from_c(t));
+    for (const asc_type_t& t : params) {
+      auto kind = static_cast<asc::TypeKind>(t.kind);
+      out.push_back({kind, static_cast<asc::DType>(t.dtype),
+                     kind == asc::TypeKind::LocalTensor ? static_cast<asc::Position>(t.position) : asc::Position::GM});
+    }
     return out;
   }
 
   std::shared_ptr<const std::string> file_ptr_;  // shared by the ops' locations
+  asc::Module& module_;
   asc::Builder builder_;
 };
 
@@ -475,7 +483,7 @@ inline ::testing::AssertionResult is_error(const std::optional<asc::Error>& e, a
 
 // Runs `kernel` on the Model of Ascend910B1; throws asc::Error.
 void run_model(const asc::Kernel& kernel, uint32_t block_dim, std::vector<asc_arg_t> args,
-               asc::sim::LaunchOptions options = {});
+               asc::LaunchOptions options = {});
 
 // z[:count] = op(x[:count], y[:count]) on one block, on data already in the
 // Unified Buffer. DataCopy moves whole blocks, so x, y and z are copied in

@@ -279,7 +279,7 @@ TEST(IrVerifier, UseBeforeDefinitionIsCaughtOnAHandEditedKernel) {
   CoreWriter w(m, "k", {});
   Value one = w.i32(1);
   w.op("arith.neg", {one});
-  asc::Kernel* kernel = w.builder().finish();
+  asc::Kernel* kernel = asc::compile_kernel(m, w.builder());
   std::swap(kernel->body.ops[0], kernel->body.ops[1]);  // neg now reads %0 before the const defines it
   EXPECT_TRUE(
       is_error(error_of([&] { asc::verify_kernel(*kernel); }), ASC_ERR_VERIFY, {"arith.neg", "outside the region"}));

@@ -745,7 +745,7 @@ TEST_P(ScalarAccessTest, GetValuePastTheEndIsOutOfBounds) {
   w.op("local_tensor.get_value", {a, w.i32(kN)});
   const uint32_t line = w.last_line();
   // Without the sanitizer: its initcheck would stop at the first, unwritten read.
-  auto e = error_of([&] { run_model(w.finish(), 1, {}, asc::sim::LaunchOptions{false, false}); });
+  auto e = error_of([&] { run_model(w.finish(), 1, {}, asc::LaunchOptions{false, false}); });
   ASSERT_TRUE(is_error(e, ASC_ERR_OUT_OF_BOUNDS, {"local_tensor.get_value", "index 64"}));
   EXPECT_EQ(e->loc().line, line);
 }

@@ -3,7 +3,6 @@
 // through acl::Launcher.
 #include <memory>
 
-#include "ir/arguments.h"
 #include "runtime/acl/acl_api.h"
 #include "runtime/acl/acl_launcher.h"
 #include "runtime/acl/npu_compiler.h"
@@ -18,10 +17,11 @@ class NpuDevice : public Device {
  public:
   NpuDevice(const Platform& platform, int32_t device_id) : Device(platform), launcher_(acl::api(), device_id) {}
 
-  sim::LaunchReport launch(const Kernel& kernel, uint32_t block_dim, const asc_arg_t* args, size_t n_args,
-                           const sim::LaunchOptions&) override {
-    check_arguments(kernel, args, n_args, true);  // host or NPU memory for a GM parameter
-    if (block_dim == 0) fail(ASC_ERR_INVALID_ARGUMENT, "kernel '{}': block_dim must be at least 1", kernel.name);
+ protected:
+  bool takes_device_memory() const override { return true; }  // host or NPU memory for a GM parameter
+
+  LaunchReport run(const Kernel& kernel, uint32_t block_dim, const asc_arg_t* args, size_t n_args,
+                   const LaunchOptions&) override {
     std::string object = acl::compile_for_npu(kernel, platform());
     launcher_.launch({object, kernel.name}, block_dim, args, n_args);
     return {};  // the NPU reports no timing, warnings or printed text through this path

@@ -3,9 +3,9 @@
 #include <cstring>
 
 #include "ir/types.h"
-#include "sim/scalar_math.h"
 #include "support/error.h"
 #include "support/log.h"
+#include "target/scalar_arith.h"
 
 namespace asc::acl {
 
@@ -49,12 +49,7 @@ std::vector<uint8_t> pack_arguments(const asc_arg_t* args, size_t n_args, const 
     size_t size = dtype_size(d);
     size_t at = align_up(block.size(), size);
     block.resize(at + size);
-    sim::RtValue v;
-    if (dtype_is_float(d))
-      sim::set_float(v, d, a.f);
-    else
-      sim::set_int(v, d, a.i);
-    sim::store_scalar(block.data() + at, d, v);
+    store_arg_scalar(block.data() + at, d, a.i, a.f);
   }
   block.resize(align_up(block.size(), 8));
   return block;

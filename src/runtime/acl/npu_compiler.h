@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "ir/ir.h"
-#include "sim/platform.h"
+#include "target/platform.h"
 
 namespace asc::acl {
 

@@ -1,4 +1,4 @@
-#include "ir/op_checks.h"
+#include "ir/row_rules.h"
 
 namespace asc::rows {
 

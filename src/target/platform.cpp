@@ -1,6 +1,8 @@
-#include "sim/platform.h"
+#include "target/platform.h"
 
 #include <string>
+
+#include "support/error.h"
 
 namespace asc {
 namespace {
@@ -12,8 +14,8 @@ namespace {
 // general constraints.
 constexpr uint64_t kUB = 196608, kL1 = 524288, kL0A = 65536, kL0B = 65536, kL0C = 131072;
 
-asc_platform_info_t row(uint32_t aiv, uint32_t aic, double ghz) {
-  return asc_platform_info_t{aiv, aic, kUB, kL1, kL0A, kL0B, kL0C, 32, 256, 8, ghz};
+PlatformInfo row(uint32_t aiv, uint32_t aic, double ghz) {
+  return PlatformInfo{aiv, aic, kUB, kL1, kL0A, kL0B, kL0C, 32, 256, 8, ghz};
 }
 
 // Timing constants. Bandwidth: HBM at about 1.6 TB/s for the 910B parts (the
@@ -42,7 +44,7 @@ CostModel cost(double ghz) {
 
 }  // namespace
 
-uint64_t memory_bytes(const asc_platform_info_t& info, Memory m) {
+uint64_t memory_bytes(const PlatformInfo& info, Memory m) {
   switch (m) {
     case Memory::UB: return info.ub_bytes;
     case Memory::L1: return info.l1_bytes;
@@ -69,6 +71,12 @@ const Platform* find_platform(std::string_view name) {
   for (const auto& p : platforms())
     if (name == p.name) return &p;
   return nullptr;
+}
+
+const Platform& platform_named(std::string_view name) {
+  const Platform* p = find_platform(name);
+  if (!p) fail(ASC_ERR_INVALID_ARGUMENT, "unknown platform '{}' (known: {})", name, known_platform_names());
+  return *p;
 }
 
 std::string known_platform_names() {

@@ -1,4 +1,4 @@
-#include "ir/dump.h"
+#include "runtime/kernel_dump.h"
 
 #include <cctype>
 #include <cerrno>

@@ -1,10 +1,11 @@
-// Per-SoC facts used by the Model backend: one row per platform.
+// Per-SoC facts (the Model, the compile driver and the NPU backend read them): one row per platform.
 #pragma once
 
+#include <cstdint>
+#include <string>
 #include <string_view>
 #include <vector>
 
-#include "asc/asc.h"
 #include "ir/types.h"
 
 namespace asc {
@@ -26,17 +27,34 @@ struct CostModel {
   uint32_t launch;                 // kernel launch, once per launch
 };
 
+// A SoC's cores and the memories of each (capi's asc_platform_query reports these as asc_platform_info_t).
+struct PlatformInfo {
+  uint32_t aiv_cores;
+  uint32_t aic_cores;
+  uint64_t ub_bytes;  // per AIV
+  uint64_t l1_bytes;  // per AIC, as are L0A/L0B/L0C
+  uint64_t l0a_bytes;
+  uint64_t l0b_bytes;
+  uint64_t l0c_bytes;
+  uint32_t block_bytes;   // data block size (32)
+  uint32_t repeat_bytes;  // vector repeat size (256)
+  uint32_t max_event_id;  // event ids are 0 .. max_event_id-1
+  double clock_ghz;
+};
+
 struct Platform {
   const char* name;
-  asc_platform_info_t info;
+  PlatformInfo info;
   CostModel cost;
 };
 
 // Bytes of a core's on-chip memory.
-uint64_t memory_bytes(const asc_platform_info_t& info, Memory m);
+uint64_t memory_bytes(const PlatformInfo& info, Memory m);
 
 const std::vector<Platform>& platforms();
 const Platform* find_platform(std::string_view name);
+// The platform of that name; throws ASC_ERR_INVALID_ARGUMENT naming the known ones when there is none.
+const Platform& platform_named(std::string_view name);
 std::string known_platform_names();
 
 }  // namespace asc

@@ -4,12 +4,12 @@
 
 #include <string>
 
-#include "sim/launch.h"
+#include "runtime/device.h"
 
-namespace asc::sim {
+namespace asc {
 
 std::string lines_csv(const LaunchReport& report);
 // Writes <dir>/<kernel>.trace.json and <dir>/<kernel>.lines.csv.
 void write_profile(const std::string& dir, const Kernel& kernel, const Platform& platform, const LaunchReport& report);
 
-}  // namespace asc::sim
+}  // namespace asc

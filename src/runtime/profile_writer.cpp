@@ -1,11 +1,11 @@
-#include "sim/profile_writer.h"
+#include "runtime/profile_writer.h"
 
 #include <fmt/format.h>
 
 #include <cstdio>
 #include <memory>
 
-namespace asc::sim {
+namespace asc {
 namespace {
 
 // JSON string contents: escapes what JSON requires.
@@ -76,4 +76,4 @@ void write_profile(const std::string& dir, const Kernel& kernel, const Platform&
   write_file(dir + "/" + kernel.name + ".lines.csv", lines_csv(report));
 }
 
-}  // namespace asc::sim
+}  // namespace asc

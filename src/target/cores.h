@@ -10,7 +10,7 @@
 
 #include "ir/ir.h"
 
-namespace asc::sim {
+namespace asc {
 
 enum class CoreKind : uint8_t { AIV, AIC };
 
@@ -33,4 +33,4 @@ const char* core_kind_name(CoreKind kind);
 // How errors and printf name an instance: "block 3" for AIV-only kernels, else "AIC 1" / "AIV 5".
 std::string core_label(KernelType type, const CoreInstance& c);
 
-}  // namespace asc::sim
+}  // namespace asc

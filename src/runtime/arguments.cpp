@@ -1,4 +1,4 @@
-#include "ir/arguments.h"
+#include "runtime/arguments.h"
 
 #include "support/error.h"
 
@@ -34,6 +34,12 @@ void check_arguments(const Kernel& kernel, const asc_arg_t* args, size_t n_args,
     if (buffer && !a.ptr && a.size)
       fail(ASC_ERR_INVALID_ARGUMENT, "argument {} of '{}' is a null buffer of {} bytes", i, kernel.name, a.size);
   }
+}
+
+void check_launch(const Kernel& kernel, uint32_t block_dim, const asc_arg_t* args, size_t n_args, bool device_memory) {
+  if (block_dim == 0 || block_dim > 65535)
+    fail(ASC_ERR_INVALID_ARGUMENT, "block_dim must be 1..65535, got {}", block_dim);
+  check_arguments(kernel, args, n_args, device_memory);
 }
 
 }  // namespace asc

@@ -1,8 +1,8 @@
-#include "sim/cores.h"
+#include "target/cores.h"
 
 #include <fmt/format.h>
 
-namespace asc::sim {
+namespace asc {
 
 std::vector<CoreInstance> core_instances(KernelType type, uint32_t block_dim) {
   uint32_t aivs_per_group = 0, aics_per_group = 0;
@@ -41,4 +41,4 @@ std::string core_label(KernelType type, const CoreInstance& c) {
   return fmt::format("{} {}", core_kind_name(c.kind), c.block_idx);
 }
 
-}  // namespace asc::sim
+}  // namespace asc

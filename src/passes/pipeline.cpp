@@ -1,0 +1,45 @@
+#include "passes/pipeline.h"
+
+#include "passes/allocate_local.h"
+#include "passes/double_buffer.h"
+#include "passes/insert_sync.h"
+#include "passes/lower_framework.h"
+#include "passes/verifier.h"
+
+namespace asc {
+
+namespace {
+
+void number_ops(Region& r, Kernel& k) {
+  for (auto& op : r.ops) {
+    op->index = static_cast<uint32_t>(k.ops.size());
+    k.ops.push_back(op.get());
+    k.syncs_cores |=
+        op->code == OpCode::CrossCoreSetFlag || op->code == OpCode::CrossCoreWaitFlag || op->code == OpCode::SyncAll;
+    if (!op->info().effects.empty())
+      k.memory_pipes |= 1u << static_cast<uint32_t>(op_runs_on_scalar_unit(*op) ? Pipe::S : op_pipe(*op));
+    for (auto& sub : op->regions) number_ops(sub, k);
+  }
+}
+
+}  // namespace
+
+void run_pipeline(Kernel& kernel, const StageObserver& observe) {
+  auto stage = [&](const char* name) {
+    if (observe) observe(name, kernel);
+  };
+  stage("0-built");
+  verify_kernel(kernel);
+  double_buffer(kernel);  // pairs the iterations of loops holding marked load buffers, before they are placed
+  int64_t ub_start = allocate_local(kernel);
+  stage("1-allocate_local");
+  lower_framework(kernel, ub_start);
+  stage("2-lower_framework");
+  insert_sync(kernel);
+  stage("3-insert_sync");
+  verify_kernel(kernel);
+  number_ops(kernel.body, kernel);
+  kernel.num_ops = static_cast<uint32_t>(kernel.ops.size());
+}
+
+}  // namespace asc

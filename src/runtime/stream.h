@@ -1,0 +1,73 @@
+// A stream: launches on one device, in order, with the options they run with
+// (ASC_SANITIZE, ASC_PROFILE and ASC_MAX_OPS at creation, set_option after),
+// and what the last launch left (its report and printed output). A synchronous
+// stream runs each launch in the caller's thread; an asynchronous one checks
+// it at the call and runs it on its queue's thread, and the launches since the
+// last synchronize add up their output and warnings.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+
+#include "ir/ir.h"
+#include "runtime/device.h"
+#include "runtime/stream_queue.h"
+
+namespace asc {
+
+class Stream {
+ public:
+  // Called after every launch with its report (on the queue's thread for an asynchronous stream).
+  using ReportSink = void (*)(const LaunchReport& report, void* user_data);
+
+  // Reads ASC_SANITIZE, ASC_PROFILE and ASC_MAX_OPS; throws asc::Error for an ASC_MAX_OPS that is not a number.
+  explicit Stream(Device& device);
+  Stream(const Stream&) = delete;
+  Stream& operator=(const Stream&) = delete;
+
+  // "sanitize", "max_ops" (>= 0) or "async" (0/1: leaving async runs what is queued first).
+  void set_option(std::string_view name, int64_t value);
+  void set_profile_dir(std::string dir) { profile_dir_ = std::move(dir); }
+  // Null: none. Waits for the queued launches first (they report to the old sink).
+  void set_report_sink(ReportSink sink, void* user_data);
+
+  // A synchronous stream runs the launch now; an asynchronous one checks it (Device::check) and queues it.
+  void launch(const Kernel& kernel, uint32_t block_dim, const asc_arg_t* args, size_t n_args);
+  // Waits for the queued launches (throwing the first failure since the last call) and the device.
+  void synchronize();
+
+  // Calls f(last report, printed output of the last launch or batch) once the queued launches ran, under the
+  // report lock, and returns what it returns.
+  template <typename F>
+  decltype(auto) read_last(F&& f) const {
+    if (queue_) queue_->wait_idle();
+    std::lock_guard<std::mutex> lock(report_mutex_);
+    return f(static_cast<const LaunchReport&>(last_), static_cast<const std::string&>(output_));
+  }
+
+  Device& device() const { return device_; }
+
+ private:
+  void run(const Kernel& kernel, uint32_t block_dim, const asc_arg_t* args, size_t n_args, LaunchOptions options,
+           const std::string& profile_dir);
+
+  Device& device_;
+  LaunchOptions options_;
+  std::string profile_dir_;
+  LaunchReport last_;
+  std::string output_;  // printf / dump_tensor text of the last launch, even a failed one
+  ReportSink sink_ = nullptr;
+  void* sink_data_ = nullptr;
+  // Asynchronous streams: launches since the last synchronize add up their output and warnings.
+  bool batch_done_ = true;
+  // Held by a launch on the stream while it runs, and by the calls that read what it left: launches
+  // on one stream from several threads run one after another, as a stream's launches should.
+  mutable std::mutex report_mutex_;
+  // Set while the stream is asynchronous. Declared last, so it is destroyed (its launches run) first.
+  std::unique_ptr<StreamQueue> queue_;
+};
+
+}  // namespace asc
