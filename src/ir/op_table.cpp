@@ -5,8 +5,8 @@
 #include <unordered_map>
 
 #include "ir/ir.h"
-#include "ir/row_rules.h"
 #include "ir/op_rows.h"
+#include "ir/row_rules.h"
 
 namespace asc {
 namespace rows {

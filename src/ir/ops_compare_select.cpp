@@ -3,8 +3,8 @@
 // : src1[i] (src1 a tensor, mode VSEL_TENSOR_TENSOR_MODE, or a scalar,
 // VSEL_TENSOR_SCALAR_MODE). Count forms, mask/repeat forms, and the forms
 // through the CMPMASK register.
-#include "ir/row_rules.h"
 #include "ir/op_rows.h"
+#include "ir/row_rules.h"
 
 namespace asc::rows {
 namespace {

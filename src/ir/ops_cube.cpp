@@ -3,8 +3,8 @@
 // fp32/int32 (1 KiB fractals).
 #include <algorithm>
 
-#include "ir/row_rules.h"
 #include "ir/op_rows.h"
+#include "ir/row_rules.h"
 
 namespace asc::rows {
 namespace {

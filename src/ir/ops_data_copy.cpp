@@ -1,7 +1,7 @@
 // Rows of data movement between GM and the local memories of the vector
 // core: data_copy (a count, or DataCopyParams) and data_copy_pad.
-#include "ir/row_rules.h"
 #include "ir/op_rows.h"
+#include "ir/row_rules.h"
 
 namespace asc::rows {
 namespace {

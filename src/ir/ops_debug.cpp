@@ -1,7 +1,7 @@
 // Rows of debugging output: printf and dump_tensor.
-#include "ir/row_rules.h"
 #include "ir/op_rows.h"
 #include "ir/printf_format.h"
+#include "ir/row_rules.h"
 
 namespace asc::rows {
 namespace {

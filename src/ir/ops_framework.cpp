@@ -1,8 +1,8 @@
 // Rows of the framework (TPipe, TQue, TBuf, LocalTensorAuto): lowered to
 // plain local tensors and flags by passes/lower_framework and
 // passes/allocate_local, so no device and no emitter ever sees them.
-#include "ir/row_rules.h"
 #include "ir/op_rows.h"
+#include "ir/row_rules.h"
 
 namespace asc::rows {
 namespace {

@@ -1,7 +1,7 @@
 // Rows of broadcast and gathers: brcb, gather (by byte offsets) and
 // gather_mask (by a bit pattern).
-#include "ir/row_rules.h"
 #include "ir/op_rows.h"
+#include "ir/row_rules.h"
 
 namespace asc::rows {
 namespace {

@@ -1,8 +1,8 @@
 // Rows of the reductions: reduce_* over a count (with a scratch buffer),
 // whole_reduce_* / block_reduce_* / pair_reduce_sum per repeat, and the
 // mask/repeat forms of reduce_*.
-#include "ir/row_rules.h"
 #include "ir/op_rows.h"
+#include "ir/row_rules.h"
 
 namespace asc::rows {
 namespace {

@@ -3,8 +3,8 @@
 #include <cctype>
 
 #include "ir/matmul_api.h"
-#include "ir/row_rules.h"
 #include "ir/op_rows.h"
+#include "ir/row_rules.h"
 
 namespace asc::rows {
 namespace {

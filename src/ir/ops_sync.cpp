@@ -1,8 +1,8 @@
 // Rows of synchronisation and the control registers: flags and barriers
 // between pipes, cross-core flags, sync_all, the vector mask register, the
 // atomic modes of GM writes.
-#include "ir/row_rules.h"
 #include "ir/op_rows.h"
+#include "ir/row_rules.h"
 
 namespace asc::rows {
 namespace {

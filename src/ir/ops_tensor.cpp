@@ -1,7 +1,7 @@
 // Rows of tensors and addresses: GM addresses, GlobalTensor and LocalTensor
 // creation and slices, and scalar element access.
-#include "ir/row_rules.h"
 #include "ir/op_rows.h"
+#include "ir/row_rules.h"
 
 namespace asc::rows {
 namespace {

@@ -2,8 +2,8 @@
 // count and mask/repeat form), cast and transpose.
 #include <string>
 
-#include "ir/row_rules.h"
 #include "ir/op_rows.h"
+#include "ir/row_rules.h"
 
 namespace asc::rows {
 namespace {

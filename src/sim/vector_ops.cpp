@@ -206,7 +206,7 @@ void mask_loop(const Operands& o, const MaskShape& m, F f) {
 OpCode count_code(OpCode code) {
   switch (code) {
 #define VEC(family, id, name, ascendc, dtypes, cost, reads_dst, doc, params) \
-  case OpCode::id##Mask:                                             \
+  case OpCode::id##Mask:                                                     \
     return OpCode::id;
 #include "ir/vector_ops.def"
 #undef VEC
@@ -260,7 +260,7 @@ void run_vector(Block& b, const Op& op, const RtValue* in) {
   }
 }
 
-#define VEC(family, id, name, ascendc, dtypes, cost, reads_dst, doc, params)                             \
+#define VEC(family, id, name, ascendc, dtypes, cost, reads_dst, doc, params)                     \
   void exec_##id(Block& b, const Op& op, const RtValue* in, RtValue*) { run_vector(b, op, in); } \
   void exec_##id##Mask(Block& b, const Op& op, const RtValue* in, RtValue*) { run_vector(b, op, in); }
 #include "ir/vector_ops.def"
