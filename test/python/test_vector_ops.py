@@ -285,8 +285,9 @@ def test_half_results_saturate():
 
 
 @asc.jit
-def in_place(x: asc.GlobalAddress, y: asc.GlobalAddress, n: int, IS_ADD: asc.ConstExpr[bool]):
-    """dst is the same tensor as src0, which Ascend C allows (100% overlap)."""
+def in_place(x: asc.GlobalAddress, y: asc.GlobalAddress, n: int, MODE: asc.ConstExpr[str]):
+    """dst is the same tensor as src0, which Ascend C allows (100% overlap). MODE "set_mask": pyasc's count form
+    of the binary and scalar instructions also takes is_set_mask (which it ignores)."""
     x_gm = asc.GlobalTensor()
     y_gm = asc.GlobalTensor()
     x_gm.set_global_buffer(x, n)
@@ -297,10 +298,13 @@ def in_place(x: asc.GlobalAddress, y: asc.GlobalAddress, n: int, IS_ADD: asc.Con
     asc.data_copy(b, y_gm, n)
     asc.set_flag(asc.HardEvent.MTE2_V, 0)
     asc.wait_flag(asc.HardEvent.MTE2_V, 0)
-    if IS_ADD:
+    if MODE == "add":
         asc.add(a, a, b, n)
-    else:
+    elif MODE == "mul":
         asc.mul(a, a, b, n)
+    else:
+        asc.add(a, a, b, n, True)
+        asc.adds(a, a, 1.0, n, is_set_mask=True)
     asc.set_flag(asc.HardEvent.V_MTE3, 0)
     asc.wait_flag(asc.HardEvent.V_MTE3, 0)
     asc.data_copy(x_gm, a, n)
@@ -310,7 +314,7 @@ def in_place(x: asc.GlobalAddress, y: asc.GlobalAddress, n: int, IS_ADD: asc.Con
 def test_in_place_dst_equals_src(is_add, rng):
     x, y = rng.random(256, dtype=np.float32), rng.random(256, dtype=np.float32)
     expected = x + y if is_add else x * y
-    in_place[1, rt.current_stream()](x, y, 256, is_add)
+    in_place[1, rt.current_stream()](x, y, 256, "add" if is_add else "mul")
     np.testing.assert_array_equal(x, expected)
 
 
@@ -325,28 +329,8 @@ def test_unsupported_dtype_is_a_compile_error(op, dtype):
     assert "test_vector_ops.py" in str(err.value)
 
 
-@asc.jit
-def count_form_with_is_set_mask(x: asc.GlobalAddress, y: asc.GlobalAddress, n: int):
-    """pyasc's count form of the binary and scalar instructions also takes is_set_mask (which it ignores)."""
-    x_gm = asc.GlobalTensor()
-    y_gm = asc.GlobalTensor()
-    x_gm.set_global_buffer(x, n)
-    y_gm.set_global_buffer(y, n)
-    a = asc.LocalTensor(asc.float32, asc.TPosition.VECCALC, 0, n)
-    b = asc.LocalTensor(asc.float32, asc.TPosition.VECCALC, 4096, n)
-    asc.data_copy(a, x_gm, n)
-    asc.data_copy(b, y_gm, n)
-    asc.set_flag(asc.HardEvent.MTE2_V, 0)
-    asc.wait_flag(asc.HardEvent.MTE2_V, 0)
-    asc.add(a, a, b, n, True)
-    asc.adds(a, a, 1.0, n, is_set_mask=True)
-    asc.set_flag(asc.HardEvent.V_MTE3, 0)
-    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
-    asc.data_copy(x_gm, a, n)
-
-
 def test_count_form_takes_is_set_mask(rng):
     x, y = rng.random(256, dtype=np.float32), rng.random(256, dtype=np.float32)
     expected = x + y + np.float32(1)
-    count_form_with_is_set_mask[1, rt.current_stream()](x, y, 256)
+    in_place[1, rt.current_stream()](x, y, 256, "set_mask")
     np.testing.assert_array_equal(x, expected)
