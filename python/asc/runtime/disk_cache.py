@@ -29,6 +29,7 @@ import zlib
 from typing import Any, Optional, Union
 
 from .._ffi import lib, library_path
+from ..codegen.source import LIBRARY_PACKAGES
 
 _FORMAT = b"asc-kernel-cache-2"
 
@@ -116,6 +117,9 @@ def register_code_package(package: Union[types.ModuleType, str, os.PathLike]) ->
         raise ValueError(f"register_code_package: {directory} is not a directory")
     if directory not in _code_packages:
         _code_packages.append(directory)
+        name = os.path.basename(directory)
+        if name not in LIBRARY_PACKAGES:  # its helpers are library code (reads.py)
+            LIBRARY_PACKAGES.append(name)
         _library_identity = None  # computed again, with the package
 
 

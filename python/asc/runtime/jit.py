@@ -22,16 +22,9 @@ from .arguments import KIND_BUFFER, KIND_SCALAR, ArgSpec, buffer_of, describe
 from .compiler import split_options
 from .config import KernelType
 from .launch_plan import BIND_ERRORS, LaunchPlan, make_key_function
-from .reads import KEY_CONSTANTS, closure_values, constant_slots, disk_key_part
+from .reads import closure_values, constant_slots, disk_key_part, plain_constant, typed_key
 
 _TYPE_SCALAR, _TYPE_GM_ADDR = 1, 2
-
-
-def _plain(value: Any) -> bool:
-    """Whether a ConstExpr value's repr says all there is to it (the disk cache keys on it)."""
-    if isinstance(value, (tuple, list, frozenset)):
-        return all(_plain(v) for v in value)
-    return isinstance(value, KEY_CONSTANTS)
 
 
 def _visitor() -> type:
@@ -68,6 +61,7 @@ class JITFunction(Function):
         # the launch fast path (launch_plan.py): plans by _launch_key; None: always the slow path
         self._plans: Optional[dict[tuple, LaunchPlan]] = None if self.compile_options.always_compile else {}
         self._launch_key: Optional[Callable[[tuple], tuple]] = None  # made with the first plan
+        self._slots_where: list[tuple[int, str]] = []  # the namespaces and names _launch_key reads
         self._launchers: dict[tuple, Callable[..., None]] = {}  # kernel[core_num, stream], by grid
 
     def _annotation(self, p: inspect.Parameter) -> Any:
@@ -140,7 +134,7 @@ class JITFunction(Function):
                     hash(value)
                 except TypeError:
                     raise LaunchArgumentError(f"{self.__name__}(): ConstExpr '{name}' must be hashable") from None
-                key.append((name, type(value).__name__, value))
+                key.append((name, typed_key(value)))  # NaN equal to itself; 1, 1.0, True and -0.0 apart
                 constexprs[name] = value
                 continue
             if isinstance(value, Struct):  # one scalar parameter per field, named "param.field"
@@ -164,7 +158,7 @@ class JITFunction(Function):
         return kernel, runtime_values, sources
 
     def closure(self) -> dict[str, Any]:
-        """The function's closure values, as first asked for (what the compiler sees)."""
+        """The function's closure values: a live view of its cells, as the compiler sees them."""
         if self._closure is None:
             self._closure = closure_values(self.fn)
         return self._closure
@@ -172,9 +166,9 @@ class JITFunction(Function):
     def _globals_key(self) -> tuple:
         """Current values of the constants this function and the functions it calls read (module
         constants, closure values, module.NAME attributes): changing one recompiles."""
-        return tuple((name, type(scope[name]).__name__, scope[name]) for scope, name in self._constant_slots())
+        return tuple((name, typed_key(scope.get(name))) for scope, name in self._constant_slots())
 
-    def _constant_slots(self) -> list[tuple[dict, str]]:
+    def _constant_slots(self) -> list[tuple[Any, str]]:
         """Where those constants live (reads.py)."""
         return constant_slots(self.fn, self.closure())
 
@@ -221,8 +215,14 @@ class JITFunction(Function):
         self._report(kernel, status, stream)
 
     def _remember_plan(self, args: tuple, kernel: CompiledKernel, sources: list, values: list) -> None:
-        if self._launch_key is None:
-            self._launch_key = make_key_function(self._constexpr_flags, self._constant_slots(), rt._state)
+        slots = self._constant_slots()
+        where = [(id(scope), name) for scope, name in slots]
+        if self._launch_key is None or where != self._slots_where:
+            # What the kernel reads changed (a device function or helper rebound to another that reads other
+            # names): the plans' keys miss those names, so they all go.
+            self._plans.clear()
+            self._launch_key = make_key_function(self._constexpr_flags, slots, rt._state)
+            self._slots_where = where
         try:
             self._plans[self._launch_key(args)] = LaunchPlan(kernel, sources, values)
         except TypeError:
@@ -282,7 +282,7 @@ class JITFunction(Function):
         values = []
         for name in sorted(constexprs):
             value = constexprs[name]
-            if not _plain(value):
+            if not plain_constant(value):
                 return None
             values.append((name, type(value).__name__, value))
         parts = [

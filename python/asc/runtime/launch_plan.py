@@ -37,21 +37,33 @@ def arg_key(value: Any) -> Any:
     return t if dtype is None or not hasattr(value, "__len__") else (t, dtype)
 
 
-def make_key_function(constexpr_flags: list[bool], slots: list[tuple[dict, str]], state: Any) -> Callable:
-    """A function of the launch arguments giving the fast path's key: the platform, the module constants
-    the kernel reads (`slots`), ConstExpr values and the run-time arguments' arg_key — generated as
-    straight-line code for this kernel's parameters. Raises TypeError for an unhashable ConstExpr."""
+def make_key_function(constexpr_flags: list[bool], slots: list[tuple[Any, str]], state: Any) -> Callable:
+    """A function of the launch arguments giving the fast path's key: the platform, the values the kernel
+    reads (`slots`: module constants, closure cells, device functions), ConstExpr values and the run-time
+    arguments' arg_key — generated as straight-line code for this kernel's parameters. Values enter with
+    their type (1, 1.0 and True apart), floats and tuples as reads.typed_key (0.0 and -0.0 apart, NaN equal
+    to itself). Raises TypeError for an unhashable ConstExpr."""
+    from .reads import TYPED, typed_key
+
     np = numpy_module()
-    scope: dict[str, Any] = {"state": state, "ak": arg_key, "nd": np.ndarray if np else _NoArray, "M": _MISSING}
+    scope: dict[str, Any] = {"state": state, "ak": arg_key, "nd": np.ndarray if np else _NoArray, "M": _MISSING,
+                             "TY": TYPED, "tk": typed_key}  # fmt: skip
     parts = ["state.platform"]
+    body = []
     for j, (mapping, name) in enumerate(slots):
         scope[f"g{j}"] = mapping
-        parts.append(f"g{j}.get({name!r}, M)")
+        body += [f"    s{j} = g{j}.get({name!r}, M)", f"    t{j} = type(s{j})", f"    if t{j} in TY: s{j} = tk(s{j})"]
+        parts += [f"t{j}", f"s{j}"]
     for i, constexpr in enumerate(constexpr_flags):
-        parts.append(f"a{i}" if constexpr else f"(a{i}.dtype if type(a{i}) is nd else ak(a{i}))")
+        if constexpr:
+            body += [f"    c{i} = type(a{i})", f"    if c{i} in TY: a{i} = tk(a{i})"]
+            parts += [f"c{i}", f"a{i}"]
+        else:
+            parts.append(f"(a{i}.dtype if type(a{i}) is nd else ak(a{i}))")
     lines = ["def key(args):"]
     if constexpr_flags:
         lines.append(f"    {', '.join(f'a{i}' for i in range(len(constexpr_flags)))}, = args")
+    lines += body
     lines.append(f"    return ({', '.join(parts)},)")
     exec("\n".join(lines), scope)  # noqa: S102 - code generated above from the signature
     return scope["key"]
