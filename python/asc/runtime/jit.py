@@ -18,13 +18,24 @@ from ..language.core.struct import Struct
 from ..language.core.tensor import GlobalAddress
 from ..lib.runtime import profile as rt_profile
 from ..lib.runtime import state as rt
-from .arguments import KIND_BUFFER, KIND_SCALAR, ArgSpec, buffer_of, describe
+from .arguments import KIND_BUFFER, KIND_SCALAR, ArgSpec, buffer_of, check_writable, describe
 from .compiler import split_options
 from .config import KernelType
 from .launch_plan import BIND_ERRORS, LaunchPlan, make_key_function
 from .reads import closure_values, constant_slots, disk_key_part, plain_constant, typed_key
 
 _TYPE_SCALAR, _TYPE_GM_ADDR = 1, 2
+
+
+def _param_writes(handle: Any, count: int) -> list[bool]:
+    """For each parameter, whether the kernel may write through it (asc_kernel_param_writes, the IR's
+    memory effects)."""
+    out = ffi.new("int32_t*")
+    writes = []
+    for index in range(count):
+        rt._check(lib.asc_kernel_param_writes(handle, index, out), "asc_kernel_param_writes")
+        writes.append(bool(out[0]))
+    return writes
 
 
 def _visitor() -> type:
@@ -39,6 +50,7 @@ class CompiledKernel:
         self.name, self.handle, self.runtime_params = name, handle, runtime_params
         self.prints = prints  # has printf / dump_tensor: print the launch's output
         self.param_names = [p for p, _ in runtime_params]
+        self.writes = _param_writes(handle, len(runtime_params))  # by parameter: the kernel may write it
 
     @property
     def ir(self) -> str:
@@ -200,6 +212,8 @@ class JITFunction(Function):
             a = c_args[i]
             a.kind, a.dtype = spec.kind, spec.dtype.code
             if spec.kind == KIND_BUFFER:
+                if kernel.writes[i]:
+                    check_writable(value, self.__name__, name)
                 address, size, a.kind = buffer_of(value, self.__name__, name)
                 a.ptr, a.size = ffi.cast("void*", address), size
             elif spec.dtype.is_float():

@@ -78,6 +78,11 @@ def _check_torch(value: Any) -> None:
         raise BindError
 
 
+def _check_torch_written(value: Any) -> None:
+    if value.requires_grad or value.device.type != "cpu" or not value.is_contiguous():
+        raise BindError
+
+
 class LaunchPlan:
     """One specialisation's launch: the kernel handle, an argument block, and a binder that writes one
     launch's values into it. Each thread that launches the plan gets a block and binder of its own (a
@@ -99,18 +104,22 @@ class LaunchPlan:
         for i, ((_name, spec), (index, attr), value) in enumerate(zip(kernel.runtime_params, sources, values)):
             source = f"args[{index}]" + (f".{attr}" if attr else "")
             lines.append(f"    v = {source}")
+            written = spec.kind == KIND_BUFFER and kernel.writes[i]  # read-only buffers: the slow path refuses
             if spec.kind == KIND_BUFFER and type(value).__module__.startswith("torch"):
-                lines += ["    check_torch(v)", f"    f{i}.ptr = cast(v.data_ptr())",
+                lines += ["    check_torch_written(v)" if written else "    check_torch(v)", f"    f{i}.ptr = cast(v.data_ptr())",
                           f"    f{i}.size = v.numel() * v.element_size()"]  # fmt: skip
             elif spec.kind == KIND_BUFFER and type(value) is ndarray:
                 # The same live array as last time (weakly held, so never a recycled address) with the same
                 # size has the same memory: an array's data pointer only moves when a resize changes its size.
-                lines += [f"    m = memo{i}", "    if m[0]() is not v or m[1] != v.nbytes:",
-                          f"        f{i}.ptr = fb(char_array, v, False)", f"        f{i}.size = v.nbytes",
+                # A written array is bound requiring a writable buffer (a read-only one raises); an array made
+                # read-only since then keeps its memo, so the memo is checked with its flags too.
+                lines += [f"    m = memo{i}",
+                          "    if m[0]() is not v or m[1] != v.nbytes" + (" or not v.flags.writeable:" if written else ":"),
+                          f"        f{i}.ptr = fb(char_array, v, {written})", f"        f{i}.size = v.nbytes",
                           f"        memo{i}[:] = (weak(v), v.nbytes)"]  # fmt: skip
                 self._memos.append(i)
             elif spec.kind == KIND_BUFFER:
-                lines += [f"    f{i}.ptr = fb(char_array, v, False)", f"    f{i}.size = v.nbytes"]
+                lines += [f"    f{i}.ptr = fb(char_array, v, {written})", f"    f{i}.size = v.nbytes"]
             elif spec.dtype.is_float():
                 lines.append(f"    f{i}.f = v")
             else:
@@ -126,7 +135,8 @@ class LaunchPlan:
         """A fresh argument block and the binder generated for this plan, writing into it."""
         c_args = ffi.new("asc_arg_t[]", max(1, self.count))
         scope: dict[str, Any] = dict(fb=_backend_from_buffer, char_array=_CHAR_ARRAY, cast=_void_pointer,
-                                     check_torch=_check_torch, weak=weakref.ref)  # fmt: skip
+                                     check_torch=_check_torch, check_torch_written=_check_torch_written,
+                                     weak=weakref.ref)  # fmt: skip
         for i, (kind, dtype) in enumerate(self._types):
             field = c_args[i]
             field.kind, field.dtype = kind, dtype
