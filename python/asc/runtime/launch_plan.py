@@ -106,15 +106,16 @@ class LaunchPlan:
             lines.append(f"    v = {source}")
             written = spec.kind == KIND_BUFFER and kernel.writes[i]  # read-only buffers: the slow path refuses
             if spec.kind == KIND_BUFFER and type(value).__module__.startswith("torch"):
-                lines += ["    check_torch_written(v)" if written else "    check_torch(v)", f"    f{i}.ptr = cast(v.data_ptr())",
+                check = "check_torch_written" if written else "check_torch"
+                lines += [f"    {check}(v)", f"    f{i}.ptr = cast(v.data_ptr())",
                           f"    f{i}.size = v.numel() * v.element_size()"]  # fmt: skip
             elif spec.kind == KIND_BUFFER and type(value) is ndarray:
                 # The same live array as last time (weakly held, so never a recycled address) with the same
                 # size has the same memory: an array's data pointer only moves when a resize changes its size.
                 # A written array is bound requiring a writable buffer (a read-only one raises); an array made
                 # read-only since then keeps its memo, so the memo is checked with its flags too.
-                lines += [f"    m = memo{i}",
-                          "    if m[0]() is not v or m[1] != v.nbytes" + (" or not v.flags.writeable:" if written else ":"),
+                stale = " or not v.flags.writeable" if written else ""
+                lines += [f"    m = memo{i}", f"    if m[0]() is not v or m[1] != v.nbytes{stale}:",
                           f"        f{i}.ptr = fb(char_array, v, {written})", f"        f{i}.size = v.nbytes",
                           f"        memo{i}[:] = (weak(v), v.nbytes)"]  # fmt: skip
                 self._memos.append(i)
