@@ -116,3 +116,24 @@ def check_writable(value: Any, kernel: str, param: str) -> None:
                 "in place: a leaf Variable that requires grad cannot be used in an in-place operation (pass "
                 "x.detach(), or launch under torch.no_grad())"
             )
+
+
+def int_range(dtype: dt.DataType) -> tuple[int, int]:
+    """The values an integer (or bool) dtype holds."""
+    if dtype.kind == "bool":
+        return 0, 1
+    if dtype.is_signed():
+        return -(1 << (dtype.bitwidth - 1)), (1 << (dtype.bitwidth - 1)) - 1
+    return 0, (1 << dtype.bitwidth) - 1
+
+
+def int_bits(value: Any, dtype: dt.DataType, kernel: str, param: str) -> int:
+    """An integer launch argument as asc_arg_t.i holds it (uint64 as its bit pattern); refuses, naming the
+    argument and the range, a value its dtype cannot hold (never truncated)."""
+    v = int(value)
+    lo, hi = int_range(dtype)
+    if not lo <= v <= hi:
+        raise LaunchArgumentError(
+            f"{kernel}(): argument '{param}' is {v}, which does not fit its dtype {dtype.name} ({lo}..{hi})"
+        )
+    return v - (1 << 64) if v >= 1 << 63 else v

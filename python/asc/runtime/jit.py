@@ -18,13 +18,14 @@ from ..language.core.struct import Struct
 from ..language.core.tensor import GlobalAddress
 from ..lib.runtime import profile as rt_profile
 from ..lib.runtime import state as rt
-from .arguments import KIND_BUFFER, KIND_SCALAR, ArgSpec, buffer_of, check_writable, describe
+from .arguments import KIND_BUFFER, KIND_SCALAR, ArgSpec, buffer_of, check_writable, describe, int_bits
 from .compiler import split_options
 from .config import KernelType
 from .launch_plan import BIND_ERRORS, LaunchPlan, make_key_function
 from .reads import closure_values, constant_slots, disk_key_part, plain_constant, typed_key
 
 _TYPE_SCALAR, _TYPE_GM_ADDR = 1, 2
+MAX_BLOCK_DIM = 65535  # asc_launch's block_dim range is 1..65535
 
 
 def _param_writes(handle: Any, count: int) -> list[bool]:
@@ -94,11 +95,21 @@ class JITFunction(Function):
         if len(grid) not in (1, 2):
             raise ValueError(f"{self.__name__}[core_num, stream]: expected one or two values, got {len(grid)}")
         launcher = self._launchers.get(grid)
-        if launcher is not None:
+        if launcher is not None and type(grid[0]) is int:  # 1.0 and True hash as 1 does: checked below
             return launcher
         core_num, stream = grid[0], grid[1] if len(grid) == 2 else None
-        if not isinstance(core_num, int) or isinstance(core_num, bool) or core_num <= 0:
-            raise ValueError(f"{self.__name__}[core_num, stream]: core_num must be a positive int, got {core_num!r}")
+        an_int = isinstance(core_num, int) and not isinstance(core_num, bool)
+        if not an_int or not 1 <= core_num <= MAX_BLOCK_DIM:
+            what = "out of range" if an_int else f"a {type(core_num).__name__}"
+            raise ValueError(
+                f"{self.__name__}[core_num, stream]: core_num (block_dim) must be an int in 1..{MAX_BLOCK_DIM}, "
+                f"got {core_num!r} ({what})"
+            )
+        if stream is not None and not isinstance(stream, rt.Stream):
+            raise TypeError(
+                f"{self.__name__}[core_num, stream]: stream must be an asc stream (asc.lib.runtime.create_stream(), "
+                f"current_stream()) or None, got {type(stream).__name__} {stream!r}"
+            )
         launch = self.launch
 
         def launcher(*args: Any, **kwargs: Any) -> None:
@@ -219,7 +230,7 @@ class JITFunction(Function):
             elif spec.dtype.is_float():
                 a.f = float(value)
             else:
-                a.i = int(value)
+                a.i = int_bits(value, spec.dtype, self.__name__, name)
         status = lib.asc_launch(kernel.handle, stream.handle, core_num, c_args, len(values))
         if status == 0 and self._plans is not None and not kwargs and len(args) == len(self._param_names):
             self._remember_plan(args, kernel, sources, values)

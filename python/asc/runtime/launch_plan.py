@@ -12,7 +12,7 @@ import weakref
 from typing import Any, Callable
 
 from .._ffi import ffi, lib
-from .arguments import KIND_BUFFER, numpy_module
+from .arguments import KIND_BUFFER, int_range, numpy_module
 
 
 class _NoArray:  # what `type(x) is ndarray` compares with before numpy is imported
@@ -123,6 +123,9 @@ class LaunchPlan:
                 lines += [f"    f{i}.ptr = fb(char_array, v, {written})", f"    f{i}.size = v.nbytes"]
             elif spec.dtype.is_float():
                 lines.append(f"    f{i}.f = v")
+            elif attr is not None and spec.dtype.bitwidth < 64:  # a struct field: its dtype's range (the slow path
+                lo, hi = int_range(spec.dtype)  # names a value outside it)
+                lines += [f"    if not {lo} <= v <= {hi}: raise BindError", f"    f{i}.i = v"]
             else:
                 lines.append(f"    f{i}.i = v")
         if self.count == 0:
@@ -135,9 +138,9 @@ class LaunchPlan:
     def _new_binder(self) -> tuple[Any, Callable[[tuple], None]]:
         """A fresh argument block and the binder generated for this plan, writing into it."""
         c_args = ffi.new("asc_arg_t[]", max(1, self.count))
-        scope: dict[str, Any] = dict(fb=_backend_from_buffer, char_array=_CHAR_ARRAY, cast=_void_pointer,
-                                     check_torch=_check_torch, check_torch_written=_check_torch_written,
-                                     weak=weakref.ref)  # fmt: skip
+        scope: dict[str, Any] = dict(BindError=BindError, fb=_backend_from_buffer, char_array=_CHAR_ARRAY,
+                                     cast=_void_pointer, check_torch=_check_torch,
+                                     check_torch_written=_check_torch_written, weak=weakref.ref)  # fmt: skip
         for i, (kind, dtype) in enumerate(self._types):
             field = c_args[i]
             field.kind, field.dtype = kind, dtype
