@@ -110,7 +110,7 @@ def test_block_dim_is_checked_the_same_way_every_time(core_num):
     z = np.zeros(N, np.int32)
     fill_int[1, rt.current_stream()](z, N, 5)  # a launcher for 1 exists (1.0 and True hash as 1 does)
     for _ in range(2):
-        with pytest.raises(ValueError, match=r"core_num \(block_dim\) must be an int in 1\.\.65535, got "):
+        with pytest.raises(ValueError, match=r"core_num must be a positive int, 1\.\.65535 \(the block_dim range\), got "):
             fill_int[core_num, rt.current_stream()](z, N, 5)
 
 

@@ -102,8 +102,8 @@ class JITFunction(Function):
         if not an_int or not 1 <= core_num <= MAX_BLOCK_DIM:
             what = "out of range" if an_int else f"a {type(core_num).__name__}"
             raise ValueError(
-                f"{self.__name__}[core_num, stream]: core_num (block_dim) must be an int in 1..{MAX_BLOCK_DIM}, "
-                f"got {core_num!r} ({what})"
+                f"{self.__name__}[core_num, stream]: core_num must be a positive int, 1..{MAX_BLOCK_DIM} (the "
+                f"block_dim range), got {core_num!r} ({what})"
             )
         if stream is not None and not isinstance(stream, rt.Stream):
             raise TypeError(
