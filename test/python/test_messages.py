@@ -110,7 +110,7 @@ def test_block_dim_is_checked_the_same_way_every_time(core_num):
     z = np.zeros(N, np.int32)
     fill_int[1, rt.current_stream()](z, N, 5)  # a launcher for 1 exists (1.0 and True hash as 1 does)
     for _ in range(2):
-        with pytest.raises(ValueError, match=r"core_num must be a positive int, 1\.\.65535 \(the block_dim range\), got "):
+        with pytest.raises(ValueError, match=r"must be a positive int, 1\.\.65535 \(the block_dim range\), got "):
             fill_int[core_num, rt.current_stream()](z, N, 5)
 
 
@@ -205,3 +205,30 @@ def test_cache_entries_that_are_not_regular_files_or_too_large_are_skipped(tmp_p
         assert stats["discarded"] == 1
     else:
         assert stats["not_regular"] == 1
+
+
+class Small(asc.Struct):
+    count = asc.Field(asc.int16, 0, "count")
+
+
+@asc.jit
+def fill_count(z: asc.GlobalAddress, n: int, small: Small):
+    z_gm = asc.GlobalTensor()
+    z_gm.set_global_buffer(z, n)
+    t = asc.LocalTensor(z.dtype, asc.TPosition.VECOUT, 0, n)
+    asc.duplicate(t, small.count, n)
+    asc.set_flag(asc.HardEvent.V_MTE3, 0)
+    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
+    asc.data_copy(z_gm, t, n)
+
+
+def test_a_struct_field_outside_its_dtype_is_refused_also_on_a_cached_launch():
+    z = np.zeros(N, np.int32)
+    launch = fill_count[1, rt.current_stream()]
+    launch(z, N, Small(count=7))
+    launch(z, N, Small(count=7))  # a plan exists
+    assert (z == 7).all()
+    with pytest.raises(LaunchArgumentError, match=r"argument 'small.count' is 70000, which does not fit its dtype "
+                                                  r"int16 \(-32768\.\.32767\)"):  # fmt: skip
+        launch(z, N, Small(count=70000))
+    assert (z == 7).all()

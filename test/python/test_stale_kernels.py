@@ -206,6 +206,19 @@ def test_a_module_list_read_at_compile_time_is_refused():
     assert "test_stale_kernels.py" in str(e.value) and "use a tuple" in str(e.value)
 
 
+WEIGHTS = np.ones(4, np.float32)  # an array read at compile time: refused too
+
+
+def test_a_module_array_read_at_compile_time_is_refused():
+    @asc.jit
+    def fill_array(z: asc.GlobalAddress, n: int):
+        t = asc.LocalTensor(z.dtype, asc.TPosition.VECOUT, 0, n)
+        asc.duplicate(t, float(WEIGHTS[0]), n)
+
+    with pytest.raises(asc.CodegenError, match=r"reads 'WEIGHTS' at compile time, a ndarray, which can change"):
+        launch(fill_array)
+
+
 def scale_setting():  # a plain helper the kernel calls while compiling
     return SETTINGS["scale"]
 

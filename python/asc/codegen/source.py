@@ -6,6 +6,7 @@ import ast
 import inspect
 import linecache
 import os
+import sys
 import textwrap
 import types
 from enum import Enum
@@ -64,13 +65,22 @@ class LiveCells(Mapping):
         return sum(1 for _ in self)
 
 
+def _is_array(value: Any) -> bool:
+    """A numpy array or a torch tensor: their elements change in place."""
+    np = sys.modules.get("numpy")
+    if np is not None and isinstance(value, np.ndarray):
+        return True
+    torch = sys.modules.get("torch")
+    return torch is not None and isinstance(value, torch.Tensor)
+
+
 def refusal(value: Any, attributes: bool = False) -> Optional[str]:
     """Why a kernel may not read `value` at compile time (None: it may); with `attributes`, why it may not
     read the value's attributes. The caches key what a kernel reads by value (constants, tuples of them)
     or identity (functions, classes, other objects); a mutable container, or the attributes of an instance
     of a user class, can change without anything being rebound, so no key sees the change and the kernel
     would run with what it read at an earlier compile."""
-    if isinstance(value, _MUTABLE):
+    if isinstance(value, _MUTABLE) or _is_array(value):
         return f"a {type(value).__name__}, which can change without being rebound (no cache key would see it)"
     if isinstance(value, (tuple, frozenset)):
         for v in value:
