@@ -6,6 +6,7 @@
 #include "codegen/ascendc_emitter.h"
 #include "convert.h"
 #include "handles.h"
+#include "ir/param_access.h"
 #include "ir/printer.h"
 #include "runtime/compile.h"
 
@@ -170,6 +171,16 @@ asc_status_t asc_kernel_source(const asc_kernel_t* kernel, char* buf, size_t cap
 
 asc_status_t asc_kernel_param_count(const asc_kernel_t* kernel, size_t* out) {
   return guard([&] { *require(out, "out") = reinterpret_cast<const Kernel*>(require(kernel, "kernel"))->num_params; });
+}
+
+asc_status_t asc_kernel_param_writes(const asc_kernel_t* kernel, size_t index, int32_t* out) {
+  return guard([&] {
+    const Kernel& k = *reinterpret_cast<const Kernel*>(require(kernel, "kernel"));
+    int32_t* result = require(out, "out");
+    if (index >= k.num_params)
+      fail(ASC_ERR_INVALID_ARGUMENT, "parameter index {} out of range (kernel has {})", index, k.num_params);
+    *result = param_writes(k)[index] ? 1 : 0;
+  });
 }
 
 }  // extern "C"

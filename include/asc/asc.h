@@ -241,6 +241,12 @@ ASC_API asc_status_t asc_builder_replay(asc_builder_t* builder, const void* log,
 ASC_API asc_status_t asc_kernel_print(const asc_kernel_t* kernel, char* buf, size_t cap, size_t* len);
 ASC_API asc_status_t asc_builder_print(const asc_builder_t* builder, char* buf, size_t cap, size_t* len);
 ASC_API asc_status_t asc_kernel_param_count(const asc_kernel_t* kernel, size_t* out);
+/* Whether the kernel may write through parameter `index` (since 1.9): *out
+   is 1 when some op's memory effect writes a GM tensor or address derived
+   from it (data_copy, data_copy_pad, fixpipe, atomics, set_value ...), else
+   0. Callers refuse read-only buffers for such parameters before launching.
+   An index past the last parameter is ASC_ERR_INVALID_ARGUMENT. */
+ASC_API asc_status_t asc_kernel_param_writes(const asc_kernel_t* kernel, size_t index, int32_t* out);
 /* The kernel as Ascend C source (since 1.8): one self-contained file for the
    CANN compiler, copied out as asc_kernel_print copies text. A kernel using
    an op the emitter cannot spell yet gives ASC_ERR_UNSUPPORTED naming it and

@@ -122,6 +122,7 @@ TEST_F(CapiTest, EveryNullHandleOrPointerIsAnInvalidArgument) {
   asc_platform_info_t info{};
   char buf[8];
   size_t len = 0;
+  int32_t i32 = 0;
   const asc_loc_t null_file{nullptr, 3, 1, 1};
   std::vector<float> data(8);
   const asc_arg_t args[3] = {buffer_arg(data), buffer_arg(data), buffer_arg(data)};
@@ -159,6 +160,8 @@ TEST_F(CapiTest, EveryNullHandleOrPointerIsAnInvalidArgument) {
       {"asc_kernel_print", [&] { return asc_kernel_print(nullptr, buf, sizeof buf, &len); }, "kernel"},
       {"asc_kernel_param_count(kernel)", [&] { return asc_kernel_param_count(nullptr, &len); }, "kernel"},
       {"asc_kernel_param_count(out)", [&] { return asc_kernel_param_count(kernel, nullptr); }, "out"},
+      {"asc_kernel_param_writes(kernel)", [&] { return asc_kernel_param_writes(nullptr, 0, &i32); }, "kernel"},
+      {"asc_kernel_param_writes(out)", [&] { return asc_kernel_param_writes(kernel, 0, nullptr); }, "out"},
       {"asc_platform_query(name)", [&] { return asc_platform_query(nullptr, 11, &info); }, "platform name"},
       {"asc_platform_query(out)", [&] { return asc_platform_query(kPlatform.data(), kPlatform.size(), nullptr); },
        "out"},
@@ -410,6 +413,26 @@ TEST_F(CapiTest, ValueTypesAndParamCount) {
   size_t n = 0;
   ASSERT_EQ(asc_kernel_param_count(w.finish(), &n), ASC_OK);
   EXPECT_EQ(n, 3u);
+}
+
+TEST_F(CapiTest, ParamWritesNamesTheParametersTheKernelWritesThrough) {
+  // vadd reads x and y and writes z (through a GlobalTensor set over an offset of it)
+  asc_kernel_t* kernel = build_vadd();
+  int32_t writes = -1;
+  const int32_t expected[] = {0, 0, 1};
+  for (size_t i = 0; i < 3; ++i) {
+    ASSERT_EQ(asc_kernel_param_writes(kernel, i, &writes), ASC_OK) << asc_last_error();
+    EXPECT_EQ(writes, expected[i]) << "parameter " << i;
+  }
+  EXPECT_TRUE(fails_with(asc_kernel_param_writes(kernel, 3, &writes), ASC_ERR_INVALID_ARGUMENT,
+                         {"parameter index 3", "kernel has 3"}));
+  CapiWriter w(module_.get(), "reads_only", TiledBinary{}.params());  // no op writes GM
+  w.op("get_block_idx", {});
+  asc_kernel_t* nothing = w.finish();
+  for (size_t i = 0; i < 3; ++i) {
+    ASSERT_EQ(asc_kernel_param_writes(nothing, i, &writes), ASC_OK);
+    EXPECT_EQ(writes, 0) << "parameter " << i;
+  }
 }
 
 TEST_F(CapiTest, KernelPrintReportsTheLengthItNeeds) {

@@ -7,6 +7,7 @@ generator never imports the runtime (as pyasc's ``JITFunction(Function)`` and it
 from __future__ import annotations
 
 import inspect
+import threading
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from ..errors import CodegenError
@@ -14,6 +15,10 @@ from .source import FunctionSource
 
 if TYPE_CHECKING:
     from .ir_builder import IRBuilder
+
+
+MAX_RECURSION = 16  # how deep a device function may call itself (inlined: the recursion ends at compile time)
+_inlining = threading.local()  # .stack: the device functions being inlined on this thread, outermost first
 
 
 class Function:
@@ -50,4 +55,24 @@ class Function:
         from .function_visitor import FunctionVisitor  # the visitor imports this module
 
         scope = self.bind_call(args, kwargs, call_loc)
-        return FunctionVisitor(builder, self.source, scope).run_body()
+        stack = getattr(_inlining, "stack", None)
+        if stack is None:
+            stack = _inlining.stack = []
+        if sum(1 for f in stack if f is self) >= MAX_RECURSION:
+            raise CodegenError(
+                f"device function '{self.__name__}' (defined at {self.source.file}:{self.source.line}) calls itself "
+                f"more than {MAX_RECURSION} deep: device functions are inlined into the kernel, so a recursion must "
+                "end at compile time (on a ConstExpr or Python value) within that many calls",
+                *call_loc,
+            )
+        stack.append(self)
+        try:
+            return FunctionVisitor(builder, self.source, scope).run_body()
+        except RecursionError:
+            raise CodegenError(
+                f"device function '{self.__name__}' (defined at {self.source.file}:{self.source.line}): calls "
+                "nest deeper than Python's recursion limit allows to compile them",
+                *call_loc,
+            ) from None
+        finally:
+            stack.pop()

@@ -13,6 +13,7 @@ import ast
 import builtins
 import contextlib
 import operator
+import types
 from typing import Any, Callable, Iterator
 
 from ..errors import CodegenError, UnsupportedSyntaxError
@@ -25,7 +26,7 @@ from . import regions
 from .function import Function
 from .hints import did_you_mean, snake_case
 from .ir_builder import IRBuilder
-from .source import FunctionSource
+from .source import FunctionSource, library_module, refusal
 
 _BIN_OPS: dict[type, Callable[[Any, Any], Any]] = {
     ast.Add: operator.add,
@@ -58,6 +59,27 @@ _ALLOWED_BUILTINS = {
     "True", "False", "None", "divmod", "round", "str", "type", "enumerate", "zip", "ValueError", "TypeError",
 }  # fmt: skip
 _MUTABLE_KINDS = (Scalar, IRObject, bool, int, float)
+
+
+_ABSENT = object()
+
+
+def _refused(what: str, why: str) -> str:
+    return (
+        f"the kernel reads {what} at compile time, {why}; use a tuple (keyed by value) or pass the value as a "
+        "ConstExpr argument"
+    )
+
+
+def _user_namespace(base: Any) -> bool:
+    """A module or class of the user's (library ones do not change between launches)."""
+    if isinstance(base, types.ModuleType):
+        name = base.__name__
+    elif isinstance(base, type):
+        name = base.__module__ or ""
+    else:
+        return False
+    return not library_module(name)
 
 
 class _Return(Exception):
@@ -135,6 +157,9 @@ class FunctionVisitor(ast.NodeVisitor):
             )
         found, value = self.source.resolve_global(name)
         if found:
+            why = refusal(value)
+            if why is not None:
+                raise self.error(node, _refused(f"'{name}'", why))
             return value
         if name in _ALLOWED_BUILTINS:
             return getattr(builtins, name)
@@ -377,13 +402,31 @@ class FunctionVisitor(ast.NodeVisitor):
     def visit_Attribute(self, node: ast.Attribute) -> Any:
         base = self.visit(node.value)
         try:
-            return getattr(base, node.attr)
+            value = getattr(base, node.attr)
         except AttributeError:
-            owner = getattr(base, "__name__", type(base).__name__)
-            hint = did_you_mean(node.attr)
-            if not hint and snake_case(node.attr) != node.attr and hasattr(base, snake_case(node.attr)):
-                hint = f"; did you mean {owner}.{snake_case(node.attr)}?"
-            raise self.error(node, f"{owner} has no attribute '{node.attr}'{hint}") from None
+            value = _ABSENT
+        if value is not _ABSENT:
+            if _user_namespace(base):  # module.NAME, Class.NAME: read at compile time
+                why = refusal(value)
+                if why is not None:
+                    owner = getattr(base, "__name__", "?")
+                    raise self.error(node, _refused(f"'{owner}.{node.attr}'", why))
+            elif self._from_outside(node.value):  # OBJECT.attr of an object the kernel did not make
+                why = refusal(base, attributes=True)
+                if why is not None:
+                    raise self.error(node, _refused(f"'{ast.unparse(node)}'", why))
+            return value
+        owner = getattr(base, "__name__", type(base).__name__)
+        hint = did_you_mean(node.attr)
+        if not hint and snake_case(node.attr) != node.attr and hasattr(base, snake_case(node.attr)):
+            hint = f"; did you mean {owner}.{snake_case(node.attr)}?"
+        raise self.error(node, f"{owner} has no attribute '{node.attr}'{hint}")
+
+    def _from_outside(self, node: ast.expr) -> bool:
+        """Whether `node` names something from the kernel's module or closure (NAME, module.NAME)."""
+        if isinstance(node, ast.Attribute):
+            node = node.value
+        return isinstance(node, ast.Name) and node.id not in self.scope
 
     def visit_BinOp(self, node: ast.BinOp) -> Any:
         op = _BIN_OPS.get(type(node.op))

@@ -31,7 +31,7 @@ _c_texts: dict[str, object] = {}
 def _text(s: str) -> bytes:
     b = _texts.get(s)
     if b is None:
-        b = _texts[s] = s.encode()
+        b = _texts[s] = s.encode("utf-8", "backslashreplace")
     return b
 
 
@@ -75,7 +75,7 @@ class IRBuilder:
         types = ffi.new("asc_type_t[]", max(1, len(params)))
         for i, (kind, dtype, position) in enumerate(params):
             types[i].kind, types[i].dtype, types[i].position = kind, dtype, position
-        encoded = name.encode()
+        encoded = name.encode("utf-8", "backslashreplace")
         out = ffi.new("asc_builder_t**")
         self._check(lib.asc_build_kernel(_shared_module(), encoded, len(encoded), types, len(params), out))
         self._handle = out[0]
@@ -96,7 +96,7 @@ class IRBuilder:
         file, line, col = self.loc
         c_loc = self._c_loc
         if file != self._loc_file:  # the file changes rarely (device functions in other modules)
-            encoded = file.encode()
+            encoded = file.encode("utf-8", "backslashreplace")
             self._loc_file, self._loc_buf = file, ffi.new("char[]", encoded)
             c_loc.file, c_loc.file_len = self._loc_buf, len(encoded)
         c_loc.line, c_loc.col = line, col
@@ -144,7 +144,7 @@ class IRBuilder:
         self._check(lib.asc_builder_if_end(self._handle))
 
     def set_option(self, name: str, value: int) -> None:
-        encoded = name.encode()
+        encoded = name.encode("utf-8", "backslashreplace")
         self._check(lib.asc_builder_set_option(self._handle, encoded, len(encoded), int(value)))
 
     def finish(self):

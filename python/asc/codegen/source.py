@@ -6,10 +6,101 @@ import ast
 import inspect
 import linecache
 import os
+import sys
 import textwrap
-from typing import Any, Callable
+import types
+from enum import Enum
+from typing import Any, Callable, Iterator, Mapping, Optional
 
 from ..errors import CodegenError
+
+_ABSENT = object()
+_MUTABLE = (list, dict, set, bytearray)
+_IMMUTABLE = (int, float, complex, bool, str, bytes, type(None), Enum, range, slice, type(Ellipsis))
+_NAMESPACES = (types.ModuleType, type, types.FunctionType, types.BuiltinFunctionType, types.MethodType)
+# Library code: what its modules hold does not change between launches. asc.runtime.register_code_package
+# adds the packages it registers (asc2).
+LIBRARY_PACKAGES = ["asc", "numpy", "torch"]
+_TRUSTED_PACKAGES = ("builtins", "typing", "enum", "math")
+
+
+def library_module(name: Optional[str]) -> bool:
+    """Whether the module called `name` is library code (asc, numpy, torch, a registered code package)."""
+    top = (name or "").split(".")[0]
+    return top in LIBRARY_PACKAGES or top in _TRUSTED_PACKAGES
+
+
+class LiveCells(Mapping):
+    """A function's closure by name, read from its cells at each lookup: a `nonlocal` rebinding (or a cell
+    filled after the function was made) is seen. Cells not yet filled are absent."""
+
+    __slots__ = ("_cells",)
+
+    def __init__(self, fn: Callable[..., Any]):
+        code = getattr(fn, "__code__", None)
+        self._cells = dict(zip(code.co_freevars, fn.__closure__ or ())) if code is not None else {}
+
+    def get(self, name: str, default: Any = None) -> Any:
+        cell = self._cells.get(name)
+        if cell is None:
+            return default
+        try:
+            return cell.cell_contents
+        except ValueError:
+            return default
+
+    def __getitem__(self, name: str) -> Any:
+        value = self.get(name, _ABSENT)
+        if value is _ABSENT:
+            raise KeyError(name)
+        return value
+
+    def __contains__(self, name: object) -> bool:
+        return self.get(name, _ABSENT) is not _ABSENT  # type: ignore[arg-type]
+
+    def __iter__(self) -> Iterator[str]:
+        return (name for name in list(self._cells) if name in self)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+
+def _is_array(value: Any) -> bool:
+    """A numpy array or a torch tensor: their elements change in place."""
+    np = sys.modules.get("numpy")
+    if np is not None and isinstance(value, np.ndarray):
+        return True
+    torch = sys.modules.get("torch")
+    return torch is not None and isinstance(value, torch.Tensor)
+
+
+def refusal(value: Any, attributes: bool = False) -> Optional[str]:
+    """Why a kernel may not read `value` at compile time (None: it may); with `attributes`, why it may not
+    read the value's attributes. The caches key what a kernel reads by value (constants, tuples of them)
+    or identity (functions, classes, other objects); a mutable container, or the attributes of an instance
+    of a user class, can change without anything being rebound, so no key sees the change and the kernel
+    would run with what it read at an earlier compile."""
+    if isinstance(value, _MUTABLE) or _is_array(value):
+        return f"a {type(value).__name__}, which can change without being rebound (no cache key would see it)"
+    if isinstance(value, (tuple, frozenset)):
+        for v in value:
+            why = refusal(v, attributes)
+            if why is not None:
+                return f"a {type(value).__name__} holding {why}"
+        return None
+    if isinstance(value, _IMMUTABLE) or isinstance(value, _NAMESPACES):
+        return None
+    from .function import Function
+
+    if not attributes or isinstance(value, Function):
+        return None
+    if library_module(type(value).__module__):
+        return None
+    return (
+        f"an attribute of a {type(value).__qualname__} object, which can change without the object being rebound "
+        "(no cache key would see it)"
+    )
+
 
 _MODULE_TREES: dict[tuple[str, float], ast.Module] = {}  # (file, mtime) -> its AST, parsed once
 
@@ -60,13 +151,7 @@ class FunctionSource:
         self.tree: ast.FunctionDef = tree
         self.line = start
         self.globals: dict[str, Any] = fn.__globals__
-        self.closure: dict[str, Any] = {}
-        if fn.__closure__:
-            for name, cell in zip(fn.__code__.co_freevars, fn.__closure__):
-                try:
-                    self.closure[name] = cell.cell_contents
-                except ValueError:
-                    pass
+        self.closure: Mapping[str, Any] = LiveCells(fn)  # read at each lookup: a nonlocal rebinding is seen
 
     def location(self, node: ast.AST) -> tuple[str, int, int]:
         return self.file, node.lineno + self.line_offset, node.col_offset + self.col_offset + 1

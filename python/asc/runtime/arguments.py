@@ -92,3 +92,48 @@ def buffer_of(value: Any, kernel: str, param: str) -> tuple[int, int, int]:
         raise LaunchArgumentError(f"{kernel}(): argument '{param}' must be contiguous (use .contiguous())")
     kind = lib.ASC_ARG_DEVICE_BUFFER if value.device.type == "npu" else lib.ASC_ARG_BUFFER
     return value.data_ptr(), value.numel() * value.element_size(), kind
+
+
+def check_writable(value: Any, kernel: str, param: str) -> None:
+    """Refuses, before anything runs, a buffer the kernel writes that its owner forbade writing: a numpy
+    array that is not writeable (flags.writeable False, np.frombuffer of bytes, a read-only np.memmap),
+    or a torch leaf tensor that requires grad (as torch refuses in-place ops on one, outside no_grad)."""
+    np = numpy_module()
+    if np is not None and isinstance(value, np.ndarray):
+        if not value.flags.writeable:
+            what = "a read-only np.memmap" if isinstance(value, np.memmap) else "read-only (flags.writeable is False)"
+            raise LaunchArgumentError(
+                f"{kernel}(): argument '{param}' is {what}, but the kernel writes it; pass a writeable array "
+                "(np.array(x) copies one)"
+            )
+        return
+    if getattr(value, "requires_grad", False) and getattr(value, "is_leaf", False):
+        import torch
+
+        if torch.is_grad_enabled():
+            raise LaunchArgumentError(
+                f"{kernel}(): argument '{param}' is a leaf tensor that requires grad, and the kernel writes it "
+                "in place: a leaf Variable that requires grad cannot be used in an in-place operation (pass "
+                "x.detach(), or launch under torch.no_grad())"
+            )
+
+
+def int_range(dtype: dt.DataType) -> tuple[int, int]:
+    """The values an integer (or bool) dtype holds."""
+    if dtype.kind == "bool":
+        return 0, 1
+    if dtype.is_signed():
+        return -(1 << (dtype.bitwidth - 1)), (1 << (dtype.bitwidth - 1)) - 1
+    return 0, (1 << dtype.bitwidth) - 1
+
+
+def int_bits(value: Any, dtype: dt.DataType, kernel: str, param: str) -> int:
+    """An integer launch argument as asc_arg_t.i holds it (uint64 as its bit pattern); refuses, naming the
+    argument and the range, a value its dtype cannot hold (never truncated)."""
+    v = int(value)
+    lo, hi = int_range(dtype)
+    if not lo <= v <= hi:
+        raise LaunchArgumentError(
+            f"{kernel}(): argument '{param}' is {v}, which does not fit its dtype {dtype.name} ({lo}..{hi})"
+        )
+    return v - (1 << 64) if v >= 1 << 63 else v

@@ -24,16 +24,19 @@ from __future__ import annotations
 
 import marshal
 import os
+import stat
 import types
 import zlib
 from typing import Any, Optional, Union
 
 from .._ffi import lib, library_path
+from ..codegen.source import LIBRARY_PACKAGES
 
 _FORMAT = b"asc-kernel-cache-2"
 
 # What this process's cache did (for tests and curious users).
 stats = {"hits": 0, "misses": 0, "stored": 0, "discarded": 0}
+skipped = {"not_regular": 0}  # entries that were not regular files (also misses)
 
 
 def cache_dir() -> Optional[str]:
@@ -64,14 +67,14 @@ def _package_modules(package: str, directory: str) -> list[str]:
     """The package's module list, remembered in the cache directory: listing a dozen directories costs more
     than the whole rest of a cache hit. A module added later matters only once an existing module imports
     it, and that edit changes the existing module's stamp, so a remembered list never hides a change."""
-    listing = os.path.join(directory, f"modules-{zlib.crc32(package.encode()):08x}.txt") if directory else None
+    listing = os.path.join(directory, f"modules-{zlib.crc32(os.fsencode(package)):08x}.txt") if directory else None
     if listing:
+        blob = _read_entry(listing)  # as the entries: a regular file, of a capped size
         try:
-            with open(listing, "rb") as f:
-                payload = _unframe(f.read())
+            payload = _unframe(blob) if blob is not None and len(blob) <= MAX_ENTRY_BYTES else None
             if payload is not None:
                 return payload.decode().split("\n")
-        except (OSError, UnicodeDecodeError):
+        except UnicodeDecodeError:
             pass
     modules: list[str] = []
     _list_modules(package, "", modules)
@@ -116,6 +119,9 @@ def register_code_package(package: Union[types.ModuleType, str, os.PathLike]) ->
         raise ValueError(f"register_code_package: {directory} is not a directory")
     if directory not in _code_packages:
         _code_packages.append(directory)
+        name = os.path.basename(directory)
+        if name not in LIBRARY_PACKAGES:  # its helpers are library code (reads.py)
+            LIBRARY_PACKAGES.append(name)
         _library_identity = None  # computed again, with the package
 
 
@@ -167,13 +173,13 @@ def load(key: Key) -> Optional[dict]:
     if directory is None:
         return None
     path = _path(directory, key)
-    try:
-        with open(path, "rb") as f:
-            blob = f.read()
-    except OSError:
+    blob = _read_entry(path)
+    if blob is None:
         stats["misses"] += 1
         return None
     try:
+        if len(blob) > MAX_ENTRY_BYTES:
+            raise ValueError("too large")
         payload = _unframe(blob)
         if payload is None:
             raise ValueError("checksum")
@@ -186,6 +192,36 @@ def load(key: Key) -> Optional[dict]:
         discard(key)
         stats["misses"] += 1
         return None
+
+
+MAX_ENTRY_BYTES = 64 << 20  # a larger entry is not read (a kernel's build log is far smaller)
+
+
+def _read_entry(path: str) -> Optional[bytes]:
+    """The bytes of a cache entry, or None when there is none or it is not a regular file (a FIFO, a link
+    to a device such as /dev/zero: never opened for blocking reads, never read without end). At most
+    MAX_ENTRY_BYTES + 1 bytes are read."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+    try:
+        fd = os.open(path, flags)  # O_NONBLOCK: opening a FIFO does not wait for a writer
+    except OSError:
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            skipped["not_regular"] += 1
+            return None
+        chunks, size = [], 0
+        while size <= MAX_ENTRY_BYTES:
+            chunk = os.read(fd, MAX_ENTRY_BYTES + 1 - size)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        return b"".join(chunks)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
 
 
 def store(key: Key, entry: dict) -> None:

@@ -18,20 +18,25 @@ from ..language.core.struct import Struct
 from ..language.core.tensor import GlobalAddress
 from ..lib.runtime import profile as rt_profile
 from ..lib.runtime import state as rt
-from .arguments import KIND_BUFFER, KIND_SCALAR, ArgSpec, buffer_of, describe
+from .arguments import KIND_BUFFER, KIND_SCALAR, ArgSpec, buffer_of, check_writable, describe, int_bits
 from .compiler import split_options
 from .config import KernelType
 from .launch_plan import BIND_ERRORS, LaunchPlan, make_key_function
-from .reads import KEY_CONSTANTS, closure_values, constant_slots, disk_key_part
+from .reads import closure_values, constant_slots, disk_key_part, plain_constant, typed_key
 
 _TYPE_SCALAR, _TYPE_GM_ADDR = 1, 2
+MAX_BLOCK_DIM = 65535  # asc_launch's block_dim range is 1..65535
 
 
-def _plain(value: Any) -> bool:
-    """Whether a ConstExpr value's repr says all there is to it (the disk cache keys on it)."""
-    if isinstance(value, (tuple, list, frozenset)):
-        return all(_plain(v) for v in value)
-    return isinstance(value, KEY_CONSTANTS)
+def _param_writes(handle: Any, count: int) -> list[bool]:
+    """For each parameter, whether the kernel may write through it (asc_kernel_param_writes, the IR's
+    memory effects)."""
+    out = ffi.new("int32_t*")
+    writes = []
+    for index in range(count):
+        rt._check(lib.asc_kernel_param_writes(handle, index, out), "asc_kernel_param_writes")
+        writes.append(bool(out[0]))
+    return writes
 
 
 def _visitor() -> type:
@@ -46,6 +51,7 @@ class CompiledKernel:
         self.name, self.handle, self.runtime_params = name, handle, runtime_params
         self.prints = prints  # has printf / dump_tensor: print the launch's output
         self.param_names = [p for p, _ in runtime_params]
+        self.writes = _param_writes(handle, len(runtime_params))  # by parameter: the kernel may write it
 
     @property
     def ir(self) -> str:
@@ -68,6 +74,7 @@ class JITFunction(Function):
         # the launch fast path (launch_plan.py): plans by _launch_key; None: always the slow path
         self._plans: Optional[dict[tuple, LaunchPlan]] = None if self.compile_options.always_compile else {}
         self._launch_key: Optional[Callable[[tuple], tuple]] = None  # made with the first plan
+        self._slots_where: list[tuple[int, str]] = []  # the namespaces and names _launch_key reads
         self._launchers: dict[tuple, Callable[..., None]] = {}  # kernel[core_num, stream], by grid
 
     def _annotation(self, p: inspect.Parameter) -> Any:
@@ -88,11 +95,21 @@ class JITFunction(Function):
         if len(grid) not in (1, 2):
             raise ValueError(f"{self.__name__}[core_num, stream]: expected one or two values, got {len(grid)}")
         launcher = self._launchers.get(grid)
-        if launcher is not None:
+        if launcher is not None and type(grid[0]) is int:  # 1.0 and True hash as 1 does: checked below
             return launcher
         core_num, stream = grid[0], grid[1] if len(grid) == 2 else None
-        if not isinstance(core_num, int) or isinstance(core_num, bool) or core_num <= 0:
-            raise ValueError(f"{self.__name__}[core_num, stream]: core_num must be a positive int, got {core_num!r}")
+        an_int = isinstance(core_num, int) and not isinstance(core_num, bool)
+        if not an_int or not 1 <= core_num <= MAX_BLOCK_DIM:
+            what = "out of range" if an_int else f"a {type(core_num).__name__}"
+            raise ValueError(
+                f"{self.__name__}[core_num, stream]: core_num must be a positive int, 1..{MAX_BLOCK_DIM} (the "
+                f"block_dim range), got {core_num!r} ({what})"
+            )
+        if stream is not None and not isinstance(stream, rt.Stream):
+            raise TypeError(
+                f"{self.__name__}[core_num, stream]: stream must be an asc stream (asc.lib.runtime.create_stream(), "
+                f"current_stream()) or None, got {type(stream).__name__} {stream!r}"
+            )
         launch = self.launch
 
         def launcher(*args: Any, **kwargs: Any) -> None:
@@ -140,7 +157,7 @@ class JITFunction(Function):
                     hash(value)
                 except TypeError:
                     raise LaunchArgumentError(f"{self.__name__}(): ConstExpr '{name}' must be hashable") from None
-                key.append((name, type(value).__name__, value))
+                key.append((name, typed_key(value)))  # NaN equal to itself; 1, 1.0, True and -0.0 apart
                 constexprs[name] = value
                 continue
             if isinstance(value, Struct):  # one scalar parameter per field, named "param.field"
@@ -164,7 +181,7 @@ class JITFunction(Function):
         return kernel, runtime_values, sources
 
     def closure(self) -> dict[str, Any]:
-        """The function's closure values, as first asked for (what the compiler sees)."""
+        """The function's closure values: a live view of its cells, as the compiler sees them."""
         if self._closure is None:
             self._closure = closure_values(self.fn)
         return self._closure
@@ -172,9 +189,9 @@ class JITFunction(Function):
     def _globals_key(self) -> tuple:
         """Current values of the constants this function and the functions it calls read (module
         constants, closure values, module.NAME attributes): changing one recompiles."""
-        return tuple((name, type(scope[name]).__name__, scope[name]) for scope, name in self._constant_slots())
+        return tuple((name, typed_key(scope.get(name))) for scope, name in self._constant_slots())
 
-    def _constant_slots(self) -> list[tuple[dict, str]]:
+    def _constant_slots(self) -> list[tuple[Any, str]]:
         """Where those constants live (reads.py)."""
         return constant_slots(self.fn, self.closure())
 
@@ -206,12 +223,14 @@ class JITFunction(Function):
             a = c_args[i]
             a.kind, a.dtype = spec.kind, spec.dtype.code
             if spec.kind == KIND_BUFFER:
+                if kernel.writes[i]:
+                    check_writable(value, self.__name__, name)
                 address, size, a.kind = buffer_of(value, self.__name__, name)
                 a.ptr, a.size = ffi.cast("void*", address), size
             elif spec.dtype.is_float():
                 a.f = float(value)
             else:
-                a.i = int(value)
+                a.i = int_bits(value, spec.dtype, self.__name__, name)
         status = lib.asc_launch(kernel.handle, stream.handle, core_num, c_args, len(values))
         if status == 0 and self._plans is not None and not kwargs and len(args) == len(self._param_names):
             self._remember_plan(args, kernel, sources, values)
@@ -221,8 +240,14 @@ class JITFunction(Function):
         self._report(kernel, status, stream)
 
     def _remember_plan(self, args: tuple, kernel: CompiledKernel, sources: list, values: list) -> None:
-        if self._launch_key is None:
-            self._launch_key = make_key_function(self._constexpr_flags, self._constant_slots(), rt._state)
+        slots = self._constant_slots()
+        where = [(id(scope), name) for scope, name in slots]
+        if self._launch_key is None or where != self._slots_where:
+            # What the kernel reads changed (a device function or helper rebound to another that reads other
+            # names): the plans' keys miss those names, so they all go.
+            self._plans.clear()
+            self._launch_key = make_key_function(self._constexpr_flags, slots, rt._state)
+            self._slots_where = where
         try:
             self._plans[self._launch_key(args)] = LaunchPlan(kernel, sources, values)
         except TypeError:
@@ -282,7 +307,7 @@ class JITFunction(Function):
         values = []
         for name in sorted(constexprs):
             value = constexprs[name]
-            if not _plain(value):
+            if not plain_constant(value):
                 return None
             values.append((name, type(value).__name__, value))
         parts = [

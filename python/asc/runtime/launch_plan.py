@@ -12,7 +12,7 @@ import weakref
 from typing import Any, Callable
 
 from .._ffi import ffi, lib
-from .arguments import KIND_BUFFER, numpy_module
+from .arguments import KIND_BUFFER, int_range, numpy_module
 
 
 class _NoArray:  # what `type(x) is ndarray` compares with before numpy is imported
@@ -37,21 +37,33 @@ def arg_key(value: Any) -> Any:
     return t if dtype is None or not hasattr(value, "__len__") else (t, dtype)
 
 
-def make_key_function(constexpr_flags: list[bool], slots: list[tuple[dict, str]], state: Any) -> Callable:
-    """A function of the launch arguments giving the fast path's key: the platform, the module constants
-    the kernel reads (`slots`), ConstExpr values and the run-time arguments' arg_key — generated as
-    straight-line code for this kernel's parameters. Raises TypeError for an unhashable ConstExpr."""
+def make_key_function(constexpr_flags: list[bool], slots: list[tuple[Any, str]], state: Any) -> Callable:
+    """A function of the launch arguments giving the fast path's key: the platform, the values the kernel
+    reads (`slots`: module constants, closure cells, device functions), ConstExpr values and the run-time
+    arguments' arg_key — generated as straight-line code for this kernel's parameters. Values enter with
+    their type (1, 1.0 and True apart), floats and tuples as reads.typed_key (0.0 and -0.0 apart, NaN equal
+    to itself). Raises TypeError for an unhashable ConstExpr."""
+    from .reads import TYPED, typed_key
+
     np = numpy_module()
-    scope: dict[str, Any] = {"state": state, "ak": arg_key, "nd": np.ndarray if np else _NoArray, "M": _MISSING}
+    scope: dict[str, Any] = {"state": state, "ak": arg_key, "nd": np.ndarray if np else _NoArray, "M": _MISSING,
+                             "TY": TYPED, "tk": typed_key}  # fmt: skip
     parts = ["state.platform"]
+    body = []
     for j, (mapping, name) in enumerate(slots):
         scope[f"g{j}"] = mapping
-        parts.append(f"g{j}.get({name!r}, M)")
+        body += [f"    s{j} = g{j}.get({name!r}, M)", f"    t{j} = type(s{j})", f"    if t{j} in TY: s{j} = tk(s{j})"]
+        parts += [f"t{j}", f"s{j}"]
     for i, constexpr in enumerate(constexpr_flags):
-        parts.append(f"a{i}" if constexpr else f"(a{i}.dtype if type(a{i}) is nd else ak(a{i}))")
+        if constexpr:
+            body += [f"    c{i} = type(a{i})", f"    if c{i} in TY: a{i} = tk(a{i})"]
+            parts += [f"c{i}", f"a{i}"]
+        else:
+            parts.append(f"(a{i}.dtype if type(a{i}) is nd else ak(a{i}))")
     lines = ["def key(args):"]
     if constexpr_flags:
         lines.append(f"    {', '.join(f'a{i}' for i in range(len(constexpr_flags)))}, = args")
+    lines += body
     lines.append(f"    return ({', '.join(parts)},)")
     exec("\n".join(lines), scope)  # noqa: S102 - code generated above from the signature
     return scope["key"]
@@ -63,6 +75,11 @@ class BindError(Exception):
 
 def _check_torch(value: Any) -> None:
     if value.device.type != "cpu" or not value.is_contiguous():
+        raise BindError
+
+
+def _check_torch_written(value: Any) -> None:
+    if value.requires_grad or value.device.type != "cpu" or not value.is_contiguous():
         raise BindError
 
 
@@ -87,20 +104,28 @@ class LaunchPlan:
         for i, ((_name, spec), (index, attr), value) in enumerate(zip(kernel.runtime_params, sources, values)):
             source = f"args[{index}]" + (f".{attr}" if attr else "")
             lines.append(f"    v = {source}")
+            written = spec.kind == KIND_BUFFER and kernel.writes[i]  # read-only buffers: the slow path refuses
             if spec.kind == KIND_BUFFER and type(value).__module__.startswith("torch"):
-                lines += ["    check_torch(v)", f"    f{i}.ptr = cast(v.data_ptr())",
+                check = "check_torch_written" if written else "check_torch"
+                lines += [f"    {check}(v)", f"    f{i}.ptr = cast(v.data_ptr())",
                           f"    f{i}.size = v.numel() * v.element_size()"]  # fmt: skip
             elif spec.kind == KIND_BUFFER and type(value) is ndarray:
                 # The same live array as last time (weakly held, so never a recycled address) with the same
                 # size has the same memory: an array's data pointer only moves when a resize changes its size.
-                lines += [f"    m = memo{i}", "    if m[0]() is not v or m[1] != v.nbytes:",
-                          f"        f{i}.ptr = fb(char_array, v, False)", f"        f{i}.size = v.nbytes",
+                # A written array is bound requiring a writable buffer (a read-only one raises); an array made
+                # read-only since then keeps its memo, so the memo is checked with its flags too.
+                stale = " or not v.flags.writeable" if written else ""
+                lines += [f"    m = memo{i}", f"    if m[0]() is not v or m[1] != v.nbytes{stale}:",
+                          f"        f{i}.ptr = fb(char_array, v, {written})", f"        f{i}.size = v.nbytes",
                           f"        memo{i}[:] = (weak(v), v.nbytes)"]  # fmt: skip
                 self._memos.append(i)
             elif spec.kind == KIND_BUFFER:
-                lines += [f"    f{i}.ptr = fb(char_array, v, False)", f"    f{i}.size = v.nbytes"]
+                lines += [f"    f{i}.ptr = fb(char_array, v, {written})", f"    f{i}.size = v.nbytes"]
             elif spec.dtype.is_float():
                 lines.append(f"    f{i}.f = v")
+            elif attr is not None and spec.dtype.bitwidth < 64:  # a struct field: its dtype's range (the slow path
+                lo, hi = int_range(spec.dtype)  # names a value outside it)
+                lines += [f"    if not {lo} <= v <= {hi}: raise BindError", f"    f{i}.i = v"]
             else:
                 lines.append(f"    f{i}.i = v")
         if self.count == 0:
@@ -113,8 +138,9 @@ class LaunchPlan:
     def _new_binder(self) -> tuple[Any, Callable[[tuple], None]]:
         """A fresh argument block and the binder generated for this plan, writing into it."""
         c_args = ffi.new("asc_arg_t[]", max(1, self.count))
-        scope: dict[str, Any] = dict(fb=_backend_from_buffer, char_array=_CHAR_ARRAY, cast=_void_pointer,
-                                     check_torch=_check_torch, weak=weakref.ref)  # fmt: skip
+        scope: dict[str, Any] = dict(BindError=BindError, fb=_backend_from_buffer, char_array=_CHAR_ARRAY,
+                                     cast=_void_pointer, check_torch=_check_torch,
+                                     check_torch_written=_check_torch_written, weak=weakref.ref)  # fmt: skip
         for i, (kind, dtype) in enumerate(self._types):
             field = c_args[i]
             field.kind, field.dtype = kind, dtype
