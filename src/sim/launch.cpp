@@ -195,6 +195,12 @@ LaunchReport run_kernel(const Kernel& kernel, const Platform& platform, uint32_t
   std::mutex gm_atomic;
   LaunchContext ctx{kernel, platform, block_dim, gm, values, options};
   ctx.gm_atomic = &gm_atomic;
+  if (options.timeout_ns)
+    ctx.deadline = std::chrono::steady_clock::now() + std::chrono::nanoseconds(options.timeout_ns);
+  std::atomic<uint64_t> printed{0};
+  std::atomic<bool> output_cut{false};
+  ctx.printed = &printed;
+  ctx.output_cut = &output_cut;
 
   // The first failing block (lowest index) is reported; blocks not yet
   // started when a failure is seen are skipped.
@@ -262,6 +268,10 @@ LaunchReport run_kernel(const Kernel& kernel, const Platform& platform, uint32_t
       *options.output += outputs[b];
       if (!outputs[b].empty() && outputs[b].back() != '\n') *options.output += '\n';
     }
+    if (output_cut.load())
+      *options.output += fmt::format(
+          "[asc: the printed output of kernel '{}' was cut at {} bytes (stream option max_output, ASC_MAX_OUTPUT)]\n",
+          kernel.name, options.max_output);
   }
   if (first_error) {
     log().debug("kernel {} failed in block {}: {}", kernel.name, first_block, first_error->what());
