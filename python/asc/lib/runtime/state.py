@@ -13,7 +13,7 @@ from ...errors import kernel_error_class
 
 _lock = threading.Lock()
 # Asynchronous streams, drained when the interpreter exits (before the library's threads and statics go).
-_async_streams: "weakref.WeakSet[Stream]" = weakref.WeakSet()
+_async_streams: weakref.WeakSet[Stream] = weakref.WeakSet()
 
 
 @atexit.register
