@@ -104,3 +104,36 @@ def test_exiting_with_launches_still_queued_exits_cleanly(tmp_path):
     )
     assert p.returncode == 0, (p.returncode, p.stderr)
     assert "queued" in p.stdout
+
+
+def test_a_forked_child_gets_a_clear_error_from_the_parents_stream_and_can_make_its_own(tmp_path):
+    p, elapsed = run(
+        """
+        import sys
+        s = rt.create_stream(asynchronous=True)
+        x = np.zeros(8, dtype=np.float32)
+        fill[4, s](x, 8)  # the queue's thread and the simulator's pool are running in the parent
+        s.synchronize()
+        fill[4](x, 8)
+        pid = os.fork()
+        if pid == 0:
+            code = 3
+            try:
+                fill[1, s](x, 8)
+                s.synchronize()
+                print("child: no error", flush=True)
+            except Exception as e:
+                print("child:", e, flush=True)
+                y = np.zeros(8, dtype=np.float32)
+                fill[4, rt.create_stream()](y, 8)  # a stream of its own, on a thread pool of its own
+                code = 0 if y.tolist() == [1.0] * 8 else 4
+            os._exit(code)
+        _, status = os.waitpid(pid, 0)
+        print("child exit", os.waitstatus_to_exitcode(status))
+        """,
+        tmp_path=tmp_path,
+        timeout=60,
+    )
+    assert p.returncode == 0, p.stderr
+    assert "created before fork()" in p.stdout, p.stdout + p.stderr
+    assert "child exit 0" in p.stdout, p.stdout + p.stderr
