@@ -1,4 +1,6 @@
 // Modules, kernel building, and a kernel as text (IR, Ascend C).
+#include <memory>
+#include <mutex>
 #include <vector>
 
 #include "build_calls.h"
@@ -57,24 +59,46 @@ asc_status_t asc_op_doc(size_t index, const char** out) {
 asc_status_t asc_module_create(asc_module_t** out) {
   return guard([&] {
     require(out, "out");
-    *out = new asc_module();
+    auto m = std::make_unique<asc_module>();
+    capi::register_handle(m.get(), capi::HandleKind::Module);
+    *out = m.release();
   });
 }
 
+// The module owns its kernels: it is not destroyed while a builder of it is open or a launch of one of its kernels
+// is queued on an asynchronous stream (the caller synchronizes the stream first).
 asc_status_t asc_module_destroy(asc_module_t* module) {
-  return guard([&] { delete require(module, "module"); });
+  return guard([&] {
+    capi::require_live(module, capi::HandleKind::Module, "module");
+    if (size_t n = module->builders.load())
+      fail(ASC_ERR_INVALID_ARGUMENT, "module has {} open builder(s): finish or destroy them before the module", n);
+    {
+      std::lock_guard<std::mutex> lock(module->module.mutex);
+      for (const auto& k : module->module.kernels)
+        if (uint32_t q = k->queued.load())
+          fail(ASC_ERR_INVALID_ARGUMENT,
+               "kernel '{}' of this module has {} launch(es) still queued on an asynchronous stream: synchronize the "
+               "stream before destroying the module",
+               k->name, q);
+    }
+    capi::unregister_handle(module, capi::HandleKind::Module, "module");
+    delete module;
+  });
 }
 
 asc_status_t asc_build_kernel(asc_module_t* module, const char* name, size_t name_len, const asc_type_t* params,
                               size_t n_params, asc_builder_t** out) {
   return guard([&] {
-    require(module, "module");
+    capi::require_live(module, capi::HandleKind::Module, "module");
     require(out, "out");
     if (n_params && !params) fail(ASC_ERR_INVALID_ARGUMENT, "params is null");
     std::vector<Type> types;
     for (size_t i = 0; i < n_params; ++i) types.push_back(capi::type_from_c(params[i]));
     auto b = std::make_unique<asc::Builder>(std::string(capi::text(name, name_len, "name")), types);
-    *out = new asc_builder{module, std::move(b), {}};
+    auto builder = std::make_unique<asc_builder>(asc_builder{module, std::move(b), {}});
+    capi::register_handle(builder.get(), capi::HandleKind::Builder);
+    module->builders.fetch_add(1);
+    *out = builder.release();
   });
 }
 
@@ -142,16 +166,25 @@ asc_status_t asc_builder_replay(asc_builder_t* builder, const void* log, size_t 
 }
 
 asc_status_t asc_builder_finish(asc_builder_t* builder, asc_kernel_t** out) {
+  asc_status_t live = guard([&] { capi::unregister_handle(builder, capi::HandleKind::Builder, "builder"); });
+  if (live != ASC_OK) return live;              // finished or destroyed already: not ours to free
   std::unique_ptr<asc_builder> owned(builder);  // consumed whatever happens
+  struct Release {
+    asc_module* m;
+    ~Release() { m->builders.fetch_sub(1); }
+  } release{builder->owner};
   return guard([&] {
-    require(builder, "builder");
     require(out, "out");
     *out = reinterpret_cast<asc_kernel_t*>(compile_kernel(owned->owner->module, *owned->builder));
   });
 }
 
 asc_status_t asc_builder_destroy(asc_builder_t* builder) {
-  return guard([&] { delete require(builder, "builder"); });
+  return guard([&] {
+    capi::unregister_handle(builder, capi::HandleKind::Builder, "builder");
+    builder->owner->builders.fetch_sub(1);
+    delete builder;
+  });
 }
 
 asc_status_t asc_kernel_print(const asc_kernel_t* kernel, char* buf, size_t cap, size_t* len) {

@@ -1,6 +1,8 @@
 // Library-level entry points: version, last error, status names, logging.
 #include <cstring>
+#include <mutex>
 #include <type_traits>
+#include <unordered_map>
 
 #include "handles.h"
 #include "support/log.h"
@@ -20,7 +22,59 @@ LastError& last() {
   return e;
 }
 
+const char* kind_name(HandleKind kind) {
+  switch (kind) {
+    case HandleKind::Module: return "module";
+    case HandleKind::Builder: return "builder";
+    case HandleKind::Device: return "device";
+    case HandleKind::Stream: return "stream";
+  }
+  return "handle";
+}
+
+struct Handles {
+  std::mutex mutex;
+  std::unordered_map<const void*, HandleKind> live;
+};
+
+Handles& handles() {
+  static Handles* h = new Handles;  // never destroyed: handles may be destroyed from static destructors
+  return *h;
+}
+
+[[noreturn]] void not_live(const void* handle, HandleKind kind, const char* what, const HandleKind* found) {
+  if (found)
+    fail(ASC_ERR_INVALID_ARGUMENT, "{} {} is a {}, not a {}", what, handle, kind_name(*found), kind_name(kind));
+  fail(ASC_ERR_INVALID_ARGUMENT, "{} {} is not a live {} handle (destroyed already, or never created)", what, handle,
+       kind_name(kind));
+}
+
 }  // namespace
+
+void register_handle(const void* handle, HandleKind kind) {
+  Handles& h = handles();
+  std::lock_guard<std::mutex> lock(h.mutex);
+  h.live[handle] = kind;
+}
+
+void require_live(const void* handle, HandleKind kind, const char* what) {
+  if (!handle) fail(ASC_ERR_INVALID_ARGUMENT, "{} is null", what);
+  Handles& h = handles();
+  std::lock_guard<std::mutex> lock(h.mutex);
+  auto it = h.live.find(handle);
+  if (it == h.live.end() || it->second != kind)
+    not_live(handle, kind, what, it == h.live.end() ? nullptr : &it->second);
+}
+
+void unregister_handle(const void* handle, HandleKind kind, const char* what) {
+  if (!handle) fail(ASC_ERR_INVALID_ARGUMENT, "{} is null", what);
+  Handles& h = handles();
+  std::lock_guard<std::mutex> lock(h.mutex);
+  auto it = h.live.find(handle);
+  if (it == h.live.end() || it->second != kind)
+    not_live(handle, kind, what, it == h.live.end() ? nullptr : &it->second);
+  h.live.erase(it);
+}
 
 void set_last_error(asc_status_t status, const std::string& message, const Location& loc) {
   LastError& e = last();

@@ -2,6 +2,7 @@
 // exception on this side of the ABI.
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <mutex>
 #include <new>
@@ -17,20 +18,24 @@
 
 struct asc_module {
   asc::Module module;
+  std::atomic<size_t> builders{0};  // open builders (asc_module_destroy refuses while there are any)
 };
 
 struct asc_builder {
-  asc_module* owner;
+  asc_module* owner;  // counted in owner->builders from creation to asc_builder_finish / asc_builder_destroy
   std::unique_ptr<asc::Builder> builder;
   asc::capi::BuildLog log;  // the calls so far (asc_builder_log)
 };
 
+// A device is shared by its handle and its streams: asc_device_destroy drops the handle's share, and the device
+// goes when its last stream does.
 struct asc_device {
-  std::unique_ptr<asc::Device> device;
+  std::shared_ptr<asc::Device> device;
 };
 
 struct asc_stream {
-  explicit asc_stream(asc::Device& device) : stream(device) {}
+  explicit asc_stream(std::shared_ptr<asc::Device> d) : device(std::move(d)), stream(*device) {}
+  std::shared_ptr<asc::Device> device;  // declared first: outlives the stream's queue
   asc::Stream stream;
 };
 
@@ -69,6 +74,16 @@ asc_status_t guard(F&& body) noexcept {
     return ASC_ERR_INTERNAL;
   }
 }
+
+// The handles that are alive, by address and kind, so that destroying one twice (or one never created) is an
+// ASC_ERR_INVALID_ARGUMENT rather than a double free: the check reads a table under a mutex, never the freed
+// handle. (An address reused by a new handle of the same kind cannot be told from the old one.)
+enum class HandleKind : uint8_t { Module, Builder, Device, Stream };
+void register_handle(const void* handle, HandleKind kind);
+// Throws ASC_ERR_INVALID_ARGUMENT naming `what` if `handle` is not a live handle of that kind.
+void require_live(const void* handle, HandleKind kind, const char* what);
+// require_live, then forgets the handle (its destroy call).
+void unregister_handle(const void* handle, HandleKind kind, const char* what);
 
 // Copies `s` to a caller buffer (asc_*_print).
 asc_status_t copy_out(const std::string& s, char* buf, size_t cap, size_t* len);

@@ -1,4 +1,5 @@
 // Platforms, devices, streams and launch.
+#include <memory>
 #include <string>
 
 #include "convert.h"
@@ -36,18 +37,32 @@ asc_status_t asc_device_create(uint32_t backend, const char* platform, size_t pl
   return guard([&] {
     require(out, "out");
     const Platform& p = platform_named(capi::text(platform, platform_len, "platform name"));
-    *out = new asc_device{make_device(capi::backend_from_c(backend), p, device_id)};
+    auto* d = new asc_device{make_device(capi::backend_from_c(backend), p, device_id)};
+    try {
+      capi::register_handle(d, capi::HandleKind::Device);
+    } catch (...) {
+      delete d;
+      throw;
+    }
+    *out = d;
   });
 }
 
+// The device itself stays until its last stream is destroyed (each stream holds a share of it).
 asc_status_t asc_device_destroy(asc_device_t* device) {
-  return guard([&] { delete require(device, "device"); });
+  return guard([&] {
+    capi::unregister_handle(device, capi::HandleKind::Device, "device");
+    delete device;
+  });
 }
 
 asc_status_t asc_stream_create(asc_device_t* device, asc_stream_t** out) {
   return guard([&] {
     require(out, "out");
-    *out = new asc_stream(*require(device, "device")->device);
+    capi::require_live(device, capi::HandleKind::Device, "device");
+    auto s = std::make_unique<asc_stream>(device->device);
+    capi::register_handle(s.get(), capi::HandleKind::Stream);
+    *out = s.release();
   });
 }
 
@@ -107,7 +122,10 @@ asc_status_t asc_stream_last_lines(const asc_stream_t* stream, char* buf, size_t
 }
 
 asc_status_t asc_stream_destroy(asc_stream_t* stream) {
-  return guard([&] { delete require(stream, "stream"); });
+  return guard([&] {
+    capi::unregister_handle(stream, capi::HandleKind::Stream, "stream");
+    delete stream;
+  });
 }
 
 asc_status_t asc_stream_synchronize(asc_stream_t* stream) {

@@ -81,6 +81,8 @@ struct Kernel {
   uint32_t memory_pipes = 0;  // bit p: an op on pipe p reads or writes memory (the race checker's pipes)
   // Host time per block of the kernel's last launch on the Model (how the next one spreads its blocks).
   mutable std::atomic<uint64_t> block_time_ns{0};
+  // Launches of this kernel queued on asynchronous streams and not yet run (its module is not destroyed while any).
+  mutable std::atomic<uint32_t> queued{0};
   size_t num_params = 0;
   std::vector<Type> value_types;     // indexed by value id
   std::vector<const Op*> value_def;  // defining op, nullptr for parameters and loop ivs

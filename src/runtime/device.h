@@ -2,6 +2,7 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -22,6 +23,13 @@ struct LaunchOptions {
   // Where printf / dump_tensor text goes, in block order; filled even when the
   // launch fails (with the blocks up to the failing one). Null: discarded.
   std::string* output = nullptr;
+  // Wall-clock budget (0: none): a launch still running past it fails with ASC_ERR_RUNTIME (the Model).
+  uint64_t timeout_ns = 0;
+  // The launch stops (ASC_ERR_RUNTIME) once *cancel differs from cancel_epoch (the Model). Null: never.
+  const std::atomic<uint64_t>* cancel = nullptr;
+  uint64_t cancel_epoch = 0;
+  // Bytes of printed text one launch keeps (0: no limit); past it the text is cut, and says so (the Model).
+  uint64_t max_output = uint64_t{1} << 20;
 };
 
 // What a launch leaves: timing, warnings and the per-line and per-op profile (the Model; the NPU reports none).

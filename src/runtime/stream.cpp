@@ -1,6 +1,10 @@
 #include "runtime/stream.h"
 
+#include <signal.h>
+
 #include <algorithm>
+#include <atomic>
+#include <cmath>
 #include <cstdlib>
 #include <vector>
 
@@ -20,6 +24,64 @@ uint64_t parse_max_ops(const char* text) {
   return std::stoull(s);
 }
 
+// ASC_TIMEOUT_S: seconds (a decimal number >= 0; 0: no limit).
+uint64_t parse_timeout(const char* text) {
+  std::string s(text);
+  char* end = nullptr;
+  double v = std::strtod(s.c_str(), &end);
+  if (s.empty() || *end || !std::isfinite(v) || v < 0 || v > 1e9)
+    fail(ASC_ERR_INVALID_ARGUMENT, "ASC_TIMEOUT_S must be a number of seconds >= 0 (0: no limit), not '{}'", s);
+  return static_cast<uint64_t>(v * 1e9);
+}
+
+uint64_t parse_bytes(const char* name, const char* text) {
+  std::string s(text);
+  bool digits = !s.empty() && s.size() <= 19 && s.find_first_not_of("0123456789") == std::string::npos;
+  if (!digits) fail(ASC_ERR_INVALID_ARGUMENT, "{} must be a whole number of bytes (0: no limit), not '{}'", name, s);
+  return std::stoull(s);
+}
+
+// SIGINT: a handler the library installs (stream option "interrupt") that moves an epoch every launch polls
+// (with its time budget), then calls whatever handler was there before (Python's, which raises
+// KeyboardInterrupt once the call returns). Only an atomic is touched in the handler.
+std::atomic<uint64_t> g_sigint_epoch{0};
+std::atomic<int> g_interruptible_running{0};
+struct sigaction g_previous_sigint;
+
+void on_sigint(int sig, siginfo_t* info, void* context) {
+  g_sigint_epoch.fetch_add(1, std::memory_order_relaxed);
+  const struct sigaction& prev = g_previous_sigint;
+  if (prev.sa_flags & SA_SIGINFO) {
+    if (prev.sa_sigaction) prev.sa_sigaction(sig, info, context);
+  } else if (prev.sa_handler == SIG_DFL) {
+    // Nothing of the caller's to call: a launch that runs stops; otherwise SIGINT does what it did before.
+    if (g_interruptible_running.load(std::memory_order_relaxed) == 0) {
+      signal(SIGINT, SIG_DFL);
+      raise(SIGINT);
+    }
+  } else if (prev.sa_handler != SIG_IGN) {
+    prev.sa_handler(sig);
+  }
+}
+
+// Installs on_sigint unless it is the handler already (someone may have replaced it since: then again).
+void install_sigint_handler() {
+  static std::mutex mutex;
+  std::lock_guard<std::mutex> lock(mutex);
+  struct sigaction current {};
+  sigaction(SIGINT, nullptr, &current);
+  if ((current.sa_flags & SA_SIGINFO) && current.sa_sigaction == on_sigint) return;
+  struct sigaction mine {};
+  mine.sa_sigaction = on_sigint;
+  mine.sa_flags = SA_SIGINFO | SA_RESTART;
+  sigemptyset(&mine.sa_mask);
+  g_previous_sigint = current;
+  sigaction(SIGINT, &mine, nullptr);
+}
+
+constexpr uint64_t kDefaultTimeoutNs = 60'000'000'000;  // 60 s
+constexpr uint64_t kDefaultMaxOps = uint64_t{1} << 32;  // at the default budget; scales with it
+
 }  // namespace
 
 Stream::Stream(Device& device) : device_(device) {
@@ -27,7 +89,27 @@ Stream::Stream(Device& device) : device_(device) {
   options_.sanitize = !(sanitize && std::string(sanitize) == "0");
   const char* profile = std::getenv("ASC_PROFILE");
   if (profile) profile_dir_ = profile;
-  if (const char* max_ops = std::getenv("ASC_MAX_OPS")) options_.max_ops = parse_max_ops(max_ops);
+  options_.timeout_ns = kDefaultTimeoutNs;
+  if (const char* timeout = std::getenv("ASC_TIMEOUT_S")) options_.timeout_ns = parse_timeout(timeout);
+  if (const char* max_output = std::getenv("ASC_MAX_OUTPUT"))
+    options_.max_output = parse_bytes("ASC_MAX_OUTPUT", max_output);
+  if (const char* max_ops = std::getenv("ASC_MAX_OPS")) {
+    options_.max_ops = parse_max_ops(max_ops);
+    max_ops_set_ = true;
+  }
+  scale_max_ops();
+}
+
+// Unless set (ASC_MAX_OPS, option max_ops), the op cap follows the time budget: 2^32 ops at the default 60 s, so
+// a smaller budget stops an endless loop sooner by either measure (and no budget keeps 2^32).
+void Stream::scale_max_ops() {
+  if (max_ops_set_) return;
+  if (!options_.timeout_ns) {
+    options_.max_ops = kDefaultMaxOps;
+    return;
+  }
+  long double scaled = static_cast<long double>(kDefaultMaxOps) * options_.timeout_ns / kDefaultTimeoutNs;
+  options_.max_ops = scaled >= 1.8e19L ? 0 : std::max<uint64_t>(1, static_cast<uint64_t>(scaled));
 }
 
 void Stream::set_option(std::string_view name, int64_t value) {
@@ -36,6 +118,19 @@ void Stream::set_option(std::string_view name, int64_t value) {
   } else if (name == "max_ops") {
     if (value < 0) fail(ASC_ERR_INVALID_ARGUMENT, "stream option max_ops must be >= 0 (0: no limit), not {}", value);
     options_.max_ops = static_cast<uint64_t>(value);
+    max_ops_set_ = true;
+  } else if (name == "timeout_ms") {
+    if (value < 0 || value > int64_t{1'000'000'000'000})
+      fail(ASC_ERR_INVALID_ARGUMENT, "stream option timeout_ms must be 0..10^12 (0: no limit), not {}", value);
+    options_.timeout_ns = static_cast<uint64_t>(value) * 1'000'000;
+    scale_max_ops();
+  } else if (name == "max_output") {
+    if (value < 0)
+      fail(ASC_ERR_INVALID_ARGUMENT, "stream option max_output must be >= 0 bytes (0: no limit), not {}", value);
+    options_.max_output = static_cast<uint64_t>(value);
+  } else if (name == "interrupt") {
+    interrupt_ = value != 0;
+    if (interrupt_) install_sigint_handler();
   } else if (name == "async") {
     if (value && !queue_) {
       queue_ = std::make_unique<StreamQueue>();
@@ -45,7 +140,8 @@ void Stream::set_option(std::string_view name, int64_t value) {
       batch_done_ = true;
     }
   } else {
-    fail(ASC_ERR_INVALID_ARGUMENT, "unknown stream option '{}' (known: sanitize, async, max_ops)", name);
+    fail(ASC_ERR_INVALID_ARGUMENT,
+         "unknown stream option '{}' (known: sanitize, async, max_ops, timeout_ms, max_output, interrupt)", name);
   }
 }
 
@@ -58,15 +154,23 @@ void Stream::set_report_sink(ReportSink sink, void* user_data) {
 void Stream::launch(const Kernel& kernel, uint32_t block_dim, const asc_arg_t* args, size_t n_args) {
   LaunchOptions options = options_;
   options.record = !profile_dir_.empty();
+  if (interrupt_) options.cancel = &g_sigint_epoch;
   if (!queue_) {
     run(kernel, block_dim, args, n_args, options, profile_dir_);
     return;
   }
   // Asynchronous: what can be checked now is (the caller's error, at the call); the rest runs queued.
   device_.check(kernel, block_dim, args, n_args);
-  queue_->push(
-      [this, &kernel, block_dim, options, args = std::vector<asc_arg_t>(args, args + n_args),
-       profile_dir = profile_dir_] { run(kernel, block_dim, args.data(), args.size(), options, profile_dir); });
+  // The launch counts as queued on its kernel until it ran or was dropped (its module is not destroyed before).
+  struct Queued {
+    const Kernel& kernel;
+    explicit Queued(const Kernel& k) : kernel(k) { kernel.queued.fetch_add(1, std::memory_order_relaxed); }
+    ~Queued() { kernel.queued.fetch_sub(1, std::memory_order_release); }
+  };
+  queue_->push([this, &kernel, block_dim, options, args = std::vector<asc_arg_t>(args, args + n_args),
+                profile_dir = profile_dir_, queued = std::make_shared<Queued>(kernel)] {
+    run(kernel, block_dim, args.data(), args.size(), options, profile_dir);
+  });
 }
 
 void Stream::synchronize() {
@@ -97,6 +201,16 @@ void Stream::run(const Kernel& kernel, uint32_t block_dim, const asc_arg_t* args
     std::string& from;
     ~Append() { to += from; }
   } append{output_, output};
+  struct Running {  // while an interruptible launch runs, SIGINT stops it rather than the process
+    bool on;
+    explicit Running(bool o) : on(o) {
+      if (on) g_interruptible_running.fetch_add(1);
+    }
+    ~Running() {
+      if (on) g_interruptible_running.fetch_sub(1);
+    }
+  } running{options.cancel != nullptr};
+  if (options.cancel) options.cancel_epoch = options.cancel->load();
   last_ = device_.launch(kernel, block_dim, args, n_args, options);
   for (auto& w : last_.warnings)
     if (std::find(warnings.begin(), warnings.end(), w) == warnings.end()) warnings.push_back(std::move(w));

@@ -23,12 +23,15 @@ class Stream {
   // Called after every launch with its report (on the queue's thread for an asynchronous stream).
   using ReportSink = void (*)(const LaunchReport& report, void* user_data);
 
-  // Reads ASC_SANITIZE, ASC_PROFILE and ASC_MAX_OPS; throws asc::Error for an ASC_MAX_OPS that is not a number.
+  // Reads ASC_SANITIZE, ASC_PROFILE, ASC_MAX_OPS, ASC_TIMEOUT_S (default 60 s) and ASC_MAX_OUTPUT (default
+  // 1 MiB); throws asc::Error for a value that is not a number.
   explicit Stream(Device& device);
   Stream(const Stream&) = delete;
   Stream& operator=(const Stream&) = delete;
 
-  // "sanitize", "max_ops" (>= 0) or "async" (0/1: leaving async runs what is queued first).
+  // "sanitize", "max_ops" (>= 0), "timeout_ms" (>= 0; 0: no limit), "max_output" (bytes >= 0; 0: no limit),
+  // "interrupt" (0/1: SIGINT stops this stream's launches; installs a process-wide SIGINT handler that calls the
+  // one it replaced) or "async" (0/1: leaving async runs what is queued first).
   void set_option(std::string_view name, int64_t value);
   void set_profile_dir(std::string dir) { profile_dir_ = std::move(dir); }
   // Null: none. Waits for the queued launches first (they report to the old sink).
@@ -54,8 +57,12 @@ class Stream {
   void run(const Kernel& kernel, uint32_t block_dim, const asc_arg_t* args, size_t n_args, LaunchOptions options,
            const std::string& profile_dir);
 
+  void scale_max_ops();
+
   Device& device_;
   LaunchOptions options_;
+  bool max_ops_set_ = false;  // by ASC_MAX_OPS or the option; otherwise it scales with the time budget
+  bool interrupt_ = false;
   std::string profile_dir_;
   LaunchReport last_;
   std::string output_;  // printf / dump_tensor text of the last launch, even a failed one

@@ -5,25 +5,41 @@
 #include <chrono>
 #include <utility>
 
+#include "support/fork.h"
+
 namespace asc {
 
+StreamQueue::StreamQueue() : fork_generation_(fork_generation()) {}
+
+void StreamQueue::check_process() const {
+  if (fork_generation_ != fork_generation())
+    fail(ASC_ERR_RUNTIME,
+         "this asynchronous stream was created before fork(): its launches run on a thread of the parent "
+         "process, which the child does not have; create a new stream in the child");
+}
+
 StreamQueue::~StreamQueue() {
+  if (fork_generation_ != fork_generation()) {  // a forked child: the thread and the lock state are the parent's
+    (void)thread_.release();
+    return;
+  }
   {
     std::unique_lock<std::mutex> lock(mutex_);
     idle_.wait(lock, [&] { return jobs_.empty() && !running_; });
     stop_ = true;
   }
   wake_.notify_all();
-  if (thread_.joinable()) thread_.join();
+  if (thread_) thread_->join();
 }
 
 void StreamQueue::push(Job job) {
+  check_process();
   bool wake;
   {
     std::lock_guard<std::mutex> lock(mutex_);
     jobs_.push_back(std::move(job));
     queued_.store(jobs_.size(), std::memory_order_release);
-    if (!thread_.joinable()) thread_ = std::thread([this] { loop(); });
+    if (!thread_) thread_ = std::make_unique<std::thread>([this] { loop(); });
     wake = sleeping_;  // a busy thread takes the job when it finishes the one it runs: no wake-up call
   }
   if (wake) wake_.notify_one();
@@ -76,11 +92,13 @@ void StreamQueue::loop() {
 }
 
 void StreamQueue::wait_idle() {
+  check_process();
   std::unique_lock<std::mutex> lock(mutex_);
   idle_.wait(lock, [&] { return jobs_.empty() && !running_; });
 }
 
 void StreamQueue::synchronize() {
+  check_process();
   std::unique_lock<std::mutex> lock(mutex_);
   idle_.wait(lock, [&] { return jobs_.empty() && !running_; });
   if (!failure_) return;

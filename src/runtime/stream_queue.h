@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <deque>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <thread>
@@ -20,7 +21,7 @@ class StreamQueue {
  public:
   using Job = std::function<void()>;  // one launch; throws asc::Error
 
-  StreamQueue() = default;
+  StreamQueue();
   StreamQueue(const StreamQueue&) = delete;
   StreamQueue& operator=(const StreamQueue&) = delete;
   ~StreamQueue();  // runs what is queued, then stops the thread
@@ -34,6 +35,8 @@ class StreamQueue {
 
  private:
   void loop();
+  // In the child of a fork the queue's thread is the parent's: every call fails with a clear error.
+  void check_process() const;
 
   std::mutex mutex_;
   std::condition_variable wake_, idle_;
@@ -43,7 +46,8 @@ class StreamQueue {
   static constexpr std::chrono::microseconds kSpin{50};
   std::optional<Error> failure_;
   size_t skipped_ = 0;
-  std::thread thread_;  // started by the first push
+  std::unique_ptr<std::thread> thread_;  // started by the first push (leaked, not joined, in a forked child)
+  uint64_t fork_generation_;
 };
 
 }  // namespace asc

@@ -22,6 +22,7 @@ Block::Block(const LaunchContext& ctx, const CoreInstance& core, const std::arra
           ctx.kernel.num_ops, ctx.options.record) {
   for (size_t i = 0; i < ctx.param_values.size(); ++i) regs_[i] = ctx.param_values[i];
   ops_left_ = ctx.options.max_ops ? ctx.options.max_ops : UINT64_MAX;
+  budgeted_ = ctx.options.timeout_ns || ctx.options.cancel;
   if (ctx.options.sanitize) race_.emplace(ctx.kernel.memory_pipes);
 }
 
@@ -53,9 +54,24 @@ static bool truthy(const Kernel& k, uint32_t v, const RtValue& r) {
 void Block::count_op(const Op& op) {
   if (ops_left_-- == 0)
     fail(ASC_ERR_RUNTIME, op.loc,
-         "ran more than {} operations (loop iterations included) and was stopped: does a loop never end? (stream "
-         "option max_ops, ASC_MAX_OPS)",
-         ctx_.options.max_ops);
+         "kernel '{}' ran more than {} operations (loop iterations included) and was stopped: does a loop never end? "
+         "(stream option max_ops, ASC_MAX_OPS)",
+         kernel().name, ctx_.options.max_ops);
+  if (--until_check_ == 0) {
+    until_check_ = kCheckEvery;
+    if (budgeted_) check_budget(op);
+  }
+}
+
+void Block::check_budget(const Op& op) {
+  const LaunchOptions& o = ctx_.options;
+  if (o.cancel && o.cancel->load(std::memory_order_relaxed) != o.cancel_epoch)
+    fail(ASC_ERR_RUNTIME, op.loc, "kernel '{}' was interrupted (SIGINT) and stopped", kernel().name);
+  if (o.timeout_ns && std::chrono::steady_clock::now() > ctx_.deadline)
+    fail(ASC_ERR_RUNTIME, op.loc,
+         "kernel '{}' ran longer than its time budget of {:g} s and was stopped: does a loop never end? (stream "
+         "option timeout_ms, ASC_TIMEOUT_S; 0: no limit)",
+         kernel().name, static_cast<double>(o.timeout_ns) / 1e9);
 }
 
 void Block::region(const Region& r) {
@@ -419,6 +435,13 @@ void Block::hash_gm_writes(size_t from) {
 }
 
 void Block::print(std::string_view text) {
+  if (ctx_.printed && ctx_.options.max_output) {  // the launch's text is capped: keep what fits, then nothing
+    uint64_t before = ctx_.printed->fetch_add(text.size(), std::memory_order_relaxed);
+    if (before + text.size() > ctx_.options.max_output) {
+      text = text.substr(0, before < ctx_.options.max_output ? ctx_.options.max_output - before : 0);
+      ctx_.output_cut->store(true, std::memory_order_relaxed);
+    }
+  }
   for (char c : text) {
     if (output_line_start_) {
       if (ctx_.kernel.options.kernel_type == KernelType::AivOnly)

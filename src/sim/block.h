@@ -8,6 +8,8 @@
 #pragma once
 
 #include <array>
+#include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <deque>
 #include <memory>
@@ -39,6 +41,13 @@ struct LaunchOptions {
   // Where printf / dump_tensor text goes, in block order; filled even when the
   // launch fails (with the blocks up to the failing one). Null: discarded.
   std::string* output = nullptr;
+  // Wall-clock budget of the launch (0: none): a block still running past it fails (ASC_ERR_RUNTIME).
+  uint64_t timeout_ns = 0;
+  // Cancellation: the launch stops (ASC_ERR_RUNTIME, "interrupted") once *cancel differs from cancel_epoch.
+  const std::atomic<uint64_t>* cancel = nullptr;
+  uint64_t cancel_epoch = 0;
+  // Bytes of printf / dump_tensor text one launch keeps (0: no limit); past it the text is cut, and says so.
+  uint64_t max_output = uint64_t{1} << 20;
 };
 
 class CrossCore;
@@ -52,6 +61,9 @@ struct LaunchContext {
   LaunchOptions options;
   CrossCore* cross = nullptr;       // set when the kernel synchronises cores (cross_core_* / sync_all)
   std::mutex* gm_atomic = nullptr;  // held by atomic read-modify-writes of GM (blocks run on several threads)
+  std::chrono::steady_clock::time_point deadline{};  // start + options.timeout_ns (when that is set)
+  std::atomic<uint64_t>* printed = nullptr;          // text bytes the launch's blocks kept (options.max_output)
+  std::atomic<bool>* output_cut = nullptr;           // set when a block's text was cut
 };
 
 // A GM byte range a block wrote, for the cross-block conflict check.
@@ -174,7 +186,9 @@ class Block {
 
  private:
   void region(const Region& r);
-  void count_op(const Op& op);  // fails past LaunchOptions::max_ops
+  void count_op(const Op& op);      // fails past LaunchOptions::max_ops; every kCheckEvery ops, check_budget
+  void check_budget(const Op& op);  // the wall-clock budget and cancellation (a clock read, no system call)
+  static constexpr uint32_t kCheckEvery = 4096;
   void scalar_op(const Op& op);
   void issue(const Op& op);
   bool step(Pipe p);
@@ -219,6 +233,8 @@ class Block {
   int64_t flags_set_ = 0;  // how many of flags_ are set (synccheck scans them only then)
   bool stopped_ = false;
   uint64_t ops_left_;  // LaunchOptions::max_ops, counted down by region()
+  uint32_t until_check_ = kCheckEvery;
+  bool budgeted_ = false;  // a timeout or a cancellation flag is set
   VectorMaskReg mask_reg_;
   AtomicMode atomic_;
   VectorMaskReg issued_mask_;

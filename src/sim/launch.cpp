@@ -65,12 +65,11 @@ struct Reach {
   const Write* other = nullptr;
 
   const Write* overlapping(const Write& w) const {
-    if (!best || best->second.arg != w.second.arg) return nullptr;
+    if (!best) return nullptr;
     const Write* r = best->first != w.first ? best : other;
     return r && w.second.lo < r->second.hi ? r : nullptr;
   }
   void add(const Write& w) {
-    if (best && best->second.arg != w.second.arg) best = other = nullptr;
     if (!best || w.second.hi > best->second.hi) {
       if (best && best->first != w.first) other = best;
       best = &w;
@@ -80,17 +79,27 @@ struct Reach {
   }
 };
 
-void check_gm_conflicts(std::vector<std::pair<uint32_t, GmWrite>> writes) {
+// Writes are compared by host address, not by argument: the same buffer passed as two arguments (or two
+// overlapping views of one) is one memory.
+void check_gm_conflicts(std::vector<std::pair<uint32_t, GmWrite>> writes, const std::vector<GmBuffer>& gm) {
   using Write = Reach::Write;
-  std::sort(writes.begin(), writes.end(), [](const Write& a, const Write& b) {
-    return std::tie(a.second.arg, a.second.lo) < std::tie(b.second.arg, b.second.lo);
-  });
-  auto conflict = [](const Write& r, const Write& w) {
+  auto base = [&](uint32_t arg) { return static_cast<uint64_t>(reinterpret_cast<uintptr_t>(gm[arg].ptr)); };
+  for (Write& w : writes) {
+    w.second.lo += base(w.second.arg);
+    w.second.hi += base(w.second.arg);
+  }
+  std::sort(writes.begin(), writes.end(), [](const Write& a, const Write& b) { return a.second.lo < b.second.lo; });
+  auto conflict = [&](const Write& r, const Write& w) {
+    const uint64_t b = base(w.second.arg);
+    std::string aliased;
+    if (r.second.arg != w.second.arg)
+      aliased =
+          fmt::format(" (the same memory as argument {}: one buffer passed twice, or overlapping views)", r.second.arg);
     fail(ASC_ERR_GM_CONFLICT, w.second.op->loc,
-         "memcheck: blocks {} and {} both write GM bytes [{}, {}) of kernel argument {} ({} at {}){}; blocks run in "
-         "any order, so give each block its own slice",
-         r.first, w.first, w.second.lo, std::min(w.second.hi, r.second.hi), w.second.arg, r.second.op->info().name,
-         r.second.op->loc.str(),
+         "memcheck: blocks {} and {} both write GM bytes [{}, {}) of kernel argument {}{} ({} at {}){}; blocks run "
+         "in any order, so give each block its own slice",
+         r.first, w.first, w.second.lo - b, std::min(w.second.hi, r.second.hi) - b, w.second.arg, aliased,
+         r.second.op->info().name, r.second.op->loc.str(),
          r.second.atomic != w.second.atomic ? ", only one of them atomically (set_atomic_add...)" : "");
   };
   Reach plain, atomic;
@@ -195,6 +204,12 @@ LaunchReport run_kernel(const Kernel& kernel, const Platform& platform, uint32_t
   std::mutex gm_atomic;
   LaunchContext ctx{kernel, platform, block_dim, gm, values, options};
   ctx.gm_atomic = &gm_atomic;
+  if (options.timeout_ns)
+    ctx.deadline = std::chrono::steady_clock::now() + std::chrono::nanoseconds(options.timeout_ns);
+  std::atomic<uint64_t> printed{0};
+  std::atomic<bool> output_cut{false};
+  ctx.printed = &printed;
+  ctx.output_cut = &output_cut;
 
   // The first failing block (lowest index) is reported; blocks not yet
   // started when a failure is seen are skipped.
@@ -262,6 +277,10 @@ LaunchReport run_kernel(const Kernel& kernel, const Platform& platform, uint32_t
       *options.output += outputs[b];
       if (!outputs[b].empty() && outputs[b].back() != '\n') *options.output += '\n';
     }
+    if (output_cut.load())
+      *options.output += fmt::format(
+          "[asc: the printed output of kernel '{}' was cut at {} bytes (stream option max_output, ASC_MAX_OUTPUT)]\n",
+          kernel.name, options.max_output);
   }
   if (first_error) {
     log().debug("kernel {} failed in block {}: {}", kernel.name, first_block, first_error->what());
@@ -273,7 +292,7 @@ LaunchReport run_kernel(const Kernel& kernel, const Platform& platform, uint32_t
     std::vector<std::pair<uint32_t, GmWrite>> writes;
     for (uint32_t b = 0; b < count; ++b)
       for (const GmWrite& w : results[b].gm_writes) writes.emplace_back(b, w);
-    check_gm_conflicts(std::move(writes));
+    check_gm_conflicts(std::move(writes), gm);
   }
   return summarise(kernel, platform, results, cores);
 }

@@ -1,5 +1,9 @@
 #include "sim/thread_pool.h"
 
+#include <atomic>
+
+#include "support/fork.h"
+
 namespace asc::sim {
 
 ThreadPool::ThreadPool(unsigned workers) {
@@ -15,9 +19,23 @@ ThreadPool::~ThreadPool() {
   for (auto& t : threads_) t.join();
 }
 
+// Never destroyed: a launch may still run on an asynchronous stream's thread while static destructors run at exit.
+// In the child of a fork the workers are gone: the child gets a pool of its own (the parent's is left as it is,
+// its mutexes possibly held by threads that do not exist here).
 ThreadPool& ThreadPool::shared() {
-  static ThreadPool pool(std::max(1u, std::thread::hardware_concurrency()) - 1);
-  return pool;
+  static std::atomic<ThreadPool*> pool{nullptr};
+  static std::atomic<uint64_t> made_in{0};
+  static std::mutex mutex;
+  ThreadPool* p = pool.load(std::memory_order_acquire);
+  if (p && made_in.load(std::memory_order_relaxed) == fork_generation()) return *p;
+  std::lock_guard<std::mutex> lock(mutex);  // a fresh mutex in the child: fork copies the parent's as it was
+  p = pool.load(std::memory_order_acquire);
+  if (!p || made_in.load(std::memory_order_relaxed) != fork_generation()) {
+    made_in.store(fork_generation(), std::memory_order_relaxed);
+    p = new ThreadPool(std::max(1u, std::thread::hardware_concurrency()) - 1);
+    pool.store(p, std::memory_order_release);
+  }
+  return *p;
 }
 
 void ThreadPool::work(const Task& task, uint32_t n, unsigned worker) {

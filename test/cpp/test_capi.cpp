@@ -4,6 +4,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <chrono>
+#include <cmath>
+#include <csignal>
 #include <cstring>
 #include <fstream>
 #include <functional>
@@ -867,3 +870,207 @@ TEST_F(CapiTest, KernelErrorsCarryTheOpLocation) {
 }
 
 }  // namespace
+
+// ---- lifetimes, budgets and cancellation (issue 19) ------------------------------------------------
+
+TEST_F(CapiTest, AStreamKeepsItsDeviceAfterTheDeviceHandleIsDestroyed) {
+  asc_device_t* d = nullptr;
+  asc_stream_t* s = nullptr;
+  ASSERT_EQ(asc_device_create(ASC_BACKEND_MODEL, kPlatform.data(), kPlatform.size(), 0, &d), ASC_OK);
+  ASSERT_EQ(asc_stream_create(d, &s), ASC_OK);
+  ASSERT_EQ(asc_device_destroy(d), ASC_OK);
+  TiledBinary k;
+  asc_kernel_t* kernel = build_vadd(k);
+  const size_t n = 4 * static_cast<size_t>(k.block_length);
+  std::vector<float> x = random_values<float>(n, 1, -9, 9), y = random_values<float>(n, 2, -9, 9), z(n);
+  const asc_arg_t args[] = {buffer_arg(x), buffer_arg(y), buffer_arg(z)};
+  ASSERT_EQ(asc_launch(kernel, s, 4, args, 3), ASC_OK) << asc_last_error();
+  for (size_t i = 0; i < n; ++i) ASSERT_EQ(z[i], x[i] + y[i]) << i;
+  // The destroyed device handle is no longer a device: a new stream on it is refused, not a use of freed memory.
+  asc_stream_t* again = nullptr;
+  EXPECT_TRUE(fails_with(asc_stream_create(d, &again), ASC_ERR_INVALID_ARGUMENT, {"not a live device"}));
+  EXPECT_EQ(asc_stream_destroy(s), ASC_OK);
+}
+
+TEST_F(CapiTest, DestroyingAHandleTwiceIsAnInvalidArgument) {
+  asc_device_t* d = nullptr;
+  asc_stream_t* s = nullptr;
+  asc_module_t* m = nullptr;
+  asc_builder_t* b = nullptr;
+  asc_builder_t* f = nullptr;
+  asc_kernel_t* k = nullptr;
+  const asc_type_t param = gm_addr_type(ASC_DTYPE_FLOAT32);
+  ASSERT_EQ(asc_device_create(ASC_BACKEND_MODEL, kPlatform.data(), kPlatform.size(), 0, &d), ASC_OK);
+  ASSERT_EQ(asc_stream_create(d, &s), ASC_OK);
+  ASSERT_EQ(asc_module_create(&m), ASC_OK);
+  ASSERT_EQ(asc_build_kernel(m, "k", 1, &param, 1, &b), ASC_OK);
+  ASSERT_EQ(asc_build_kernel(m, "f", 1, &param, 1, &f), ASC_OK);
+  // A module with open builders is not destroyed (they would finish into freed memory).
+  EXPECT_TRUE(fails_with(asc_module_destroy(m), ASC_ERR_INVALID_ARGUMENT, {"2 open builder"}));
+  ASSERT_EQ(asc_builder_destroy(b), ASC_OK);
+  EXPECT_TRUE(fails_with(asc_builder_destroy(b), ASC_ERR_INVALID_ARGUMENT, {"not a live builder"}));
+  ASSERT_EQ(asc_builder_finish(f, &k), ASC_OK) << asc_last_error();
+  EXPECT_TRUE(fails_with(asc_builder_finish(f, &k), ASC_ERR_INVALID_ARGUMENT, {"not a live builder"}));
+  EXPECT_TRUE(fails_with(asc_builder_destroy(f), ASC_ERR_INVALID_ARGUMENT, {"not a live builder"}));
+  ASSERT_EQ(asc_stream_destroy(s), ASC_OK);
+  EXPECT_TRUE(fails_with(asc_stream_destroy(s), ASC_ERR_INVALID_ARGUMENT, {"not a live stream"}));
+  ASSERT_EQ(asc_device_destroy(d), ASC_OK);
+  EXPECT_TRUE(fails_with(asc_device_destroy(d), ASC_ERR_INVALID_ARGUMENT, {"not a live device"}));
+  ASSERT_EQ(asc_module_destroy(m), ASC_OK);
+  EXPECT_TRUE(fails_with(asc_module_destroy(m), ASC_ERR_INVALID_ARGUMENT, {"not a live module"}));
+  // A handle of one kind passed as another is named as what it is.
+  EXPECT_TRUE(fails_with(asc_stream_destroy(reinterpret_cast<asc_stream_t*>(device_)), ASC_ERR_INVALID_ARGUMENT,
+                         {"is a device, not a stream"}));
+}
+
+TEST_F(CapiTest, AModuleWithQueuedLaunchesIsNotDestroyed) {
+  asc_module_t* m = nullptr;
+  ASSERT_EQ(asc_module_create(&m), ASC_OK);
+  asc_kernel_t* kernel = nullptr;
+  {
+    CapiWriter w(m, "slow", {gm_addr_type(ASC_DTYPE_FLOAT32)});
+    Value i = w.for_begin(w.i32(0), w.i32(300000), w.i32(1));
+    w.op("arith.add", {i, i});
+    w.for_end();
+    kernel = w.finish();
+  }
+  set_async(stream_, true);
+  std::vector<float> x(8);
+  const asc_arg_t arg = buffer_arg(x);
+  for (int r = 0; r < 4; ++r) ASSERT_EQ(asc_launch(kernel, stream_, 1, &arg, 1), ASC_OK) << asc_last_error();
+  EXPECT_TRUE(fails_with(asc_module_destroy(m), ASC_ERR_INVALID_ARGUMENT, {"'slow'", "still queued", "synchronize"}));
+  ASSERT_EQ(asc_stream_synchronize(stream_), ASC_OK) << asc_last_error();
+  EXPECT_EQ(asc_module_destroy(m), ASC_OK) << asc_last_error();
+  set_async(stream_, false);
+}
+
+TEST_F(CapiTest, ScalarArgumentsOutsideTheirDtypeAreRefused) {
+  struct Case {
+    asc_dtype_t dtype;
+    int64_t i;
+    double f;
+    const char* range;
+  };
+  const Case bad[] = {{ASC_DTYPE_INT8, 128, 0, "-128..127"},
+                      {ASC_DTYPE_UINT8, -1, 0, "0..255"},
+                      {ASC_DTYPE_INT32, int64_t{1} << 32, 0, "-2147483648..2147483647"},
+                      {ASC_DTYPE_UINT32, (int64_t{1} << 32) + 1, 0, "0..4294967295"},
+                      {ASC_DTYPE_BOOL, 2, 0, "0..1"},
+                      {ASC_DTYPE_FLOAT16, 0, 70000.0, "float16"},
+                      {ASC_DTYPE_FLOAT32, 0, 1e39, "float32"}};
+  for (const Case& c : bad) {
+    const asc_type_t params[] = {{ASC_TYPE_SCALAR, static_cast<uint32_t>(c.dtype), 0}};
+    CapiWriter w(module_.get(), "takes", {params[0]});
+    asc_kernel_t* kernel = w.finish();
+    asc_arg_t arg{ASC_ARG_SCALAR, static_cast<uint32_t>(c.dtype), c.i, c.f, nullptr, 0};
+    EXPECT_TRUE(fails_with(asc_launch(kernel, stream_, 1, &arg, 1), ASC_ERR_INVALID_ARGUMENT,
+                           {"argument 0 of 'takes'", c.range}))
+        << c.range;
+    // In range (and a float's NaN or infinity) it runs.
+    arg.i = c.dtype == ASC_DTYPE_UINT8 || c.dtype == ASC_DTYPE_BOOL || c.dtype == ASC_DTYPE_UINT32 ? 1 : -1;
+    arg.f = c.dtype == ASC_DTYPE_FLOAT16 ? INFINITY : 65504.0;
+    EXPECT_EQ(asc_launch(kernel, stream_, 1, &arg, 1), ASC_OK) << asc_last_error();
+  }
+}
+
+asc_kernel_t* build_spin(asc_module_t* m, const char* name = "spin") {
+  CapiWriter w(m, name, {gm_addr_type(ASC_DTYPE_FLOAT32)});
+  w.at_line(40);
+  Value i = w.for_begin(w.i32(0), w.i32(INT32_MAX), w.i32(1));
+  Value j = w.for_begin(w.i32(0), w.i32(INT32_MAX), w.i32(1));
+  w.op("arith.add", {i, j});
+  w.for_end();
+  w.for_end();
+  return w.finish();
+}
+
+TEST_F(CapiTest, ALoopThatNeverEndsIsStoppedByTheTimeBudget) {
+  asc_kernel_t* kernel = build_spin(module_.get());
+  std::vector<float> x(8);
+  const asc_arg_t arg = buffer_arg(x);
+  EXPECT_TRUE(
+      fails_with(asc_stream_set_option(stream_, "timeout_ms", 10, -1), ASC_ERR_INVALID_ARGUMENT, {"timeout_ms"}));
+  ASSERT_EQ(asc_stream_set_option(stream_, "max_ops", 7, 0), ASC_OK);
+  ASSERT_EQ(asc_stream_set_option(stream_, "timeout_ms", 10, 300), ASC_OK);
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_TRUE(fails_with(asc_launch(kernel, stream_, 2, &arg, 1), ASC_ERR_RUNTIME,
+                         {"kernel 'spin'", "time budget of 0.3 s", "timeout_ms", "ASC_TIMEOUT_S"}));
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(3));
+  // ASC_TIMEOUT_S is read at stream creation, and checked.
+  asc_stream_t* s = nullptr;
+  ::setenv("ASC_TIMEOUT_S", "soon", 1);
+  EXPECT_TRUE(fails_with(asc_stream_create(device_, &s), ASC_ERR_INVALID_ARGUMENT, {"ASC_TIMEOUT_S", "'soon'"}));
+  ::setenv("ASC_TIMEOUT_S", "0.2", 1);
+  ::setenv("ASC_MAX_OPS", "0", 1);
+  ASSERT_EQ(asc_stream_create(device_, &s), ASC_OK) << asc_last_error();
+  ::unsetenv("ASC_TIMEOUT_S");
+  ::unsetenv("ASC_MAX_OPS");
+  EXPECT_TRUE(fails_with(asc_launch(kernel, s, 1, &arg, 1), ASC_ERR_RUNTIME, {"time budget of 0.2 s"}));
+  asc_stream_destroy(s);
+}
+
+TEST_F(CapiTest, TheOpLimitScalesWithTheTimeBudget) {
+  // 2^32 ops at 60 s: at 60 ms the limit is 2^32 / 1000 ops, which a spin reaches long before 60 s of budget...
+  asc_kernel_t* kernel = build_spin(module_.get());
+  std::vector<float> x(8);
+  const asc_arg_t arg = buffer_arg(x);
+  ASSERT_EQ(asc_stream_set_option(stream_, "timeout_ms", 10, 60), ASC_OK);
+  asc_status_t st = asc_launch(kernel, stream_, 1, &arg, 1);
+  EXPECT_EQ(st, ASC_ERR_RUNTIME);
+  const std::string message = asc_last_error();
+  EXPECT_TRUE(message.find("more than 4294967 operations") != std::string::npos ||
+              message.find("time budget of 0.06 s") != std::string::npos)
+      << message;
+  // ... and an explicit max_ops is kept whatever the budget.
+  ASSERT_EQ(asc_stream_set_option(stream_, "max_ops", 7, 1000), ASC_OK);
+  ASSERT_EQ(asc_stream_set_option(stream_, "timeout_ms", 10, 60000), ASC_OK);
+  EXPECT_TRUE(fails_with(asc_launch(kernel, stream_, 1, &arg, 1), ASC_ERR_RUNTIME, {"more than 1000 operations"}));
+}
+
+TEST_F(CapiTest, SigintStopsAnInterruptibleLaunch) {
+  asc_kernel_t* kernel = build_spin(module_.get());
+  std::vector<float> x(8);
+  const asc_arg_t arg = buffer_arg(x);
+  ASSERT_EQ(asc_stream_set_option(stream_, "max_ops", 7, 0), ASC_OK);
+  ASSERT_EQ(asc_stream_set_option(stream_, "timeout_ms", 10, 0), ASC_OK);
+  ASSERT_EQ(asc_stream_set_option(stream_, "interrupt", 9, 1), ASC_OK);
+  const auto start = std::chrono::steady_clock::now();
+  std::thread sender([] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    ::kill(::getpid(), SIGINT);
+  });
+  asc_status_t st = asc_launch(kernel, stream_, 2, &arg, 1);
+  sender.join();
+  EXPECT_TRUE(fails_with(st, ASC_ERR_RUNTIME, {"kernel 'spin' was interrupted (SIGINT)"}));
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(3));
+  // The stream goes on working: the next launch is not the interrupted one.
+  CapiWriter v(module_.get(), "bounded", {gm_addr_type(ASC_DTYPE_FLOAT32)});
+  Value j = v.for_begin(v.i32(0), v.i32(400), v.i32(1));
+  v.op("arith.add", {j, j});
+  v.for_end();
+  EXPECT_EQ(asc_launch(v.finish(), stream_, 2, &arg, 1), ASC_OK) << asc_last_error();
+}
+
+TEST_F(CapiTest, PrintedOutputIsCappedPerLaunchAndSaysSo) {
+  CapiWriter w(module_.get(), "chatty", {gm_addr_type(ASC_DTYPE_FLOAT32)});
+  Value i = w.for_begin(w.i32(0), w.i32(1000), w.i32(1));
+  w.op("printf", {i}, {string_attr("format", "line %d of a long story\n")});
+  w.for_end();
+  asc_kernel_t* kernel = w.finish();
+  std::vector<float> x(8);
+  const asc_arg_t arg = buffer_arg(x);
+  ASSERT_EQ(asc_stream_set_option(stream_, "max_output", 10, 4096), ASC_OK);
+  ASSERT_EQ(asc_launch(kernel, stream_, 4, &arg, 1), ASC_OK) << asc_last_error();
+  size_t len = 0;
+  asc_stream_last_output(stream_, nullptr, 0, &len);
+  std::string out(len + 1, '\0');
+  ASSERT_EQ(asc_stream_last_output(stream_, out.data(), out.size(), &len), ASC_OK);
+  out.resize(len);
+  EXPECT_LT(out.size(), 2u * 4096u);  // the cap counts the printed text, not the "[Block i/n] " prefixes
+  EXPECT_NE(out.find("was cut at 4096 bytes"), std::string::npos) << out.substr(out.size() - 200);
+  // Under the cap nothing is cut.
+  ASSERT_EQ(asc_stream_set_option(stream_, "max_output", 10, 0), ASC_OK);
+  ASSERT_EQ(asc_launch(kernel, stream_, 4, &arg, 1), ASC_OK) << asc_last_error();
+  asc_stream_last_output(stream_, nullptr, 0, &len);
+  EXPECT_GT(len, 4u * 1000u * 20u);
+}

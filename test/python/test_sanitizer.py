@@ -306,3 +306,32 @@ def test_races_late_in_long_kernels_are_still_found(rng, at_tile):
     assert "read-after-write" in str(err.value) and at(long_loop, "asc.data_copy(z_gm[") in str(err.value)
     with pytest.raises(UninitializedReadError, match=r"initcheck: add reads Unified Buffer bytes \[4096, 4352\)"):
         run(long_loop, x, z, tiles, 2, at_tile)
+
+
+@asc.jit
+def writes_row_and_next_row(x: asc.GlobalAddress, a: asc.GlobalAddress, b: asc.GlobalAddress):
+    x_gm, a_gm, b_gm = asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor()
+    x_gm.set_global_buffer(x + asc.get_block_idx() * 8, 8)
+    a_gm.set_global_buffer(a + asc.get_block_idx() * 8, 8)  # block i: row i of a
+    b_gm.set_global_buffer(b + asc.get_block_idx() * 8 + 8, 8)  # block i: row i + 1 of b
+    t = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, 8)
+    asc.data_copy(t, x_gm, 8)
+    asc.set_flag(asc.HardEvent.MTE2_MTE3, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_MTE3, 0)
+    asc.data_copy(a_gm, t, 8)
+    asc.data_copy(b_gm, t, 8)
+
+
+def test_one_buffer_passed_as_two_outputs_is_checked_as_one_memory():
+    # Two buffers: no block writes another's bytes.
+    x = np.arange(32, dtype=np.float32)
+    run(writes_row_and_next_row, x, np.zeros(48, np.float32), np.zeros(48, np.float32), cores=4)
+    # One buffer as both: block 0 writes row 1 through b while block 1 writes it through a (conflicts were
+    # tracked per argument, so this passed).
+    z = np.zeros(48, np.float32)
+    with pytest.raises(GmWriteConflictError, match=r"blocks \d and \d both write GM bytes .*the same memory as"):
+        run(writes_row_and_next_row, x, z, z, cores=4)
+    # Overlapping views of one buffer likewise.
+    z = np.zeros(56, np.float32)
+    with pytest.raises(GmWriteConflictError, match=r"the same memory as argument"):
+        run(writes_row_and_next_row, x, z[:48], z[8:], cores=4)

@@ -2,14 +2,25 @@
 
 from __future__ import annotations
 
+import atexit
 import re
 import threading
+import weakref
 from typing import Optional
 
 from ..._ffi import ffi, last_error, lib, status_name
 from ...errors import kernel_error_class
 
 _lock = threading.Lock()
+# Asynchronous streams, drained when the interpreter exits (before the library's threads and statics go).
+_async_streams: weakref.WeakSet[Stream] = weakref.WeakSet()
+
+
+@atexit.register
+def _drain_async_streams() -> None:
+    for stream in list(_async_streams):
+        if stream.handle is not None:
+            lib.asc_stream_synchronize(stream.handle)  # failures are dropped: nobody is left to report them to
 
 
 class Stream:
@@ -26,6 +37,9 @@ class Stream:
         self.device = device
         self.stats = ffi.new("asc_launch_stats_t*")  # filled by every successful launch (the stats sink)
         _check(lib.asc_stream_set_stats_sink(self.handle, self.stats))
+        # Ctrl-C stops a running launch: the library's SIGINT handler stops it and calls Python's, which raises
+        # KeyboardInterrupt once the call returns.
+        _check(lib.asc_stream_set_option(self.handle, b"interrupt", 9, 1))
         self.asynchronous = False
         self.pending: list = []  # the arguments of queued launches, alive until synchronize()
         if asynchronous:
@@ -37,6 +51,8 @@ class Stream:
             self.synchronize()
         _check(lib.asc_stream_set_option(self.handle, b"async", 5, int(on)))
         self.asynchronous = bool(on)
+        if on:
+            _async_streams.add(self)
 
     def set_profile_dir(self, directory: Optional[str]) -> None:
         """Write <kernel>.trace.json and <kernel>.lines.csv there after each launch (None: stop)."""
@@ -51,6 +67,16 @@ class Stream:
         """A block that runs more than `limit` ops (loop iterations included) fails its launch, so a loop
         that never ends is an error, not a hang. 0: no limit; the default is 2**32 (or $ASC_MAX_OPS)."""
         _check(lib.asc_stream_set_option(self.handle, b"max_ops", 7, int(limit)))
+
+    def set_timeout(self, seconds: float) -> None:
+        """A launch still running after `seconds` of wall-clock time fails (0: no limit); the default is
+        60 s (or $ASC_TIMEOUT_S). Unless set, the op limit scales with it (2**32 ops at 60 s)."""
+        _check(lib.asc_stream_set_option(self.handle, b"timeout_ms", 10, round(seconds * 1000)))
+
+    def set_max_output(self, limit: int) -> None:
+        """Bytes of printf / dump_tensor text one launch keeps (0: no limit); past it the text is cut, and
+        says so. The default is 1 MiB (or $ASC_MAX_OUTPUT)."""
+        _check(lib.asc_stream_set_option(self.handle, b"max_output", 10, int(limit)))
 
     def synchronize(self) -> None:
         """Waits for the stream's launches; on an asynchronous stream, reports what they printed, warned
@@ -92,6 +118,8 @@ def _error(status: int, kernel: Optional[str] = None, params: Optional[list[str]
     if status == lib.ASC_OK:
         return None
     message, file, line, col = last_error()
+    if "was interrupted (SIGINT)" in message:
+        raise KeyboardInterrupt(message)
     name = status_name(status)
     if params:
         message = re.sub(r"kernel argument (\d+)", lambda m: f"argument '{params[int(m[1])]}'", message)
