@@ -65,13 +65,12 @@ asc_status_t asc_module_create(asc_module_t** out) {
   });
 }
 
-// The module owns its kernels: it is not destroyed while a builder of it is open or a launch of one of its kernels
-// is queued on an asynchronous stream (the caller synchronizes the stream first).
+// The module owns its kernels. It is not destroyed while a launch of one of its kernels is queued on an
+// asynchronous stream (the caller synchronizes the stream first); with builders open it is freed when the last
+// one ends.
 asc_status_t asc_module_destroy(asc_module_t* module) {
   return guard([&] {
     capi::require_live(module, capi::HandleKind::Module, "module");
-    if (size_t n = module->builders.load())
-      fail(ASC_ERR_INVALID_ARGUMENT, "module has {} open builder(s): finish or destroy them before the module", n);
     {
       std::lock_guard<std::mutex> lock(module->module.mutex);
       for (const auto& k : module->module.kernels)
@@ -82,6 +81,11 @@ asc_status_t asc_module_destroy(asc_module_t* module) {
                k->name, q);
     }
     capi::unregister_handle(module, capi::HandleKind::Module, "module");
+    {
+      std::lock_guard<std::mutex> lock(module->lifetime);
+      module->destroyed = true;
+      if (module->builders) return;  // the last builder frees it
+    }
     delete module;
   });
 }
@@ -97,7 +101,8 @@ asc_status_t asc_build_kernel(asc_module_t* module, const char* name, size_t nam
     auto b = std::make_unique<asc::Builder>(std::string(capi::text(name, name_len, "name")), types);
     auto builder = std::make_unique<asc_builder>(asc_builder{module, std::move(b), {}});
     capi::register_handle(builder.get(), capi::HandleKind::Builder);
-    module->builders.fetch_add(1);
+    std::lock_guard<std::mutex> lock(module->lifetime);
+    ++module->builders;
     *out = builder.release();
   });
 }
@@ -171,10 +176,18 @@ asc_status_t asc_builder_finish(asc_builder_t* builder, asc_kernel_t** out) {
   std::unique_ptr<asc_builder> owned(builder);  // consumed whatever happens
   struct Release {
     asc_module* m;
-    ~Release() { m->builders.fetch_sub(1); }
+    ~Release() {
+      if (m->release_builder()) delete m;
+    }
   } release{builder->owner};
   return guard([&] {
     require(out, "out");
+    bool destroyed;
+    {
+      std::lock_guard<std::mutex> lock(owned->owner->lifetime);
+      destroyed = owned->owner->destroyed;
+    }
+    if (destroyed) fail(ASC_ERR_INVALID_ARGUMENT, "the builder's module was destroyed: its kernel has nowhere to live");
     *out = reinterpret_cast<asc_kernel_t*>(compile_kernel(owned->owner->module, *owned->builder));
   });
 }
@@ -182,8 +195,9 @@ asc_status_t asc_builder_finish(asc_builder_t* builder, asc_kernel_t** out) {
 asc_status_t asc_builder_destroy(asc_builder_t* builder) {
   return guard([&] {
     capi::unregister_handle(builder, capi::HandleKind::Builder, "builder");
-    builder->owner->builders.fetch_sub(1);
+    asc_module* owner = builder->owner;
     delete builder;
+    if (owner->release_builder()) delete owner;
   });
 }
 

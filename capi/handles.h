@@ -16,9 +16,18 @@
 #include "runtime/stream.h"
 #include "support/error.h"
 
+// A module stays alive while a builder of it is open: asc_module_destroy then only marks it, and the last
+// builder to finish or be destroyed frees it (finishing into a destroyed module fails).
 struct asc_module {
   asc::Module module;
-  std::atomic<size_t> builders{0};  // open builders (asc_module_destroy refuses while there are any)
+  std::mutex lifetime;
+  size_t builders = 0;  // open builders
+  bool destroyed = false;
+  // One builder fewer; true when the module is then to be freed (destroyed and no builder left).
+  bool release_builder() {
+    std::lock_guard<std::mutex> lock(lifetime);
+    return --builders == 0 && destroyed;
+  }
 };
 
 struct asc_builder {
