@@ -57,23 +57,30 @@ void register_handle(const void* handle, HandleKind kind) {
   h.live[handle] = kind;
 }
 
-void require_live(const void* handle, HandleKind kind, const char* what) {
+namespace {
+
+// The table's entry for a live `handle` of `kind` (the caller holds h.mutex); fails naming what it is otherwise.
+std::unordered_map<const void*, HandleKind>::iterator find_live(Handles& h, const void* handle, HandleKind kind,
+                                                                const char* what) {
   if (!handle) fail(ASC_ERR_INVALID_ARGUMENT, "{} is null", what);
-  Handles& h = handles();
-  std::lock_guard<std::mutex> lock(h.mutex);
   auto it = h.live.find(handle);
   if (it == h.live.end() || it->second != kind)
     not_live(handle, kind, what, it == h.live.end() ? nullptr : &it->second);
+  return it;
+}
+
+}  // namespace
+
+void require_live(const void* handle, HandleKind kind, const char* what) {
+  Handles& h = handles();
+  std::lock_guard<std::mutex> lock(h.mutex);
+  find_live(h, handle, kind, what);
 }
 
 void unregister_handle(const void* handle, HandleKind kind, const char* what) {
-  if (!handle) fail(ASC_ERR_INVALID_ARGUMENT, "{} is null", what);
   Handles& h = handles();
   std::lock_guard<std::mutex> lock(h.mutex);
-  auto it = h.live.find(handle);
-  if (it == h.live.end() || it->second != kind)
-    not_live(handle, kind, what, it == h.live.end() ? nullptr : &it->second);
-  h.live.erase(it);
+  h.live.erase(find_live(h, handle, kind, what));
 }
 
 void set_last_error(asc_status_t status, const std::string& message, const Location& loc) {
