@@ -22,9 +22,7 @@ namespace {
 asc_status_t kernel_text(const asc_kernel_t* kernel, char* buf, size_t cap, size_t* len,
                          std::string (*make)(const Kernel&)) {
   asc_status_t status = ASC_OK;
-  asc_status_t g = guard([&] {
-    status = capi::copy_out(make(*reinterpret_cast<const Kernel*>(require(kernel, "kernel"))), buf, cap, len);
-  });
+  asc_status_t g = guard([&] { status = capi::copy_out(make(capi::live_kernel(kernel)), buf, cap, len); });
   return g != ASC_OK ? g : status;
 }
 
@@ -82,11 +80,17 @@ asc_status_t asc_module_destroy(asc_module_t* module) {
     }
     capi::unregister_handle(module, capi::HandleKind::Module, "module");
     {
+      // Marked first, so that a builder finishing meanwhile sees it (and forgets its kernel); held like a
+      // builder while its kernels are forgotten, so that the last builder cannot free it under this loop.
       std::lock_guard<std::mutex> lock(module->lifetime);
       module->destroyed = true;
-      if (module->builders) return;  // the last builder frees it
+      ++module->builders;
     }
-    delete module;
+    {
+      std::lock_guard<std::mutex> lock(module->module.mutex);
+      for (const auto& k : module->module.kernels) capi::forget_handle(k.get());  // gone with their module
+    }
+    if (module->release_builder()) delete module;  // otherwise the last builder frees it
   });
 }
 
@@ -108,14 +112,14 @@ asc_status_t asc_build_kernel(asc_module_t* module, const char* name, size_t nam
 }
 
 asc_status_t asc_builder_param(asc_builder_t* builder, size_t index, asc_value_t* out) {
-  return guard([&] { *require(out, "out") = require(builder, "builder")->builder->param(index); });
+  return guard([&] { *require(out, "out") = capi::live(builder, "builder")->builder->param(index); });
 }
 
 asc_status_t asc_builder_op(asc_builder_t* builder, const char* op_name, size_t op_name_len,
                             const asc_value_t* operands, size_t n_operands, const asc_attr_t* attrs, size_t n_attrs,
                             const asc_loc_t* loc, asc_value_t* result) {
   return guard([&] {
-    asc_value_t r = capi::builder_op(*require(builder, "builder"), capi::text(op_name, op_name_len, "op name"),
+    asc_value_t r = capi::builder_op(*capi::live(builder, "builder"), capi::text(op_name, op_name_len, "op name"),
                                      operands, n_operands, attrs, n_attrs, loc);
     if (result) *result = r;
   });
@@ -123,48 +127,48 @@ asc_status_t asc_builder_op(asc_builder_t* builder, const char* op_name, size_t 
 
 asc_status_t asc_builder_value_type(const asc_builder_t* builder, asc_value_t value, asc_type_t* out) {
   return guard(
-      [&] { *require(out, "out") = capi::type_to_c(require(builder, "builder")->builder->value_type(value)); });
+      [&] { *require(out, "out") = capi::type_to_c(capi::live(builder, "builder")->builder->value_type(value)); });
 }
 
 asc_status_t asc_builder_for_begin(asc_builder_t* builder, asc_value_t lb, asc_value_t ub, asc_value_t step,
                                    const asc_loc_t* loc, asc_value_t* iv) {
   return guard([&] {
-    asc_value_t v = capi::builder_for_begin(*require(builder, "builder"), lb, ub, step, loc);
+    asc_value_t v = capi::builder_for_begin(*capi::live(builder, "builder"), lb, ub, step, loc);
     if (iv) *iv = v;
   });
 }
 
 asc_status_t asc_builder_for_end(asc_builder_t* builder) {
-  return guard([&] { capi::builder_for_end(*require(builder, "builder")); });
+  return guard([&] { capi::builder_for_end(*capi::live(builder, "builder")); });
 }
 
 asc_status_t asc_builder_if_begin(asc_builder_t* builder, asc_value_t cond, const asc_loc_t* loc) {
-  return guard([&] { capi::builder_if_begin(*require(builder, "builder"), cond, loc); });
+  return guard([&] { capi::builder_if_begin(*capi::live(builder, "builder"), cond, loc); });
 }
 
 asc_status_t asc_builder_else(asc_builder_t* builder) {
-  return guard([&] { capi::builder_else(*require(builder, "builder")); });
+  return guard([&] { capi::builder_else(*capi::live(builder, "builder")); });
 }
 
 asc_status_t asc_builder_if_end(asc_builder_t* builder) {
-  return guard([&] { capi::builder_if_end(*require(builder, "builder")); });
+  return guard([&] { capi::builder_if_end(*capi::live(builder, "builder")); });
 }
 
 asc_status_t asc_builder_set_option(asc_builder_t* builder, const char* name, size_t name_len, int64_t value) {
   return guard(
-      [&] { capi::builder_set_option(*require(builder, "builder"), capi::text(name, name_len, "name"), value); });
+      [&] { capi::builder_set_option(*capi::live(builder, "builder"), capi::text(name, name_len, "name"), value); });
 }
 
 asc_status_t asc_builder_log(const asc_builder_t* builder, void* buf, size_t cap, size_t* len) {
   asc_status_t status = ASC_OK;
   asc_status_t g = guard(
-      [&] { status = capi::copy_out(require(builder, "builder")->log.bytes(), static_cast<char*>(buf), cap, len); });
+      [&] { status = capi::copy_out(capi::live(builder, "builder")->log.bytes(), static_cast<char*>(buf), cap, len); });
   return g != ASC_OK ? g : status;
 }
 
 asc_status_t asc_builder_replay(asc_builder_t* builder, const void* log, size_t len) {
   return guard([&] {
-    require(builder, "builder");
+    capi::live(builder, "builder");
     if (len && !log) fail(ASC_ERR_INVALID_ARGUMENT, "log is null");
     capi::replay(*builder, std::string_view(static_cast<const char*>(log), len));
   });
@@ -188,7 +192,17 @@ asc_status_t asc_builder_finish(asc_builder_t* builder, asc_kernel_t** out) {
       destroyed = owned->owner->destroyed;
     }
     if (destroyed) fail(ASC_ERR_INVALID_ARGUMENT, "the builder's module was destroyed: its kernel has nowhere to live");
-    *out = reinterpret_cast<asc_kernel_t*>(compile_kernel(owned->owner->module, *owned->builder));
+    Kernel* kernel = compile_kernel(owned->owner->module, *owned->builder);
+    capi::register_handle(kernel, capi::HandleKind::Kernel);
+    {
+      std::lock_guard<std::mutex> lock(owned->owner->lifetime);
+      destroyed = owned->owner->destroyed;
+    }
+    if (destroyed) {  // destroyed while this compiled: its destroy may have missed the kernel
+      capi::forget_handle(kernel);
+      fail(ASC_ERR_INVALID_ARGUMENT, "the builder's module was destroyed while the kernel compiled");
+    }
+    *out = reinterpret_cast<asc_kernel_t*>(kernel);
   });
 }
 
@@ -208,7 +222,7 @@ asc_status_t asc_kernel_print(const asc_kernel_t* kernel, char* buf, size_t cap,
 asc_status_t asc_builder_print(const asc_builder_t* builder, char* buf, size_t cap, size_t* len) {
   asc_status_t status = ASC_OK;
   asc_status_t g = guard(
-      [&] { status = capi::copy_out(print_kernel(require(builder, "builder")->builder->kernel()), buf, cap, len); });
+      [&] { status = capi::copy_out(print_kernel(capi::live(builder, "builder")->builder->kernel()), buf, cap, len); });
   return g != ASC_OK ? g : status;
 }
 
@@ -217,12 +231,12 @@ asc_status_t asc_kernel_source(const asc_kernel_t* kernel, char* buf, size_t cap
 }
 
 asc_status_t asc_kernel_param_count(const asc_kernel_t* kernel, size_t* out) {
-  return guard([&] { *require(out, "out") = reinterpret_cast<const Kernel*>(require(kernel, "kernel"))->num_params; });
+  return guard([&] { *require(out, "out") = capi::live_kernel(kernel).num_params; });
 }
 
 asc_status_t asc_kernel_param_writes(const asc_kernel_t* kernel, size_t index, int32_t* out) {
   return guard([&] {
-    const Kernel& k = *reinterpret_cast<const Kernel*>(require(kernel, "kernel"));
+    const Kernel& k = capi::live_kernel(kernel);
     int32_t* result = require(out, "out");
     if (index >= k.num_params)
       fail(ASC_ERR_INVALID_ARGUMENT, "parameter index {} out of range (kernel has {})", index, k.num_params);

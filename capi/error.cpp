@@ -28,6 +28,7 @@ const char* kind_name(HandleKind kind) {
     case HandleKind::Builder: return "builder";
     case HandleKind::Device: return "device";
     case HandleKind::Stream: return "stream";
+    case HandleKind::Kernel: return "kernel";
   }
   return "handle";
 }
@@ -81,6 +82,12 @@ void unregister_handle(const void* handle, HandleKind kind, const char* what) {
   Handles& h = handles();
   std::lock_guard<std::mutex> lock(h.mutex);
   h.live.erase(find_live(h, handle, kind, what));
+}
+
+void forget_handle(const void* handle) {
+  Handles& h = handles();
+  std::lock_guard<std::mutex> lock(h.mutex);
+  h.live.erase(handle);
 }
 
 void set_last_error(asc_status_t status, const std::string& message, const Location& loc) {

@@ -8,6 +8,7 @@
 #include <new>
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 #include "asc/asc.h"
 #include "build_log.h"
@@ -87,12 +88,48 @@ asc_status_t guard(F&& body) noexcept {
 // The handles that are alive, by address and kind, so that destroying one twice (or one never created) is an
 // ASC_ERR_INVALID_ARGUMENT rather than a double free: the check reads a table under a mutex, never the freed
 // handle. (An address reused by a new handle of the same kind cannot be told from the old one.)
-enum class HandleKind : uint8_t { Module, Builder, Device, Stream };
+enum class HandleKind : uint8_t { Module, Builder, Device, Stream, Kernel };
 void register_handle(const void* handle, HandleKind kind);
 // Throws ASC_ERR_INVALID_ARGUMENT naming `what` if `handle` is not a live handle of that kind.
 void require_live(const void* handle, HandleKind kind, const char* what);
 // require_live, then forgets the handle (its destroy call).
 void unregister_handle(const void* handle, HandleKind kind, const char* what);
+// Forgets a handle if it is in the table (a module's kernels, when it is destroyed).
+void forget_handle(const void* handle);
+
+template <typename T>
+constexpr HandleKind kind_of();
+template <>
+constexpr HandleKind kind_of<asc_module>() {
+  return HandleKind::Module;
+}
+template <>
+constexpr HandleKind kind_of<asc_builder>() {
+  return HandleKind::Builder;
+}
+template <>
+constexpr HandleKind kind_of<asc_device>() {
+  return HandleKind::Device;
+}
+template <>
+constexpr HandleKind kind_of<asc_stream>() {
+  return HandleKind::Stream;
+}
+
+// The handle, once checked to be a live one of its kind: what every call that takes a handle does before it
+// touches it, so that a destroyed (or never created) handle is ASC_ERR_INVALID_ARGUMENT, not a read of freed
+// memory. (A handle destroyed by one thread while another uses it is the caller's race.)
+template <typename T>
+T* live(T* handle, const char* what) {
+  require_live(handle, kind_of<std::remove_const_t<T>>(), what);
+  return handle;
+}
+
+// A kernel handle is its Kernel; it lives until its module is destroyed.
+inline const Kernel& live_kernel(const asc_kernel_t* kernel) {
+  require_live(kernel, HandleKind::Kernel, "kernel");
+  return *reinterpret_cast<const Kernel*>(kernel);
+}
 
 // Copies `s` to a caller buffer (asc_*_print).
 asc_status_t copy_out(const std::string& s, char* buf, size_t cap, size_t* len);

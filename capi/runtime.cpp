@@ -14,8 +14,8 @@ namespace {
 
 void fill_sink(const LaunchReport& r, void* sink) { capi::stats_to_c(r, static_cast<asc_launch_stats_t*>(sink)); }
 
-Stream& unwrap(asc_stream_t* stream) { return require(stream, "stream")->stream; }
-const Stream& unwrap(const asc_stream_t* stream) { return require(stream, "stream")->stream; }
+Stream& unwrap(asc_stream_t* stream) { return capi::live(stream, "stream")->stream; }
+const Stream& unwrap(const asc_stream_t* stream) { return capi::live(stream, "stream")->stream; }
 
 }  // namespace
 
@@ -135,8 +135,16 @@ asc_status_t asc_stream_synchronize(asc_stream_t* stream) {
 asc_status_t asc_launch(const asc_kernel_t* kernel, asc_stream_t* stream, uint32_t block_dim, const asc_arg_t* args,
                         size_t n_args) {
   return guard([&] {
-    const auto* k = reinterpret_cast<const Kernel*>(require(kernel, "kernel"));
-    unwrap(stream).launch(*k, block_dim, args, n_args);
+    const Kernel& k = capi::live_kernel(kernel);
+    unwrap(stream).launch(k, block_dim, args, n_args);
+  });
+}
+
+asc_status_t asc_launch_with_stats(const asc_kernel_t* kernel, asc_stream_t* stream, uint32_t block_dim,
+                                   const asc_arg_t* args, size_t n_args, asc_launch_stats_t* stats) {
+  return guard([&] {
+    const Kernel& k = capi::live_kernel(kernel);
+    unwrap(stream).launch(k, block_dim, args, n_args, stats ? fill_sink : nullptr, stats);
   });
 }
 

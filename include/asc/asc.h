@@ -19,7 +19,7 @@
 #include <stdint.h>
 
 #define ASC_ABI_VERSION_MAJOR 1
-#define ASC_ABI_VERSION_MINOR 9
+#define ASC_ABI_VERSION_MINOR 10
 
 #if defined(_WIN32)
 #define ASC_API __declspec(dllexport)
@@ -271,16 +271,18 @@ ASC_API asc_status_t asc_stream_create(asc_device_t* device, asc_stream_t** out)
 /* Runs what an asynchronous stream has queued first (failures are dropped). */
 ASC_API asc_status_t asc_stream_destroy(asc_stream_t* stream);
 /* Waits until the stream's launches ran. On an asynchronous stream, returns
-   the first failure since the last synchronize (launches queued after it did
-   not run; the message says how many). */
+   the first failure of the calling thread's launches since its last
+   synchronize (launches queued after a failure, anyone's, did not run; the
+   message says how many), or (since 1.10), when another thread's launch
+   failed first, that this thread's did not run. */
 ASC_API asc_status_t asc_stream_synchronize(asc_stream_t* stream);
 /* Stream options (since 1.2): "sanitize" (default 1 unless ASC_SANITIZE=0)
    turns the Model's racecheck/initcheck/synccheck/GM-conflict checks on/off.
    "async" (since 1.6, default 0): asc_launch checks the launch (block_dim,
    arguments) and queues it; the stream runs its launches in order on a
    thread of its own. Buffers must stay valid, and unchanged by the caller,
-   until asc_stream_synchronize; the asc_stream_last_* calls and the stats
-   sink describe the launches since the last synchronize (their output and
+   until asc_stream_synchronize; the asc_stream_last_* calls describe the
+   calling thread's launches since its last synchronize (their output and
    warnings added up) once they ran. Turning it off synchronizes.
    "max_ops" (since 1.7, default 2^32 or ASC_MAX_OPS; 0: no limit): a block
    that runs more ops than this, loop iterations included, fails the launch
@@ -290,17 +292,19 @@ ASC_API asc_status_t asc_stream_set_option(asc_stream_t* stream, const char* nam
 /* Directory for <kernel>.trace.json (Chrome trace) and <kernel>.lines.csv of
    each launch; empty disables. Starts from ASC_PROFILE. */
 ASC_API asc_status_t asc_stream_set_profile_dir(asc_stream_t* stream, const char* dir, size_t dir_len);
-/* About the last successful launch on the stream. Warnings are one per line;
-   lines is CSV: file,line,cycles,count, most cycles first. Output (since 1.3)
-   is the text of printf / dump_tensor, in block order, each line prefixed
-   "[Block i/n] ", of the last launch even if it failed. */
+/* About the calling thread's last successful launch on the stream (since
+   1.10 each thread reads its own launches, whatever other threads launch on
+   the stream meanwhile). Warnings are one per line; lines is CSV:
+   file,line,cycles,count, most cycles first. Output (since 1.3) is the text
+   of printf / dump_tensor, in block order, each line prefixed "[Block i/n] ",
+   of the last launch even if it failed. */
 ASC_API asc_status_t asc_stream_last_stats(const asc_stream_t* stream, asc_launch_stats_t* out);
 ASC_API asc_status_t asc_stream_last_warnings(const asc_stream_t* stream, char* buf, size_t cap, size_t* len);
 ASC_API asc_status_t asc_stream_last_output(const asc_stream_t* stream, char* buf, size_t cap, size_t* len);
 ASC_API asc_status_t asc_stream_last_lines(const asc_stream_t* stream, char* buf, size_t cap, size_t* len);
-/* (since 1.4) After every successful launch on the stream, its stats are
-   also written to *sink (NULL: no longer), so a caller that checks each
-   launch for warnings needs no extra call. `sink` must stay valid. */
+/* (since 1.4) After every successful launch on the stream, from any thread,
+   its stats are also written to *sink (NULL: no longer). `sink` must stay
+   valid. Threads sharing a stream want asc_launch_with_stats instead. */
 ASC_API asc_status_t asc_stream_set_stats_sink(asc_stream_t* stream, asc_launch_stats_t* sink);
 /* Runs `kernel` on block_dim blocks. On the Model backend GM buffers are the
    caller's memory (no copies); results are visible when this returns, or on
@@ -309,6 +313,15 @@ ASC_API asc_status_t asc_stream_set_stats_sink(asc_stream_t* stream, asc_launch_
    one after another (set a stream's options from one thread). */
 ASC_API asc_status_t asc_launch(const asc_kernel_t* kernel, asc_stream_t* stream, uint32_t block_dim,
                                 const asc_arg_t* args, size_t n_args);
+/* (since 1.10) asc_launch, and *stats (unless NULL) receives this launch's
+   stats once it ran successfully: before the call returns on a synchronous
+   stream, by the time asc_stream_synchronize returns on an asynchronous one
+   (then `stats` must stay valid until that; a launch that failed or did not
+   run leaves it as it was). Unlike the stream's stats sink it is this launch's
+   alone, so a caller that checks each launch for warnings needs no extra
+   call, however many threads launch on the stream. */
+ASC_API asc_status_t asc_launch_with_stats(const asc_kernel_t* kernel, asc_stream_t* stream, uint32_t block_dim,
+                                           const asc_arg_t* args, size_t n_args, asc_launch_stats_t* stats);
 
 /* ASC_CDEF_END */
 

@@ -1,14 +1,31 @@
 #include "ir/builder.h"
 
+#include <cstdlib>
+
 #include "ir/op_check.h"
 
 namespace asc {
+namespace {
+
+// ASC_MAX_KERNEL_OPS: a whole number (0: no limit); anything else is an error rather than a silent default.
+uint64_t max_ops_from_environment() {
+  const char* text = std::getenv("ASC_MAX_KERNEL_OPS");
+  if (!text) return Builder::kDefaultMaxOps;
+  std::string s(text);
+  if (s.empty() || s.size() > 19 || s.find_first_not_of("0123456789") != std::string::npos)
+    fail(ASC_ERR_INVALID_ARGUMENT, "ASC_MAX_KERNEL_OPS must be a whole number of operations (0: no limit), not '{}'",
+         s);
+  return std::stoull(s);
+}
+
+}  // namespace
 
 Builder::Builder(std::string name, std::vector<Type> params) {
   if (name.empty()) fail(ASC_ERR_INVALID_ARGUMENT, "a kernel needs a name");
   kernel_ = std::make_unique<Kernel>();
   kernel_->name = std::move(name);
   kernel_->num_params = params.size();
+  max_ops_ = max_ops_from_environment();
   for (const Type& t : params) {
     if (t.kind == TypeKind::None || t.kind == TypeKind::LocalTensor)
       fail(ASC_ERR_TYPE, "kernel parameters are scalars, GM addresses or GlobalTensors, not {}", t.str());
@@ -59,6 +76,12 @@ void Builder::check_operands_live(const std::vector<uint32_t>& operands, const L
 }
 
 Op& Builder::append(OpCode code, std::vector<uint32_t> operands, std::vector<Attr> attrs, const Location& loc) {
+  if (max_ops_ && ++ops_ > max_ops_)
+    fail(ASC_ERR_UNSUPPORTED, loc,
+         "kernel '{}' has more than {} operations as built: device functions are inlined at every call, so calls "
+         "nested in calls multiply (n levels of two calls each make 2^n copies); repeat work with a loop "
+         "(for ... in range) instead of repeated calls, or raise the limit (ASC_MAX_KERNEL_OPS, 0: none)",
+         kernel_->name, max_ops_);
   check_operands_live(operands, loc);
   Type result;
   auto op = make_op(*kernel_, code, std::move(operands), std::move(attrs), loc, &result);
@@ -112,11 +135,15 @@ void Builder::set_option(std::string_view name, int64_t value) {
     kernel_->options.insert_sync = value != 0;
   else if (name == "kernel_type" && value >= 0 && value < kKernelTypeCount)
     kernel_->options.kernel_type = static_cast<KernelType>(value);
+  else if (name == "max_ops" && value >= 0)
+    max_ops_ = static_cast<uint64_t>(value);
+  else if (name == "max_ops")
+    fail(ASC_ERR_INVALID_ARGUMENT, "builder option max_ops must be >= 0 (0: no limit), not {}", value);
   else if (name == "kernel_type")
     fail(ASC_ERR_INVALID_ARGUMENT, "kernel_type must be 0..{} (pyasc's KernelType), got {}", kKernelTypeCount - 1,
          value);
   else
-    fail(ASC_ERR_INVALID_ARGUMENT, "unknown option '{}' (known: auto_sync, insert_sync, kernel_type)", name);
+    fail(ASC_ERR_INVALID_ARGUMENT, "unknown option '{}' (known: auto_sync, insert_sync, kernel_type, max_ops)", name);
 }
 
 // Every pass walks regions recursively: a bound on nesting keeps the recursion (and the sync analysis, which

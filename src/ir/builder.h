@@ -20,6 +20,11 @@ struct AttrInput {
 
 class Builder {
  public:
+  // How many ops a kernel may have as built (ASC_MAX_KERNEL_OPS or the option max_ops change it). Device
+  // functions are inlined at every call, so calls nested in calls multiply; past this a kernel fails at the op
+  // that crossed it, in seconds, instead of compiling for minutes. Real kernels stay far below.
+  static constexpr uint64_t kDefaultMaxOps = 100'000;
+
   Builder(std::string name, std::vector<Type> params);
 
   uint32_t param(size_t index) const;
@@ -31,6 +36,7 @@ class Builder {
   void if_begin(uint32_t cond, const Location& loc);
   void else_begin();
   void if_end();
+  // "auto_sync", "insert_sync", "kernel_type", "max_ops" (see kDefaultMaxOps; 0: no limit).
   void set_option(std::string_view name, int64_t value);
   // Hands out the kernel as built (every region closed); the builder is spent after.
   std::unique_ptr<Kernel> take();
@@ -53,6 +59,8 @@ class Builder {
   Frame& top(OpCode expected, const char* what);
 
   std::unique_ptr<Kernel> kernel_;
+  uint64_t ops_ = 0;
+  uint64_t max_ops_ = kDefaultMaxOps;
   bool uses_auto_tensors_ = false;
   std::vector<Frame> stack_;
   std::vector<uint8_t> live_;  // by value id: usable at the insertion point

@@ -14,6 +14,7 @@
 // known complete on the setting pipe.
 #include "passes/insert_sync.h"
 
+#include <algorithm>
 #include <deque>
 #include <map>
 #include <optional>
@@ -268,9 +269,22 @@ class SyncInserter {
         if ((write || a.write) && overlap(a.ref, ref)) order(s, a, b, out, op->loc);
       }
     uint64_t seq = tick(s, b);
-    for (const auto& [ref, write] : effects) s.pending.push_back({seq, b, ref, write});
+    for (const auto& [ref, write] : effects) add_pending(s, {seq, b, ref, write});
     prune(s);
     out.push_back(std::move(op));
+  }
+
+  // An access subsumes an earlier one of its pipe to the same memory that it writes if that one did: a pipe runs
+  // in order, so whatever must wait for the earlier one conflicts with this one and waits for it, which implies
+  // the earlier. Dropping those keeps the pending list (and the walk per op) from growing with a kernel that
+  // works on one buffer over and over, which made the pass quadratic.
+  static void add_pending(State& s, const Access& a) {
+    auto subsumed = [&](const Access& old) {
+      return old.pipe == a.pipe && old.ref.root == a.ref.root && old.ref.lo == a.ref.lo && old.ref.hi == a.ref.hi &&
+             (a.write || !old.write);
+    };
+    s.pending.erase(std::remove_if(s.pending.begin(), s.pending.end(), subsumed), s.pending.end());
+    s.pending.push_back(a);
   }
 
   // Drops accesses every pipe already knows completed (and, for V, are barrier-ordered).

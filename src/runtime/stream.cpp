@@ -137,7 +137,8 @@ void Stream::set_option(std::string_view name, int64_t value) {
     } else if (!value && queue_) {
       queue_->synchronize();  // its failure, if any, is this call's
       queue_.reset();
-      batch_done_ = true;
+      std::lock_guard<std::mutex> lock(report_mutex_);
+      for (auto& [thread, r] : reports_) r.batch_done = true;
     }
   } else {
     fail(ASC_ERR_INVALID_ARGUMENT,
@@ -151,12 +152,14 @@ void Stream::set_report_sink(ReportSink sink, void* user_data) {
   sink_data_ = user_data;
 }
 
-void Stream::launch(const Kernel& kernel, uint32_t block_dim, const asc_arg_t* args, size_t n_args) {
+void Stream::launch(const Kernel& kernel, uint32_t block_dim, const asc_arg_t* args, size_t n_args, ReportSink report,
+                    void* report_data) {
   LaunchOptions options = options_;
   options.record = !profile_dir_.empty();
   if (interrupt_) options.cancel = &g_sigint_epoch;
+  const std::thread::id owner = std::this_thread::get_id();
   if (!queue_) {
-    run(kernel, block_dim, args, n_args, options, profile_dir_);
+    run(kernel, block_dim, args, n_args, options, profile_dir_, owner, report, report_data);
     return;
   }
   // Asynchronous: what can be checked now is (the caller's error, at the call); the rest runs queued.
@@ -167,40 +170,48 @@ void Stream::launch(const Kernel& kernel, uint32_t block_dim, const asc_arg_t* a
     explicit Queued(const Kernel& k) : kernel(k) { kernel.queued.fetch_add(1, std::memory_order_relaxed); }
     ~Queued() { kernel.queued.fetch_sub(1, std::memory_order_release); }
   };
-  queue_->push([this, &kernel, block_dim, options, args = std::vector<asc_arg_t>(args, args + n_args),
-                profile_dir = profile_dir_, queued = std::make_shared<Queued>(kernel)] {
-    run(kernel, block_dim, args.data(), args.size(), options, profile_dir);
-  });
+  queue_->push(
+      [this, &kernel, block_dim, options, args = std::vector<asc_arg_t>(args, args + n_args),
+       profile_dir = profile_dir_, owner, report, report_data, queued = std::make_shared<Queued>(kernel)] {
+        run(kernel, block_dim, args.data(), args.size(), options, profile_dir, owner, report, report_data);
+      },
+      owner);
 }
 
 void Stream::synchronize() {
-  struct EndBatch {  // once the queue ran, even when it reports a failure: the next launch starts anew
-    bool& done;
-    ~EndBatch() { done = true; }
-  } end{batch_done_};
+  struct EndBatch {  // once the queue ran, even when it reports a failure: the thread's next launch starts anew
+    Stream& s;
+    ~EndBatch() {
+      std::lock_guard<std::mutex> lock(s.report_mutex_);
+      auto it = s.reports_.find(std::this_thread::get_id());
+      if (it != s.reports_.end()) it->second.batch_done = true;
+    }
+  } end{*this};
   if (queue_) queue_->synchronize();
   device_.synchronize();
 }
 
-// Runs one launch and leaves its report on the stream. Launches on an asynchronous stream (on its queue's
-// thread) add their output and warnings to those of the others since the last synchronize.
+// Runs one launch and leaves its report as its owner's (the thread that launched). Launches on an asynchronous
+// stream (run on its queue's thread) add their output and warnings to those of the owner's others since its last
+// synchronize.
 void Stream::run(const Kernel& kernel, uint32_t block_dim, const asc_arg_t* args, size_t n_args, LaunchOptions options,
-                 const std::string& profile_dir) {
+                 const std::string& profile_dir, std::thread::id owner, ReportSink report, void* report_data) {
   std::lock_guard<std::mutex> lock(report_mutex_);
+  ThreadReport& mine = reports_[owner];
   const bool batch = queue_ != nullptr;
-  if (!batch || batch_done_) {
-    output_.clear();
-    last_.warnings.clear();
-    batch_done_ = false;
+  if (!batch || mine.batch_done) {
+    mine.output.clear();
+    mine.last.warnings.clear();
+    mine.batch_done = false;
   }
   std::string output;
   options.output = &output;
-  std::vector<std::string> warnings = last_.warnings;
-  struct Append {  // the output is the stream's even when the launch fails
+  std::vector<std::string> warnings = mine.last.warnings;
+  struct Append {  // the output is the owner's even when the launch fails
     std::string& to;
     std::string& from;
     ~Append() { to += from; }
-  } append{output_, output};
+  } append{mine.output, output};
   struct Running {  // while an interruptible launch runs, SIGINT stops it rather than the process
     bool on;
     explicit Running(bool o) : on(o) {
@@ -211,12 +222,13 @@ void Stream::run(const Kernel& kernel, uint32_t block_dim, const asc_arg_t* args
     }
   } running{options.cancel != nullptr};
   if (options.cancel) options.cancel_epoch = options.cancel->load();
-  last_ = device_.launch(kernel, block_dim, args, n_args, options);
-  for (auto& w : last_.warnings)
+  mine.last = device_.launch(kernel, block_dim, args, n_args, options);
+  for (auto& w : mine.last.warnings)
     if (std::find(warnings.begin(), warnings.end(), w) == warnings.end()) warnings.push_back(std::move(w));
-  last_.warnings = std::move(warnings);
-  if (sink_) sink_(last_, sink_data_);
-  if (options.record) write_profile(profile_dir, kernel, device_.platform(), last_);
+  mine.last.warnings = std::move(warnings);
+  if (report) report(mine.last, report_data);
+  if (sink_) sink_(mine.last, sink_data_);
+  if (options.record) write_profile(profile_dir, kernel, device_.platform(), mine.last);
 }
 
 }  // namespace asc

@@ -1,9 +1,10 @@
 // A stream: launches on one device, in order, with the options they run with
 // (ASC_SANITIZE, ASC_PROFILE and ASC_MAX_OPS at creation, set_option after),
-// and what the last launch left (its report and printed output). A synchronous
-// stream runs each launch in the caller's thread; an asynchronous one checks
-// it at the call and runs it on its queue's thread, and the launches since the
-// last synchronize add up their output and warnings.
+// and what each thread's last launch left (its report and printed output):
+// a thread reads its own, whoever else launches on the stream meanwhile. A
+// synchronous stream runs each launch in the caller's thread; an asynchronous
+// one checks it at the call and runs it on its queue's thread, and a thread's
+// launches since its last synchronize add up their output and warnings.
 #pragma once
 
 #include <cstdint>
@@ -11,6 +12,8 @@
 #include <mutex>
 #include <string>
 #include <string_view>
+#include <thread>
+#include <unordered_map>
 
 #include "ir/ir.h"
 #include "runtime/device.h"
@@ -38,24 +41,37 @@ class Stream {
   void set_report_sink(ReportSink sink, void* user_data);
 
   // A synchronous stream runs the launch now; an asynchronous one checks it (Device::check) and queues it.
-  void launch(const Kernel& kernel, uint32_t block_dim, const asc_arg_t* args, size_t n_args);
+  // `report`, when set, is called with this launch's report once it ran (before the stream's sink).
+  void launch(const Kernel& kernel, uint32_t block_dim, const asc_arg_t* args, size_t n_args,
+              ReportSink report = nullptr, void* report_data = nullptr);
   // Waits for the queued launches (throwing the first failure since the last call) and the device.
   void synchronize();
 
-  // Calls f(last report, printed output of the last launch or batch) once the queued launches ran, under the
-  // report lock, and returns what it returns.
+  // Calls f(report, printed output) of the calling thread's last launch (or batch, on an asynchronous stream)
+  // once the queued launches ran, under the report lock, and returns what it returns. A thread that has not
+  // launched on the stream reads an empty report.
   template <typename F>
   decltype(auto) read_last(F&& f) const {
     if (queue_) queue_->wait_idle();
     std::lock_guard<std::mutex> lock(report_mutex_);
-    return f(static_cast<const LaunchReport&>(last_), static_cast<const std::string&>(output_));
+    auto it = reports_.find(std::this_thread::get_id());
+    static const ThreadReport none;
+    const ThreadReport& r = it == reports_.end() ? none : it->second;
+    return f(r.last, r.output);
   }
 
   Device& device() const { return device_; }
 
  private:
+  // What one thread's launches left.
+  struct ThreadReport {
+    LaunchReport last;
+    std::string output;      // printf / dump_tensor text of the last launch (or batch), even a failed one
+    bool batch_done = true;  // asynchronous: the thread synchronized since, so the next launch starts anew
+  };
+
   void run(const Kernel& kernel, uint32_t block_dim, const asc_arg_t* args, size_t n_args, LaunchOptions options,
-           const std::string& profile_dir);
+           const std::string& profile_dir, std::thread::id owner, ReportSink report, void* report_data);
 
   void scale_max_ops();
 
@@ -64,12 +80,9 @@ class Stream {
   bool max_ops_set_ = false;  // by ASC_MAX_OPS or the option; otherwise it scales with the time budget
   bool interrupt_ = false;
   std::string profile_dir_;
-  LaunchReport last_;
-  std::string output_;  // printf / dump_tensor text of the last launch, even a failed one
+  std::unordered_map<std::thread::id, ThreadReport> reports_;  // by the thread that launched
   ReportSink sink_ = nullptr;
   void* sink_data_ = nullptr;
-  // Asynchronous streams: launches since the last synchronize add up their output and warnings.
-  bool batch_done_ = true;
   // Held by a launch on the stream while it runs, and by the calls that read what it left: launches
   // on one stream from several threads run one after another, as a stream's launches should.
   mutable std::mutex report_mutex_;

@@ -196,6 +196,10 @@ TEST_F(CapiTest, EveryNullHandleOrPointerIsAnInvalidArgument) {
       {"asc_launch(kernel)", [&] { return asc_launch(nullptr, stream_, 1, args, 3); }, "kernel"},
       {"asc_launch(stream)", [&] { return asc_launch(kernel, nullptr, 1, args, 3); }, "stream"},
       {"asc_launch(args)", [&] { return asc_launch(kernel, stream_, 1, nullptr, 3); }, "args"},
+      {"asc_launch_with_stats(kernel)", [&] { return asc_launch_with_stats(nullptr, stream_, 1, args, 3, nullptr); },
+       "kernel"},
+      {"asc_launch_with_stats(stream)", [&] { return asc_launch_with_stats(kernel, nullptr, 1, args, 3, nullptr); },
+       "stream"},
   };
   for (const NullCase& c : cases) {
     SCOPED_TRACE(c.call);
@@ -578,6 +582,28 @@ TEST_F(CapiTest, DestroyingAnAsynchronousStreamRunsWhatItQueued) {
   for (size_t i = 0; i < n; ++i) ASSERT_EQ(z[i], 3.5f) << i;
 }
 
+// A caller that exits with launches still queued on an asynchronous stream (no synchronize, no destroy): the
+// library's exit handler drops what has not started, lets the running launch finish and stops the queue's
+// thread, saying so on stderr; the process exits normally instead of a thread running into static destructors.
+TEST_F(CapiTest, AsynchronousLaunchesQueuedAtExitAreDroppedNotACrash) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  auto queue_and_exit = [&] {
+    TiledBinary k;
+    k.block_length = 8192;
+    asc_kernel_t* kernel = build_vadd(k);
+    // The caller's buffers, made before the stream: they are destroyed after the library's exit handler ran.
+    static std::vector<float> x(8 * static_cast<size_t>(k.block_length), 1.0f), z(x.size(), 0.0f);
+    asc_stream_t* stream = nullptr;
+    check(asc_stream_create(device_, &stream), "stream");
+    set_async(stream, true);
+    const asc_arg_t args[] = {buffer_arg(x), buffer_arg(x), buffer_arg(z)};
+    for (int i = 0; i < 500; ++i) check(asc_launch(kernel, stream, 8, args, 3), "launch");
+    std::exit(0);
+  };
+  EXPECT_EXIT(queue_and_exit(), ::testing::ExitedWithCode(0),
+              "launches queued on asynchronous streams did not run: the process exited");
+}
+
 // ---- threads ---------------------------------------------------------------------------------------
 
 // Several threads at once, each building its own kernels in a shared module and launching them on a
@@ -790,6 +816,77 @@ TEST_F(CapiTest, StatsSinkIsFilledAfterEachLaunch) {
   EXPECT_EQ(sink.blocks, 8u);  // no longer written
 }
 
+// Two threads launching on one stream each read their own launch's report (asc_launch_with_stats and the
+// asc_stream_last_* calls), never the other's, however the launches interleave.
+TEST_F(CapiTest, ThreadsSharingAStreamReadTheirOwnLaunches) {
+  TiledBinary k;
+  k.block_length = 1024;
+  asc_kernel_t* kernel = build_vadd(k);
+  constexpr int kRounds = 200;
+  std::vector<std::string> failures(2);
+  std::vector<std::thread> threads;
+  for (uint32_t t = 0; t < 2; ++t)
+    threads.emplace_back([&, t] {
+      const uint32_t blocks = t == 0 ? 2 : 7;  // what tells the two threads' launches apart
+      std::vector<float> x(blocks * 1024, 1.0f), y(x.size(), 2.0f), z(x.size(), 0.0f);
+      const asc_arg_t args[] = {buffer_arg(x), buffer_arg(y), buffer_arg(z)};
+      for (int round = 0; round < kRounds && failures[t].empty(); ++round) {
+        asc_launch_stats_t mine{}, last{};
+        if (asc_launch_with_stats(kernel, stream_, blocks, args, 3, &mine) != ASC_OK ||
+            asc_stream_last_stats(stream_, &last) != ASC_OK)
+          failures[t] = asc_last_error();
+        else if (mine.blocks != blocks || last.blocks != blocks || mine.cycles != last.cycles)
+          failures[t] = "round " + std::to_string(round) + ": launched " + std::to_string(blocks) + " blocks, read " +
+                        std::to_string(mine.blocks) + " (with stats) and " + std::to_string(last.blocks) + " (last)";
+      }
+    });
+  for (auto& th : threads) th.join();
+  EXPECT_EQ(failures[0], "");
+  EXPECT_EQ(failures[1], "");
+  asc_launch_stats_t none{};
+  none.blocks = 99;
+  EXPECT_EQ(asc_stream_last_stats(stream_, &none), ASC_OK);  // this thread launched nothing on it
+  EXPECT_EQ(none.blocks, 0u);
+}
+
+// On an asynchronous stream shared by two threads, a failure is reported to the thread whose launch failed; the
+// other thread's launches queued after it did not run, and its synchronize says so (naming the failure).
+TEST_F(CapiTest, AsynchronousFailuresGoToTheThreadThatLaunched) {
+  TiledBinary k;
+  k.block_length = 4096;
+  asc_kernel_t* kernel = build_vadd(k);
+  set_async(stream_, true);
+  const size_t n = static_cast<size_t>(k.block_length);
+  std::vector<float> x(n, 1.0f), y(n, 2.0f), z(n, 0.0f), small(n / 2, 0.0f);
+  const asc_arg_t bad[] = {buffer_arg(x), buffer_arg(y), buffer_arg(small)};  // out of bounds
+  const asc_arg_t good[] = {buffer_arg(x), buffer_arg(y), buffer_arg(z)};
+  asc_launch_stats_t stats{};
+  stats.blocks = 77;
+  ASSERT_EQ(asc_launch(kernel, stream_, 1, bad, 3), ASC_OK) << asc_last_error();
+  asc_status_t other_status = ASC_OK;
+  std::string other_message;
+  std::thread other([&] {
+    other_status = asc_launch_with_stats(kernel, stream_, 1, good, 3, &stats);
+    if (other_status == ASC_OK) other_status = asc_stream_synchronize(stream_);
+    other_message = asc_last_error();
+  });
+  other.join();
+  EXPECT_EQ(other_status, ASC_ERR_RUNTIME);
+  EXPECT_NE(other_message.find("1 launch of this thread on this asynchronous stream did not run"), std::string::npos)
+      << other_message;
+  EXPECT_NE(other_message.find("which has only 8192 bytes"), std::string::npos) << other_message;
+  EXPECT_EQ(stats.blocks, 77u);  // did not run: left as it was
+  EXPECT_EQ(z[0], 0.0f);
+  // This thread's own failure is still its own to hear.
+  EXPECT_TRUE(fails_with(asc_stream_synchronize(stream_), ASC_ERR_OUT_OF_BOUNDS, {"asynchronous launch failed"}));
+  EXPECT_EQ(asc_stream_synchronize(stream_), ASC_OK);  // reported once
+  ASSERT_EQ(asc_launch_with_stats(kernel, stream_, 1, good, 3, &stats), ASC_OK);
+  ASSERT_EQ(asc_stream_synchronize(stream_), ASC_OK) << asc_last_error();
+  EXPECT_EQ(stats.blocks, 1u);
+  EXPECT_EQ(z[0], 3.0f);
+  set_async(stream_, false);
+}
+
 TEST_F(CapiTest, LaunchChecksBlockDimAndArguments) {
   asc_kernel_t* kernel = build_vadd();
   std::vector<float> x(2048), y(2048), z(2048);
@@ -924,6 +1021,49 @@ TEST_F(CapiTest, DestroyingAHandleTwiceIsAnInvalidArgument) {
   // A handle of one kind passed as another is named as what it is.
   EXPECT_TRUE(fails_with(asc_stream_destroy(reinterpret_cast<asc_stream_t*>(device_)), ASC_ERR_INVALID_ARGUMENT,
                          {"is a device, not a stream"}));
+}
+
+// Every call that takes a handle checks it is a live one of its kind first: a launch on a destroyed stream, of a
+// kernel whose module was destroyed, or a builder call after its builder ended is an error, not a read of freed
+// memory (ASan in make hardening would see that).
+TEST_F(CapiTest, UsingADestroyedHandleIsAnInvalidArgument) {
+  asc_module_t* m = nullptr;
+  ASSERT_EQ(asc_module_create(&m), ASC_OK);
+  asc_kernel_t* kernel = nullptr;
+  asc_builder_t* ended = nullptr;
+  {
+    TiledBinary k;
+    CapiWriter w(m, "vadd", k.params());
+    emit_tiled_binary(w, k);
+    kernel = w.finish();
+  }
+  const asc_type_t param = gm_addr_type(ASC_DTYPE_FLOAT32);
+  ASSERT_EQ(asc_build_kernel(m, "ended", 5, &param, 1, &ended), ASC_OK);
+  ASSERT_EQ(asc_builder_destroy(ended), ASC_OK);
+  asc_value_t v = 0;
+  EXPECT_TRUE(fails_with(asc_builder_param(ended, 0, &v), ASC_ERR_INVALID_ARGUMENT, {"not a live builder"}));
+  std::vector<float> x(2048), y(2048), z(2048);
+  const asc_arg_t args[] = {buffer_arg(x), buffer_arg(y), buffer_arg(z)};
+  asc_stream_t* s = nullptr;
+  ASSERT_EQ(asc_stream_create(device_, &s), ASC_OK);
+  ASSERT_EQ(asc_launch(kernel, s, 1, args, 3), ASC_OK) << asc_last_error();
+  ASSERT_EQ(asc_stream_destroy(s), ASC_OK);
+  EXPECT_TRUE(fails_with(asc_launch(kernel, s, 1, args, 3), ASC_ERR_INVALID_ARGUMENT, {"not a live stream"}));
+  EXPECT_TRUE(fails_with(asc_stream_synchronize(s), ASC_ERR_INVALID_ARGUMENT, {"not a live stream"}));
+  asc_launch_stats_t stats{};
+  EXPECT_TRUE(fails_with(asc_stream_last_stats(s, &stats), ASC_ERR_INVALID_ARGUMENT, {"not a live stream"}));
+  size_t count = 0;
+  ASSERT_EQ(asc_kernel_param_count(kernel, &count), ASC_OK);
+  EXPECT_EQ(count, 3u);
+  ASSERT_EQ(asc_module_destroy(m), ASC_OK);
+  EXPECT_TRUE(fails_with(asc_launch(kernel, stream_, 1, args, 3), ASC_ERR_INVALID_ARGUMENT, {"not a live kernel"}));
+  EXPECT_TRUE(fails_with(asc_kernel_param_count(kernel, &count), ASC_ERR_INVALID_ARGUMENT, {"not a live kernel"}));
+  char buf[64];
+  size_t len = 0;
+  EXPECT_TRUE(
+      fails_with(asc_kernel_print(kernel, buf, sizeof buf, &len), ASC_ERR_INVALID_ARGUMENT, {"not a live kernel"}));
+  EXPECT_TRUE(fails_with(asc_launch(reinterpret_cast<asc_kernel_t*>(stream_), stream_, 1, args, 3),
+                         ASC_ERR_INVALID_ARGUMENT, {"is a stream, not a kernel"}));
 }
 
 TEST_F(CapiTest, AModuleWithQueuedLaunchesIsNotDestroyed) {

@@ -246,6 +246,24 @@ TEST(IrParams, KernelParametersAreNotLocalTensors) {
   EXPECT_TRUE(is_error(error_of([&] { w.param(1); }), ASC_ERR_INVALID_ARGUMENT, {"parameter index 1"}));
 }
 
+// The kernel size limit: the documented default number of ops builds, one more fails naming the kernel and the
+// op's line; the builder option max_ops changes it (0: no limit).
+TEST(IrBuilder, AKernelPastTheSizeLimitFailsNamingIt) {
+  asc::Module m;
+  CoreWriter w(m, "big", {});
+  for (uint64_t i = 0; i < asc::Builder::kDefaultMaxOps; ++i) w.i32(1);
+  auto e = error_of([&] { w.i32(1); });
+  EXPECT_TRUE(is_error(e, ASC_ERR_UNSUPPORTED, {"kernel 'big' has more than 100000 operations", "ASC_MAX_KERNEL_OPS"}));
+  w.builder().set_option("max_ops", 0);
+  EXPECT_FALSE(error_of([&] { w.i32(1); }).has_value());
+  CoreWriter small(m, "small", {});
+  small.builder().set_option("max_ops", 3);
+  for (int i = 0; i < 3; ++i) small.i32(i);
+  EXPECT_TRUE(is_error(error_of([&] { small.i32(3); }), ASC_ERR_UNSUPPORTED, {"more than 3 operations"}));
+  EXPECT_TRUE(is_error(error_of([&] { small.builder().set_option("max_ops", -1); }), ASC_ERR_INVALID_ARGUMENT,
+                       {"max_ops must be >= 0"}));
+}
+
 TEST(IrVadd, FixtureVerifiesAndPrints) {
   asc::Module m;
   TiledBinary k;

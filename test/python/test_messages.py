@@ -67,6 +67,43 @@ def test_recursion_that_ends_at_compile_time_still_compiles():
 
 
 @asc.jit
+def twice(t: asc.LocalTensor, n: int, depth: asc.ConstExpr[int]):
+    if depth == 0:
+        asc.adds(t, t, 1.0, n)
+    else:
+        twice(t, n, depth - 1)
+        twice(t, n, depth - 1)
+
+
+@asc.jit
+def doubling(z: asc.GlobalAddress, n: int, depth: asc.ConstExpr[int]):
+    z_gm = asc.GlobalTensor()
+    z_gm.set_global_buffer(z, n)
+    t = asc.LocalTensor(z.dtype, asc.TPosition.VECOUT, 0, n)
+    asc.duplicate(t, 0.0, n)
+    twice(t, n, depth)
+    asc.set_flag(asc.HardEvent.V_MTE3, 0)
+    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
+    asc.data_copy(z_gm, t, n)
+
+
+def test_exponential_inlining_stops_at_the_size_limit_naming_the_kernel(monkeypatch):
+    """Calls nested in calls multiply: 2^depth inlined copies. Past the kernel size limit (ASC_MAX_KERNEL_OPS,
+    lowered here so the test is quick; the default is 100000) the compile stops with an error naming the kernel
+    and the line that crossed it, instead of running for minutes."""
+    z = np.zeros(N, np.float32)
+    doubling[1, rt.current_stream()](z, N, 6)  # 64 copies: under any limit
+    assert (z == 64).all()
+    monkeypatch.setenv("ASC_MAX_KERNEL_OPS", "1000")
+    with pytest.raises(asc.CodegenError, match=r"kernel 'doubling' has more than 1000 operations as built") as e:
+        doubling[1, rt.current_stream()](z, N, 11)  # 2048 copies
+    assert f"test_messages.py:{twice.source.line + 3}" in str(e.value)  # the inlined op that crossed it
+    monkeypatch.setenv("ASC_MAX_KERNEL_OPS", "many")
+    with pytest.raises(asc.CodegenError, match="ASC_MAX_KERNEL_OPS must be a whole number"):
+        doubling[1, rt.current_stream()](z, N, 5)
+
+
+@asc.jit
 def fill_int(z: asc.GlobalAddress, n: int, value: int):
     z_gm = asc.GlobalTensor()
     z_gm.set_global_buffer(z, n)

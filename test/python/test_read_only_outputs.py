@@ -111,3 +111,37 @@ def test_a_torch_leaf_that_requires_grad_is_refused_as_torch_does():
     assert (z.detach() == 2).all()
     w = torch.zeros(N, requires_grad=True)
     launch(copy_add, w, torch.zeros(N))  # a grad-requiring input is only read
+
+
+def test_a_torch_tensor_in_an_autograd_graph_is_refused_when_written():
+    """A non-leaf tensor that requires grad (the result of an op on one) written in place by a kernel: autograd
+    cannot record the kernel, so the gradient through it would be silently wrong — refused while grad mode is on."""
+    torch = pytest.importorskip("torch")
+    x = torch.ones(N)
+    leaf = torch.ones(N, requires_grad=True)
+    z = leaf * 3  # not a leaf; part of the graph
+    for _ in range(2):  # the slow path, then with a plan for these types
+        with pytest.raises(LaunchArgumentError, match=r"argument 'z' requires grad.*autograd cannot record"):
+            launch(copy_add, x, z)
+    assert (z.detach() == 3).all()
+    with torch.no_grad():
+        launch(copy_add, x, z)
+    assert (z.detach() == 2).all()
+
+
+def test_a_written_torch_tensor_has_its_version_bumped_so_autograd_sees_the_overwrite():
+    """As torch's in-place ops do: a tensor saved for backward and then overwritten by a kernel makes backward
+    fail with torch's own error instead of computing a wrong gradient."""
+    torch = pytest.importorskip("torch")
+    x = torch.ones(N)
+    out = torch.zeros(N)
+    for path in ("slow", "fast"):
+        before = out._version
+        launch(copy_add, x, out)
+        assert out._version > before, path
+    leaf = torch.full((N,), 2.0, requires_grad=True)
+    saved = leaf.exp()  # exp saves its result for backward
+    with torch.no_grad():
+        launch(copy_add, x, saved)  # overwrites what backward needs
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        saved.sum().backward()

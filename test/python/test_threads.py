@@ -3,7 +3,11 @@ and on streams of their own, some asynchronous — each checking its results.
 (The GIL is released during a launch, so the library really runs them at
 once.)"""
 
+import collections
+import io
+import sys
 import threading
+import warnings
 
 import numpy as np
 
@@ -60,3 +64,81 @@ def test_threads_launch_at_once():
         t.join(timeout=300)
     assert not any(t.is_alive() for t in threads)
     assert errors == []
+
+
+N_SHARED = 256
+
+
+@asc.jit
+def tagged_print(x: asc.GlobalAddress, tag: int):
+    asc.printf("tag %d\n", tag)
+
+
+@asc.jit
+def unwaited_flag(x: asc.GlobalAddress):
+    x_gm = asc.GlobalTensor()
+    x_gm.set_global_buffer(x, N_SHARED)
+    a = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, N_SHARED)
+    asc.data_copy(a, x_gm, N_SHARED)
+    asc.set_flag(asc.HardEvent.MTE2_V, 3)  # never waited for: a SyncWarning of every launch
+
+
+class _PerThreadText(io.TextIOBase):
+    """sys.stdout for the test: what each thread writes, apart."""
+
+    def __init__(self):
+        self.by_thread: dict[int, list[str]] = collections.defaultdict(list)
+
+    def write(self, text: str) -> int:
+        self.by_thread[threading.get_ident()].append(text)
+        return len(text)
+
+
+def test_threads_sharing_a_stream_get_their_own_output_and_warnings(monkeypatch):
+    """Two threads launch on the one current stream at once, one kernel printing, one warning: each gets its own
+    launches' printf text and warnings, every time, and nothing of the other's."""
+    rounds = 60
+    out = _PerThreadText()
+    monkeypatch.setattr(sys, "stdout", out)
+    seen: dict[int, list[str]] = collections.defaultdict(list)
+
+    def record(message, category, filename, lineno, file=None, line=None):
+        seen[threading.get_ident()].append(f"{category.__name__}: {message}")
+
+    x = np.ones(N_SHARED, np.float32)
+    idents: dict[str, int] = {}
+    errors: list = []
+
+    def printer():
+        idents["printer"] = threading.get_ident()
+        try:
+            for i in range(rounds):
+                tagged_print[1](x, 1000 + i)
+        except Exception as e:
+            errors.append(repr(e))
+
+    def warner():
+        idents["warner"] = threading.get_ident()
+        try:
+            for _ in range(rounds):
+                unwaited_flag[1](x)
+                if "never waited for" not in " ".join(rt.last_launch_stats().warnings):
+                    errors.append("warner: its launch's stats lack its warning")
+        except Exception as e:
+            errors.append(repr(e))
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("always")
+        warnings.showwarning = record
+        threads = [threading.Thread(target=printer), threading.Thread(target=warner)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(timeout=300)
+    assert errors == []
+    printed = "".join(out.by_thread[idents["printer"]])
+    assert printed == "".join(f"[Block 0/1] tag {1000 + i}\n" for i in range(rounds))
+    assert out.by_thread.get(idents["warner"], []) == []
+    assert seen.get(idents["printer"], []) == []
+    warned = seen[idents["warner"]]
+    assert len(warned) == rounds and all("SyncWarning" in w and "never waited for" in w for w in warned)

@@ -97,7 +97,10 @@ def buffer_of(value: Any, kernel: str, param: str) -> tuple[int, int, int]:
 def check_writable(value: Any, kernel: str, param: str) -> None:
     """Refuses, before anything runs, a buffer the kernel writes that its owner forbade writing: a numpy
     array that is not writeable (flags.writeable False, np.frombuffer of bytes, a read-only np.memmap),
-    or a torch leaf tensor that requires grad (as torch refuses in-place ops on one, outside no_grad)."""
+    or a torch tensor that requires grad while grad mode is on (torch refuses an in-place op on a leaf
+    that requires grad; on any other, the kernel's write would be missing from the autograd graph, so
+    gradients through it would be silently wrong). A torch tensor it accepts has its version counter bumped,
+    as torch's own in-place ops do: autograd then notices when a tensor it saved for backward was overwritten."""
     np = numpy_module()
     if np is not None and isinstance(value, np.ndarray):
         if not value.flags.writeable:
@@ -107,15 +110,28 @@ def check_writable(value: Any, kernel: str, param: str) -> None:
                 "(np.array(x) copies one)"
             )
         return
-    if getattr(value, "requires_grad", False) and getattr(value, "is_leaf", False):
-        import torch
+    if type(value).__module__.startswith("torch"):
+        check_torch_writable(value, kernel, param)
 
-        if torch.is_grad_enabled():
+
+def check_torch_writable(value: Any, kernel: str, param: str) -> None:
+    """check_writable for a torch tensor (see there); bumps its version counter."""
+    import torch
+    from torch.autograd.graph import increment_version
+
+    if value.requires_grad and torch.is_grad_enabled():
+        if value.is_leaf:
             raise LaunchArgumentError(
                 f"{kernel}(): argument '{param}' is a leaf tensor that requires grad, and the kernel writes it "
                 "in place: a leaf Variable that requires grad cannot be used in an in-place operation (pass "
                 "x.detach(), or launch under torch.no_grad())"
             )
+        raise LaunchArgumentError(
+            f"{kernel}(): argument '{param}' requires grad, and the kernel writes it in place, which autograd "
+            "cannot record: gradients through it would be wrong (pass x.detach() or a fresh tensor, or launch "
+            "under torch.no_grad())"
+        )
+    increment_version(value)
 
 
 def int_range(dtype: dt.DataType) -> tuple[int, int]:

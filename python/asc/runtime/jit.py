@@ -204,18 +204,18 @@ class JITFunction(Function):
             if plan is not None:
                 stream = stream or rt.current_stream()
                 try:
-                    status = plan.launch(core_num, stream, args)
+                    status, stats = plan.launch(core_num, stream, args)
                 except BIND_ERRORS:
                     status = None  # the slow path names the argument
                 if status == 0 and stream.asynchronous:
                     stream.pending.append(args)  # queued: its arrays stay alive until synchronize()
                     return
                 if status == 0 and not plan.prints:
-                    if stream.stats.n_warnings:  # the stream's stats sink has this launch's
+                    if stats.n_warnings:  # this launch's stats
                         self._warn(stream, 4)
                     return
                 if status is not None:
-                    return self._report(plan.kernel, status, stream)
+                    return self._report(plan.kernel, status, stream, stats)
         kernel, values, sources = self._specialise(args, kwargs)
         stream = stream or rt.current_stream()
         c_args = ffi.new("asc_arg_t[]", max(1, len(values)))
@@ -231,13 +231,15 @@ class JITFunction(Function):
                 a.f = float(value)
             else:
                 a.i = int_bits(value, spec.dtype, self.__name__, name)
-        status = lib.asc_launch(kernel.handle, stream.handle, core_num, c_args, len(values))
+        stats = None if stream.asynchronous else ffi.new("asc_launch_stats_t*")
+        status = lib.asc_launch_with_stats(kernel.handle, stream.handle, core_num, c_args, len(values),
+                                           stats or ffi.NULL)  # fmt: skip
         if status == 0 and self._plans is not None and not kwargs and len(args) == len(self._param_names):
             self._remember_plan(args, kernel, sources, values)
         if status == 0 and stream.asynchronous:
             stream.pending.append((args, kwargs, values))  # queued: its arrays stay alive until synchronize()
             return
-        self._report(kernel, status, stream)
+        self._report(kernel, status, stream, stats)
 
     def _remember_plan(self, args: tuple, kernel: CompiledKernel, sources: list, values: list) -> None:
         slots = self._constant_slots()
@@ -253,8 +255,9 @@ class JITFunction(Function):
         except TypeError:
             pass
 
-    def _report(self, kernel: CompiledKernel, status: int, stream: rt.Stream) -> None:
-        """After a launch: its printf output, its failure as an exception, its warnings."""
+    def _report(self, kernel: CompiledKernel, status: int, stream: rt.Stream, stats: Any) -> None:
+        """After a synchronous launch: its printf output, its failure as an exception, its warnings (all this
+        thread's launch's, whatever other threads launch on the stream)."""
         if kernel.prints:  # before any error: the prints are what explains it
             error = rt._error(status, self.__name__, kernel.param_names)
             sys.stdout.write(read_text(lib.asc_stream_last_output, stream.handle))
@@ -262,8 +265,7 @@ class JITFunction(Function):
             if error is not None:
                 raise error
         rt._check(status, self.__name__, kernel.param_names)
-        lib.asc_stream_last_stats(stream.handle, stream.stats)
-        if stream.stats.n_warnings:
+        if stats.n_warnings:
             self._warn(stream, 5)
 
     def _warn(self, stream: rt.Stream, stacklevel: int) -> None:

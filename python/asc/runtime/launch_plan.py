@@ -79,8 +79,11 @@ def _check_torch(value: Any) -> None:
 
 
 def _check_torch_written(value: Any) -> None:
+    """A tensor the kernel writes: one that requires grad goes to the slow path (which refuses it, or under
+    no_grad accepts it); the version counter is bumped, as torch's in-place ops do."""
     if value.requires_grad or value.device.type != "cpu" or not value.is_contiguous():
         raise BindError
+    _increment_version(value)
 
 
 class LaunchPlan:
@@ -88,8 +91,8 @@ class LaunchPlan:
     launch's values into it. Each thread that launches the plan gets a block and binder of its own (a
     launch reads its block while the GIL is released, so two threads must never share one)."""
 
-    __slots__ = ("kernel", "handle", "c_args", "count", "bind", "prints", "_code", "_types", "_memos", "_owner",
-                 "_others")  # fmt: skip
+    __slots__ = ("kernel", "handle", "c_args", "count", "bind", "stats", "prints", "_code", "_types", "_memos",
+                 "_owner", "_others")  # fmt: skip
 
     def __init__(self, kernel: Any, sources: list[tuple[int, str | None]], values: list[Any]):
         """`sources`: for each run-time parameter, the launch argument it comes from (and the struct field,
@@ -133,10 +136,11 @@ class LaunchPlan:
         self._code = compile("\n".join(lines), "<asc launch plan>", "exec")
         self._owner = threading.get_ident()
         self._others: dict[int, tuple[Any, Callable[[tuple], None]]] = {}
-        self.c_args, self.bind = self._new_binder()
+        self.c_args, self.bind, self.stats = self._new_binder()
 
-    def _new_binder(self) -> tuple[Any, Callable[[tuple], None]]:
-        """A fresh argument block and the binder generated for this plan, writing into it."""
+    def _new_binder(self) -> tuple[Any, Callable[[tuple], None], Any]:
+        """A fresh argument block, the binder generated for this plan writing into it, and the stats block
+        its synchronous launches fill."""
         c_args = ffi.new("asc_arg_t[]", max(1, self.count))
         scope: dict[str, Any] = dict(BindError=BindError, fb=_backend_from_buffer, char_array=_CHAR_ARRAY,
                                      cast=_void_pointer, check_torch=_check_torch,
@@ -148,26 +152,38 @@ class LaunchPlan:
         for i in self._memos:
             scope[f"memo{i}"] = [_dead, -1]
         exec(self._code, scope)  # noqa: S102 - code generated in __init__ from the plan
-        return c_args, scope["bind"]
+        return c_args, scope["bind"], ffi.new("asc_launch_stats_t*")
 
-    def launch(self, core_num: int, stream: Any, args: tuple) -> int:
-        """Binds `args` and launches; returns the status (the caller reports failures)."""
+    def launch(self, core_num: int, stream: Any, args: tuple) -> tuple[int, Any]:
+        """Binds `args` and launches; returns the status (the caller reports failures) and, for a launch on a
+        synchronous stream, its stats (this thread's block: another thread's launches never write it)."""
         thread = threading.get_ident()
         if thread == self._owner:
-            c_args, bind = self.c_args, self.bind
+            c_args, bind, stats = self.c_args, self.bind, self.stats
         else:
             mine = self._others.get(thread)
             if mine is None:
                 mine = self._others[thread] = self._new_binder()
-            c_args, bind = mine
+            c_args, bind, stats = mine
         bind(args)
-        return _asc_launch(self.handle, stream.handle, core_num, c_args, self.count)
+        if stream.asynchronous:  # the stats would be written after this plan may be gone
+            return _asc_launch_with_stats(self.handle, stream.handle, core_num, c_args, self.count, _NULL), None
+        return _asc_launch_with_stats(self.handle, stream.handle, core_num, c_args, self.count, stats), stats
 
 
-_asc_launch = lib.asc_launch
+_asc_launch_with_stats = lib.asc_launch_with_stats
+_NULL = ffi.NULL
 _CHAR_ARRAY = ffi.typeof("char[]")
 # ffi.from_buffer without cffi's Python-level argument handling (the out-of-line ffi's is native already)
 _backend_from_buffer = getattr(ffi, "_backend", ffi).from_buffer
+
+
+def _increment_version(tensor: Any) -> None:
+    from torch.autograd.graph import increment_version
+
+    global _increment_version
+    _increment_version = increment_version  # imported once, at the first written tensor
+    increment_version(tensor)
 
 
 def _void_pointer(address: int) -> Any:

@@ -35,8 +35,6 @@ class Stream:
         _check(lib.asc_stream_create(device.handle, out))
         self.handle = out[0]
         self.device = device
-        self.stats = ffi.new("asc_launch_stats_t*")  # filled by every successful launch (the stats sink)
-        _check(lib.asc_stream_set_stats_sink(self.handle, self.stats))
         # Ctrl-C stops a running launch: the library's SIGINT handler stops it and calls Python's, which raises
         # KeyboardInterrupt once the call returns.
         _check(lib.asc_stream_set_option(self.handle, b"interrupt", 9, 1))
