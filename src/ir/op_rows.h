@@ -171,6 +171,10 @@ class Row {
     r_.gm_rows = f;
     return *this;
   }
+  Row& gm_read_rows(GmRowsFn f) {
+    r_.gm_read_rows = f;
+    return *this;
+  }
   Row& work(WorkFn f) {
     r_.work = f;
     return *this;

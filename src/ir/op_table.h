@@ -152,6 +152,7 @@ struct OpInfo {
   ExtentFn extent = nullptr;
   WorkFn work = nullptr;
   GmRowsFn gm_rows = nullptr;         // the destination's rows, when it writes GM with gaps
+  GmRowsFn gm_read_rows = nullptr;    // the source's rows, when it reads GM with gaps
   uint8_t word_operand = kNoOperand;  // a 64-bit word of bits (fixpipe's deq_scalar), not a size
   uint8_t extent_size_operand = 0;
   bool mask_by_wider_dtype = false;  // cast: a repeat holds 256 bytes of the wider of dst and src

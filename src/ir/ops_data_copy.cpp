@@ -70,9 +70,12 @@ void copy_blocks(OpTable& t, OpCode code, const char* name, Pipe pipe, K dst, K 
       .reads(1, Span::blocks(2, 3, 4))
       .writes(0, Span::blocks(2, 3, 5))
       .cost(cost)
-      // into GM: block_count rows of block_len blocks, dst_gap blocks apart
+      // into GM: block_count rows of block_len blocks, dst_gap blocks apart; out of GM: src_gap apart
       .gm_rows([](const Op&, const int64_t* in, int64_t) {
         return GmRows{in[2], in[3] * 32, (in[3] + in[5]) * 32};
+      })
+      .gm_read_rows([](const Op&, const int64_t* in, int64_t) {
+        return GmRows{in[2], in[3] * 32, (in[3] + in[4]) * 32};
       })
       .ascendc("DataCopy", "{api}({0}, {1}, AscendC::DataCopyParams({2..6:uint16_t}));");
 }
@@ -104,6 +107,10 @@ void define_data_copy_ops(OpTable& t) {
       .reads(1, extent().unaligned())
       .writes(0, extent())
       .extent(pad_extent)
+      // out of GM: block_count rows of block_len bytes, src_stride bytes apart
+      .gm_read_rows([](const Op&, const int64_t* in, int64_t) {
+        return GmRows{in[2], in[3], in[3] + in[4]};
+      })
       .cost(CostKind::GmCopy)
       .ascendc("DataCopyPad", std::string("{api}({0}, {1}, ") + ext +
                                   ", AscendC::DataCopyPadExtParams<{T:0}>({9}, {6:uint8_t}, {7:uint8_t}, {8}));");
@@ -115,6 +122,10 @@ void define_data_copy_ops(OpTable& t) {
       .reads(1, extent())
       .writes(0, extent().unaligned())
       .extent(pad_extent)
+      // into GM: block_count rows of block_len bytes, dst_stride bytes apart
+      .gm_rows([](const Op&, const int64_t* in, int64_t) {
+        return GmRows{in[2], in[3], in[3] + in[5]};
+      })
       .cost(CostKind::GmCopy)
       .ascendc("DataCopyPad", std::string("{api}({0}, {1}, ") + ext + ");");
 }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <tuple>
 
 #include "ir/effects.h"
 #include "sim/copy_bytes.h"
@@ -304,20 +305,27 @@ uint64_t Block::check_effects(const Op& op, Pipe pipe, const RtValue* in) {
     auto [lo, hi] = effect_ranges_[i];
     const RtValue& t = in[effects[i].tensor];
     race_->access(op, pipe, space_of(t), lo, hi, effects[i].write);
-    if (is_local_mem(t.mem) || !effects[i].write || hi <= lo) continue;
+    if (is_local_mem(t.mem) || hi <= lo) continue;
+    const bool write = effects[i].write;
     GmRows rows;
-    if (op.info().gm_rows) {
+    if (GmRowsFn rows_of = write ? op.info().gm_rows : op.info().gm_read_rows) {
       std::array<int64_t, kMaxIssuedOperands> ints{};
       for (size_t k = 0; k < op.operands.size(); ++k) ints[k] = in[k].i;
-      rows = op.info().gm_rows(op, ints.data(), dtype_size(kernel().type_of(op.operands[effects[i].tensor]).dtype));
+      rows = rows_of(op, ints.data(), dtype_size(kernel().type_of(op.operands[effects[i].tensor]).dtype));
     }
+    auto record = [&](uint64_t from, uint64_t to) {
+      if (write)
+        record_gm_write(t.mem, from, to, op);
+      else
+        record_gm_read(t.mem, from, to, op);
+    };
     if (rows.count <= 0) {
-      gm_writes_.push_back({t.mem, lo, hi, &op});
+      record(lo, hi);
       continue;
     }
     for (int64_t r = 0; r < rows.count; ++r) {
       uint64_t start = lo + static_cast<uint64_t>(r * rows.stride);
-      gm_writes_.push_back({t.mem, start, std::min(hi, start + static_cast<uint64_t>(rows.bytes)), &op});
+      record(start, std::min(hi, start + static_cast<uint64_t>(rows.bytes)));
     }
   }
   return largest;
@@ -432,6 +440,55 @@ void Block::hash_gm_writes(size_t from) {
     GmWrite& w = gm_writes_[i];
     if (!w.atomic && !w.hashed) w.hash = checksum<false>(nullptr, ctx_.gm[w.arg].ptr + w.lo, w.hi - w.lo);
   }
+}
+
+void Block::record_gm_write(uint32_t arg, uint64_t lo, uint64_t hi, const Op& op) {
+  gm_writes_.push_back({arg, lo, hi, &op});
+  gm_writes_.back().epoch = epoch_;
+}
+
+// A loop reading a tensor tile by tile must not keep an entry per tile: a read
+// touching a recent one of the same op, argument and epoch extends it (the last
+// few are looked at, for loop bodies reading several tensors).
+void Block::record_gm_read(uint32_t arg, uint64_t lo, uint64_t hi, const Op& op) {
+  constexpr size_t kRecent = 8;
+  const size_t n = gm_reads_.size();
+  for (size_t k = n; k > 0 && n - k < kRecent; --k) {
+    GmRead& r = gm_reads_[k - 1];
+    if (r.op == &op && r.arg == arg && r.epoch == epoch_ && lo <= r.hi && r.lo <= hi) {
+      r.lo = std::min(r.lo, lo);
+      r.hi = std::max(r.hi, hi);
+      return;
+    }
+  }
+  if (n >= read_cap_) coarsen_gm_reads();
+  gm_reads_.push_back({arg, lo, hi, &op, epoch_});
+}
+
+// Keeps the read list bounded: ranges of one op, argument and epoch merge
+// across ever wider gaps until half the cap is left. A merged range covers
+// bytes not read (a coarser report, never a missed one).
+void Block::coarsen_gm_reads() {
+  auto key = [](const GmRead& r) { return std::make_tuple(r.arg, r.epoch, r.op->index); };
+  std::sort(gm_reads_.begin(), gm_reads_.end(), [&](const GmRead& a, const GmRead& b) {
+    return std::make_tuple(a.arg, a.epoch, a.op->index, a.lo) < std::make_tuple(b.arg, b.epoch, b.op->index, b.lo);
+  });
+  constexpr uint64_t kWhole = uint64_t{1} << 62;  // wider than any GM buffer: one range per key
+  for (uint64_t gap = 0; gm_reads_.size() > kMaxGmReads / 2; gap = gap ? gap * 16 : 64) {
+    size_t out = 0;
+    for (size_t k = 1; k < gm_reads_.size(); ++k) {
+      GmRead& last = gm_reads_[out];
+      const GmRead& r = gm_reads_[k];
+      if (key(last) == key(r) && (r.lo <= last.hi || r.lo - last.hi <= gap))
+        last.hi = std::max(last.hi, r.hi);
+      else
+        gm_reads_[++out] = r;
+    }
+    gm_reads_.resize(out + 1);
+    if (gap >= kWhole) break;  // more (op, argument, epoch) keys than the cap: keep them all
+  }
+  // Still full (that many keys: sync_all in a loop): a larger cap, so the next coarsening is as far away.
+  while (gm_reads_.size() > read_cap_ / 2) read_cap_ *= 2;
 }
 
 void Block::print(std::string_view text) {

@@ -74,6 +74,15 @@ struct GmWrite {
   uint64_t hash = 0;    // of the bytes written, right after the write
   bool hashed = false;  // hash already set (by the copy that wrote them: Block::copy_to_effect)
   bool atomic = false;  // combined with GM (set_atomic_add / max / min): any order gives the same result
+  uint32_t epoch = 0;   // sync_all barriers the block had passed (accesses of different epochs are ordered)
+};
+
+// A GM byte range a block read, for the cross-block read/write check (racecheck).
+struct GmRead {
+  uint32_t arg;
+  uint64_t lo, hi;
+  const Op* op;
+  uint32_t epoch = 0;
 };
 
 // The atomic-write register: what MTE3 and FIX writes to GM do with the bytes already there.
@@ -183,6 +192,13 @@ class Block {
   const std::vector<GmWrite>& gm_writes() const { return gm_writes_; }
   std::vector<std::string> take_warnings() { return std::move(warnings_); }
   std::vector<GmWrite> take_gm_writes() { return std::move(gm_writes_); }
+  const std::vector<GmRead>& gm_reads() const { return gm_reads_; }
+  std::vector<GmRead> take_gm_reads() { return std::move(gm_reads_); }
+  // The sync_all barriers this block passed: the epoch its GM accesses are recorded in.
+  uint32_t epoch() const { return epoch_; }
+  void passed_sync_all() { ++epoch_; }
+  // Past this many recorded reads a block's list is coarsened (nearby ranges of one op merge).
+  static constexpr size_t kMaxGmReads = 8192;
 
  private:
   void region(const Region& r);
@@ -208,6 +224,9 @@ class Block {
   void update_mask_register(const Op& op, const RtValue* in);  // vector_mask.cpp
   uint64_t work_units(const Op& op, const RtValue* in) const;  // CostKind::Cube
   void hash_gm_writes(size_t from);
+  void record_gm_write(uint32_t arg, uint64_t lo, uint64_t hi, const Op& op);
+  void record_gm_read(uint32_t arg, uint64_t lo, uint64_t hi, const Op& op);
+  void coarsen_gm_reads();
   bool writes_gm(const Op& op, const RtValue* in) const;
   void exec_atomic(const Op& op, const Issued& entry, RtValue* out, size_t writes_from);  // atomic.cpp
 
@@ -253,6 +272,9 @@ class Block {
   std::string output_;
   bool output_line_start_ = true;
   std::vector<GmWrite> gm_writes_;
+  std::vector<GmRead> gm_reads_;
+  size_t read_cap_ = kMaxGmReads;  // coarsen_gm_reads at this many
+  uint32_t epoch_ = 0;
 };
 
 }  // namespace asc::sim

@@ -164,6 +164,7 @@ void exec_CrossCoreWaitFlag(Block& b, const Op& op, const RtValue* in, RtValue*)
 void exec_SyncAll(Block& b, const Op& op, const RtValue*, RtValue*) {
   b.drain_pipes();
   b.wait_until(b.cross().sync_all(b.core(), op.attr_int(0) != 0, op, b.label(), b.pipes_done()));
+  b.passed_sync_all();  // GM accesses from here on are ordered after every core's before it
 }
 
 }  // namespace asc::sim

@@ -5,10 +5,10 @@
 #include <memory>
 #include <mutex>
 #include <thread>
-#include <tuple>
 
 #include "sim/block.h"
 #include "sim/cross_core.h"
+#include "sim/gm_hazards.h"
 #include "sim/scalar_math.h"
 #include "sim/thread_pool.h"
 #include "support/log.h"
@@ -53,71 +53,11 @@ void bind_args(const Kernel& k, const asc_arg_t* args, size_t n_args, std::vecto
   }
 }
 
-// Two blocks writing the same GM bytes race on the NPU (blocks run in any
-// order). Checked after the launch from every block's recorded writes:
-// overlapping writes of two blocks conflict unless both wrote exactly the same
-// range with the same bytes, or both combined atomically (set_atomic_add...).
-// The writes reaching furthest so far (of one argument): the furthest, and
-// the furthest of any other block, so a write is checked against another block.
-struct Reach {
-  using Write = std::pair<uint32_t, GmWrite>;
-  const Write* best = nullptr;
-  const Write* other = nullptr;
-
-  const Write* overlapping(const Write& w) const {
-    if (!best) return nullptr;
-    const Write* r = best->first != w.first ? best : other;
-    return r && w.second.lo < r->second.hi ? r : nullptr;
-  }
-  void add(const Write& w) {
-    if (!best || w.second.hi > best->second.hi) {
-      if (best && best->first != w.first) other = best;
-      best = &w;
-    } else if (w.first != best->first && (!other || w.second.hi > other->second.hi)) {
-      other = &w;
-    }
-  }
-};
-
-// Writes are compared by host address, not by argument: the same buffer passed as two arguments (or two
-// overlapping views of one) is one memory.
-void check_gm_conflicts(std::vector<std::pair<uint32_t, GmWrite>> writes, const std::vector<GmBuffer>& gm) {
-  using Write = Reach::Write;
-  auto base = [&](uint32_t arg) { return static_cast<uint64_t>(reinterpret_cast<uintptr_t>(gm[arg].ptr)); };
-  for (Write& w : writes) {
-    w.second.lo += base(w.second.arg);
-    w.second.hi += base(w.second.arg);
-  }
-  std::sort(writes.begin(), writes.end(), [](const Write& a, const Write& b) { return a.second.lo < b.second.lo; });
-  auto conflict = [&](const Write& r, const Write& w) {
-    const uint64_t b = base(w.second.arg);
-    std::string aliased;
-    if (r.second.arg != w.second.arg)
-      aliased =
-          fmt::format(" (the same memory as argument {}: one buffer passed twice, or overlapping views)", r.second.arg);
-    fail(ASC_ERR_GM_CONFLICT, w.second.op->loc,
-         "memcheck: blocks {} and {} both write GM bytes [{}, {}) of kernel argument {}{} ({} at {}){}; blocks run "
-         "in any order, so give each block its own slice",
-         r.first, w.first, w.second.lo - b, std::min(w.second.hi, r.second.hi) - b, w.second.arg, aliased,
-         r.second.op->info().name, r.second.op->loc.str(),
-         r.second.atomic != w.second.atomic ? ", only one of them atomically (set_atomic_add...)" : "");
-  };
-  Reach plain, atomic;
-  for (const Write& w : writes) {
-    if (const Write* r = plain.overlapping(w)) {
-      bool same = r->second.lo == w.second.lo && r->second.hi == w.second.hi && r->second.hash == w.second.hash;
-      if (w.second.atomic || !same) conflict(*r, w);
-    }
-    if (const Write* r = atomic.overlapping(w); r && !w.second.atomic) conflict(*r, w);
-    (w.second.atomic ? atomic : plain).add(w);
-  }
-}
-
 struct BlockResult {
   uint64_t cycles = 0;
   std::array<uint64_t, kPipeSlots> busy{};
   std::vector<std::string> warnings;
-  std::vector<GmWrite> gm_writes;
+  BlockGmAccesses gm;            // when sanitizing
   std::vector<LineCost> per_op;  // by Op::index
   std::vector<TraceEvent> events;
 };
@@ -247,7 +187,7 @@ LaunchReport run_kernel(const Kernel& kernel, const Platform& platform, uint32_t
       r.cycles = b.timeline().end();
       r.busy = b.timeline().busy();
       r.warnings = b.take_warnings();
-      r.gm_writes = b.take_gm_writes();
+      r.gm = {b.take_gm_writes(), b.take_gm_reads(), b.epoch()};
       r.per_op = b.timeline().take_per_op();
       r.events = b.timeline().take_events();
     } catch (const Error& e) {
@@ -288,13 +228,19 @@ LaunchReport run_kernel(const Kernel& kernel, const Platform& platform, uint32_t
                 fmt::format("{}: {}", core_label(kernel.options.kernel_type, cores[first_block]), first_error->what()),
                 first_error->loc());
   }
+  std::vector<std::string> hazards;
   if (options.sanitize) {
-    std::vector<std::pair<uint32_t, GmWrite>> writes;
-    for (uint32_t b = 0; b < count; ++b)
-      for (const GmWrite& w : results[b].gm_writes) writes.emplace_back(b, w);
-    check_gm_conflicts(std::move(writes), gm);
+    std::vector<BlockGmAccesses> accesses(count);
+    std::vector<std::string> labels(count);
+    for (uint32_t b = 0; b < count; ++b) {
+      accesses[b] = std::move(results[b].gm);
+      labels[b] = core_label(kernel.options.kernel_type, cores[b]);
+    }
+    check_gm_hazards(kernel, gm, accesses, labels, hazards);
   }
-  return summarise(kernel, platform, results, cores);
+  LaunchReport report = summarise(kernel, platform, results, cores);
+  for (auto& w : hazards) report.warnings.push_back(std::move(w));
+  return report;
 }
 
 }  // namespace asc::sim

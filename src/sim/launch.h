@@ -1,6 +1,6 @@
 // Runs a kernel on the Model: binds the arguments (which the caller checked
 // against the kernel's parameters, runtime/arguments.h), runs every block on
-// the shared thread pool, checks GM write conflicts between blocks and
+// the shared thread pool, checks GM hazards between blocks (gm_hazards.h) and
 // summarises the timing.
 #pragma once
 

@@ -335,3 +335,62 @@ def test_one_buffer_passed_as_two_outputs_is_checked_as_one_memory():
     z = np.zeros(56, np.float32)
     with pytest.raises(GmWriteConflictError, match=r"the same memory as argument"):
         run(writes_row_and_next_row, x, z[:48], z[8:], cores=4)
+
+
+S = 64  # float32 elements per block
+
+
+@asc.jit
+def copies_then_reads(
+    x: asc.GlobalAddress,
+    y: asc.GlobalAddress,
+    z: asc.GlobalAddress,
+    NEXT: asc.ConstExpr[bool],
+    SYNC_ALL: asc.ConstExpr[bool],
+):
+    """Each of 2 blocks copies its slice of y into its slice of x, then copies a slice of x into its slice of z:
+    the next block's (which that block writes: a race unless a sync_all orders them) or its own."""
+    i = asc.get_block_idx()
+    y_gm, x_own, x_src, z_gm = asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor()
+    y_gm.set_global_buffer(y + i * S, S)
+    x_own.set_global_buffer(x + i * S, S)
+    if NEXT:
+        x_src.set_global_buffer(x + (i + 1) % 2 * S, S)
+    else:
+        x_src.set_global_buffer(x + i * S, S)
+    z_gm.set_global_buffer(z + i * S, S)
+    a = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, S)
+    asc.data_copy(a, y_gm, S)
+    asc.set_flag(asc.HardEvent.MTE2_MTE3, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_MTE3, 0)
+    asc.data_copy(x_own, a, S)
+    asc.set_flag(asc.HardEvent.MTE3_MTE2, 0)
+    asc.wait_flag(asc.HardEvent.MTE3_MTE2, 0)
+    if SYNC_ALL:
+        asc.sync_all()
+    asc.data_copy(a, x_src, S)
+    asc.set_flag(asc.HardEvent.MTE2_MTE3, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_MTE3, 0)
+    asc.data_copy(z_gm, a, S)
+
+
+def test_reading_what_another_block_writes_is_a_racecheck_warning(rng):
+    y = rng.random(2 * S, dtype=np.float32)
+    x, z = np.zeros_like(y), np.zeros_like(y)
+    with pytest.warns(SyncWarning, match="racecheck: block 1 reads GM bytes") as rec:
+        run(copies_then_reads, x, y, z, True, False, cores=2)
+    races = [str(w.message) for w in rec if "racecheck" in str(w.message)]
+    assert len(races) == 1  # both blocks race through the same two ops: reported once
+    assert at(copies_then_reads, "asc.data_copy(a, x_src") in races[0]
+    assert at(copies_then_reads, "asc.data_copy(x_own") in races[0]
+    assert "in the same launch, unordered" in races[0]
+
+
+@pytest.mark.parametrize(("next_slice", "sync_all"), [(False, False), (True, True)])
+def test_own_slices_or_a_sync_all_give_no_racecheck_warning(rng, next_slice, sync_all):
+    y = rng.random(2 * S, dtype=np.float32)
+    x, z = np.zeros_like(y), np.zeros_like(y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        run(copies_then_reads, x, y, z, next_slice, sync_all, cores=2)
+    np.testing.assert_array_equal(z, np.roll(y, -S) if next_slice else y)

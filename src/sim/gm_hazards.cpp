@@ -1,0 +1,160 @@
+#include "sim/gm_hazards.h"
+
+#include <algorithm>
+#include <set>
+#include <tuple>
+#include <utility>
+
+#include "support/error.h"
+
+namespace asc::sim {
+namespace {
+
+// A recorded GM access, at host addresses.
+struct Access {
+  uint64_t lo, hi;
+  uint32_t block, arg, epoch;
+  const Op* op;
+  uint64_t hash;
+  bool atomic, write;
+};
+
+bool before(const Access& a, const Access& b) {
+  return std::tie(a.epoch, a.lo, a.block, a.write) < std::tie(b.epoch, b.lo, b.block, b.write);
+}
+
+// Of the accesses swept so far (sorted by start): the one reaching furthest,
+// and the furthest of any other block, so an access is checked against another
+// block's.
+struct Reach {
+  const Access* best = nullptr;
+  const Access* other = nullptr;
+
+  const Access* overlapping(const Access& a) const {
+    if (!best) return nullptr;
+    const Access* r = best->block != a.block ? best : other;
+    return r && a.lo < r->hi ? r : nullptr;
+  }
+  void add(const Access& a) {
+    if (!best || a.hi > best->hi) {
+      if (best && best->block != a.block) other = best;
+      best = &a;
+    } else if (a.block != best->block && (!other || a.hi > other->hi)) {
+      other = &a;
+    }
+  }
+};
+
+uint64_t base_of(const std::vector<GmBuffer>& gm, uint32_t arg) {
+  return static_cast<uint64_t>(reinterpret_cast<uintptr_t>(gm[arg].ptr));
+}
+
+// Overlapping writes of two blocks in one epoch conflict unless both wrote
+// exactly the same range with the same bytes, or both combined atomically.
+void check_writes(std::vector<Access> writes, const std::vector<GmBuffer>& gm) {
+  std::sort(writes.begin(), writes.end(), before);
+  auto conflict = [&](const Access& r, const Access& w) {
+    const uint64_t b = base_of(gm, w.arg);
+    std::string aliased;
+    if (r.arg != w.arg)
+      aliased = fmt::format(" (the same memory as argument {}: one buffer passed twice, or overlapping views)", r.arg);
+    fail(ASC_ERR_GM_CONFLICT, w.op->loc,
+         "memcheck: blocks {} and {} both write GM bytes [{}, {}) of kernel argument {}{} ({} at {}){}; blocks run "
+         "in any order, so give each block its own slice",
+         r.block, w.block, w.lo - b, std::min(w.hi, r.hi) - b, w.arg, aliased, r.op->info().name, r.op->loc.str(),
+         r.atomic != w.atomic ? ", only one of them atomically (set_atomic_add...)" : "");
+  };
+  Reach plain, atomic;
+  for (size_t i = 0; i < writes.size(); ++i) {
+    const Access& w = writes[i];
+    if (i > 0 && writes[i - 1].epoch != w.epoch) plain = atomic = Reach{};  // sync_all ordered the earlier ones
+    if (const Access* r = plain.overlapping(w)) {
+      bool same = r->lo == w.lo && r->hi == w.hi && r->hash == w.hash;
+      if (w.atomic || !same) conflict(*r, w);
+    }
+    if (const Access* r = atomic.overlapping(w); r && !w.atomic) conflict(*r, w);
+    (w.atomic ? atomic : plain).add(w);
+  }
+}
+
+constexpr size_t kMaxRaceWarnings = 4;  // per launch: the first per pair of op locations
+
+std::string race_warning(const Access& r, const Access& w, const std::vector<GmBuffer>& gm,
+                         const std::vector<std::string>& labels) {
+  const uint64_t b = base_of(gm, r.arg);
+  std::string through =
+      w.arg != r.arg ? fmt::format(" through kernel argument {} (the same memory: one buffer passed twice)", w.arg)
+                     : "";
+  return fmt::format(
+      "racecheck: {} reads GM bytes [{}, {}) of kernel argument {} ({} at {}) that {} writes{}{} ({} at {}) in the "
+      "same launch, unordered: blocks run in any order, so it reads the old or the new bytes; order them (sync_all) "
+      "or give each block its own slice",
+      labels[r.block], std::max(r.lo, w.lo) - b, std::min(r.hi, w.hi) - b, r.arg, r.op->info().name, r.op->loc.str(),
+      labels[w.block], w.atomic ? " atomically" : "", through, w.op->info().name, w.op->loc.str());
+}
+
+// A read and a write of two blocks in one epoch are unordered. Only reads of
+// memory some block writes take part in the sweep.
+void check_reads(std::vector<Access> accesses, const std::vector<GmBuffer>& gm, const std::vector<std::string>& labels,
+                 std::vector<std::string>& warnings) {
+  std::sort(accesses.begin(), accesses.end(), before);
+  std::set<std::pair<std::string, std::string>> reported;  // (read, write) op locations
+  Reach reads, writes;
+  for (size_t i = 0; i < accesses.size() && reported.size() < kMaxRaceWarnings; ++i) {
+    const Access& a = accesses[i];
+    if (i > 0 && accesses[i - 1].epoch != a.epoch) reads = writes = Reach{};
+    const Access* other = (a.write ? reads : writes).overlapping(a);
+    if (other) {
+      const Access& r = a.write ? *other : a;
+      const Access& w = a.write ? a : *other;
+      if (reported.emplace(r.op->loc.str(), w.op->loc.str()).second) warnings.push_back(race_warning(r, w, gm, labels));
+    }
+    (a.write ? writes : reads).add(a);
+  }
+}
+
+bool uses_cross_core_flags(const Kernel& kernel) {
+  if (!kernel.syncs_cores) return false;
+  return std::any_of(kernel.ops.begin(), kernel.ops.end(), [](const Op* op) {
+    return op->code == OpCode::CrossCoreSetFlag || op->code == OpCode::CrossCoreWaitFlag;
+  });
+}
+
+}  // namespace
+
+void check_gm_hazards(const Kernel& kernel, const std::vector<GmBuffer>& gm, std::vector<BlockGmAccesses>& blocks,
+                      const std::vector<std::string>& labels, std::vector<std::string>& warnings) {
+  // Epochs order accesses only if every core passed every barrier: with
+  // sync_all(is_aiv_only=True) in a mix kernel the cube cores pass none.
+  bool epochs_order = std::all_of(blocks.begin(), blocks.end(),
+                                  [&](const BlockGmAccesses& b) { return b.epochs == blocks.front().epochs; });
+  auto epoch = [&](uint32_t e) { return epochs_order ? e : 0u; };
+  std::vector<Access> accesses;
+  std::vector<bool> written(gm.size(), false);
+  for (uint32_t b = 0; b < blocks.size(); ++b)
+    for (const GmWrite& w : blocks[b].writes) {
+      const uint64_t base = base_of(gm, w.arg);
+      accesses.push_back({w.lo + base, w.hi + base, b, w.arg, epoch(w.epoch), w.op, w.hash, w.atomic, true});
+      written[w.arg] = true;
+    }
+  if (accesses.empty()) return;
+  check_writes(accesses, gm);
+  if (!epochs_order || uses_cross_core_flags(kernel)) return;
+  // Reads of an argument whose memory (by host address: aliases too) no block writes cannot race.
+  std::vector<bool> hot(gm.size(), false);
+  for (uint32_t a = 0; a < gm.size(); ++a)
+    for (uint32_t w = 0; w < gm.size() && !hot[a]; ++w)
+      hot[a] = written[w] && gm[a].size && gm[w].size && base_of(gm, a) < base_of(gm, w) + gm[w].size &&
+               base_of(gm, w) < base_of(gm, a) + gm[a].size;
+  const size_t n_writes = accesses.size();
+  for (uint32_t b = 0; b < blocks.size(); ++b)
+    for (const GmRead& r : blocks[b].reads)
+      if (hot[r.arg]) {
+        const uint64_t base = base_of(gm, r.arg);
+        accesses.push_back({r.lo + base, r.hi + base, b, r.arg, r.epoch, r.op, 0, false, false});
+      }
+  if (accesses.size() == n_writes) return;
+  check_reads(std::move(accesses), gm, labels, warnings);
+}
+
+}  // namespace asc::sim
