@@ -2,8 +2,10 @@
 // thread-local last error, and a kernel built and launched through it.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <csignal>
@@ -1192,6 +1194,39 @@ TEST_F(CapiTest, SigintStopsAnInterruptibleLaunch) {
   v.op("arith.add", {j, j});
   v.for_end();
   EXPECT_EQ(asc_launch(v.finish(), stream_, 2, &arg, 1), ASC_OK) << asc_last_error();
+}
+
+// fork(): the child cannot use the parent's asynchronous stream (its thread stayed in the parent) and says so;
+// a stream made in the child works, with many blocks (the simulator's thread pool is made anew there).
+TEST_F(CapiTest, AForkedChildGetsAClearErrorFromTheParentsAsyncStreamAndCanMakeItsOwn) {
+  TiledBinary k;
+  k.block_length = 1024;
+  asc_kernel_t* kernel = build_vadd(k);
+  constexpr uint32_t kBlocks = 16;
+  std::vector<float> x(kBlocks * 1024, 1.0f), y(x.size(), 2.0f), z(x.size(), 0.0f);
+  const asc_arg_t args[] = {buffer_arg(x), buffer_arg(y), buffer_arg(z)};
+  set_async(stream_, true);
+  ASSERT_EQ(asc_launch(kernel, stream_, kBlocks, args, 3), ASC_OK);  // the queue thread and the pool exist
+  ASSERT_EQ(asc_stream_synchronize(stream_), ASC_OK) << asc_last_error();
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {  // only async-signal-safe exits from here: a failed check is an exit code
+    int code = 0;
+    if (asc_stream_synchronize(stream_) != ASC_ERR_RUNTIME ||
+        std::string(asc_last_error()).find("created before fork()") == std::string::npos)
+      code = 1;
+    asc_stream_t* mine = nullptr;
+    std::fill(z.begin(), z.end(), 0.0f);
+    if (!code && (asc_stream_create(device_, &mine) != ASC_OK || asc_launch(kernel, mine, kBlocks, args, 3) != ASC_OK))
+      code = 2;
+    if (!code && std::any_of(z.begin(), z.end(), [](float v) { return v != 3.0f; })) code = 3;
+    ::_exit(code);
+  }
+  int status = 0;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0) << "1: no clear error from the parent's stream; 2: no launch; 3: wrong result";
+  set_async(stream_, false);
 }
 
 TEST_F(CapiTest, PrintedOutputIsCappedPerLaunchAndSaysSo) {

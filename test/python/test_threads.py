@@ -108,9 +108,12 @@ def test_threads_sharing_a_stream_get_their_own_output_and_warnings(monkeypatch)
     x = np.ones(N_SHARED, np.float32)
     idents: dict[str, int] = {}
     errors: list = []
+    # Both start together: they run at once, and their idents differ (an exited thread's ident is reused).
+    start = threading.Barrier(2)
 
     def printer():
         idents["printer"] = threading.get_ident()
+        start.wait()
         try:
             for i in range(rounds):
                 tagged_print[1](x, 1000 + i)
@@ -119,6 +122,7 @@ def test_threads_sharing_a_stream_get_their_own_output_and_warnings(monkeypatch)
 
     def warner():
         idents["warner"] = threading.get_ident()
+        start.wait()
         try:
             for _ in range(rounds):
                 unwaited_flag[1](x)
@@ -136,6 +140,7 @@ def test_threads_sharing_a_stream_get_their_own_output_and_warnings(monkeypatch)
         for t in threads:
             t.join(timeout=300)
     assert errors == []
+    assert idents["printer"] != idents["warner"]
     printed = "".join(out.by_thread[idents["printer"]])
     assert printed == "".join(f"[Block 0/1] tag {1000 + i}\n" for i in range(rounds))
     assert out.by_thread.get(idents["warner"], []) == []

@@ -212,7 +212,7 @@ class JITFunction(Function):
                     return
                 if status == 0 and not plan.prints:
                     if stats.n_warnings:  # this launch's stats
-                        self._warn(stream, 4)
+                        self._warn(plan.kernel, stream, 4)
                     return
                 if status is not None:
                     return self._report(plan.kernel, status, stream, stats)
@@ -266,11 +266,12 @@ class JITFunction(Function):
                 raise error
         rt._check(status, self.__name__, kernel.param_names)
         if stats.n_warnings:
-            self._warn(stream, 5)
+            self._warn(kernel, stream, 5)
 
-    def _warn(self, stream: rt.Stream, stacklevel: int) -> None:
+    def _warn(self, kernel: CompiledKernel, stream: rt.Stream, stacklevel: int) -> None:
         for text in rt_profile.last_launch_stats(stream).warnings:
             category = AlignmentWarning if text.startswith("alignment:") else SyncWarning
+            text = rt.name_arguments(text, kernel.param_names)
             warnings.warn(f"{self.__name__}: {text}", category, stacklevel=stacklevel)
 
     # -- compiling ----------------------------------------------------------------------

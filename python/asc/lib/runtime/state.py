@@ -110,6 +110,13 @@ class _Device:
         self.backend, self.platform, self.device_id = backend, platform, device_id
 
 
+def name_arguments(message: str, params: Optional[list[str]]) -> str:
+    """The library's "kernel argument N" in a message, as the parameter's name."""
+    if not params:
+        return message
+    return re.sub(r"kernel argument (\d+)", lambda m: f"argument '{params[int(m[1])]}'", message)
+
+
 def _error(status: int, kernel: Optional[str] = None, params: Optional[list[str]] = None) -> Optional[Exception]:
     """The KernelError subclass for a failed status (None for ASC_OK), read from the thread's last error
     now, before another call replaces it; `params` name the kernel's arguments."""
@@ -119,8 +126,7 @@ def _error(status: int, kernel: Optional[str] = None, params: Optional[list[str]
     if "was interrupted (SIGINT)" in message:
         raise KeyboardInterrupt(message)
     name = status_name(status)
-    if params:
-        message = re.sub(r"kernel argument (\d+)", lambda m: f"argument '{params[int(m[1])]}'", message)
+    message = name_arguments(message, params)
     return kernel_error_class(name)(f"{message} [{name}]", file, line, col, kernel=kernel)
 
 
