@@ -70,17 +70,28 @@ N_SHARED = 256
 
 
 @asc.jit
-def tagged_print(x: asc.GlobalAddress, tag: int):
+def busy(n: int):
+    """Work that makes a launch last long enough for the other thread's launch to queue behind it."""
+    t = asc.LocalTensor(asc.float32, asc.TPosition.VECCALC, 8192, N_SHARED)
+    asc.duplicate(t, 0.0, N_SHARED)
+    for _ in range(n):
+        asc.adds(t, t, 1.0, N_SHARED)
+
+
+@asc.jit
+def tagged_print(x: asc.GlobalAddress, tag: int, n: int):
+    busy(n)
     asc.printf("tag %d\n", tag)
 
 
 @asc.jit
-def unwaited_flag(x: asc.GlobalAddress):
+def unwaited_flag(x: asc.GlobalAddress, n: int):
     x_gm = asc.GlobalTensor()
     x_gm.set_global_buffer(x, N_SHARED)
     a = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, N_SHARED)
     asc.data_copy(a, x_gm, N_SHARED)
     asc.set_flag(asc.HardEvent.MTE2_V, 3)  # never waited for: a SyncWarning of every launch
+    busy(n)
 
 
 class _PerThreadText(io.TextIOBase):
@@ -116,7 +127,7 @@ def test_threads_sharing_a_stream_get_their_own_output_and_warnings(monkeypatch)
         start.wait()
         try:
             for i in range(rounds):
-                tagged_print[1](x, 1000 + i)
+                tagged_print[1](x, 1000 + i, 300)
         except Exception as e:
             errors.append(repr(e))
 
@@ -125,7 +136,7 @@ def test_threads_sharing_a_stream_get_their_own_output_and_warnings(monkeypatch)
         start.wait()
         try:
             for _ in range(rounds):
-                unwaited_flag[1](x)
+                unwaited_flag[1](x, 300)
                 if "never waited for" not in " ".join(rt.last_launch_stats().warnings):
                     errors.append("warner: its launch's stats lack its warning")
         except Exception as e:
