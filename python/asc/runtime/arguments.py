@@ -68,6 +68,12 @@ def describe(value: Any, kernel: str, param: str) -> ArgSpec:
         return ArgSpec(KIND_SCALAR, d)
     if isinstance(value, float):
         return _FLOAT32
+    mock = type(value).__name__
+    if mock in ("MockTensor", "MockValue") and type(value).__module__ == "asc.runtime.jit":  # compile-only
+        d = value.dtype if isinstance(value.dtype, dt.DataType) else dt.from_name(str(value.dtype))
+        if d is None:
+            raise LaunchArgumentError(f"{kernel}(): argument '{param}' is a {mock} of {value.dtype!r}, not a dtype")
+        return ArgSpec(KIND_BUFFER if mock == "MockTensor" else KIND_SCALAR, d)
     raise LaunchArgumentError(
         f"{kernel}(): argument '{param}' is a {type(value).__name__}; kernels take numpy arrays, torch tensors, "
         "ints, floats and bools"

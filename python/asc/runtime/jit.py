@@ -19,9 +19,10 @@ from ..language.core.tensor import GlobalAddress
 from ..lib.runtime import profile as rt_profile
 from ..lib.runtime import state as rt
 from .arguments import KIND_BUFFER, KIND_SCALAR, ArgSpec, buffer_of, check_writable, describe, int_bits
-from .compiler import split_options
+from .compiler import OPTION_NAMES, split_options
 from .config import KernelType
 from .launch_plan import BIND_ERRORS, LaunchPlan, make_key_function
+from .launcher import Launcher, LaunchOptions, through_launcher
 from .reads import closure_values, constant_slots, disk_key_part, plain_constant, typed_key
 
 _TYPE_SCALAR, _TYPE_GM_ADDR = 1, 2
@@ -52,10 +53,20 @@ class CompiledKernel:
         self.prints = prints  # has printf / dump_tensor: print the launch's output
         self.param_names = [p for p, _ in runtime_params]
         self.writes = _param_writes(handle, len(runtime_params))  # by parameter: the kernel may write it
+        self.runner: Callable[..., None] = _not_runnable  # set by the JITFunction that compiled it
 
     @property
     def ir(self) -> str:
         return kernel_ir_text(self.handle)
+
+    def run(self, core_num: int, stream: Optional[rt.Stream], values: list[Any]) -> None:
+        """Runs the kernel with its run-time argument values (what Launcher.run does), reporting as a launch
+        of the function that compiled it does."""
+        self.runner(self, core_num, stream or rt.current_stream(), values)
+
+
+def _not_runnable(kernel: CompiledKernel, *_: Any) -> None:
+    raise RuntimeError(f"kernel '{kernel.name}' was not compiled by a JIT function that can run it")
 
 
 class JITFunction(Function):
@@ -65,6 +76,8 @@ class JITFunction(Function):
     def __init__(self, fn: Callable[..., Any], **options: Any):
         super().__init__(fn)
         self.compile_options, self.codegen_options = split_options(options)
+        self._options = options
+        self._variants: dict[frozenset, JITFunction] = {}  # with options given at a launch (pyasc's kwargs)
         self._struct_types: dict[str, type] = {}  # struct parameters' classes, by parameter name
         self._cache: dict[tuple, CompiledKernel] = {}
         self._closure: Optional[dict[str, Any]] = None
@@ -177,6 +190,7 @@ class JITFunction(Function):
         kernel = None if self.compile_options.always_compile else self._cache.get(cache_key)
         if kernel is None:
             kernel = self._compile(specs, constexprs)
+            kernel.runner = self._run_compiled
             self._cache[cache_key] = kernel
         return kernel, runtime_values, sources
 
@@ -196,7 +210,7 @@ class JITFunction(Function):
         return constant_slots(self.fn, self.closure())
 
     def launch(self, core_num: int, stream: Optional[rt.Stream], args: tuple, kwargs: dict) -> None:
-        if self._plans and not kwargs:
+        if self._plans and not kwargs and not through_launcher():
             try:
                 plan = self._plans.get(self._launch_key(args))
             except (TypeError, ValueError):  # unhashable ConstExpr, or not one argument per parameter
@@ -216,8 +230,42 @@ class JITFunction(Function):
                     return
                 if status is not None:
                     return self._report(plan.kernel, status, stream, stats)
+        if kwargs and not OPTION_NAMES.isdisjoint(kwargs):
+            return self._with_launch_options(kwargs).launch(core_num, stream, args, kwargs)
         kernel, values, sources = self._specialise(args, kwargs)
         stream = stream or rt.current_stream()
+        if through_launcher():  # Launcher.run patched (pyasc's unit tests) or DRY_RUN
+            return Launcher(LaunchOptions(core_num, stream)).run(kernel, self.__name__, tuple(values))
+        self._run_compiled(kernel, core_num, stream, values, args, kwargs, sources)
+
+    def _with_launch_options(self, kwargs: dict) -> JITFunction:
+        """This function with the options given at a launch (``kernel[1](x, always_compile=True)``, as pyasc
+        takes them) added to the decorator's; they are taken out of `kwargs`."""
+        given = {k: kwargs.pop(k) for k in list(kwargs) if k in OPTION_NAMES and k not in self._param_names}
+        key = frozenset(given.items())
+        variant = self._variants.get(key)
+        if variant is None:
+            variant = self._variants[key] = JITFunction(self.fn, **{**self._options, **given})
+        return variant
+
+    def _run_compiled(
+        self,
+        kernel: CompiledKernel,
+        core_num: int,
+        stream: rt.Stream,
+        values: list[Any],
+        args: tuple = (),
+        kwargs: Optional[dict] = None,
+        sources: Optional[list] = None,
+    ) -> None:
+        """Binds the run-time values and launches; reports what the launch reports. With the launch's
+        arguments and where each value came from (`sources`), remembers a plan for the fast path."""
+        for name, value in zip(kernel.param_names, values):
+            if type(value) in MOCK_TYPES:
+                raise LaunchArgumentError(
+                    f"{self.__name__}(): argument '{name}' is a {type(value).__name__}, which has no data: the "
+                    f"kernel compiles but cannot run; compile only with {self.__name__}.compile(...)"
+                )
         c_args = ffi.new("asc_arg_t[]", max(1, len(values)))
         for i, ((name, spec), value) in enumerate(zip(kernel.runtime_params, values)):
             a = c_args[i]
@@ -234,8 +282,9 @@ class JITFunction(Function):
         stats = None if stream.asynchronous else ffi.new("asc_launch_stats_t*")
         status = lib.asc_launch_with_stats(kernel.handle, stream.handle, core_num, c_args, len(values),
                                            stats or ffi.NULL)  # fmt: skip
-        if status == 0 and self._plans is not None and not kwargs and len(args) == len(self._param_names):
-            self._remember_plan(args, kernel, sources, values)
+        if status == 0 and self._plans is not None and sources is not None and not kwargs:
+            if len(args) == len(self._param_names):
+                self._remember_plan(args, kernel, sources, values)
         if status == 0 and stream.asynchronous:
             stream.pending.append((args, kwargs, values))  # queued: its arrays stay alive until synchronize()
             return
@@ -366,9 +415,40 @@ class JITFunction(Function):
             builder.abandon()
         return CompiledKernel(self.__name__, handle, specs, prints=builder.prints), log
 
+    def compile(self, *args: Any, **kwargs: Any) -> CompiledKernel:
+        """The kernel compiled for these arguments, nothing run: arrays, or MockTensor(dtype) and
+        MockValue(dtype) where there is no data (an ahead-of-time build); ``.ir`` is its IR."""
+        if kwargs and not OPTION_NAMES.isdisjoint(kwargs):
+            return self._with_launch_options(kwargs).compile(*args, **kwargs)
+        return self.specialise(args, kwargs)[0]
+
     def ir(self, *args: Any, **kwargs: Any) -> str:
         """The IR text of the kernel specialised for these arguments (nothing runs)."""
-        return self.specialise(args, kwargs)[0].ir
+        return self.compile(*args, **kwargs).ir
+
+
+class MockTensor:
+    """A GM buffer of `dtype` without data, standing for an array argument when only compiling (pyasc's
+    unit tests, ahead-of-time builds): ``kernel.compile(MockTensor(asc.float16))``."""
+
+    def __init__(self, dtype: Any):
+        self.dtype = dtype
+
+    def __repr__(self) -> str:
+        return f"MockTensor({self.dtype})"
+
+
+class MockValue:
+    """A scalar of `dtype` without a value, standing for a scalar argument when only compiling."""
+
+    def __init__(self, dtype: Any):
+        self.dtype = dtype
+
+    def __repr__(self) -> str:
+        return f"MockValue({self.dtype})"
+
+
+MOCK_TYPES = (MockTensor, MockValue)
 
 
 def jit(fn: Optional[Callable[..., Any]] = None, **options: Any) -> Any:
