@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any, Optional
 
+from ..lib.runtime import CoreType, get_soc_version
 from .config import KernelType
 
 
@@ -56,3 +57,42 @@ def split_options(options: dict[str, Any]) -> tuple[CompileOptions, CodegenOptio
         CompileOptions(**{k: v for k, v in options.items() if k in compile_fields}),
         CodegenOptions(**{k: v for k, v in options.items() if k not in compile_fields}),
     )
+
+
+def core_type_of(kernel_type: Optional[KernelType]) -> CoreType:
+    """The cores a kernel of this type is launched on: mixed cube+vector kernels on AI cores, the rest on the
+    vector or cube cores they use (AIV_ONLY when no type is given)."""
+    if kernel_type in (KernelType.MIX_AIC_1_1, KernelType.MIX_AIC_1_2):
+        return CoreType.AiCore
+    if kernel_type in (KernelType.AIC_ONLY, KernelType.MIX_AIC_HARD_SYNC, KernelType.MIX_AIC_1_0):
+        return CoreType.CubeCore
+    return CoreType.VectorCore
+
+
+def option_problems(options: CompileOptions) -> list[str]:
+    """What is wrong with `options` (empty when they are valid)."""
+    problems = []
+    if options.opt_level not in (1, 2, 3):
+        problems.append(f"opt_level must be 1, 2 or 3, got {options.opt_level!r}")
+    if options.kernel_type is not None and not isinstance(options.kernel_type, KernelType):
+        problems.append(f"kernel_type must be an asc.runtime.config.KernelType, got {options.kernel_type!r}")
+    return problems
+
+
+class Compiler:
+    """pyasc's compiler entry point: checks the options for the current SoC. asc builds a kernel at its first
+    launch (asc.jit), from Python, so there is no separate MLIR module to run() through bisheng."""
+
+    def __init__(self, options: Optional[CompileOptions] = None):
+        self.options = CompileOptions() if options is None else options
+        problems = option_problems(self.options)
+        if problems:
+            raise RuntimeError(f"Please check input compile option: {'; '.join(problems)}")
+        self.soc_version = get_soc_version()
+        self.core_type = core_type_of(self.options.kernel_type)
+
+    def run(self, module: Any, fn_name: str) -> Any:
+        raise NotImplementedError(
+            f"Compiler.run({fn_name!r}): asc has no MLIR module stage (pyasc's asc._C); kernels are built from "
+            "Python at their first launch: decorate the function with @asc.jit and launch it"
+        )

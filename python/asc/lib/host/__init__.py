@@ -1,20 +1,21 @@
 """asc.lib.host: host-side helpers — the SoC's platform facts and Matmul tiling."""
 
 from ..runtime.state import current_platform
-from .matmul_tiling import (
-    BatchMatmulTiling,
-    CubeFormat,
+from .matmul_tiling import BatchMatmulTiling, CubeFormat, MatmulApiTiling, MultiCoreMatmulTiling
+from .platform import PlatformAscendC, PlatformAscendCManager
+from .tiling_types import (
     DataType,
-    MatmulApiTiling,
+    DequantType,
+    MatmulConfigParams,
+    MatrixMadType,
     MatrixTraverse,
-    MultiCoreMatmulTiling,
+    ScheduleType,
     TPosition,
 )
-from .platform import PlatformAscendC, PlatformAscendCManager
 
 
 def get_ascendc_platform() -> PlatformAscendC:
-    """The platform of the current stream's SoC (asc.runtime.config.set_platform)."""
+    """The platform of the current SoC (asc.runtime.config.set_platform)."""
     return PlatformAscendCManager.get_instance(current_platform())
 
 
@@ -22,11 +23,15 @@ __all__ = [
     "BatchMatmulTiling",
     "CubeFormat",
     "DataType",
+    "DequantType",
     "MatmulApiTiling",
+    "MatmulConfigParams",
+    "MatrixMadType",
     "MatrixTraverse",
     "MultiCoreMatmulTiling",
     "PlatformAscendC",
     "PlatformAscendCManager",
+    "ScheduleType",
     "TPosition",
     "get_ascendc_platform",
 ]

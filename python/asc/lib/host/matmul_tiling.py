@@ -10,38 +10,22 @@ this module's own: simple and deterministic rather than CANN's search."""
 
 from __future__ import annotations
 
-from enum import IntEnum
 from typing import Any, Optional
 
 from ...language.core.enums import CubeFormat
-from ...language.core.enums import TPosition as KernelTPosition
 from .platform import PlatformAscendC, PlatformAscendCManager
+from .tiling_types import (
+    CUBE_TYPE_SIZES,
+    DataType,
+    DequantType,
+    MatmulConfigParams,
+    MatrixMadType,
+    MatrixTraverse,
+    ScheduleType,
+    TPosition,
+)
 
-# The kernel's TPosition values, plus the host-only SPM and TSCM.
-TPosition = IntEnum("TPosition", {**{p.name: p.value for p in KernelTPosition}, "SPM": 12, "TSCM": 13})
-
-
-class DataType(IntEnum):  # GE's numbering
-    DT_FLOAT = 0
-    DT_FLOAT16 = 1
-    DT_INT8 = 2
-    DT_INT32 = 3
-    DT_UINT8 = 4
-    DT_INT16 = 6
-    DT_UINT16 = 7
-    DT_UINT32 = 8
-    DT_INT64 = 9
-    DT_BF16 = 27
-
-
-class MatrixTraverse(IntEnum):
-    NOSET = 0
-    FIRSTM = 1
-    FIRSTN = 2
-
-
-_SIZE = {DataType.DT_FLOAT: 4, DataType.DT_FLOAT16: 2, DataType.DT_BF16: 2, DataType.DT_INT8: 1,
-         DataType.DT_UINT8: 1, DataType.DT_INT32: 4}  # fmt: skip
+__all__ = ["BatchMatmulTiling", "CubeFormat", "MatmulApiTiling", "MultiCoreMatmulTiling"]
 
 
 def _align(x: int, a: int) -> int:
@@ -73,6 +57,18 @@ class MatmulApiTiling:
         # batch Matmul (iterate_batch): the B, S, N, G, D axes of A, B and C, and the largest batch count
         self.layouts: dict[str, tuple[int, int, int, int, int]] = {}
         self.batch_num = 0
+        # choices the Model's Matmul does not need, recorded (and read back by the getters)
+        self.mad_type = MatrixMadType.NORMAL
+        self.dequant_type = DequantType.SCALAR
+        self.sparse = False
+        self.double_buffer = (True, True, False, False, False, False)
+        self.config_params = MatmulConfigParams()
+        # limits on the base block: (max_m, max_n, max_k, min_m, min_n, min_k), -1 for none
+        self.split_range = (-1, -1, -1, -1, -1, -1)
+        # multi-core only: limits on and alignment of each core's block, and whether K is split over cores
+        self.single_range = (-1, -1, -1, -1, -1, -1)
+        self.align_split = (-1, -1, -1)
+        self.split_k = False
 
     # -- the problem --------------------------------------------------------------------
     def set_a_type(self, pos: Any, type: Any, data_type: Any, is_trans: bool = False) -> int:  # noqa: A002
@@ -118,8 +114,79 @@ class MatmulApiTiling:
         self.buffer_space = (l1_size, l0_c_size, ub_size, bt_size)
         return 0
 
-    def set_double_buffer(self, *args: Any, **kwargs: Any) -> int:
-        return 0  # the choices below single-buffer L1 and double-buffer L0A/L0B
+    def set_double_buffer(
+        self, a: bool, b: bool, c: bool, bias: bool, trans_nd2nz: bool = True, trans_nz2nd: bool = True
+    ) -> int:
+        """Recorded (get_double_buffer): the tiling double-buffers L0A/L0B and single-buffers L1 whatever
+        this says, which is valid for every choice."""
+        self.double_buffer = (bool(a), bool(b), bool(c), bool(bias), bool(trans_nd2nz), bool(trans_nz2nd))
+        return 0
+
+    def get_double_buffer(self) -> tuple[bool, bool, bool, bool, bool, bool]:
+        return self.double_buffer
+
+    def set_mad_type(self, mad_type: Any) -> int:
+        """NORMAL, HF32 or MXMODE: recorded (get_mad_type); the Model multiplies float32 exactly either way."""
+        self.mad_type = MatrixMadType(mad_type)
+        return 0
+
+    def get_mad_type(self) -> MatrixMadType:
+        return self.mad_type
+
+    def set_dequant_type(self, dequant_type: Any) -> int:
+        """SCALAR or TENSOR (must match the kernel's set_quant_scalar / set_quant_vector): recorded."""
+        self.dequant_type = DequantType(dequant_type)
+        return 0
+
+    def get_dequant_type(self) -> DequantType:
+        return self.dequant_type
+
+    def set_sparse(self, is_sparse_in: bool = False) -> int:
+        """Whether the Matmul is a sparse one: recorded (is_sparse)."""
+        self.sparse = bool(is_sparse_in)
+        return 0
+
+    def is_sparse(self) -> bool:
+        return self.sparse
+
+    def set_split_range(
+        self, max_base_m: int = -1, max_base_n: int = -1, max_base_k: int = -1,
+        min_base_m: int = -1, min_base_n: int = -1, min_base_k: int = -1,
+    ) -> int:  # fmt: skip
+        """Bounds on baseM/baseN/baseK (-1: none). The tiling keeps each base within its bounds, aligned to 16
+        (M, N) and to a C0 of the operand type (K); a minimum above its maximum is refused (-1)."""
+        limits = (max_base_m, max_base_n, max_base_k, min_base_m, min_base_n, min_base_k)
+        if any(v == 0 or v < -1 for v in limits):
+            return -1
+        for hi, lo in zip(limits[:3], limits[3:]):
+            if hi != -1 and lo != -1 and lo > hi:
+                return -1
+        self.split_range = limits
+        return 0
+
+    def get_split_range(self) -> tuple[int, int, int, int, int, int]:
+        return self.split_range
+
+    def set_matmul_config_params(self, *args: Any, **kwargs: Any) -> None:
+        """The MatmulConfig the kernel uses: a MatmulConfigParams or its fields (mm_config_type,
+        enable_l1_cache_ub, schedule_type, traverse, en_vec_nd2nz). A traverse other than NOSET orders the
+        iteration as set_traverse does; the rest is recorded (get_matmul_config_params)."""
+        if len(args) == 1 and not kwargs and isinstance(args[0], MatmulConfigParams):
+            params = args[0]
+        else:
+            names = ("mm_config_type", "enable_l1_cache_ub", "schedule_type", "traverse", "en_vec_nd2nz")
+            values = dict(zip(names, args))
+            values.update({k.removesuffix("_in"): v for k, v in kwargs.items()})
+            params = MatmulConfigParams(**values)
+        self.config_params = MatmulConfigParams(
+            int(params.mm_config_type), bool(params.enable_l1_cache_ub), ScheduleType(params.schedule_type),
+            MatrixTraverse(params.traverse), bool(params.en_vec_nd2nz),
+        )  # fmt: skip
+        if self.config_params.traverse != MatrixTraverse.NOSET:
+            self.traverse = self.config_params.traverse
+
+    def get_matmul_config_params(self) -> MatmulConfigParams:
+        return self.config_params
 
     # -- batch Matmul -------------------------------------------------------------------
     def _layout(self, which: str, b: int, s: int, n: int, g: int, d: int) -> int:
@@ -159,33 +226,47 @@ class MatmulApiTiling:
             self.shape = (m, n, k)
         return 0
 
+    # before get_tiling the bases are the fixed ones (set_fix_split), or -1
     def get_base_m(self) -> int:
-        return self.result["base_m"] if self.result else -1
+        return self.result["base_m"] if self.result else self.fix_split[0]
 
     def get_base_n(self) -> int:
-        return self.result["base_n"] if self.result else -1
+        return self.result["base_n"] if self.result else self.fix_split[1]
 
     def get_base_k(self) -> int:
-        return self.result["base_k"] if self.result else -1
+        return self.result["base_k"] if self.result else self.fix_split[2]
 
     # -- the split ----------------------------------------------------------------------
     def _split(self, m: int, n: int) -> tuple[int, int]:
         return 1, 1
 
     def _bases(self, single_m: int, single_n: int, k: int) -> Optional[tuple[int, int, int]]:
-        size_a, size_b = _SIZE[self.a_type[2]], _SIZE[self.b_type[2]]
+        size_a, size_b = CUBE_TYPE_SIZES[self.a_type[2]], CUBE_TYPE_SIZES[self.b_type[2]]
         p = self.platform
         l0c = p.l0c_bytes if self.buffer_space[1] == -1 else self.buffer_space[1]
         fix_m, fix_n, fix_k = self.fix_split
-        base_m = fix_m if fix_m != -1 else min(_align(single_m, 16), 128)
-        base_n = fix_n if fix_n != -1 else min(_align(single_n, 16), 256)
-        while base_m * base_n * 4 > l0c and base_n > 16 and fix_n == -1:  # float32 / int32 results in L0C
+        max_m, max_n, max_k, min_m, min_n, min_k = self.split_range
+        k_unit = 32 // min(size_a, size_b)  # a whole C0 of the narrower type
+
+        def bounded(value: int, hi: int, lo: int, unit: int) -> int:  # within set_split_range's bounds
+            if hi != -1:
+                value = min(value, max(unit, hi // unit * unit))
+            if lo != -1:
+                value = max(value, _align(lo, unit))
+            return value
+
+        base_m = fix_m if fix_m != -1 else bounded(min(_align(single_m, 16), 128), max_m, min_m, 16)
+        base_n = fix_n if fix_n != -1 else bounded(min(_align(single_n, 16), 256), max_n, min_n, 16)
+        floor_n = _align(min_n, 16) if min_n != -1 else 16
+        while base_m * base_n * 4 > l0c and base_n > floor_n and fix_n == -1:  # float32 / int32 results in L0C
             base_n -= 16
         if base_m * base_n * 4 > l0c:
             return None
-        k_unit = 32 // min(size_a, size_b)  # a whole C0 of the narrower type
         room = min(p.l0a_bytes // (2 * base_m * size_a), p.l0b_bytes // (2 * base_n * size_b))
-        base_k = fix_k if fix_k != -1 else min(_align(k, k_unit), room // k_unit * k_unit)
+        if fix_k != -1:
+            base_k = fix_k
+        else:
+            base_k = bounded(min(_align(k, k_unit), room // k_unit * k_unit), max_k, min_k, k_unit)
         if base_k <= 0 or base_k > room:
             return None
         return base_m, base_n, base_k
@@ -195,25 +276,28 @@ class MatmulApiTiling:
         shape = self.shape or (self.org[:3] if self.org else None)
         if shape is None or min(shape) <= 0:
             return -1
+        if self.a_type[2] not in CUBE_TYPE_SIZES or self.b_type[2] not in CUBE_TYPE_SIZES:
+            return -1  # not a type the cube multiplies
         m, n, k = shape
         org_m, org_n, org_ka, org_kb = self.org or (m, n, k, k)
         m_dim, n_dim = self._split(m, n)
+        k_dim = self._split_k(k, m_dim * n_dim)
         single_m, single_n, single_k = self.single_shape
-        single_m = _ceil(m, m_dim) if single_m == -1 else single_m
-        single_n = _ceil(n, n_dim) if single_n == -1 else single_n
-        single_k = k if single_k == -1 else single_k
+        single_m = self._single(m, m_dim, 0) if single_m == -1 else single_m
+        single_n = self._single(n, n_dim, 1) if single_n == -1 else single_n
+        single_k = self._single(k, k_dim, 2) if single_k == -1 else single_k
         bases = self._bases(single_m, single_n, single_k)
         if bases is None:
             return -1
         base_m, base_n, base_k = bases
-        size_a, size_b = _SIZE[self.a_type[2]], _SIZE[self.b_type[2]]
+        size_a, size_b = CUBE_TYPE_SIZES[self.a_type[2]], CUBE_TYPE_SIZES[self.b_type[2]]
         l1 = self.platform.l1_bytes if self.buffer_space[0] == -1 else self.buffer_space[0]
         bias_bytes = base_n * 4 if self.bias else 0
         share_l1 = base_m * base_k * size_a + base_n * base_k * size_b + bias_bytes
         if share_l1 > l1 or bias_bytes > self.platform.bt_bytes:
             return -1
         values = dict(
-            used_core_num=m_dim * n_dim, m=org_m, n=org_n, k_a=org_ka, k_b=org_kb, single_core_m=single_m,
+            used_core_num=m_dim * n_dim * k_dim, m=org_m, n=org_n, k_a=org_ka, k_b=org_kb, single_core_m=single_m,
             single_core_n=single_n, single_core_k=single_k, base_m=base_m, base_n=base_n, base_k=base_k,
             depth_a1=1, depth_b1=1, step_m=1, step_n=1, is_bias=int(self.bias), trans_length=0,
             iterate_order=1 if self.traverse == MatrixTraverse.FIRSTN else 0, share_mode=0, share_l1_size=share_l1,
@@ -229,8 +313,17 @@ class MatmulApiTiling:
         for name, value in values.items():
             setattr(tiling, name, value)
         self.result = values
-        self.core_split = (m_dim * n_dim, m_dim, n_dim)
+        self.core_split = (m_dim * n_dim * k_dim, m_dim, n_dim)
         return 0
+
+    def _single(self, size: int, parts: int, axis: int) -> int:
+        """One core's share of an axis split in `parts`, rounded up to set_align_split's alignment."""
+        share = _ceil(size, parts)
+        align = self.align_split[axis]
+        return min(_align(share, align), _align(size, align)) if align > 0 else share
+
+    def _split_k(self, k: int, cores: int) -> int:
+        return 1
 
 
 class MultiCoreMatmulTiling(MatmulApiTiling):
@@ -246,6 +339,59 @@ class MultiCoreMatmulTiling(MatmulApiTiling):
     def set_single_shape(self, single_m_in: int = -1, single_n_in: int = -1, single_k_in: int = -1) -> int:
         self.single_shape = (single_m_in, single_n_in, single_k_in)
         return 0
+
+    def set_single_range(
+        self, max_m: int = -1, max_n: int = -1, max_k: int = -1, min_m: int = -1, min_n: int = -1, min_k: int = -1
+    ) -> int:
+        """Bounds on each core's block (singleCoreM/N/K; -1: none). The split over cores prefers grids whose
+        blocks are within them (when none is, the bounds are not met); a minimum above its maximum is -1."""
+        limits = (max_m, max_n, max_k, min_m, min_n, min_k)
+        if any(v == 0 or v < -1 for v in limits):
+            return -1
+        for hi, lo in zip(limits[:3], limits[3:]):
+            if hi != -1 and lo != -1 and lo > hi:
+                return -1
+        self.single_range = limits
+        return 0
+
+    def set_align_split(self, align_m: int, align_n: int, align_k: int) -> int:
+        """Each core's block is a multiple of these (in elements; -1 or 0: no alignment)."""
+        if min(align_m, align_n, align_k) < -1:
+            return -1
+        self.align_split = (align_m, align_n, align_k)
+        return 0
+
+    def enable_multi_core_split_k(self, flag: bool) -> None:
+        """Lets the split use cores left over by the M x N grid for K: each core then computes a partial C of
+        singleCoreK, which the kernel must add into GM (zeroed first, atomic add on)."""
+        self.split_k = bool(flag)
+
+    def _in_range(self, sm: int, sn: int) -> bool:
+        max_m, max_n, _, min_m, min_n, _ = self.single_range
+        return (
+            (max_m == -1 or sm <= max_m)
+            and (max_n == -1 or sn <= max_n)
+            and (min_m == -1 or sm >= min_m)
+            and (min_n == -1 or sn >= min_n)
+        )
+
+    def _split_k(self, k: int, cores: int) -> int:
+        """How many pieces K is cut in: 1 unless enable_multi_core_split_k, then as many as the cores the grid
+        leaves idle allow, each at least a C0 of K deep (and within set_single_range's K bounds)."""
+        if not self.split_k or self.single_shape[2] != -1:
+            return 1
+        k_unit = 32 // min(CUBE_TYPE_SIZES[self.a_type[2]], CUBE_TYPE_SIZES[self.b_type[2]])
+        max_k, min_k = self.single_range[2], self.single_range[5]
+        valid = [
+            k_dim
+            for k_dim in range(1, max(1, self.dim // cores) + 1)
+            if _ceil(k, _ceil(k, k_dim)) == k_dim  # every core gets some of K
+            and _ceil(k, k_dim) >= k_unit
+            and (min_k == -1 or _ceil(k, k_dim) >= min_k)
+        ] or [1]
+        within = [k_dim for k_dim in valid if max_k == -1 or _ceil(k, k_dim) <= max_k]
+        # with a maximum: the fewest pieces that meet it; without: every idle core
+        return (min(within) if max_k != -1 else max(within)) if within else max(valid)
 
     def get_core_num(self) -> tuple[int, int, int]:
         return getattr(self, "core_split", (1, 1, 1))
@@ -265,7 +411,7 @@ class MultiCoreMatmulTiling(MatmulApiTiling):
             if _ceil(m, sm) != m_dim or _ceil(n, sn) != n_dim:
                 continue  # some core would get nothing
             divides = (fix_m == -1 or sm % fix_m == 0) + (fix_n == -1 or sn % fix_n == 0)
-            key = (m_dim * n_dim, divides, -abs(sm - sn))
+            key = (self._in_range(sm, sn), m_dim * n_dim, divides, -abs(sm - sn))
             if best_key is None or key > best_key:
                 best, best_key = (m_dim, n_dim), key
         return best

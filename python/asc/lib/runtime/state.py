@@ -6,10 +6,11 @@ import atexit
 import re
 import threading
 import weakref
-from typing import Optional
+from typing import Optional, Union
 
 from ..._ffi import ffi, last_error, lib, status_name
 from ...errors import kernel_error_class
+from .platforms import Platform, libasc_platform, libasc_platforms, to_platform
 
 _lock = threading.Lock()
 # Asynchronous streams, drained when the interpreter exits (before the library's threads and statics go).
@@ -139,7 +140,7 @@ def _check(status: int, kernel: Optional[str] = None, params: Optional[list[str]
 
 class _State:
     backend = "Model"
-    platform = "Ascend910B1"
+    platform = "Ascend910B1"  # a Platform value; the device is created as libasc_platform(platform)
     device_id = 0
     device: Optional[_Device] = None
     stream: Optional[Stream] = None
@@ -154,17 +155,22 @@ def _reset() -> None:
 
 
 def known_platforms() -> list[str]:
-    return [ffi.string(lib.asc_platform_name(i)).decode() for i in range(lib.asc_platform_count())]
+    """The platforms in libasc's table (what asc_platform_name lists); every Platform runs as one of them."""
+    return libasc_platforms()
 
 
-def use_model() -> None:
+def use_model(custom_lib_prefix: Optional[str] = None) -> None:
+    """Launches run on the Model. `custom_lib_prefix` (pyasc's simulator library directory) is accepted and
+    ignored: the Model is part of libasc.so."""
     with _lock:
         if _state.backend != "Model":
             _state.backend = "Model"
             _reset()
 
 
-def use_npu() -> None:
+def use_npu(custom_lib_prefix: Optional[str] = None) -> None:
+    """Launches run on an NPU through CANN. `custom_lib_prefix` is accepted and ignored ($ASC_ACL_LIBRARY
+    names libascendcl.so)."""
     with _lock:
         if _state.backend != "NPU":
             _state.backend = "NPU"
@@ -175,9 +181,10 @@ def is_model() -> bool:
     return _state.backend == "Model"
 
 
-def set_soc_version(platform) -> None:
-    name = getattr(platform, "value", platform)
-    if name not in known_platforms():
+def set_soc_version(platform: Union[Platform, str]) -> None:
+    """The SoC kernels run as (a Platform, its value or its name)."""
+    name = to_platform(platform).value
+    if libasc_platform(name) not in known_platforms():
         raise ValueError(f"platform {name!r} is not in libasc's platform table (supported: {known_platforms()})")
     with _lock:
         if _state.platform != name:
@@ -185,25 +192,47 @@ def set_soc_version(platform) -> None:
             _reset()
 
 
-def get_soc_version() -> str:
-    return _state.platform
+def get_soc_version() -> Platform:
+    """The current SoC, as a Platform member."""
+    return Platform(_state.platform)
 
 
 def current_platform() -> str:
+    """The current SoC's name (the Platform's value, e.g. "Ascend910B1")."""
     return _state.platform
 
 
+def current_device_id() -> int:
+    return _state.device_id
+
+
 def set_device(device_id: int) -> None:
+    """The device later launches use. The Model has one device, 0; on the NPU the id goes to aclrtSetDevice
+    when the device is created (at the first launch)."""
+    if isinstance(device_id, bool) or not isinstance(device_id, int) or device_id < 0:
+        raise RuntimeError(f"device id must be an int >= 0, got {device_id!r} ({type(device_id).__name__})")
+    if _state.backend == "Model" and device_id != 0:
+        raise RuntimeError(f"the Model has one device (device_count() == 1), so device id {device_id} does not exist")
     with _lock:
         if _state.device_id != device_id:
             _state.device_id = device_id
             _reset()
 
 
+def reset_device() -> None:
+    """Forgets the current device and stream; the next launch creates them again."""
+    with _lock:
+        _reset()
+
+
+def has_device() -> bool:
+    return _state.device is not None
+
+
 def _current_device() -> _Device:
     with _lock:
         if _state.device is None:
-            _state.device = _Device(_state.backend, _state.platform, _state.device_id)
+            _state.device = _Device(_state.backend, libasc_platform(_state.platform), _state.device_id)
         return _state.device
 
 
@@ -216,7 +245,8 @@ def is_available() -> bool:
         return False
 
 
-def current_stream() -> Stream:
+def current_stream(device_id: Optional[int] = None) -> Stream:
+    """The current device's default stream (`device_id` is accepted and ignored: one device at a time)."""
     device = _current_device()
     with _lock:
         if _state.stream is None or _state.stream.device is not device:
@@ -229,9 +259,12 @@ def create_stream(priority: int = 0, asynchronous: bool = False) -> Stream:
     return Stream(_current_device(), asynchronous=asynchronous)
 
 
-def destroy_stream(stream: Stream) -> None:
-    stream.destroy()
+def destroy_stream(stream: Optional[Stream]) -> None:
+    if stream is not None:
+        stream.destroy()
 
 
-def synchronize(stream: Optional[Stream] = None) -> None:
+def synchronize(stream: Optional[Stream] = None, timeout: int = 0) -> None:
+    """Waits for the stream's launches (the current stream's by default). `timeout` (pyasc's, in ms) is
+    accepted and ignored: Stream.set_timeout limits each launch instead."""
     (stream or current_stream()).synchronize()

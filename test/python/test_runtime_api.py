@@ -1,0 +1,189 @@
+"""asc.lib.runtime's pyasc API on the Model: device memory round trips, launch_kernel on it, the device
+queries, get_soc_version's type, every Platform's facts, set_platform's check, and the NPU's clear errors."""
+
+import ctypes
+from unittest.mock import patch
+
+import numpy as np
+import pytest
+
+import asc.lib.host as host
+import asc.lib.runtime as rt
+import asc.runtime.config as config
+from asc.lib.runtime import platforms
+from asc.lib.runtime.device_memory import live_allocations
+from asc.runtime.compiler import CompileOptions, Compiler, core_type_of
+
+from kernels import BUFFER_NUM, TILE_NUM, vadd_manual_sync
+
+H2D, D2H, D2D = (rt.MemcpyKind.RT_MEMCPY_HOST_TO_DEVICE, rt.MemcpyKind.RT_MEMCPY_DEVICE_TO_HOST,
+                 rt.MemcpyKind.RT_MEMCPY_DEVICE_TO_DEVICE)  # fmt: skip
+
+
+# -- device memory ----------------------------------------------------------------------------------------
+def test_malloc_memcpy_round_trip_matches_numpy(rng):
+    x = rng.random(1000, dtype=np.float32)
+    before = live_allocations()
+    handle = rt.malloc(x.nbytes)
+    assert isinstance(handle, rt.Memory) and handle.value % 512 == 0
+    rt.memcpy(handle, x.nbytes, x.ctypes.data_as(ctypes.c_void_p), x.nbytes, H2D)
+    y = np.empty_like(x)
+    rt.memcpy(y.ctypes.data, y.nbytes, handle, x.nbytes, D2H)
+    np.testing.assert_array_equal(y, x)
+    rt.free(handle)
+    assert live_allocations() == before
+
+
+def test_malloc_is_zeroed_and_device_to_device_copies_within_allocations(rng):
+    a, b = rt.malloc(256), rt.malloc(256)
+    out = np.ones(64, np.float32)
+    rt.copy_data_from_device(out, a, 256)
+    assert not out.any()  # fresh device memory reads as zeros
+    x = rng.random(64, dtype=np.float32)
+    rt.memcpy(a, 256, x, 256, H2D)
+    rt.memcpy(rt.Memory(b.value + 128), 128, a, 128, D2D)  # first half of a -> second half of b
+    rt.copy_data_from_device(out, b, 256)
+    np.testing.assert_array_equal(out[32:], x[:32])
+    assert not out[:32].any()
+    rt.free(a)
+    rt.free(b)
+
+
+def test_copy_data_to_device_allocates_a_copy():
+    x = np.arange(48, dtype=np.int32)
+    handle = rt.copy_data_to_device(x.ctypes.data_as(ctypes.c_void_p), x.nbytes)
+    x[:] = 0  # the device copy is independent of the host array
+    y = np.empty(48, np.int32)
+    rt.copy_data_from_device(y.ctypes.data_as(ctypes.c_void_p), handle, y.nbytes)
+    np.testing.assert_array_equal(y, np.arange(48, dtype=np.int32))
+    rt.free(handle)
+
+
+def test_overruns_foreign_addresses_and_double_frees_are_errors():
+    handle = rt.malloc(64)
+    host_buffer = np.zeros(32, np.float32)
+    with pytest.raises(ValueError, match="overrun the destination"):
+        rt.memcpy(rt.Memory(handle.value + 32), 128, host_buffer, 64, H2D)
+    with pytest.raises(ValueError, match="do not fit"):
+        rt.memcpy(handle, 32, host_buffer, 64, H2D)
+    with pytest.raises(ValueError, match="is not device memory"):
+        rt.memcpy(host_buffer, 64, host_buffer, 64, D2H)
+    with pytest.raises(RuntimeError, match="malloc size must be an int > 0"):
+        rt.malloc(0)
+    rt.free(handle)
+    with pytest.raises(ValueError, match="not the start of a live allocation"):
+        rt.free(handle)
+
+
+def test_launch_kernel_runs_a_jit_kernel_on_device_memory(rng):
+    block_length = TILE_NUM * BUFFER_NUM * 8
+    x = rng.random(2 * block_length, dtype=np.float32)
+    y = rng.random(2 * block_length, dtype=np.float32)
+    kernel, _ = vadd_manual_sync.specialise((x, y, np.empty_like(x), block_length), {})
+    assert rt.register_function(kernel, "vadd", 0) is kernel
+    dx, dy, dz = rt.copy_data_to_device(x, x.nbytes), rt.copy_data_to_device(y, y.nbytes), rt.malloc(x.nbytes)
+    rt.launch_kernel(kernel, 2, [dx, dy, dz, np.int32(block_length)])
+    rt.synchronize()
+    z = np.empty_like(x)
+    rt.copy_data_from_device(z, dz, z.nbytes)
+    np.testing.assert_array_equal(z, x + y)
+    for handle in (dx, dy, dz):
+        rt.free(handle)
+
+
+def test_launch_kernel_checks_its_arguments(rng):
+    x = np.zeros(TILE_NUM * BUFFER_NUM * 8, np.float32)
+    kernel, _ = vadd_manual_sync.specialise((x, x, x, x.size), {})
+    with pytest.raises(TypeError, match="3 arguments for 4 parameters"):
+        rt.launch_kernel(kernel, 1, [rt.malloc(16)] * 3)
+    with pytest.raises(ValueError, match="argument 'x' .* is not device memory"):
+        rt.launch_kernel(kernel, 1, [x, x, x, x.size])
+    with pytest.raises(TypeError, match="asc.jit compiled kernel"):
+        rt.launch_kernel(ctypes.c_void_p(1234), 1, [])
+    with pytest.raises(NotImplementedError, match="not device binaries"):
+        rt.register_device_binary_kernel(b"\x7fELF", rt.magic_elf_value(rt.CoreType.VectorCore))
+    rt.free_mem()
+
+
+# -- devices and platforms ----------------------------------------------------------------------------------
+def test_the_model_is_one_device():
+    assert rt.device_count() == 1 and rt.current_device() == 0 and rt.default_device() == 0
+    rt.set_device(0)
+    with pytest.raises(RuntimeError, match="one device"):
+        rt.set_device(1)
+    with pytest.raises(RuntimeError, match="int >= 0"):
+        rt.check_device_handle(-1)
+    rt.acl_init()
+    assert rt.is_initialized()
+    rt.reset_device()
+    assert not rt.is_initialized()
+    rt.acl_finalize()
+
+
+def test_get_soc_version_is_a_platform_member():
+    config.set_platform(config.Backend.Model, config.Platform.Ascend910B3)
+    soc = rt.get_soc_version()
+    assert soc is config.Platform.Ascend910B3 and isinstance(soc, rt.Platform)
+    assert rt.current_platform() == "Ascend910B3"
+
+
+# (aic, aiv) cores of each pyasc platform: sources in docs/runtime-api.md ("Platforms")
+CORES = {"Ascend910B1": (24, 48), "Ascend910B2": (24, 48), "Ascend910B2C": (24, 48), "Ascend910B3": (20, 40),
+         "Ascend910B4": (20, 40), "Ascend910B4-1": (20, 40), "Ascend910_9362": (20, 40), "Ascend910_9372": (20, 40),
+         "Ascend910_9381": (24, 48), "Ascend910_9382": (24, 48), "Ascend910_9391": (24, 48),
+         "Ascend910_9392": (24, 48)}  # fmt: skip
+
+
+@pytest.mark.parametrize("platform", list(config.Platform), ids=lambda p: p.value)
+def test_every_platform_has_its_core_facts(platform):
+    config.set_platform(config.Backend.Model, platform)
+    assert rt.get_soc_version() is platform
+    aic, aiv = CORES[platform.value]
+    assert rt.device_info(rt.DeviceModuleType.RT_MODULE_TYPE_AICORE, rt.DeviceInfoType.INFO_TYPE_CORE_NUM) == aic
+    assert rt.device_info(rt.DeviceModuleType.RT_MODULE_TYPE_VECTOR_CORE, rt.DeviceInfoType.INFO_TYPE_CORE_NUM) == aiv
+    p = host.PlatformAscendCManager.get_instance(platform.value)
+    assert (p.get_core_num_aic(), p.get_core_num_aiv(), p.get_soc_version()) == (aic, aiv, platform.value)
+    assert (p.ub_bytes, p.l1_bytes, p.l0a_bytes, p.l0b_bytes, p.l0c_bytes) == (196608, 524288, 65536, 65536, 131072)
+    assert host.PlatformAscendCManager.get_instance(platform) is p  # one instance per SoC
+
+
+def test_borrowed_rows_are_libasc_rows_with_the_same_cores():
+    table = rt.known_platforms()
+    for name, row in platforms.BORROWED_ROWS.items():
+        assert row in table
+        assert CORES[name] == CORES[row]
+
+
+def test_platform_by_name_or_value():
+    assert platforms.to_platform("Ascend910B4-1") is platforms.to_platform("Ascend910B4_1") is rt.Platform.Ascend910B4_1
+    with pytest.raises(ValueError, match="unknown platform 'Ascend310P3'"):
+        config.set_platform(config.Backend.Model, "Ascend310P3")
+
+
+def test_set_platform_check_and_unavailable_message():
+    with patch.object(config.rt, "is_available", return_value=False):
+        config.set_platform(config.Backend.Model, config.Platform.Ascend910_9391, check=False)  # only records
+        assert rt.get_soc_version() is config.Platform.Ascend910_9391
+        with pytest.raises(RuntimeError, match="simulator/Ascend910_9391/lib"):
+            config.set_platform(config.Backend.Model, config.Platform.Ascend910_9391)
+
+
+def test_npu_calls_without_a_c_abi_function_name_it():
+    config.set_platform(config.Backend.NPU, config.Platform.Ascend910B1, check=False)
+    try:
+        for call, args, acl in [(rt.malloc, (64,), "aclrtMalloc"), (rt.device_count, (), "aclrtGetDeviceCount"),
+                                (rt.memcpy, (1, 8, 2, 8, H2D), "aclrtMemcpy")]:  # fmt: skip
+            with pytest.raises(rt.NpuRuntimeCallMissing, match=f"{call.__name__} on Backend.NPU .*{acl}"):
+                call(*args)
+    finally:
+        config.set_platform(config.Backend.Model)
+
+
+# -- compile options -----------------------------------------------------------------------------------------
+def test_compiler_checks_options_and_kernel_types_map_to_core_types():
+    with pytest.raises(RuntimeError, match="Please check input compile option: opt_level must be 1, 2 or 3"):
+        Compiler(CompileOptions(opt_level=0))
+    assert Compiler(CompileOptions(kernel_type=config.KernelType.AIC_ONLY)).core_type == rt.CoreType.CubeCore
+    assert core_type_of(config.KernelType.MIX_AIC_1_1) == rt.CoreType.AiCore
+    assert core_type_of(config.KernelType.MIX_AIV_HARD_SYNC) == rt.CoreType.VectorCore
+    assert core_type_of(None) == rt.CoreType.VectorCore
