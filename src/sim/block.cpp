@@ -655,7 +655,7 @@ uint8_t* Block::memory(const Op& op, const RtValue& tensor, DType dtype, int64_t
          verb, t.addr, end, t.mem, buf.size,
          buf.extent() <= buf.size ? ""
          : end <= buf.extent()
-             ? fmt::format(" (strict mode: the board's allocator pads it to {} bytes, which the Model leaves unused)",
+             ? fmt::format(" (strict mode: on the board it reaches into the padding of its {}-byte allocation)",
                            buf.extent())
              : fmt::format(" (and its allocation on the board {})", buf.extent()),
          e.write ? "written" : "read");
