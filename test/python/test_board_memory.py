@@ -151,3 +151,16 @@ def test_blocks_writing_identical_bytes_warn_and_conflict_when_strict():
             launch(copy_64, 2, x, z)
     finally:
         stream.set_strict(False)
+
+
+def test_memcheck_warnings_of_queued_launches_come_at_synchronize():
+    stream = rt.create_stream(asynchronous=True)
+    try:
+        x = np.arange(60, dtype=np.float32)
+        z = np.zeros(TILE, np.float32)
+        copy_64[1, stream](x, z)
+        with pytest.warns(MemcheckWarning, match=r"asynchronous launches: memcheck: .*reads GM bytes \[240, 256\)"):
+            stream.synchronize()
+        np.testing.assert_array_equal(z[:60], x)
+    finally:
+        stream.destroy()
