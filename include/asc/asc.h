@@ -278,7 +278,7 @@ ASC_API asc_status_t asc_stream_destroy(asc_stream_t* stream);
 ASC_API asc_status_t asc_stream_synchronize(asc_stream_t* stream);
 /* Stream options (since 1.2): "sanitize" (default 1 unless ASC_SANITIZE=0)
    turns the Model's racecheck/initcheck/synccheck/GM-conflict checks on/off.
-   "strict" (since 1.11, default 0 unless ASC_STRICT=1): what the board runs
+   "strict" (default 0 unless ASC_STRICT=1; new, no ABI version change): what the board runs
    and the Model otherwise warns about ("memcheck:" warnings) fails instead:
    a GM access into an argument's allocation padding (ASC_ERR_OUT_OF_BOUNDS),
    a local tensor used past its end inside its memory (ASC_ERR_OUT_OF_BOUNDS),
