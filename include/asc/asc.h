@@ -278,6 +278,11 @@ ASC_API asc_status_t asc_stream_destroy(asc_stream_t* stream);
 ASC_API asc_status_t asc_stream_synchronize(asc_stream_t* stream);
 /* Stream options (since 1.2): "sanitize" (default 1 unless ASC_SANITIZE=0)
    turns the Model's racecheck/initcheck/synccheck/GM-conflict checks on/off.
+   "strict" (default 0 unless ASC_STRICT=1; new, no ABI version change): what the board runs
+   and the Model otherwise warns about ("memcheck:" warnings) fails instead:
+   a GM access into an argument's allocation padding (ASC_ERR_OUT_OF_BOUNDS),
+   a local tensor used past its end inside its memory (ASC_ERR_OUT_OF_BOUNDS),
+   blocks writing the same bytes to the same GM range (ASC_ERR_GM_CONFLICT).
    "async" (since 1.6, default 0): asc_launch checks the launch (block_dim,
    arguments) and queues it; the stream runs its launches in order on a
    thread of its own. Buffers must stay valid, and unchanged by the caller,

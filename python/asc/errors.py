@@ -98,6 +98,21 @@ class AlignmentWarning(KernelWarning):
     """data_copy of a length that is not whole 32-byte blocks: like the NPU, the Model drops the tail."""
 
 
+class MemcheckWarning(KernelWarning):
+    """memcheck: the board runs it, the Model warns (strict mode: an error). A GM access into the padding the
+    board's allocator adds past an argument's bytes, a local tensor used past its end inside its memory, or
+    blocks writing the same bytes to the same GM range."""
+
+
+def warning_category(text: str) -> type:
+    """The warning class of a launch warning's text, by its prefix."""
+    if text.startswith("alignment:"):
+        return AlignmentWarning
+    if text.startswith("memcheck:"):
+        return MemcheckWarning
+    return SyncWarning
+
+
 class LaunchArgumentError(TypeError):
     """Launch arguments that do not fit the kernel's parameters."""
 

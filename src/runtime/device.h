@@ -30,6 +30,9 @@ struct LaunchOptions {
   uint64_t cancel_epoch = 0;
   // Bytes of printed text one launch keeps (0: no limit); past it the text is cut, and says so (the Model).
   uint64_t max_output = uint64_t{1} << 20;
+  // The Model's memcheck warnings (GM padding, a local tensor used past its end, repeated identical writes) fail
+  // the launch instead (ASC_STRICT=1, stream option strict).
+  bool strict = false;
 };
 
 // What a launch leaves: timing, warnings and the per-line and per-op profile (the Model; the NPU reports none).

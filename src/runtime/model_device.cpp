@@ -13,8 +13,8 @@ namespace asc {
 namespace {
 
 sim::LaunchOptions to_sim(const LaunchOptions& o) {
-  return sim::LaunchOptions{o.sanitize,   o.record, o.max_ops,      o.output,
-                            o.timeout_ns, o.cancel, o.cancel_epoch, o.max_output};
+  return sim::LaunchOptions{o.sanitize, o.record,       o.max_ops,    o.output, o.timeout_ns,
+                            o.cancel,   o.cancel_epoch, o.max_output, o.strict};
 }
 
 // The Model's per-op costs as the report's per-line table: summed by source line, most cycles first.

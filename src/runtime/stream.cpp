@@ -87,6 +87,8 @@ constexpr uint64_t kDefaultMaxOps = uint64_t{1} << 32;  // at the default budget
 Stream::Stream(Device& device) : device_(device) {
   const char* sanitize = std::getenv("ASC_SANITIZE");
   options_.sanitize = !(sanitize && std::string(sanitize) == "0");
+  const char* strict = std::getenv("ASC_STRICT");
+  options_.strict = strict && *strict && std::string(strict) != "0";
   const char* profile = std::getenv("ASC_PROFILE");
   if (profile) profile_dir_ = profile;
   options_.timeout_ns = kDefaultTimeoutNs;
@@ -115,6 +117,8 @@ void Stream::scale_max_ops() {
 void Stream::set_option(std::string_view name, int64_t value) {
   if (name == "sanitize") {
     options_.sanitize = value != 0;
+  } else if (name == "strict") {
+    options_.strict = value != 0;
   } else if (name == "max_ops") {
     if (value < 0) fail(ASC_ERR_INVALID_ARGUMENT, "stream option max_ops must be >= 0 (0: no limit), not {}", value);
     options_.max_ops = static_cast<uint64_t>(value);
@@ -142,7 +146,8 @@ void Stream::set_option(std::string_view name, int64_t value) {
     }
   } else {
     fail(ASC_ERR_INVALID_ARGUMENT,
-         "unknown stream option '{}' (known: sanitize, async, max_ops, timeout_ms, max_output, interrupt)", name);
+         "unknown stream option '{}' (known: sanitize, strict, async, max_ops, timeout_ms, max_output, interrupt)",
+         name);
   }
 }
 

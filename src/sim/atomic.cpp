@@ -48,7 +48,7 @@ void combine(AtomicOp op, DType d, uint8_t* dst, const uint8_t* src) {
 // One GM destination of the op, staged: the handler writes into copies, never into GM itself.
 struct Staged {
   size_t effect;
-  uint8_t* gm;         // the argument's buffer
+  const GmBuffer* gm;  // the argument's buffer (and padding)
   uint64_t lo, start;  // the effect's first byte; the first element's (lo rounded down to the element size)
   std::vector<uint8_t> old, over_old, over_flipped;
 };
@@ -76,9 +76,10 @@ void Block::exec_atomic(const Op& op, const Issued& entry, RtValue* out, size_t 
     const RtValue& t = entry.in[effects[i].tensor];
     if (!effects[i].write || is_local_mem(t.mem)) continue;
     auto [lo, hi] = effect_ranges_[i];
-    uint64_t start = lo / size * size, end = std::min(ctx_.gm[t.mem].size, (hi + size - 1) / size * size);
-    uint8_t* gm = ctx_.gm[t.mem].ptr;
-    Staged s{i, gm, lo, start, std::vector<uint8_t>(gm + start, gm + end), {}, {}};
+    const GmBuffer& gm = ctx_.gm[t.mem];
+    uint64_t start = lo / size * size, end = std::min(gm.extent(), (hi + size - 1) / size * size);
+    Staged s{i, &gm, lo, start, std::vector<uint8_t>(end - start), {}, {}};
+    read_gm(gm, start, end, s.old.data());
     s.over_old = s.old;
     s.over_flipped = s.old;
     for (uint8_t& byte : s.over_flipped) byte = static_cast<uint8_t>(~byte);
@@ -92,7 +93,7 @@ void Block::exec_atomic(const Op& op, const Issued& entry, RtValue* out, size_t 
   std::vector<std::vector<bool>> written(staged.size());
   for (size_t i = 0; i < staged.size(); ++i) {
     Staged& s = staged[i];
-    effect_ptrs_[s.effect] = s.gm + s.lo;
+    effect_ptrs_[s.effect] = nullptr;  // the handler ran; GM changes below
     for (uint64_t k = 0; k < s.old.size(); k += size) {
       uint64_t agree = 0;  // a buffer ending inside an element leaves it partial: written at all is an error
       for (uint64_t j = k; j < std::min(k + size, s.old.size()); ++j) agree += s.over_old[j] == s.over_flipped[j];
@@ -105,8 +106,13 @@ void Block::exec_atomic(const Op& op, const Issued& entry, RtValue* out, size_t 
   }
   for (size_t i = 0; i < staged.size(); ++i)
     for (size_t e = 0; e < written[i].size(); ++e)
-      if (written[i][e])
-        combine(mode.op, mode.dtype, staged[i].gm + staged[i].start + e * size, staged[i].over_old.data() + e * size);
+      if (written[i][e]) {  // through gm_memory: the element may lie in the allocation's padding
+        const Staged& s = staged[i];
+        const uint64_t at = s.start + e * size;
+        uint8_t* combined = staged[i].old.data() + e * size;  // GM's bytes, read under the lock
+        combine(mode.op, mode.dtype, combined, s.over_old.data() + e * size);
+        write_gm(*s.gm, at, at + size, combined);
+      }
   for (size_t k = writes_from; k < gm_writes_.size(); ++k) gm_writes_[k].atomic = true;
 }
 

@@ -124,8 +124,11 @@ void Block::scalar_op(const Op& op) {
   }
   // get_value / set_value: the scalar unit touching the Unified Buffer.
   uint64_t dispatched = timeline_.dispatch();
+  size_t writes_before = gm_writes_.size();
   uint64_t bytes = check_effects(op, Pipe::S, in);
   exec_fn(op.code)(*this, op, in, out);
+  if (staged_count_) flush_staged();
+  hash_gm_writes(writes_before);
   timeline_.run(op, Pipe::S, dispatched, bytes);
 }
 
@@ -186,6 +189,7 @@ bool Block::step(Pipe p) {
         exec_atomic(op, head, out, writes_before);
       else
         exec_fn(op.code)(*this, op, head.in.data(), out);
+      if (staged_count_) flush_staged();
       hash_gm_writes(writes_before);
       timeline_.run(op, p, head.dispatched, bytes);
     }
@@ -358,14 +362,21 @@ uint8_t* Block::strided_memory(const Op& op, const RtValue* in, DType dtype, con
     return local_base(t);
   }
   uint64_t tensor_bytes = t.len == kUnknownLength ? UINT64_MAX : t.len * dtype_size(dtype);
-  if (static_cast<uint64_t>(hi) > tensor_bytes)
-    fail(ASC_ERR_OUT_OF_BOUNDS, op.loc,
-         "{} {} bytes [{}, {}) of a tensor of {} bytes ({} repeats, block stride {}, repeat stride {})", op.info().name,
-         e.write ? "writes" : "reads", lo, hi, tensor_bytes, repeats, blk, rep);
   uint64_t cap = local_bytes(t, op);
   // (In unsigned arithmetic: the address can be anything a kernel computed.)
   uint64_t end = static_cast<uint64_t>(t.addr) + static_cast<uint64_t>(hi);
-  if (t.addr < 0 || static_cast<uint64_t>(hi) > cap || end > cap)
+  const bool inside = t.addr >= 0 && static_cast<uint64_t>(hi) <= cap && end <= cap;
+  if (static_cast<uint64_t>(hi) > tensor_bytes) {
+    if (!inside || ctx_.options.strict)
+      fail(ASC_ERR_OUT_OF_BOUNDS, op.loc,
+           "{} {} bytes [{}, {}) of a tensor of {} bytes ({} repeats, block stride {}, repeat stride {}){}",
+           op.info().name, e.write ? "writes" : "reads", lo, hi, tensor_bytes, repeats, blk, rep,
+           inside ? " (strict mode: the board would run it, inside the " + std::string(memory_name(memory_of(t))) + ")"
+                  : "");
+    local_overuse(op, e.write ? "writes" : "reads", static_cast<uint64_t>(lo), static_cast<uint64_t>(hi), tensor_bytes,
+                  memory_of(t));
+  }
+  if (!inside)
     fail(ASC_ERR_OUT_OF_BOUNDS, op.loc, "{} reaches {} byte {} but {} has {} bytes", op.info().name,
          memory_name(memory_of(t)), end, platform().name, cap);
   effect_ranges_[which] = {static_cast<uint64_t>(t.addr + lo), static_cast<uint64_t>(t.addr + hi)};
@@ -438,8 +449,58 @@ void Block::copy_to_effect(size_t effect, const uint8_t* src, uint64_t bytes) {
 void Block::hash_gm_writes(size_t from) {
   for (size_t i = from; i < gm_writes_.size(); ++i) {
     GmWrite& w = gm_writes_[i];
-    if (!w.atomic && !w.hashed) w.hash = checksum<false>(nullptr, ctx_.gm[w.arg].ptr + w.lo, w.hi - w.lo);
+    if (w.atomic || w.hashed) continue;
+    const GmBuffer& buf = ctx_.gm[w.arg];
+    if (w.hi <= buf.size) {
+      w.hash = checksum<false>(nullptr, buf.ptr + w.lo, w.hi - w.lo);
+    } else {  // reaches into the padding: hash the bytes as the Model holds them
+      std::vector<uint8_t> bytes(w.hi - w.lo);
+      read_gm(buf, w.lo, w.hi, bytes.data());
+      w.hash = checksum<false>(nullptr, bytes.data(), bytes.size());
+    }
   }
+}
+
+uint8_t* Block::padded_gm(const Op& op, uint32_t arg, uint64_t lo, uint64_t bytes, bool write, size_t which) {
+  const GmBuffer& buf = ctx_.gm[arg];
+  const uint64_t hi = lo + bytes;
+  if (memcheck_first(op, arg))
+    warnings_.push_back(fmt::format(
+        "memcheck: {}: {} at {} {} GM bytes [{}, {}) of kernel argument {}, past its {} bytes into the allocation's "
+        "padding (the board's allocator rounds it up to {}); {}",
+        label(), op.info().name, op.loc.str(), write ? "writes" : "reads", std::max(lo, buf.size), hi, arg, buf.size,
+        buf.padded,
+        write ? "the Model kept them apart from your buffer"
+              : fmt::format("they read 0x{:02X} bytes (NaN as a float, -1 as an integer)", kPaddingPoison)));
+  StagedGm& s = staged_[which];
+  s.arg = arg;
+  s.lo = lo;
+  s.write = write;
+  s.data.resize(bytes);
+  read_gm(buf, lo, hi, s.data.data());
+  if (write) s.before = s.data;
+  if (!s.active) ++staged_count_;
+  s.active = true;
+  return s.data.data();
+}
+
+void Block::flush_staged() {
+  for (StagedGm& s : staged_) {
+    if (!s.active) continue;
+    if (s.write) write_gm_changed(ctx_.gm[s.arg], s.lo, s.lo + s.data.size(), s.data.data(), s.before.data());
+    s.active = false;
+  }
+  staged_count_ = 0;
+}
+
+void Block::local_overuse(const Op& op, const char* verb, uint64_t lo, uint64_t hi, uint64_t tensor_bytes,
+                          Memory memory) {
+  constexpr uint64_t kLocal = uint64_t{1} << 40;  // apart from the GM argument keys of memcheck_first
+  if (!memcheck_first(op, kLocal)) return;
+  warnings_.push_back(fmt::format(
+      "memcheck: {}: {} at {} {} bytes [{}, {}) of a local tensor of {} bytes (past its end, still inside the {}); "
+      "the board runs it on whatever the {} holds there. Size the tensor for the elements the instruction uses",
+      label(), op.info().name, op.loc.str(), verb, lo, hi, tensor_bytes, memory_name(memory), memory_name(memory)));
 }
 
 void Block::record_gm_write(uint32_t arg, uint64_t lo, uint64_t hi, const Op& op) {
@@ -559,27 +620,46 @@ uint8_t* Block::memory(const Op& op, const RtValue& tensor, DType dtype, int64_t
     bytes = bytes / block * block;
     count = static_cast<int64_t>(bytes / size);
   }
-  if (t.len != kUnknownLength && static_cast<uint64_t>(count) > t.len)
-    fail(ASC_ERR_OUT_OF_BOUNDS, op.loc, "{} {} {} elements but the {} tensor has only {} elements", op.info().name,
-         verb, count, role, t.len);
+  const bool past_len = t.len != kUnknownLength && static_cast<uint64_t>(count) > t.len;
   size_t which = static_cast<size_t>(&e - op.info().effects.data());
   effect_ranges_[which] = {static_cast<uint64_t>(t.addr), static_cast<uint64_t>(t.addr) + bytes};
+  const uint64_t end = static_cast<uint64_t>(t.addr) + bytes;
   if (is_local_mem(t.mem)) {
     uint64_t cap = local_bytes(t, op);
     const char* where = memory_name(memory_of(t));
     if (e.block_aligned && t.addr % platform().info.block_bytes != 0)
       fail(ASC_ERR_MISALIGNED, op.loc, "{}: {} address {} in the {} is not 32-byte aligned", op.info().name, role,
            t.addr, where);
-    if (t.addr < 0 || static_cast<uint64_t>(t.addr) + bytes > cap)
+    const bool inside = t.addr >= 0 && end <= cap;
+    if (past_len && (!inside || ctx_.options.strict))
+      fail(ASC_ERR_OUT_OF_BOUNDS, op.loc, "{} {} {} elements but the {} tensor has only {} elements{}", op.info().name,
+           verb, count, role, t.len,
+           inside ? fmt::format(" (strict mode: the board would run it, inside the {})", where) : "");
+    if (!inside)
       fail(ASC_ERR_OUT_OF_BOUNDS, op.loc, "{} {} {} bytes [{}, {}) but the {} of {} has {} bytes", op.info().name, verb,
-           where, t.addr, static_cast<uint64_t>(t.addr) + bytes, where, platform().name, cap);
+           where, t.addr, end, where, platform().name, cap);
+    if (past_len)
+      local_overuse(op, verb, static_cast<uint64_t>(offset) * size, static_cast<uint64_t>(offset) * size + bytes,
+                    (t.len + static_cast<uint64_t>(offset)) * size, memory_of(t));
     return local_base(t) + t.addr;
   }
   const GmBuffer& buf = ctx_.gm[t.mem];
-  if (t.addr < 0 || static_cast<uint64_t>(t.addr) + bytes > buf.size)
+  // A GM tensor's length is the Model's bookkeeping, not the board's: past it, the argument's bytes decide.
+  // Only a view ending before its argument's end keeps its own length.
+  if (past_len && (t.addr < 0 || static_cast<uint64_t>(t.addr) + t.len * size < buf.size))
+    fail(ASC_ERR_OUT_OF_BOUNDS, op.loc, "{} {} {} elements but the {} tensor has only {} elements", op.info().name,
+         verb, count, role, t.len);
+  if (t.addr < 0 || end > buf.extent() || (end > buf.size && ctx_.options.strict))
     fail(ASC_ERR_OUT_OF_BOUNDS, op.loc,
-         "{} {} GM bytes [{}, {}) of kernel argument {}, which has only {} bytes; nothing was {}", op.info().name, verb,
-         t.addr, static_cast<uint64_t>(t.addr) + bytes, t.mem, buf.size, e.write ? "written" : "read");
+         "{} {} GM bytes [{}, {}) of kernel argument {}, which has only {} bytes{}; nothing was {}", op.info().name,
+         verb, t.addr, end, t.mem, buf.size,
+         buf.extent() <= buf.size ? ""
+         : end <= buf.extent()
+             ? fmt::format(" (strict mode: on the board it reaches into the padding of its {}-byte allocation)",
+                           buf.extent())
+             : fmt::format(" (and its allocation on the board {})", buf.extent()),
+         e.write ? "written" : "read");
+  if (end > buf.size) return padded_gm(op, t.mem, static_cast<uint64_t>(t.addr), bytes, e.write, which);
   return buf.ptr + t.addr;
 }
 

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "ir/ir.h"
+#include "sim/gm_memory.h"
 #include "sim/race_checker.h"
 #include "sim/timing.h"
 #include "sim/value.h"
@@ -26,11 +27,6 @@
 #include "target/platform.h"
 
 namespace asc::sim {
-
-struct GmBuffer {
-  uint8_t* ptr;
-  uint64_t size;  // bytes
-};
 
 struct LaunchOptions {
   bool sanitize = true;  // racecheck, initcheck, synccheck, GM write conflicts
@@ -48,6 +44,9 @@ struct LaunchOptions {
   uint64_t cancel_epoch = 0;
   // Bytes of printf / dump_tensor text one launch keeps (0: no limit); past it the text is cut, and says so.
   uint64_t max_output = uint64_t{1} << 20;
+  // What the board runs but a careful kernel avoids (GM padding, a local tensor used past its end, blocks
+  // repeating each other's writes) fails instead of warning (ASC_STRICT=1, stream option strict).
+  bool strict = false;
 };
 
 class CrossCore;
@@ -64,6 +63,7 @@ struct LaunchContext {
   std::chrono::steady_clock::time_point deadline{};  // start + options.timeout_ns (when that is set)
   std::atomic<uint64_t>* printed = nullptr;          // text bytes the launch's blocks kept (options.max_output)
   std::atomic<bool>* output_cut = nullptr;           // set when a block's text was cut
+  LaunchOnce* memcheck_once = nullptr;               // memcheck warnings: one per (op, argument) per launch
 };
 
 // A GM byte range a block wrote, for the cross-block conflict check.
@@ -220,6 +220,16 @@ class Block {
   uint64_t check_effects(const Op& op, Pipe pipe, const RtValue* in);
   uint8_t* memory(const Op& op, const RtValue& tensor, DType dtype, int64_t offset, int64_t count, const MemEffect& e);
   uint8_t* strided_memory(const Op& op, const RtValue* in, DType dtype, const MemEffect& e);
+  // GM bytes [lo, lo + bytes) of an argument reaching into its allocation's padding: warns (once per launch) and
+  // returns a copy the handler works on; flush_staged writes what it changed back through gm_memory.
+  uint8_t* padded_gm(const Op& op, uint32_t arg, uint64_t lo, uint64_t bytes, bool write, size_t which);
+  void flush_staged();
+  // A local tensor used past its declared end but inside its memory: the board runs it; a warning (or, strict, an
+  // error).
+  void local_overuse(const Op& op, const char* verb, uint64_t lo, uint64_t hi, uint64_t tensor_bytes, Memory memory);
+  bool memcheck_first(const Op& op, uint64_t what) const {
+    return !ctx_.memcheck_once || ctx_.memcheck_once->first(&op, what);
+  }
   size_t flag_index(const Op& op, int64_t event, int64_t id) const;
   void update_mask_register(const Op& op, const RtValue* in);  // vector_mask.cpp
   uint64_t work_units(const Op& op, const RtValue* in) const;  // CostKind::Cube
@@ -265,6 +275,14 @@ class Block {
   std::array<RtValue, 4> effect_tensors_{};
   std::array<uint8_t*, 4> effect_ptrs_{};
   std::array<std::pair<uint64_t, uint64_t>, 4> effect_ranges_{};  // byte ranges, UB or GM
+  struct StagedGm {                                               // an effect reaching into GM padding (padded_gm)
+    uint32_t arg = 0;
+    uint64_t lo = 0;
+    bool write = false, active = false;
+    std::vector<uint8_t> data, before;
+  };
+  std::array<StagedGm, 4> staged_{};
+  uint32_t staged_count_ = 0;
   std::optional<RaceChecker> race_;
   Timeline timeline_;
   std::vector<std::string> warnings_;

@@ -13,6 +13,7 @@ namespace {
 // A recorded GM access, at host addresses.
 struct Access {
   uint64_t lo, hi;
+  uint64_t base;  // the host address of the argument's byte 0 as seen from this access's memory
   uint32_t block, arg, epoch;
   const Op* op;
   uint64_t hash;
@@ -49,12 +50,31 @@ uint64_t base_of(const std::vector<GmBuffer>& gm, uint32_t arg) {
   return static_cast<uint64_t>(reinterpret_cast<uintptr_t>(gm[arg].ptr));
 }
 
+uint64_t host(const uint8_t* p) { return static_cast<uint64_t>(reinterpret_cast<uintptr_t>(p)); }
+
+// An access at host addresses: one piece in the caller's buffer, one in the padding (never another argument's).
+template <typename F>
+void at_host(const GmBuffer& b, uint64_t lo, uint64_t hi, F&& add) {
+  for_each_piece(b, lo, std::min(hi, b.extent()),
+                 [&](uint8_t* p, uint64_t off, uint64_t n) { add(host(p), host(p) + n, host(p) - off); });
+}
+
 // Overlapping writes of two blocks in one epoch conflict unless both wrote
 // exactly the same range with the same bytes, or both combined atomically.
-void check_writes(std::vector<Access> writes, const std::vector<GmBuffer>& gm) {
+void check_writes(std::vector<Access> writes, bool strict, std::vector<std::string>& warnings) {
   std::sort(writes.begin(), writes.end(), before);
+  bool repeated = false;  // one warning per launch
+  auto repeat = [&](const Access& r, const Access& w) {
+    std::string text = fmt::format(
+        "memcheck: blocks {} and {} both write the same bytes to GM [{}, {}) of kernel argument {} ({} at {}); the "
+        "result does not depend on their order, but the work is repeated",
+        r.block, w.block, w.lo - w.base, w.hi - w.base, w.arg, w.op->info().name, w.op->loc.str());
+    if (strict) fail(ASC_ERR_GM_CONFLICT, w.op->loc, "{} (strict mode)", text);
+    if (!repeated) warnings.push_back(std::move(text));
+    repeated = true;
+  };
   auto conflict = [&](const Access& r, const Access& w) {
-    const uint64_t b = base_of(gm, w.arg);
+    const uint64_t b = w.base;
     std::string aliased;
     if (r.arg != w.arg)
       aliased = fmt::format(" (the same memory as argument {}: one buffer passed twice, or overlapping views)", r.arg);
@@ -71,6 +91,7 @@ void check_writes(std::vector<Access> writes, const std::vector<GmBuffer>& gm) {
     if (const Access* r = plain.overlapping(w)) {
       bool same = r->lo == w.lo && r->hi == w.hi && r->hash == w.hash;
       if (w.atomic || !same) conflict(*r, w);
+      repeat(*r, w);
     }
     if (const Access* r = atomic.overlapping(w); r && !w.atomic) conflict(*r, w);
     (w.atomic ? atomic : plain).add(w);
@@ -81,7 +102,7 @@ constexpr size_t kMaxRaceWarnings = 4;  // per launch: the first per pair of op 
 
 std::string race_warning(const Access& r, const Access& w, const std::vector<GmBuffer>& gm,
                          const std::vector<std::string>& labels) {
-  const uint64_t b = base_of(gm, r.arg);
+  const uint64_t b = r.base;
   std::string through =
       w.arg != r.arg ? fmt::format(" through kernel argument {} (the same memory: one buffer passed twice)", w.arg)
                      : "";
@@ -123,7 +144,7 @@ bool uses_cross_core_flags(const Kernel& kernel) {
 }  // namespace
 
 void check_gm_hazards(const Kernel& kernel, const std::vector<GmBuffer>& gm, std::vector<BlockGmAccesses>& blocks,
-                      const std::vector<std::string>& labels, std::vector<std::string>& warnings) {
+                      const std::vector<std::string>& labels, bool strict, std::vector<std::string>& warnings) {
   // Epochs order accesses only if every core passed every barrier: with
   // sync_all(is_aiv_only=True) in a mix kernel the cube cores pass none.
   bool epochs_order = std::all_of(blocks.begin(), blocks.end(),
@@ -133,12 +154,13 @@ void check_gm_hazards(const Kernel& kernel, const std::vector<GmBuffer>& gm, std
   std::vector<bool> written(gm.size(), false);
   for (uint32_t b = 0; b < blocks.size(); ++b)
     for (const GmWrite& w : blocks[b].writes) {
-      const uint64_t base = base_of(gm, w.arg);
-      accesses.push_back({w.lo + base, w.hi + base, b, w.arg, epoch(w.epoch), w.op, w.hash, w.atomic, true});
+      at_host(gm[w.arg], w.lo, w.hi, [&](uint64_t lo, uint64_t hi, uint64_t base) {
+        accesses.push_back({lo, hi, base, b, w.arg, epoch(w.epoch), w.op, w.hash, w.atomic, true});
+      });
       written[w.arg] = true;
     }
   if (accesses.empty()) return;
-  check_writes(accesses, gm);
+  check_writes(accesses, strict, warnings);
   if (!epochs_order || uses_cross_core_flags(kernel)) return;
   // Reads of an argument whose memory (by host address: aliases too) no block writes cannot race.
   std::vector<bool> hot(gm.size(), false);
@@ -149,10 +171,10 @@ void check_gm_hazards(const Kernel& kernel, const std::vector<GmBuffer>& gm, std
   const size_t n_writes = accesses.size();
   for (uint32_t b = 0; b < blocks.size(); ++b)
     for (const GmRead& r : blocks[b].reads)
-      if (hot[r.arg]) {
-        const uint64_t base = base_of(gm, r.arg);
-        accesses.push_back({r.lo + base, r.hi + base, b, r.arg, r.epoch, r.op, 0, false, false});
-      }
+      if (hot[r.arg])
+        at_host(gm[r.arg], r.lo, r.hi, [&](uint64_t lo, uint64_t hi, uint64_t base) {
+          accesses.push_back({lo, hi, base, b, r.arg, r.epoch, r.op, 0, false, false});
+        });
   if (accesses.size() == n_writes) return;
   check_reads(std::move(accesses), gm, labels, warnings);
 }

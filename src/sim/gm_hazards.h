@@ -1,10 +1,12 @@
 // Cross-block GM hazards, checked after a launch from every block's recorded
 // GM accesses (LaunchOptions::sanitize). Blocks run in any order on the NPU:
 //   * two blocks writing the same bytes conflict (ASC_ERR_GM_CONFLICT), unless
-//     both wrote the same range with the same bytes, or both atomically;
+//     both wrote the same range with the same bytes (a memcheck warning: the
+//     work is repeated; strict: the conflict error), or both atomically;
 //   * a block reading bytes another block writes reads the old or the new ones
 //     (a racecheck warning: the board runs it).
-// Accesses are compared by host address (aliased arguments are one memory).
+// Accesses are compared by host address (aliased arguments are one memory);
+// bytes in an allocation's padding by the address of the launch's padding.
 // sync_all orders every core's accesses before it with every core's after it:
 // accesses are only compared within the same barrier epoch. Kernels using
 // cross_core_set_flag / wait_flag order cores pairwise, which epochs do not
@@ -29,6 +31,6 @@ struct BlockGmAccesses {
 // Throws ASC_ERR_GM_CONFLICT on a write/write conflict; appends racecheck warnings (a few at most) to `warnings`.
 // `labels` name the blocks (core_label), by the index into `blocks`.
 void check_gm_hazards(const Kernel& kernel, const std::vector<GmBuffer>& gm, std::vector<BlockGmAccesses>& blocks,
-                      const std::vector<std::string>& labels, std::vector<std::string>& warnings);
+                      const std::vector<std::string>& labels, bool strict, std::vector<std::string>& warnings);
 
 }  // namespace asc::sim

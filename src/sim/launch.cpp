@@ -141,9 +141,13 @@ LaunchReport run_kernel(const Kernel& kernel, const Platform& platform, uint32_t
   std::vector<GmBuffer> gm;
   std::vector<RtValue> values;
   bind_args(kernel, args, n_args, gm, values);
+  GmPadding padding;  // the board's allocation of each GM argument past the caller's bytes
+  padding.attach(gm);
+  LaunchOnce memcheck_once;
   std::mutex gm_atomic;
   LaunchContext ctx{kernel, platform, block_dim, gm, values, options};
   ctx.gm_atomic = &gm_atomic;
+  ctx.memcheck_once = &memcheck_once;
   if (options.timeout_ns)
     ctx.deadline = std::chrono::steady_clock::now() + std::chrono::nanoseconds(options.timeout_ns);
   std::atomic<uint64_t> printed{0};
@@ -236,7 +240,7 @@ LaunchReport run_kernel(const Kernel& kernel, const Platform& platform, uint32_t
       accesses[b] = std::move(results[b].gm);
       labels[b] = core_label(kernel.options.kernel_type, cores[b]);
     }
-    check_gm_hazards(kernel, gm, accesses, labels, hazards);
+    check_gm_hazards(kernel, gm, accesses, labels, options.strict, hazards);
   }
   LaunchReport report = summarise(kernel, platform, results, cores);
   for (auto& w : hazards) report.warnings.push_back(std::move(w));

@@ -543,6 +543,38 @@ TEST_F(CapiTest, AsynchronousKernelFailuresAreReportedBySynchronize) {
   set_async(stream_, false);
 }
 
+// docs/model-backend.md "Memory like the board's": a write into the padding of z's allocation runs with a
+// memcheck warning; the stream option strict (and ASC_STRICT=1 for new streams) makes it the error.
+TEST_F(CapiTest, StrictStreamOptionTurnsMemcheckWarningsIntoErrors) {
+  TiledBinary k;
+  CapiWriter w(module_.get(), "vadd", k.params());
+  emit_tiled_binary(w, k);
+  asc_kernel_t* kernel = w.finish();
+  ASSERT_NE(kernel, nullptr);
+  const size_t n = static_cast<size_t>(k.block_length);
+  std::vector<float> x(n, 1.0f), y(n, 2.0f), z(n, 0.0f);
+  const asc_arg_t args[] = {buffer_arg(x), buffer_arg(y), buffer_arg(z, (n - 4) * sizeof(float))};
+  ASSERT_EQ(asc_launch(kernel, stream_, 1, args, 3), ASC_OK) << asc_last_error();
+  std::string warnings(4096, '\0');
+  size_t len = 0;
+  ASSERT_EQ(asc_stream_last_warnings(stream_, warnings.data(), warnings.size(), &len), ASC_OK);
+  warnings.resize(len);
+  EXPECT_NE(warnings.find("memcheck: "), std::string::npos) << warnings;
+  EXPECT_NE(warnings.find("of kernel argument 2, past its"), std::string::npos) << warnings;
+  EXPECT_EQ(z[n - 5], 3.0f);
+  EXPECT_EQ(z[n - 4], 0.0f);  // past the size passed: the caller's memory, untouched
+  ASSERT_EQ(asc_stream_set_option(stream_, "strict", 6, 1), ASC_OK);
+  EXPECT_TRUE(fails_with(asc_launch(kernel, stream_, 1, args, 3), ASC_ERR_OUT_OF_BOUNDS, {"strict mode"}));
+  ASSERT_EQ(asc_stream_set_option(stream_, "strict", 6, 0), ASC_OK);
+  EXPECT_EQ(asc_launch(kernel, stream_, 1, args, 3), ASC_OK) << asc_last_error();
+  ::setenv("ASC_STRICT", "1", 1);
+  asc_stream_t* strict = nullptr;
+  ASSERT_EQ(asc_stream_create(device_, &strict), ASC_OK);
+  ::unsetenv("ASC_STRICT");
+  EXPECT_TRUE(fails_with(asc_launch(kernel, strict, 1, args, 3), ASC_ERR_OUT_OF_BOUNDS, {"strict mode"}));
+  asc_stream_destroy(strict);
+}
+
 TEST_F(CapiTest, TwoAsynchronousStreamsRunSideBySide) {
   TiledBinary k;
   k.block_length = 2048;

@@ -110,8 +110,9 @@ def copy_out_at(x: asc.GlobalAddress, start: int, n: int):
 def test_gm_write_outside_the_buffer_is_refused_and_writes_nothing():
     backing = np.full(128, 7.0, np.float32)
     x = backing[:64]  # the kernel sees 64 floats; the rest is the guard
+    # [64, 320) reaches past the 288 bytes of the board's allocation, not just into its padding
     with pytest.raises(OutOfBoundsError, match=r"argument 'x'.*256 bytes") as err:
-        launch(copy_out_at, x, 8, 64)
+        launch(copy_out_at, x, 16, 64)
     assert f"{HERE}:{line_of(copy_out_at, 'asc.data_copy')}" in str(err.value)
     assert np.all(backing == 7.0)
 
@@ -152,8 +153,16 @@ def test_copy_length_not_whole_blocks_warns_and_drops_the_tail(n):
 
 
 def test_copy_longer_than_local_tensor():
-    with pytest.raises(OutOfBoundsError, match="has only 64 elements"):
+    # inside the Unified Buffer the board runs it: a warning; strict mode makes it the error
+    with pytest.warns(asc.errors.MemcheckWarning, match="local tensor of 256 bytes"):
         launch(copy_in_count, np.zeros(128, np.float32), 128)
+    stream = rt.current_stream()
+    stream.set_strict(True)
+    try:
+        with pytest.raises(OutOfBoundsError, match="has only 64 elements"):
+            launch(copy_in_count, np.zeros(128, np.float32), 128)
+    finally:
+        stream.set_strict(False)
 
 
 @asc.jit

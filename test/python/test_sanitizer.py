@@ -209,10 +209,21 @@ def test_two_blocks_writing_the_same_gm_bytes():
 
 
 def test_blocks_writing_identical_bytes_do_not_conflict():
-    # the order of identical writes cannot change the result (pyasc's test_matmul relies on it)
+    # the order of identical writes cannot change the result (pyasc's test_matmul relies on it): a warning,
+    # since the work is repeated; strict mode makes it the conflict error
     z = np.zeros(8, np.float32)
-    run(every_block_writes_slot_zero, np.arange(32, dtype=np.float32), z, False, cores=4)
+    pattern = r"blocks 0 and 1 both write the same bytes to GM \[0, 32\) of argument 'z'.*the work is repeated"
+    with pytest.warns(asc.errors.MemcheckWarning, match=pattern) as record:
+        run(every_block_writes_slot_zero, np.arange(32, dtype=np.float32), z, False, cores=4)
+    assert len([w for w in record if "both write the same bytes" in str(w.message)]) == 1  # once per launch
     np.testing.assert_array_equal(z, np.arange(8))
+    stream = rt.current_stream()
+    stream.set_strict(True)
+    try:
+        with pytest.raises(GmWriteConflictError, match="both write the same bytes"):
+            run(every_block_writes_slot_zero, np.arange(32, dtype=np.float32), z, False, cores=4)
+    finally:
+        stream.set_strict(False)
 
 
 @asc.jit

@@ -11,7 +11,7 @@ from .._ffi import ffi, lib, read_text
 from ..codegen.context import compiling, in_kernel
 from ..codegen.function import Function
 from ..codegen.ir_builder import IRBuilder, kernel_ir_text
-from ..errors import AlignmentWarning, CodegenError, LaunchArgumentError, SyncWarning
+from ..errors import CodegenError, LaunchArgumentError, warning_category
 from ..language.core.constexpr import is_constexpr
 from ..language.core.ir_value import Scalar
 from ..language.core.struct import Struct
@@ -319,7 +319,7 @@ class JITFunction(Function):
 
     def _warn(self, kernel: CompiledKernel, stream: rt.Stream, stacklevel: int) -> None:
         for text in rt_profile.last_launch_stats(stream).warnings:
-            category = AlignmentWarning if text.startswith("alignment:") else SyncWarning
+            category = warning_category(text)
             text = rt.name_arguments(text, kernel.param_names)
             warnings.warn(f"{self.__name__}: {text}", category, stacklevel=stacklevel)
 

@@ -8,7 +8,7 @@ import warnings
 from typing import Any, Optional
 
 from ..._ffi import lib, read_text
-from ...errors import AlignmentWarning, SyncWarning
+from ...errors import warning_category
 
 
 def report_batch(stream: Any, error: Optional[Exception]) -> None:
@@ -20,5 +20,5 @@ def report_batch(stream: Any, error: Optional[Exception]) -> None:
         raise error
     for text in read_text(lib.asc_stream_last_warnings, stream.handle).splitlines():
         if text:
-            category = AlignmentWarning if text.startswith("alignment:") else SyncWarning
+            category = warning_category(text)
             warnings.warn(f"asynchronous launches: {text}", category, stacklevel=4)

@@ -62,6 +62,13 @@ class Stream:
         """Turn the Model's sanitizer (racecheck, initcheck, synccheck, GM conflicts) on or off."""
         _check(lib.asc_stream_set_option(self.handle, b"sanitize", 8, int(on)))
 
+    def set_strict(self, on: bool) -> None:
+        """Strict mode (default: $ASC_STRICT=1): what the board runs and the Model warns about
+        (asc.errors.MemcheckWarning) fails instead. A GM access into the padding of an argument's allocation
+        and a local tensor used past its end raise OutOfBoundsError; blocks writing the same bytes to the
+        same GM range raise GmWriteConflictError."""
+        _check(lib.asc_stream_set_option(self.handle, b"strict", 6, int(on)))
+
     def set_max_ops(self, limit: int) -> None:
         """A block that runs more than `limit` ops (loop iterations included) fails its launch, so a loop
         that never ends is an error, not a hang. 0: no limit; the default is 2**32 (or $ASC_MAX_OPS)."""
