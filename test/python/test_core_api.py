@@ -286,3 +286,39 @@ def test_pyasc_module_aliases_and_names():
     from asc.runtime.launcher import LaunchOptions
 
     assert asc.LaunchOptions is LaunchOptions
+
+
+@asc.jit
+def queue_views_kernel(x: asc.GlobalAddress, bits: asc.GlobalAddress, out: asc.GlobalAddress, n: int):
+    x_gm, bits_gm, out_gm = asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor()
+    x_gm.set_global_buffer(x)
+    bits_gm.set_global_buffer(bits)
+    out_gm.set_global_buffer(out)
+    pipe = asc.TPipe()
+    q_in = asc.TQue(asc.TPosition.VECIN, 1)
+    q_out = asc.TQue(asc.TPosition.VECOUT, 1)
+    pipe.init_buffer(q_in, 1, N * 4)
+    pipe.init_buffer(q_out, 1, N * 4)
+    a = q_in.alloc_tensor(asc.float32)
+    out_gm.set_value(0, a.get_size())  # a queue's tensor: the buffer's bytes in elements
+    a.set_buffer_len(n * 4)
+    out_gm.set_value(1, a.get_size())
+    asc.data_copy(a, x_gm, n)
+    q_in.enque(a)
+    b = q_in.deque(asc.float32)
+    c = q_out.alloc_tensor(asc.int32)
+    asc.adds(c, b.reinterpret_cast(asc.int32), 1, n)  # the float32 bits + 1, as integers
+    q_out.enque(c)
+    q_in.free_tensor(b)
+    d = q_out.deque(asc.int32)
+    asc.data_copy(bits_gm, d, n)
+    q_out.free_tensor(d)
+
+
+def test_views_of_queue_tensors(rng):
+    x = rng.random(N, dtype=np.float32)
+    bits = np.zeros(128, np.int32)
+    out = np.zeros(2, np.int32)
+    queue_views_kernel[1, rt.current_stream()](x, bits, out, 128)
+    np.testing.assert_array_equal(out, [N, 128])
+    np.testing.assert_array_equal(bits, x[:128].view(np.int32) + 1)
