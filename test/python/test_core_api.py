@@ -322,3 +322,30 @@ def test_views_of_queue_tensors(rng):
     queue_views_kernel[1, rt.current_stream()](x, bits, out, 128)
     np.testing.assert_array_equal(out, [N, 128])
     np.testing.assert_array_equal(bits, x[:128].view(np.int32) + 1)
+
+
+@asc.jit
+def pad_params_kernel(x: asc.GlobalAddress, u: asc.GlobalAddress, z: asc.GlobalAddress, rows: int, length: int):
+    x_gm, u_gm, z_gm = asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor()
+    x_gm.set_global_buffer(x)
+    u_gm.set_global_buffer(u)
+    z_gm.set_global_buffer(z)
+    a = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, 1024)
+    # the non-Ext forms: DataCopyParams (block_len in bytes for data_copy_pad) and DataCopyPadParams
+    asc.data_copy_pad(a, x_gm, asc.DataCopyParams(rows, length * 4, 0, 0), asc.DataCopyPadParams(True, 0, 1, 7))
+    asc.set_flag(asc.HardEvent.MTE2_MTE3, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_MTE3, 0)
+    asc.data_copy(u_gm, a, rows * 8)
+    asc.data_copy_pad(z_gm, a, asc.DataCopyParams(rows, length * 4, 0, 0))
+
+
+def test_data_copy_pad_takes_the_non_ext_params(rng):
+    rows, length = 3, 5  # 5 floats per row, padded to one 8-float block
+    x = rng.random(rows * length, dtype=np.float32)
+    u = np.zeros(rows * 8, np.float32)
+    z = np.zeros(rows * length, np.float32)
+    pad_params_kernel[1, rt.current_stream()](x, u, z, rows, length)
+    image = u.reshape(rows, 8)
+    np.testing.assert_array_equal(image[:, :length], x.reshape(rows, length))
+    assert np.all(image[:, length:] == 7)
+    np.testing.assert_array_equal(z, x)
