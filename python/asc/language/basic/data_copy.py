@@ -8,8 +8,8 @@ from ...codegen.context import current_builder
 from ...errors import CodegenError
 from ..core.cube_params import DataCopyCO12DstParams, Nd2NzParams, Nz2NdParamsFull
 from ..core.data_copy_params import DataCopyExtParams, DataCopyPadExtParams, DataCopyParams
-from ..core.param_structs import DataCopyPadParams
 from ..core.ir_value import cast, is_runtime, to_int, to_scalar
+from ..core.param_structs import DataCopyPadParams
 from ..core.tensor import LocalTensor
 from .utils import builtin, require_tensor
 
