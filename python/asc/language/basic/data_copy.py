@@ -66,9 +66,8 @@ def data_copy_pad(dst: Any, src: Any, data_copy_params: Any, pad_params: Any = N
     whole number of blocks; `pad_params` (GM->UB only) fills the pads."""
     # Ascend C's DataCopyPad takes DataCopyParams / DataCopyPadParams too: the same fields, narrower integers
     if not isinstance(data_copy_params, (DataCopyExtParams, DataCopyParams)):
-        raise CodegenError(
-            f"data_copy_pad: expected asc.DataCopyExtParams or asc.DataCopyParams, got {type(data_copy_params).__name__}"
-        )
+        got = type(data_copy_params).__name__
+        raise CodegenError(f"data_copy_pad: expected asc.DataCopyExtParams or asc.DataCopyParams, got {got}")
     require_tensor(dst, "data_copy_pad", "dst")
     require_tensor(src, "data_copy_pad", "src")
     p = data_copy_params
