@@ -349,3 +349,15 @@ def test_data_copy_pad_takes_the_non_ext_params(rng):
     np.testing.assert_array_equal(image[:, :length], x.reshape(rows, length))
     assert np.all(image[:, length:] == 7)
     np.testing.assert_array_equal(z, x)
+
+
+def test_mrg_sort_src_list_holds_tensors_of_its_dtype():
+    @asc.jit
+    def lists(out: asc.GlobalAddress):
+        a = asc.LocalTensor(asc.float32, asc.TPosition.VECCALC, 0, 64)
+        b = asc.LocalTensor(asc.float32, asc.TPosition.VECCALC, 256, 64)
+        asc.MrgSortSrcList(asc.float32, a, b)
+        asc.MrgSortSrcList(asc.float16, a, b)
+
+    with pytest.raises(asc.CodegenError, match="LocalTensors of asc.float16"):
+        lists.compile(MockTensor(asc.float32))

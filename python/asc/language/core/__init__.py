@@ -110,9 +110,10 @@ from .properties import (
 from .repeat_params import BinaryRepeatParams, CopyRepeatParams, UnaryRepeatParams
 from .shape_info import Array, ShapeInfo, array, get_shape_size
 from .struct import Field, Struct
-from .tensor import GlobalAddress, GlobalTensor, LocalTensor, LocalTensorAuto
+from .tensor import GlobalAddress, GlobalTensor, LocalTensor, LocalTensorAuto, MrgSortSrcList
 
 __all__ = [
+    "MrgSortSrcList",
     "AippChannelPaddingParams",
     "AippColorSpaceConvParams",
     "AippDataTypeConvParams",
