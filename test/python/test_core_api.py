@@ -361,3 +361,29 @@ def test_mrg_sort_src_list_holds_tensors_of_its_dtype():
 
     with pytest.raises(asc.CodegenError, match="LocalTensors of asc.float16"):
         lists.compile(MockTensor(asc.float32))
+
+
+@asc.jit
+def resize_in_branch(out: asc.GlobalAddress, x: asc.GlobalAddress, n: int):
+    out_gm, x_gm = asc.GlobalTensor(), asc.GlobalTensor()
+    out_gm.set_global_buffer(out)
+    x_gm.set_global_buffer(x)
+    t = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, 64)
+    asc.data_copy(t, x_gm, 64)
+    asc.set_flag(asc.HardEvent.MTE2_S, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_S, 0)
+    view = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, 64)
+    for i in range(n):  # methods that change a tensor inside a loop or run-time if: later uses see the change
+        view.set_addr_with_offset(t, i * 8)
+    if n > 2:
+        t.set_size(8)
+    out_gm.set_value(0, t.get_size())
+    out_gm.set_value(1, view(0))
+
+
+@pytest.mark.parametrize("n", [1, 5])
+def test_changes_inside_regions_are_seen_after_them(n, rng):
+    x = rng.random(64, dtype=np.float32)
+    out = np.zeros(2, np.float32)
+    resize_in_branch[1, rt.current_stream()](out, x, n)
+    np.testing.assert_array_equal(out, [8 if n > 2 else 64, x[(n - 1) * 8]])

@@ -89,12 +89,20 @@ class _Return(Exception):
         self.value = value
 
 
+# tensor methods that give the tensor a new IR value: inside a loop or run-time if, its name becomes a variable
+_REBINDING_METHODS = {"set_size", "set_buffer_len", "set_addr_with_offset"}
+
+
 def _assigned_names(stmts: list[ast.stmt]) -> list[str]:
     names: list[str] = []
     for stmt in stmts:
         for node in ast.walk(stmt):
             if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) and node.id not in names:
                 names.append(node.id)
+            func = node.func if isinstance(node, ast.Call) else None
+            if isinstance(func, ast.Attribute) and func.attr in _REBINDING_METHODS and isinstance(func.value, ast.Name):
+                if func.value.id not in names:
+                    names.append(func.value.id)
     return names
 
 
@@ -205,7 +213,7 @@ class FunctionVisitor(ast.NodeVisitor):
             value = self.scope.get(name)
             if value is None or getattr(value, "_mutable", False):
                 continue
-            if isinstance(value, (GlobalTensor,)) and value.handle is None:
+            if isinstance(value, (GlobalTensor, LocalTensor)) and value.handle is None:  # declared, no memory
                 continue
             if isinstance(value, _MUTABLE_KINDS) or hasattr(value, "__asc_var__"):
                 self.scope[name] = self.make_var(value)

@@ -139,8 +139,9 @@ class GlobalTensor(IRObject):
         return self._shape_info if self._shape_info is not None else ShapeInfo()
 
     def set_l2_cache_hint(self, mode: Any = CacheMode.CACHE_MODE_NORMAL, rw_mode: Any = CacheRwMode.RW) -> None:
-        """Whether GM accesses of this tensor go through the L2 cache: a performance hint only, so results
-        are the same with any hint and the Model (which has no L2 timing) checks the arguments only."""
+        """Whether GM accesses of this tensor go through the L2 cache: a performance hint only, so results are
+        the same with any hint; the Model (no L2 timing) checks the arguments. Not emitted: Ascend C supports
+        SetL2CacheHint only in custom-operator projects, not in the direct kernel launches asc builds."""
         if not isinstance(mode, CacheMode):
             raise CodegenError(f"set_l2_cache_hint: mode must be an asc.CacheMode, got {mode!r}")
         if not isinstance(rw_mode, CacheRwMode):
