@@ -9,6 +9,8 @@ import pytest
 import asc
 import asc.lib.runtime as rt
 from asc._ffi import ffi, lib
+from asc.language.core.dtype import KnownTypes
+from asc.language.core.struct import Field, Struct, StructField
 from asc.runtime.jit import MockTensor
 
 
@@ -387,3 +389,42 @@ def test_changes_inside_regions_are_seen_after_them(n, rng):
     out = np.zeros(2, np.float32)
     resize_in_branch[1, rt.current_stream()](out, x, n)
     np.testing.assert_array_equal(out, [8 if n > 2 else 64, x[(n - 1) * 8]])
+
+
+class BlockConfig(Struct):
+    block_length = Field(dtype=KnownTypes.int32, default=0)
+
+
+class TileConfig(Struct):
+    tile_length = Field(dtype=KnownTypes.int32, default=0)
+    tile_num = Field(dtype=KnownTypes.int32, default=0)
+
+
+class KernelConfig(Struct):
+    block = StructField(BlockConfig)
+    tile = StructField(TileConfig)
+
+
+@asc.jit
+def nested_struct_kernel(out: asc.GlobalAddress, config: KernelConfig):
+    out_gm = asc.GlobalTensor()
+    out_gm.set_global_buffer(out)
+    config.tile.tile_num = config.tile.tile_num + 1  # the kernel's own copy
+    out_gm.set_value(0, config.block.block_length)
+    out_gm.set_value(1, config.tile.tile_length)
+    out_gm.set_value(2, config.tile.tile_num)
+
+
+def test_nested_structs_are_passed_field_by_field():
+    config = KernelConfig(tile=TileConfig(tile_length=512, tile_num=0))
+    config.block = BlockConfig(block_length=1000)
+    config.tile.tile_num = 7
+    assert [n for n, _ in KernelConfig.fields()] == ["block.block_length", "tile.tile_length", "tile.tile_num"]
+    assert config.pack() == np.array([1000, 512, 7], np.int32).tobytes()
+    for _ in range(2):  # the second launch takes the fast path
+        out = np.zeros(3, np.int32)
+        nested_struct_kernel[1, rt.current_stream()](out, config)
+        np.testing.assert_array_equal(out, [1000, 512, 8])
+    assert config.tile.tile_num == 7
+    with pytest.raises(TypeError, match="is a BlockConfig"):
+        config.block = TileConfig()
