@@ -4,8 +4,10 @@ from . import errors
 from .errors import CodegenError, KernelError
 from .language import *  # noqa: F403
 from .language import __all__ as _language_all
+from .language import basic, core, fwk  # pyasc's asc.basic, asc.core, asc.fwk
 from .runtime.compiler import CodegenOptions, CompileOptions
 from .runtime.jit import JITFunction, jit
+from .runtime.launcher import LaunchOptions
 
 __version__ = "0.1.0"
 
@@ -25,6 +27,10 @@ __all__ = [
     "CompileOptions",
     "JITFunction",
     "KernelError",
+    "LaunchOptions",
+    "basic",
+    "core",
+    "fwk",
     "adv",  # noqa: F405 - loaded on first use (__getattr__)
     "errors",
     "jit",

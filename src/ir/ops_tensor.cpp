@@ -43,6 +43,18 @@ void check_set_value(const OpView& v) {
 
 Type global_tensor_of_addr(const OpView& v) { return Type::global_tensor(v.operand_type(0).dtype); }
 
+void check_reinterpret(const OpView& v) {
+  check_dtype_attr(v);
+  if (static_cast<DType>(v.op.attr_int(0)) == DType::Bool)
+    type_error(v, "reinterpret_cast needs an integer or floating-point dtype");
+}
+
+Type local_tensor_as_attr_dtype(const OpView& v) {
+  return Type::local_tensor(static_cast<DType>(v.op.attr_int(0)), v.operand_type(0).position);
+}
+
+Type gm_addr_of_tensor(const OpView& v) { return Type::gm_addr(v.operand_type(0).dtype); }
+
 Type local_tensor_from_attrs(const OpView& v) {
   return Type::local_tensor(static_cast<DType>(v.op.attr_int(0)), static_cast<Position>(v.op.attr_int(1)));
 }
@@ -86,6 +98,38 @@ void define_tensor_ops(OpTable& t) {
       .operands({K::LocalTensor, K::IntScalar})
       .result(same_as_operand0)
       .spelled("AscendC::LocalTensor<{T:result}> {result} = {0}[static_cast<uint32_t>({1})];");
+  // ReinterpretCast: the same bytes, so the length scales by the two element sizes
+  t.def(OpCode::LocalReinterpret, "local_tensor.reinterpret_cast")
+      .operands({K::LocalTensor})
+      .attr("dtype")
+      .result(local_tensor_as_attr_dtype)
+      .check(check_reinterpret)
+      .ascendc("ReinterpretCast", "AscendC::LocalTensor<{T:result}> {result} = {0}.ReinterpretCast<{T:result}>();");
+  // SetSize on a copy: later uses of the tensor see the new length (in elements)
+  t.def(OpCode::LocalSetSize, "local_tensor.set_size")
+      .operands({K::LocalTensor, K::IntScalar})
+      .result(same_as_operand0)
+      .ascendc("SetSize",
+               "AscendC::LocalTensor<{T:result}> {result} = {0};\n{result}.SetSize(static_cast<uint32_t>({1}));");
+  t.def(OpCode::LocalGetSize, "local_tensor.get_size")
+      .operands({K::LocalTensor})
+      .result(int32_result)
+      .ascendc("GetSize", "{T:result} {result} = static_cast<{T:result}>({0}.GetSize());");
+  // the byte address in the tensor's local memory, `offset` elements on
+  t.def(OpCode::LocalGetPhyAddr, "local_tensor.get_phy_addr")
+      .operands({K::LocalTensor, K::IntScalar})
+      .result(uint64_result)
+      .ascendc("GetPhyAddr", "{T:result} {result} = {0}.GetPhyAddr(static_cast<uint32_t>({1}));");
+  // 0 when set_global_buffer was given no length (Ascend C's bufferSize default)
+  t.def(OpCode::GlobalGetSize, "global_tensor.get_size")
+      .operands({K::GlobalTensor})
+      .result(uint64_result)
+      .ascendc("GetSize", "{T:result} {result} = static_cast<{T:result}>({0}.GetSize());");
+  t.def(OpCode::GlobalGetPhyAddr, "global_tensor.get_phy_addr")
+      .operands({K::GlobalTensor, K::IntScalar})
+      .result(gm_addr_of_tensor)
+      .ascendc("GetPhyAddr",
+               "GM_ADDR {result} = reinterpret_cast<GM_ADDR>({0}.GetPhyAddr(static_cast<uint64_t>({1})));");
   const char* get = "{T:result} {result} = {0}.GetValue(static_cast<uint64_t>({1}));";
   const char* set = "{0}.SetValue(static_cast<uint64_t>({1}), {2});";
   t.def(OpCode::GetValue, "local_tensor.get_value")

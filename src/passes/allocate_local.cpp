@@ -72,7 +72,9 @@ class Liveness {
 
   uint32_t root_of(uint32_t v) const {
     const Op* def = k_.value_def[v];
-    while (def && def->code == OpCode::LocalSlice) def = k_.value_def[def->operands[0]];
+    while (def && (def->code == OpCode::LocalSlice || def->code == OpCode::LocalReinterpret ||
+                   def->code == OpCode::LocalSetSize))
+      def = k_.value_def[def->operands[0]];
     return def && def->code == OpCode::LocalAuto ? def->result : v;
   }
 

@@ -112,6 +112,13 @@ class SyncInserter {
       uint64_t bytes = static_cast<uint64_t>(*off) * dtype_size(k_.type_of(tensor).dtype);
       return {base.root, base.lo + bytes, base.hi};
     }
+    if (def->code == OpCode::LocalReinterpret) return ref_of(def->operands[0]);  // the same bytes
+    if (def->code == OpCode::LocalSetSize) {
+      MemRef base = ref_of(def->operands[0]);
+      auto len = const_of(def->operands[1]);
+      if (!len || base.hi == kWhole) return {base.root, base.lo, kWhole};
+      return {base.root, base.lo, base.lo + static_cast<uint64_t>(*len) * dtype_size(k_.type_of(tensor).dtype)};
+    }
     if (def->code == OpCode::LocalCreate) {
       auto addr = const_of(def->operands[0]);
       auto len = const_of(def->operands[1]);

@@ -267,4 +267,42 @@ void exec_LocalSlice(Block& b, const Op& op, const RtValue* in, RtValue* out) {
   slice(op, in[0], in[1].i, operand_dtype(b, op, 0), out);
 }
 
+void exec_LocalReinterpret(Block& b, const Op& op, const RtValue* in, RtValue* out) {
+  *out = in[0];
+  if (in[0].len != kUnknownLength)
+    out->len = in[0].len * dtype_size(operand_dtype(b, op, 0)) / dtype_size(result_dtype(b, op));
+}
+
+void exec_LocalSetSize(Block& b, const Op& op, const RtValue* in, RtValue* out) {
+  int64_t n = in[1].i;
+  if (n < 0) fail(ASC_ERR_OUT_OF_BOUNDS, op.loc, "set_size {} is negative", n);
+  // a length past the end of the memory would let later accesses leave it
+  Memory memory = static_cast<Memory>(in[0].mem - kMemLocal);
+  uint64_t capacity = memory_bytes(b.platform().info, memory);
+  uint64_t bytes = 0;
+  if (__builtin_mul_overflow(static_cast<uint64_t>(n), uint64_t{dtype_size(operand_dtype(b, op, 0))}, &bytes) ||
+      static_cast<uint64_t>(in[0].addr) + bytes > capacity)
+    fail(ASC_ERR_OUT_OF_BOUNDS, op.loc, "set_size {}: the tensor at address {} would end past the {} ({} bytes)", n,
+         in[0].addr, memory_name(memory), capacity);
+  *out = in[0];
+  out->len = static_cast<uint64_t>(n);
+}
+
+void exec_LocalGetSize(Block&, const Op&, const RtValue* in, RtValue* out) {
+  set_int(*out, DType::Int32, in[0].len == kUnknownLength ? 0 : static_cast<int64_t>(in[0].len));
+}
+
+void exec_LocalGetPhyAddr(Block& b, const Op& op, const RtValue* in, RtValue* out) {
+  set_int(*out, DType::UInt64, moved_address(in[0].addr, in[1].i, dtype_size(operand_dtype(b, op, 0))));
+}
+
+void exec_GlobalGetSize(Block&, const Op&, const RtValue* in, RtValue* out) {
+  set_int(*out, DType::UInt64, in[0].len == kUnknownLength ? 0 : static_cast<int64_t>(in[0].len));
+}
+
+void exec_GlobalGetPhyAddr(Block& b, const Op& op, const RtValue* in, RtValue* out) {
+  *out = in[0];
+  out->addr = moved_address(in[0].addr, in[1].i, dtype_size(operand_dtype(b, op, 0)));
+}
+
 }  // namespace asc::sim

@@ -185,6 +185,8 @@ class GlobalTensor : public TensorAccess<T, GlobalTensor<T>> {
     return slice;
   }
   __gm__ T* GetPhyAddr() const { return data_; }
+  __gm__ T* GetPhyAddr(uint64_t offset) const { return data_ + offset; }
+  uint64_t GetSize() const { return from_operand<uint64_t>(run("global_tensor.get_size", {this->op_})); }
 
  private:
   T* data_ = nullptr;
@@ -200,6 +202,15 @@ class LocalTensor : public TensorAccess<T, LocalTensor<T>> {
   LocalTensor(TPosition pos, uint32_t address, uint32_t length)
       : TensorAccess<T, LocalTensor<T>>(run("local_tensor.create", {this->index(address), this->index(length)},
                                             {DtypeOf<T>::value, static_cast<int64_t>(pos)})) {}
+  template <typename U>
+  LocalTensor<U> ReinterpretCast() const {
+    return LocalTensor<U>(run("local_tensor.reinterpret_cast", {this->op_}, {DtypeOf<U>::value}));
+  }
+  void SetSize(uint32_t size) { this->op_ = run("local_tensor.set_size", {this->op_, this->index(size)}); }
+  uint32_t GetSize() const { return from_operand<uint32_t>(run("local_tensor.get_size", {this->op_})); }
+  uint64_t GetPhyAddr(uint32_t offset = 0) const {
+    return from_operand<uint64_t>(run("local_tensor.get_phy_addr", {this->op_, this->index(offset)}));
+  }
 };
 
 template <typename T>

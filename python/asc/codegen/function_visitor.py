@@ -20,6 +20,8 @@ from ..errors import CodegenError, UnsupportedSyntaxError
 from ..language.core import dtype as dt
 from ..language.core.ir_value import IRObject, Scalar, is_runtime, logical_not, minmax, to_bool, to_int, to_scalar
 from ..language.core.ir_value import cast as scalar_cast
+from ..language.core.loops import range as asc_range
+from ..language.core.loops import static_range
 from ..language.core.struct import Struct
 from ..language.core.tensor import GlobalTensor, LocalTensor
 from . import regions
@@ -87,12 +89,20 @@ class _Return(Exception):
         self.value = value
 
 
+# tensor methods that give the tensor a new IR value: inside a loop or run-time if, its name becomes a variable
+_REBINDING_METHODS = {"set_size", "set_buffer_len", "set_addr_with_offset"}
+
+
 def _assigned_names(stmts: list[ast.stmt]) -> list[str]:
     names: list[str] = []
     for stmt in stmts:
         for node in ast.walk(stmt):
             if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) and node.id not in names:
                 names.append(node.id)
+            func = node.func if isinstance(node, ast.Call) else None
+            if isinstance(func, ast.Attribute) and func.attr in _REBINDING_METHODS and isinstance(func.value, ast.Name):
+                if func.value.id not in names:
+                    names.append(func.value.id)
     return names
 
 
@@ -203,7 +213,7 @@ class FunctionVisitor(ast.NodeVisitor):
             value = self.scope.get(name)
             if value is None or getattr(value, "_mutable", False):
                 continue
-            if isinstance(value, (GlobalTensor,)) and value.handle is None:
+            if isinstance(value, (GlobalTensor, LocalTensor)) and value.handle is None:  # declared, no memory
                 continue
             if isinstance(value, _MUTABLE_KINDS) or hasattr(value, "__asc_var__"):
                 self.scope[name] = self.make_var(value)
@@ -285,7 +295,9 @@ class FunctionVisitor(ast.NodeVisitor):
             raise self.error(node.target, "the loop variable must be a single name")
         call = node.iter
         func = self.visit(call.func) if isinstance(call, ast.Call) else None
-        if func is not builtins.range:
+        if func is static_range:
+            return self.static_loop(node, call)
+        if func is not builtins.range and func is not asc_range:
             raise self.error(node.iter, "kernel loops iterate over range(...)", UnsupportedSyntaxError)
         if not 1 <= len(call.args) <= 3:
             raise self.error(call, "range() takes 1 to 3 positional arguments")
@@ -313,6 +325,26 @@ class FunctionVisitor(ast.NodeVisitor):
                     raise self.error(call, f"range() bound {v} does not fit in int64")
                 iv_dtype = dt.promote(iv_dtype, dt.int64)
         self.range_loop(node, node.target.id, (lb, ub, step), iv_dtype, node.body)
+
+    def static_loop(self, node: ast.For, call: ast.Call) -> None:
+        """``for i in asc.static_range(...)``: the body built once per value, `i` a Python int (unrolled)."""
+        if call.keywords:
+            raise self.error(call, "static_range() takes no keywords")
+        args = [self.visit(a) for a in call.args]
+        if not 1 <= len(args) <= 3:
+            raise self.error(call, "static_range() takes 1 to 3 arguments")
+        for a in args:
+            if is_runtime(a) or not isinstance(a, int) or isinstance(a, bool):
+                raise self.error(call, f"static_range() bounds must be compile-time integers, got {a!r}")
+        if len(args) == 3 and args[2] == 0:
+            raise self.error(call, "static_range() step must not be zero")
+        name = node.target.id  # type: ignore[attr-defined]
+        for value in builtins.range(*args):
+            self.scope[name] = value
+            for stmt in node.body:
+                if isinstance(stmt, (ast.Break, ast.Continue)):
+                    raise self.error(stmt, "break / continue are not supported in a static_range loop")
+                self.visit(stmt)
 
     @contextlib.contextmanager
     def nested_region(self) -> Iterator[None]:
@@ -513,12 +545,14 @@ class FunctionVisitor(ast.NodeVisitor):
             else:
                 kwargs[kw.arg] = self.visit(kw.value)
         runtime_args = any(is_runtime(v) for v in [*args, *kwargs.values()])
-        if func is builtins.range:
+        if func is builtins.range or func is asc_range or func is static_range:
             raise self.error(node, "range() can only be used as the iterable of a for loop")
         if isinstance(func, Function):  # a device function (an @asc.jit one): compiled into this kernel
             return func.inline(self.builder, args, kwargs, self.loc_of(node))
         if getattr(func, "__asc_builtin__", False) or func in (GlobalTensor, LocalTensor):
             return func(*args, **kwargs)
+        if isinstance(func, (GlobalTensor, LocalTensor)):
+            return func(*args, **kwargs)  # t(i): the element (Ascend C's operator())
         if isinstance(getattr(func, "__self__", None), (IRObject, dt.DataType)):
             return func(*args, **kwargs)  # a method of a kernel value (x_gm.set_global_buffer, dtype.sizeof)
         if runtime_args:

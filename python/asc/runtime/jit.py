@@ -176,9 +176,9 @@ class JITFunction(Function):
             if isinstance(value, Struct):  # one scalar parameter per field, named "param.field"
                 key.append((name, "struct", type(value)))
                 self._struct_types[name] = type(value)
-                for field_name, field in value.fields():
+                for (field_name, field), field_value in zip(value.fields(), value.field_values()):
                     specs.append((f"{name}.{field_name}", ArgSpec(KIND_SCALAR, field.dtype)))
-                    runtime_values.append(getattr(value, field_name))
+                    runtime_values.append(field_value)
                     sources.append((index, field_name))
                 continue
             spec = describe(value, self.__name__, name)

@@ -9,6 +9,7 @@ from ...errors import CodegenError
 from ..core.cube_params import DataCopyCO12DstParams, Nd2NzParams, Nz2NdParamsFull
 from ..core.data_copy_params import DataCopyExtParams, DataCopyPadExtParams, DataCopyParams
 from ..core.ir_value import cast, is_runtime, to_int, to_scalar
+from ..core.param_structs import DataCopyPadParams
 from ..core.tensor import LocalTensor
 from .utils import builtin, require_tensor
 
@@ -63,17 +64,21 @@ def data_copy_pad(dst: Any, src: Any, data_copy_params: Any, pad_params: Any = N
 
     In the Unified Buffer each row starts on a 32-byte block and is padded to a
     whole number of blocks; `pad_params` (GM->UB only) fills the pads."""
-    if not isinstance(data_copy_params, DataCopyExtParams):
-        raise CodegenError(f"data_copy_pad: expected asc.DataCopyExtParams, got {type(data_copy_params).__name__}")
+    # Ascend C's DataCopyPad takes DataCopyParams / DataCopyPadParams too: the same fields, narrower integers
+    if not isinstance(data_copy_params, (DataCopyExtParams, DataCopyParams)):
+        got = type(data_copy_params).__name__
+        raise CodegenError(f"data_copy_pad: expected asc.DataCopyExtParams or asc.DataCopyParams, got {got}")
     require_tensor(dst, "data_copy_pad", "dst")
     require_tensor(src, "data_copy_pad", "src")
     p = data_copy_params
     names = ("block_count", "block_len", "src_stride", "dst_stride")
-    operands = [to_int(getattr(p, n), f"DataCopyExtParams.{n}").handle for n in names]
+    operands = [to_int(getattr(p, n), f"{type(p).__name__}.{n}").handle for n in names]
     if isinstance(dst, LocalTensor):
         pad = pad_params or DataCopyPadExtParams()
-        if not isinstance(pad, DataCopyPadExtParams):
-            raise CodegenError(f"data_copy_pad: expected asc.DataCopyPadExtParams, got {type(pad).__name__}")
+        if not isinstance(pad, (DataCopyPadExtParams, DataCopyPadParams)):
+            raise CodegenError(
+                f"data_copy_pad: expected asc.DataCopyPadExtParams or asc.DataCopyPadParams, got {type(pad).__name__}"
+            )
         fill = pad.padding_value
         value = cast(fill, dst.dtype) if is_runtime(fill) else to_scalar(fill, dst.dtype)
         is_pad = pad.is_pad if is_runtime(pad.is_pad) else int(bool(pad.is_pad))

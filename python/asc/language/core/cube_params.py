@@ -4,7 +4,7 @@ load_data (LoadData2DParams), mmad (MmadParams) and fixpipe
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from .enums import CO2Layout, QuantModes
@@ -46,6 +46,8 @@ class Nz2NdParamsFull:
     src_n_stride: Any = 0
     dst_d_stride: Any = 0
     dst_nd_matrix_stride: Any = 0
+    # pyasc's constructors end with `handle` (an IR value to wrap): accepted and ignored
+    handle: Any = field(default=None, repr=False, compare=False)
 
     def fields(self) -> list:
         return [self.nd_num, self.n_value, self.d_value, self.src_nd_matrix_stride, self.src_n_stride,

@@ -22,6 +22,12 @@ class DataType:
     def is_int(self) -> bool:
         return self.kind in ("int", "uint", "bool")
 
+    def is_numeric(self) -> bool:
+        return self.kind in ("int", "uint", "float")
+
+    def is_void(self) -> bool:
+        return self.kind == "void"
+
     def is_signed(self) -> bool:
         return self.kind == "int"
 
@@ -53,9 +59,15 @@ float16 = DataType("float16", 9, 16, "float")
 bfloat16 = DataType("bfloat16", 10, 16, "float")
 float32 = DataType("float32", 11, 32, "float")
 
+# pyasc spells these too; neither is an element type of the Model or of Ascend C's vector unit, so any IR use
+# of them is refused (codes past the C ABI's asc_dtype_t).
+float64 = DataType("float64", 100, 64, "float")
+void = DataType("void", 101, 0, "void")
+
 half = float16
 float_ = float32
 int_ = int32
+double = float64
 
 ALL_DTYPES = (bool_, int8, uint8, int16, uint16, int32, uint32, int64, uint64, float16, bfloat16, float32)
 _BY_CODE = {d.code: d for d in ALL_DTYPES}
@@ -87,3 +99,28 @@ def promote(a: DataType, b: DataType) -> DataType:
     if a.bitwidth != b.bitwidth:
         return a if a.bitwidth > b.bitwidth else b
     return a if a.is_signed() else b
+
+
+class KnownTypes:
+    """pyasc's namespace of the dtypes (``from asc.language.core.dtype import KnownTypes as KT``)."""
+
+    void = void
+    int1 = bool_
+    bit = bool_
+    bool_ = bool_
+    int8 = int8
+    int16 = int16
+    int32 = int32
+    int64 = int64
+    uint8 = uint8
+    uint16 = uint16
+    uint32 = uint32
+    uint64 = uint64
+    float16 = float16
+    bfloat16 = bfloat16
+    float32 = float32
+    float64 = float64
+    half = float16
+    float_ = float32
+    double = float64
+    int_ = int32

@@ -159,6 +159,9 @@ class PipeID(IntEnum):
     PIPE_MTE2 = 4
     PIPE_MTE3 = 5
     PIPE_ALL = 6
+    PIPE_MTE4 = 7
+    PIPE_MTE5 = 8
+    PIPE_V2 = 9
     PIPE_FIX = 10
 
 
@@ -182,3 +185,120 @@ class LayoutMode(IntEnum):  # how a batched Matmul operand lies in GM (MatmulTyp
     BSNGD = 2  # [B, S, N, G, D]: a batch is an S x D matrix whose rows are N * G * D apart
     SBNGD = 3  # [S, B, N, G, D]: rows B * N * G * D apart
     BNGS1S2 = 4  # [B, N, G, S1, S2]: S1 x S2 matrices one after another
+
+
+# Enumerations of instructions and options a later issue implements: they construct and compare as pyasc's.
+
+
+class Hardware(IntEnum):  # LocalMemAllocator's memory
+    GM = 0
+    UB = 1
+    L1 = 2
+    L0A = 3
+    L0B = 4
+    L0C = 5
+    BIAS = 6
+    FIXBUF = 7
+    MAX = 8
+
+
+class CacheMode(IntEnum):  # GlobalTensor.set_l2_cache_hint
+    CACHE_MODE_NORMAL = 0
+    CACHE_MODE_DISABLE = 1
+    CACHE_MODE_LAST = 2
+    CACHE_MODE_PERSISTENT = 4
+
+
+class CacheRwMode(IntEnum):
+    READ = 1
+    WRITE = 2
+    RW = 3
+
+
+class CacheLine(IntEnum):
+    SINGLE_CACHE_LINE = 0
+    ENTIRE_DATA_CACHE = 1
+
+
+class DcciDst(IntEnum):
+    CACHELINE_ALL = 0
+    CACHELINE_UB = 1
+    CACHELINE_OUT = 2
+    CACHELINE_ATOMIC = 3
+
+
+class MemDsbT(IntEnum):
+    ALL = 0
+    DDR = 1
+    UB = 2
+    SEQ = 3
+
+
+class BlockMode(IntEnum):  # DataCopyEnhancedParams
+    BLOCK_MODE_NORMAL = 0
+    BLOCK_MODE_MATRIX = 1
+    BLOCK_MODE_VECTOR = 2
+    BLOCK_MODE_SMALL_CHANNEL = 3
+    BLOCK_MODE_DEPTHWISE = 4
+
+
+class DeqScale(IntEnum):
+    DEQ_NONE = 0
+    DEQ = 1
+    VDEQ = 2
+    DEQ8 = 3
+    VDEQ8 = 4
+    DEQ16 = 5
+    VDEQ16 = 6
+
+
+class pad_t(IntEnum):  # noqa: N801 - Ascend C's name
+    PAD_NONE = 0
+    PAD_MODE1 = 1
+    PAD_MODE2 = 2
+    PAD_MODE3 = 3
+    PAD_MODE4 = 4
+    PAD_MODE5 = 5
+    PAD_MODE6 = 6
+    PAD_MODE7 = 7
+    PAD_MODE8 = 8
+
+
+class AippInputFormat(IntEnum):
+    YUV420SP_U8 = 0
+    XRGB8888_U8 = 1
+    RGB888_U8 = 4
+    YUV400_U8 = 9
+
+
+class BatchMode(IntEnum):  # Matmul options
+    NONE = 0
+    BATCH_LESS_THAN_L1 = 1
+    BATCH_LARGE_THAN_L1 = 2
+    SINGLE_LARGE_THAN_L1 = 3
+
+
+class IterateMode(IntEnum):
+    ITERATE_MODE_NORMAL = 1
+    ITERATE_MODE_ALL = 2
+    ITERATE_MODE_BATCH = 4
+    ITERATE_MODE_N_BATCH = 8
+    ITERATE_MODE_DEFAULT = 255
+
+
+class IterateOrder(IntEnum):
+    ORDER_M = 0
+    ORDER_N = 1
+    UNDEF = 2
+
+
+class ScheduleType(IntEnum):
+    INNER_PRODUCT = 0
+    OUTER_PRODUCT = 1
+
+
+class MatmulConfigMode(IntEnum):
+    CONFIG_NORM = 1
+    CONFIG_MDL = 2
+    CONFIG_SPECIALMDL = 3
+    CONFIG_IBSHARE = 4

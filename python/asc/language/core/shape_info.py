@@ -49,3 +49,16 @@ class ShapeInfo:
         self.shape: list = dims
         self.original_shape: Optional[list] = None if original_shape is None else list(original_shape)
         self.data_format = data_format
+
+
+def get_shape_size(shape_info: ShapeInfo) -> Any:
+    """The element count of a ShapeInfo: the product of its dimensions (1 for none), as Ascend C's GetShapeSize."""
+    if not isinstance(shape_info, ShapeInfo):
+        raise CodegenError(f"get_shape_size: expected an asc.ShapeInfo, got {type(shape_info).__name__}")
+    size: Any = 1
+    for d in shape_info.shape:
+        size = size * d
+    return size
+
+
+get_shape_size.__asc_builtin__ = True  # type: ignore[attr-defined]

@@ -23,46 +23,86 @@ class Field:
         self.dtype, self.default, self.c_name = dtype, default, name
 
 
-class Struct:
-    """Base class: subclasses declare ``name = Field(dtype, default, "cName")`` in layout order."""
+class StructField:
+    """A member that is itself a struct (``block = StructField(BlockConfig)``), laid out inline."""
 
-    _fields: ClassVar[list[tuple[str, Field]]] = []
+    def __init__(self, struct_type: type, default: Any = None):
+        if not (isinstance(struct_type, type) and issubclass(struct_type, Struct)):
+            raise TypeError(f"StructField needs a Struct subclass, got {struct_type!r}")
+        self.struct_type, self.default = struct_type, default
+
+
+class Struct:
+    """Base class: subclasses declare ``name = Field(dtype, default, "cName")`` (or ``StructField(Other)``)
+    in layout order."""
+
+    _fields: ClassVar[list[tuple[str, Any]]] = []
     __asc_builtin__ = True
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        cls._fields = [(k, v) for k, v in vars(cls).items() if isinstance(v, Field)]
+        cls._fields = [(k, v) for k, v in vars(cls).items() if isinstance(v, (Field, StructField))]
 
     def __init__(self, **values: Any):
         unknown = set(values) - {name for name, _ in self._fields}
         if unknown:
             raise TypeError(f"{type(self).__name__} has no field(s) {sorted(unknown)}")
-        for name, f in self._fields:
-            object.__setattr__(self, name, values.get(name, f.default))
         object.__setattr__(self, "_in_kernel", False)
+        for name, f in self._fields:
+            if isinstance(f, StructField):
+                default = f.default if f.default is not None else f.struct_type()
+                self.__setattr__(name, values.get(name, default))
+            else:
+                object.__setattr__(self, name, values.get(name, f.default))
 
     @classmethod
     def fields(cls) -> list[tuple[str, Field]]:
-        return list(cls._fields)
+        """The scalar fields in layout order, a nested struct's as "member.field"."""
+        out: list[tuple[str, Field]] = []
+        for name, f in cls._fields:
+            if isinstance(f, StructField):
+                out += [(f"{name}.{sub}", g) for sub, g in f.struct_type.fields()]
+            else:
+                out.append((name, f))
+        return out
+
+    def field_values(self) -> list:
+        """The values of fields(), in its order."""
+        out: list = []
+        for name, f in self._fields:
+            value = getattr(self, name)
+            out += value.field_values() if isinstance(f, StructField) else [value]
+        return out
 
     def pack(self) -> bytes:
         """The C layout: the fields in order, little-endian, packed."""
-        return b"".join(_struct.pack("<" + _PACK[f.dtype.name], getattr(self, n)) for n, f in self._fields)
+        return b"".join(
+            _struct.pack("<" + _PACK[f.dtype.name], v) for (_, f), v in zip(self.fields(), self.field_values())
+        )
 
     @classmethod
     def from_kernel_params(cls, scalars: list) -> Struct:
         """The kernel's local copy: one mutable variable per field (made by the caller)."""
         obj = cls.__new__(cls)
-        for (name, _), value in zip(cls._fields, scalars):
-            object.__setattr__(obj, name, value)
+        rest = list(scalars)
+        for name, f in cls._fields:
+            if isinstance(f, StructField):
+                n = len(f.struct_type.fields())
+                object.__setattr__(obj, name, f.struct_type.from_kernel_params(rest[:n]))
+                rest = rest[n:]
+            else:
+                object.__setattr__(obj, name, rest.pop(0))
         object.__setattr__(obj, "_in_kernel", True)
         return obj
 
     def __setattr__(self, name: str, value: Any) -> None:
-        if not any(name == n for n, _ in self._fields):
+        field = dict(self._fields).get(name)
+        if field is None:
             raise AttributeError(f"{type(self).__name__} has no field '{name}'")
         if self._in_kernel:
             raise CodegenError("struct fields are assigned through the kernel (tiling.field = value)")
+        if isinstance(field, StructField) and not isinstance(value, field.struct_type):
+            raise TypeError(f"{type(self).__name__}.{name} is a {field.struct_type.__name__}, got {value!r}")
         object.__setattr__(self, name, value)
 
     def assign_in_kernel(self, name: str, value: Any, builder: Any) -> None:
@@ -70,6 +110,8 @@ class Struct:
         field = dict(self._fields).get(name)
         if field is None:
             raise CodegenError(f"{type(self).__name__} has no field '{name}'")
+        if isinstance(field, StructField):
+            raise CodegenError(f"{type(self).__name__}.{name} is a struct: assign its fields ({name}.field = value)")
         from .ir_value import Scalar, cast, to_scalar
 
         var = getattr(self, name)

@@ -7,8 +7,24 @@ from typing import Any, Optional
 from ...codegen.context import current_builder
 from ...errors import CodegenError
 from . import dtype as dt
-from .enums import TPosition
+from .enums import CacheMode, CacheRwMode, TPosition
 from .ir_value import IRObject, Scalar, cast, is_runtime, to_int, to_scalar
+from .shape_info import ShapeInfo
+
+
+def _rebind(tensor: IRObject, handle: int) -> None:
+    """A method that changes the tensor (set_size, set_addr_with_offset): a mutable variable (a name assigned in
+    a loop or run-time if) takes the new value by an assignment, any other tensor object its new IR value."""
+    if getattr(tensor, "_mutable", False):
+        current_builder().op("assign", [tensor.handle, handle])
+    else:
+        tensor.handle = handle
+
+
+def _shape_info_arg(shape_info: Any, what: str) -> ShapeInfo:
+    if not isinstance(shape_info, ShapeInfo):
+        raise CodegenError(f"{what}: expected an asc.ShapeInfo, got {type(shape_info).__name__}")
+    return shape_info
 
 
 def _slice_start(index: Any, what: str) -> Any:
@@ -49,21 +65,24 @@ class GlobalAddress(IRObject):
 class GlobalTensor(IRObject):
     """A view of global memory: ``asc.GlobalTensor()`` then ``set_global_buffer(addr, length)``."""
 
-    __slots__ = ("_dtype",)
+    __slots__ = ("_dtype", "_shape_info")
 
     def __init__(self) -> None:
         current_builder()  # only inside kernels
         self.handle: Optional[int] = None  # type: ignore[assignment]
         self._dtype: Optional[dt.DataType] = None
+        self._shape_info: Optional[ShapeInfo] = None
 
     @classmethod
     def _wrap(cls, handle: int, dtype: dt.DataType) -> GlobalTensor:
         t = cls.__new__(cls)
-        t.handle, t._dtype = handle, dtype
+        t.handle, t._dtype, t._shape_info = handle, dtype, None
         return t
 
     def _with_handle(self, handle: int) -> GlobalTensor:
-        return GlobalTensor._wrap(handle, self.dtype)
+        t = GlobalTensor._wrap(handle, self.dtype)
+        t._shape_info = self._shape_info
+        return t
 
     def _require(self) -> int:
         if self.handle is None:
@@ -96,6 +115,39 @@ class GlobalTensor(IRObject):
         v = to_scalar(value, self.dtype) if not isinstance(value, Scalar) else cast(value, self.dtype)
         current_builder().op("global_tensor.set_value", [self._require(), i.handle, v.handle])
 
+    def __call__(self, offset: Any) -> Scalar:
+        """``t(i)``: element i (Ascend C's operator()), as get_value."""
+        return self.get_value(offset)
+
+    def get_size(self) -> Scalar:
+        """The element count given to set_global_buffer (0 when it was given none), a uint64."""
+        return Scalar(current_builder().op("global_tensor.get_size", [self._require()]), dt.uint64)
+
+    def get_phy_addr(self, offset: Any = 0) -> GlobalAddress:
+        """The GM address of element `offset` (Ascend C's GetPhyAddr)."""
+        off = to_int(offset, "get_phy_addr offset")
+        return GlobalAddress(
+            current_builder().op("global_tensor.get_phy_addr", [self._require(), off.handle]), self.dtype
+        )
+
+    def set_shape_info(self, shape_info: ShapeInfo) -> None:
+        """The shape this tensor reports by get_shape_info (compile-time: held by the tensor object)."""
+        self._shape_info = _shape_info_arg(shape_info, "set_shape_info")
+
+    def get_shape_info(self) -> ShapeInfo:
+        """The ShapeInfo set by set_shape_info; like Ascend C there is none by default (an empty ShapeInfo)."""
+        return self._shape_info if self._shape_info is not None else ShapeInfo()
+
+    def set_l2_cache_hint(self, mode: Any = CacheMode.CACHE_MODE_NORMAL, rw_mode: Any = CacheRwMode.RW) -> None:
+        """Whether GM accesses of this tensor go through the L2 cache: a performance hint only, so results are
+        the same with any hint; the Model (no L2 timing) checks the arguments. Not emitted: Ascend C supports
+        SetL2CacheHint only in custom-operator projects, not in the direct kernel launches asc builds."""
+        if not isinstance(mode, CacheMode):
+            raise CodegenError(f"set_l2_cache_hint: mode must be an asc.CacheMode, got {mode!r}")
+        if not isinstance(rw_mode, CacheRwMode):
+            raise CodegenError(f"set_l2_cache_hint: rw_mode must be an asc.CacheRwMode, got {rw_mode!r}")
+        self._require()
+
     def __getitem__(self, index: Any) -> GlobalTensor:
         start = to_int(_slice_start(index, "GlobalTensor"), "a slice start")
         handle = current_builder().op("global_tensor.slice", [self._require(), start.handle])
@@ -108,17 +160,32 @@ class GlobalTensor(IRObject):
 class LocalTensor(IRObject):
     """A tensor in a core's local memory.
 
-    ``asc.LocalTensor(dtype, position, addr, tile_size)``: `addr` is a byte
-    address in the memory of `position` (32-byte aligned), `tile_size` is the
-    length in elements.
+    ``asc.LocalTensor(dtype, pos, addr, tile_size)``: `addr` is a byte address in the
+    memory of `pos` (32-byte aligned), `tile_size` the length in elements.
+    ``asc.LocalTensor(dtype)`` and ``asc.LocalTensor()`` are tensors with no memory yet
+    (Ascend C's ``LocalTensor<T> t;``): set_addr_with_offset gives them one.
     """
 
-    __slots__ = ("dtype", "position")
+    __slots__ = ("dtype", "position", "_shape_info", "_user_tag")
 
-    def __init__(self, dtype: dt.DataType, pos: TPosition = TPosition.VECCALC, addr: Any = 0, tile_size: Any = 0):
+    def __init__(
+        self, dtype: Optional[dt.DataType] = None, pos: Optional[TPosition] = None, addr: Any = 0, tile_size: Any = 0
+    ):
         builder = current_builder()
-        if not isinstance(dtype, dt.DataType):
+        self._shape_info: Optional[ShapeInfo] = None
+        self._user_tag: Any = 0
+        if dtype is not None and not isinstance(dtype, dt.DataType):
             raise CodegenError(f"LocalTensor's first argument is a dtype such as asc.float32, got {dtype!r}")
+        declared = pos is None and not is_runtime(addr) and addr == 0 and not is_runtime(tile_size) and tile_size == 0
+        if dtype is None or declared:
+            # declared only (Ascend C's `LocalTensor<T> t;`): an address comes from set_addr_with_offset
+            if not declared:
+                raise CodegenError("LocalTensor() without a dtype takes no position, address or size")
+            self.handle = None  # type: ignore[assignment]
+            self.dtype, self.position = dtype, TPosition.VECCALC  # type: ignore[assignment]
+            return
+        if pos is None:
+            pos = TPosition.VECCALC
         if not isinstance(pos, TPosition) or pos in (TPosition.GM, TPosition.MAX):
             raise CodegenError(f"LocalTensor position must be a local asc.TPosition, got {pos!r}")
         attrs = {"dtype": dtype.code, "position": int(pos)}
@@ -133,10 +200,19 @@ class LocalTensor(IRObject):
     def _wrap(cls, handle: int, dtype: dt.DataType, position: TPosition) -> LocalTensor:
         t = cls.__new__(cls)
         t.handle, t.dtype, t.position = handle, dtype, position
+        t._shape_info, t._user_tag = None, 0
         return t
 
     def _with_handle(self, handle: int) -> LocalTensor:
-        return LocalTensor._wrap(handle, self.dtype, self.position)
+        t = LocalTensor._wrap(handle, self.dtype, self.position)
+        t._shape_info, t._user_tag = self._shape_info, self._user_tag
+        return t
+
+    def _require(self, what: str) -> int:
+        if self.handle is None:
+            raise CodegenError(f"LocalTensor.{what}: the tensor has no memory yet (declared by LocalTensor(dtype); "
+                               "give it some with set_addr_with_offset)")  # fmt: skip
+        return self.handle
 
     def get_position(self) -> TPosition:
         return self.position
@@ -144,35 +220,135 @@ class LocalTensor(IRObject):
     def get_value(self, index: Any) -> Scalar:
         """Element `index`, read by the scalar unit (pipe S)."""
         i = to_int(index, "get_value index")
-        return Scalar(current_builder().op("local_tensor.get_value", [self.handle, i.handle]), self.dtype)
+        return Scalar(
+            current_builder().op("local_tensor.get_value", [self._require("get_value"), i.handle]), self.dtype
+        )
+
+    def __call__(self, index: Any) -> Scalar:
+        """``t(i)``: element i (Ascend C's operator()), as get_value."""
+        return self.get_value(index)
 
     def set_value(self, index: Any, value: Any) -> None:
         """Writes element `index` from the scalar unit (pipe S)."""
         i = to_int(index, "set_value index")
         v = to_scalar(value, self.dtype) if not isinstance(value, Scalar) else cast(value, self.dtype)
-        current_builder().op("local_tensor.set_value", [self.handle, i.handle, v.handle])
+        current_builder().op("local_tensor.set_value", [self._require("set_value"), i.handle, v.handle])
+
+    def get_size(self) -> Scalar:
+        """The length in elements (an int32)."""
+        return Scalar(current_builder().op("local_tensor.get_size", [self._require("get_size")]), dt.int32)
+
+    def get_length(self) -> Scalar:
+        """The length in bytes: get_size() elements of sizeof(dtype)."""
+        return self.get_size() * self.dtype.sizeof()
+
+    def set_size(self, size: Any = 0) -> None:
+        """Sets the length in elements: later uses of this tensor see `size` elements."""
+        n = to_int(size, "set_size size")
+        _rebind(self, current_builder().op("local_tensor.set_size", [self._require("set_size"), n.handle]))
+
+    def set_buffer_len(self, data_len: Any) -> None:
+        """Sets the length in bytes (Ascend C's SetBufferLen): set_size(data_len // sizeof(dtype))."""
+        if not is_runtime(data_len) and int(data_len) < 0:
+            raise CodegenError(f"set_buffer_len {data_len} is negative")
+        self.set_size(data_len // self.dtype.sizeof())
+
+    def get_phy_addr(self, offset: Any = 0) -> Scalar:
+        """The byte address (a uint64) of element `offset` in the tensor's local memory."""
+        off = to_int(offset, "get_phy_addr offset")
+        handle = current_builder().op("local_tensor.get_phy_addr", [self._require("get_phy_addr"), off.handle])
+        return Scalar(handle, dt.uint64)
+
+    def reinterpret_cast(self, dtype: dt.DataType) -> LocalTensor:
+        """The same bytes seen as `dtype` elements: the length scales by the element sizes."""
+        if not isinstance(dtype, dt.DataType) or not dtype.is_numeric() or dtype.code >= 100:
+            raise CodegenError(f"reinterpret_cast needs an integer or floating-point asc dtype, got {dtype!r}")
+        if dtype == self.dtype:
+            return self
+        handle = current_builder().op(
+            "local_tensor.reinterpret_cast", [self._require("reinterpret_cast")], {"dtype": dtype.code}
+        )
+        t = LocalTensor._wrap(handle, dtype, self.position)
+        t._shape_info = self._shape_info
+        return t
+
+    def set_addr_with_offset(self, src: LocalTensor, offset: Any) -> None:
+        """Makes this tensor a view of `src` from its element `offset` (counted in src's dtype), keeping this
+        tensor's dtype (a tensor declared without one takes src's)."""
+        if not isinstance(src, LocalTensor):
+            raise CodegenError(f"set_addr_with_offset: src must be a LocalTensor, got {type(src).__name__}")
+        view = src[offset]
+        if self.dtype is not None and self.dtype != src.dtype:
+            view = view.reinterpret_cast(self.dtype)
+        if self.handle is None:
+            self.handle, self.dtype = view.handle, view.dtype
+        else:
+            _rebind(self, view.handle)
+        self.position = src.position
+
+    def set_shape_info(self, shape_info: ShapeInfo) -> None:
+        """The shape this tensor reports by get_shape_info (compile-time: held by the tensor object)."""
+        self._shape_info = _shape_info_arg(shape_info, "set_shape_info")
+
+    def get_shape_info(self) -> ShapeInfo:
+        """The ShapeInfo set by set_shape_info; like Ascend C there is none by default (an empty ShapeInfo)."""
+        return self._shape_info if self._shape_info is not None else ShapeInfo()
+
+    def set_user_tag(self, tag: Any = 0) -> None:
+        """A number of the user's for this tensor, read back by get_user_tag (held by the tensor object)."""
+        self._user_tag = to_int(tag, "set_user_tag tag") if is_runtime(tag) else int(tag)
+
+    def get_user_tag(self) -> Any:
+        """The tag set by set_user_tag (0 if none was), an int32."""
+        tag = self._user_tag
+        return tag if is_runtime(tag) else to_scalar(tag, dt.int32)
+
+    def print(self, data_len: Any) -> None:
+        """Prints the first `data_len` elements after the launch (as dump_tensor with desc 0)."""
+        from ..basic.debug import dump_tensor
+
+        self._require("print")
+        dump_tensor(self, 0, data_len)
+
+    def to_file(self, file_name: str) -> None:
+        """Ascend C's ToFile writes the tensor to a file only in its CPU debug build."""
+        raise CodegenError("LocalTensor.to_file exists only in Ascend C's CPU debug build; use asc.dump_tensor")
 
     def __getitem__(self, index: Any) -> LocalTensor:
         start = to_int(_slice_start(index, "LocalTensor"), "a slice start")
-        handle = current_builder().op("local_tensor.slice", [self.handle, start.handle])
+        handle = current_builder().op("local_tensor.slice", [self._require("[]"), start.handle])
         return LocalTensor._wrap(handle, self.dtype, self.position)
 
     def __repr__(self) -> str:
-        return f"LocalTensor(%{self.handle}: {self.dtype.name}, {self.position.name})"
+        name = self.dtype.name if self.dtype is not None else "?"
+        return f"LocalTensor(%{self.handle}: {name}, {self.position.name})"
+
+
+def _auto_length(shape: Any) -> Any:
+    """LocalTensorAuto's length: an element count, or the product of a shape's dimensions."""
+    if isinstance(shape, (tuple, list)):
+        if not shape:
+            raise CodegenError("LocalTensorAuto's shape has no dimensions")
+        length: Any = 1
+        for d in shape:
+            length = length * d
+        return length
+    return shape
 
 
 class LocalTensorAuto(LocalTensor):
-    """``asc.LocalTensorAuto(dtype, length)``: a local tensor the compiler places in
-    the Unified Buffer; kernels using it get every synchronisation inserted."""
+    """``asc.LocalTensorAuto(dtype, length)`` or ``(dtype, (d1, d2, ...))``: a local tensor the compiler places
+    in the Unified Buffer; kernels using it get every synchronisation inserted."""
 
-    __slots__ = ()
+    __slots__ = ("shape",)
 
-    def __init__(self, dtype: dt.DataType, length: Any, *, double_buffer: bool = False):  # noqa: D107
+    def __init__(self, dtype: dt.DataType, shape: Any, *, double_buffer: bool = False):  # noqa: D107
         """`double_buffer`: a load's destination, which a loop around it builds in pairs of iterations with a
         buffer for each (the double_buffer pass; asc.codegen.regions.load_buffer sets it)."""
         builder = current_builder()
         if not isinstance(dtype, dt.DataType):
             raise CodegenError(f"LocalTensorAuto's first argument is a dtype such as asc.float32, got {dtype!r}")
+        length = _auto_length(shape)
         if is_runtime(length):
             raise CodegenError("LocalTensorAuto's length must be known while compiling (a ConstExpr or literal)")
         attrs: dict[str, Any] = {"dtype": dtype.code}
@@ -182,3 +358,20 @@ class LocalTensorAuto(LocalTensor):
             attrs["double_buffer"] = 1
         self.handle = builder.op("local_tensor.auto", [to_int(length, "length").handle], attrs)
         self.dtype, self.position = dtype, TPosition.VECCALC
+        self.shape = list(shape) if isinstance(shape, (tuple, list)) else [shape]
+        self._shape_info, self._user_tag = None, 0
+
+
+class MrgSortSrcList:
+    """The (2 to 4) sorted lists a mrg_sort merges, LocalTensors of one dtype (the instruction comes with a later
+    issue): ``asc.MrgSortSrcList(dtype, src1, src2, src3=None, src4=None)``."""
+
+    __asc_builtin__ = True
+
+    def __init__(self, dtype: dt.DataType, src1: LocalTensor, src2: LocalTensor, src3: Optional[LocalTensor] = None,
+                 src4: Optional[LocalTensor] = None, handle: Any = None) -> None:  # fmt: skip
+        srcs = [s for s in (src1, src2, src3, src4) if s is not None]
+        for s in srcs:
+            if not isinstance(s, LocalTensor) or s.dtype != dtype:
+                raise CodegenError(f"MrgSortSrcList: the lists must be LocalTensors of {dtype!r}, got {s!r}")
+        self.dtype, self.srcs = dtype, srcs
