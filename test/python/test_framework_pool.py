@@ -65,6 +65,8 @@ def test_queue_queries_report_the_queue_state():
     queue_queries[1, rt.current_stream()](out, 32)
     expected = [0, 1, 0, 1, 1, 1, 1, 1, 2, 0, 1, 0, 1, 1, 1, 1, 0, 1, 0, 1] + [1, 1, 1, 1] * 3
     np.testing.assert_array_equal(out, expected)
+    source = ascendc_source(queue_queries.compile(out, 32))  # the queries are scalar code in the Ascend C too
+    assert "AscendC::WaitFlag" in source and "TQue" not in source
 
 
 @asc.jit

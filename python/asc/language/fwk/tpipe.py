@@ -211,7 +211,8 @@ class TBuf(_FrameworkObject):
     def get(self, dtype: dt.DataType, len: Any = None, shape: Any = None) -> LocalTensor:  # noqa: A002
         """The buffer (or its first `len` elements) as a tensor of `dtype`."""
         d = _dtype(dtype, "TBuf.get")
-        operands = [self.handle] + ([] if len is None else [to_int(len, "len").handle])
+        whole = len is None or (isinstance(len, int) and len == 0)  # pyasc: a len of 0 means the whole buffer
+        operands = [self.handle] + ([] if whole else [to_int(len, "len").handle])
         return LocalTensor._wrap(current_builder().op("tbuf.get", operands, {"dtype": d.code}), d, self.position)
 
     def get_with_offset(self, *args: Any, **kwargs: Any) -> LocalTensor:
