@@ -55,6 +55,7 @@ Pipe consumer_pipe(Position p) {
 
 // The enque/deque flags of one hand-over event: num ids and their counters.
 struct Channel {
+  int event = -1;
   int64_t first_id = 0;
   uint32_t enques = kNoValue, deques = kNoValue;
 };
@@ -302,8 +303,7 @@ class Lowering {
         QueueState* q = queue(op.operands[0], op, out);
         if (!q) return;
         Channel& c = channel(*q, op);
-        step(out, *q, c.enques, OpCode::SetFlag, user_position(op, 0) >= 0 ? user_event(op) : q->enq_event, c.first_id,
-             loc);
+        step(out, *q, c.enques, OpCode::SetFlag, c.event, c.first_id, loc);
         increment(out, q->in_que, loc);
         return;
       }
@@ -311,8 +311,7 @@ class Lowering {
         QueueState* q = queue(op.operands[0], op, out);
         if (!q) return;
         Channel& c = channel(*q, op);
-        uint32_t slot = step(out, *q, c.deques, OpCode::WaitFlag,
-                             user_position(op, 0) >= 0 ? user_event(op) : q->enq_event, c.first_id, loc);
+        uint32_t slot = step(out, *q, c.deques, OpCode::WaitFlag, c.event, c.first_id, loc);
         assign(out, q->in_que, rw_.binary_const(out, OpCode::SubS, q->in_que, 1, loc), loc);
         tensor_at(out, q->base, q->len, slot, static_cast<DType>(op.attr_int(0)), q->dst, loc, op.result);
         return;
@@ -411,7 +410,7 @@ class Lowering {
     carve(out, op.operands[0], op.operands[3], q.num, q.src, q.name, loc, &q.base, &q.len);
     uint32_t zero = i32(out, 0, loc);
     for (uint32_t* c : {&q.allocs, &q.enques, &q.deques, &q.frees, &q.pending, &q.in_que}) *c = var(out, zero, loc);
-    q.channels[q.enq_event] = Channel{q.enq_id, q.enques, q.deques};
+    q.channels[q.enq_event] = Channel{q.enq_event, q.enq_id, q.enques, q.deques};
     add_user_channels(op.operands[1], q, out);
     queue_order_.push_back(op.operands[1]);
     queues_.emplace(op.operands[1], q);
@@ -433,6 +432,7 @@ class Lowering {
     for (int event : it->second) {
       if (q.channels.count(event)) continue;
       Channel c;
+      c.event = event;
       c.first_id = reserve(event, q.num, q.loc, "queue '" + q.name + "'");
       c.enques = var(out, i32(out, 0, q.loc), q.loc);
       c.deques = var(out, i32(out, 0, q.loc), q.loc);
