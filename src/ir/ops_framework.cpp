@@ -12,7 +12,7 @@ bool local_position(int64_t p) { return position_valid(static_cast<uint32_t>(p))
 void check_que_create(const OpView& v) {
   if (!local_position(v.op.attr_int(0)) || !local_position(v.op.attr_int(1)))
     type_error(v, "a queue's positions must be local TPositions");
-  if (v.op.attr_int(2) < 1) type_error(v, fmt::format("queue depth must be at least 1, got {}", v.op.attr_int(2)));
+  if (v.op.attr_int(2) < 0) type_error(v, fmt::format("queue depth must not be negative, got {}", v.op.attr_int(2)));
 }
 
 void check_tbuf_create(const OpView& v) {
@@ -36,14 +36,52 @@ void check_init_queue(const OpView& v) {
 
 void check_queue_use(const OpView& v) { require_created_by(v, 0, OpCode::QueCreate, "the queue"); }
 
-void check_tbuf_use(const OpView& v) {
-  require_created_by(v, 0, OpCode::TBufCreate, "the TBuf");
-  check_dtype_attr(v);
-}
-
 void check_queue_tensor_op(const OpView& v) {
   check_dtype_attr(v);
   check_queue_use(v);
+}
+
+// enque/deque's optional user positions (-1: none): both or neither, GM on one side.
+void check_user_positions(const OpView& v, size_t first) {
+  int64_t src = v.op.attr_int(first), dst = v.op.attr_int(first + 1);
+  if ((src < 0) != (dst < 0)) type_error(v, "give both src_user_pos and dst_user_pos, or neither");
+  if (src < 0) return;
+  if (!position_valid(static_cast<uint32_t>(src)) || !position_valid(static_cast<uint32_t>(dst)) ||
+      (src == ASC_POS_GM) == (dst == ASC_POS_GM))
+    type_error(v, "user positions name a hand-over from or to GM, e.g. (TPosition.GM, TPosition.VECIN)");
+}
+
+void check_enque(const OpView& v) {
+  check_queue_use(v);
+  check_user_positions(v, 0);
+}
+
+void check_deque(const OpView& v) {
+  check_queue_tensor_op(v);
+  check_user_positions(v, 1);
+}
+
+void check_pool_create(const OpView& v) {
+  if (!local_position(v.op.attr_int(0))) type_error(v, "a TBufPool's position must be a local TPosition");
+  if (v.op.attr_int(1) < 1) type_error(v, fmt::format("buf_id_size must be at least 1, got {}", v.op.attr_int(1)));
+}
+
+void check_init_buf_pool(const OpView& v) {
+  require_created_by(v, 1, OpCode::BufPoolCreate, "the TBufPool");
+  if (v.op.operands.size() > 3) require_created_by(v, 3, OpCode::BufPoolCreate, "share_buf");
+}
+
+// tque.query's `what`: 0 vacant_in_que, 1 has_tensor_in_que, 2 get_tensor_count_in_que, 3 has_idle_buffer.
+void check_query(const OpView& v) {
+  check_queue_use(v);
+  if (v.op.attr_int(0) < 0 || v.op.attr_int(0) > 3) type_error(v, "unknown queue query");
+}
+
+Type query_result(const OpView& v) { return v.op.attr_int(0) == 2 ? int32_result(v) : bool_result(v); }
+
+void check_tbuf_use(const OpView& v) {
+  require_created_by(v, 0, OpCode::TBufCreate, "the TBuf");
+  check_dtype_attr(v);
 }
 
 void check_event_attr(const OpView& v) {
@@ -125,14 +163,18 @@ void define_framework_ops(OpTable& t) {
       .framework();
   t.def(OpCode::Enque, "tque.enque")
       .operands({K::Queue, K::LocalTensor})
-      .check(check_queue_use)
+      .attr_default("src_user_pos", -1)
+      .attr_default("dst_user_pos", -1)
+      .check(check_enque)
       .ascendc("EnQue")
       .framework();
   t.def(OpCode::Deque, "tque.deque")
       .operands({K::Queue})
       .attr("dtype")
+      .attr_default("src_user_pos", -1)
+      .attr_default("dst_user_pos", -1)
       .result(que_dst_tensor)
-      .check(check_queue_tensor_op)
+      .check(check_deque)
       .ascendc("DeQue")
       .framework();
   t.def(OpCode::FreeTensor, "tque.free_tensor")
@@ -170,6 +212,51 @@ void define_framework_ops(OpTable& t) {
       .attr("event")
       .check(check_event_attr)
       .ascendc("ReleaseEventID")
+      .framework();
+  t.def(OpCode::BufPoolCreate, "tbufpool.create")
+      .attr("position")
+      .attr("buf_id_size")
+      .attr_optional("name", ASC_ATTR_STRING)
+      .result(pipe_result)
+      .check(check_pool_create)
+      .ascendc("AscendC::TBufPool")
+      .framework();
+  t.def(OpCode::InitBufPool, "tpipe.init_buf_pool")
+      .operands({K::Pipe, K::Pipe, K::IntScalar, K::Pipe})
+      .optional_from(3)
+      .check(check_init_buf_pool)
+      .ascendc("InitBufPool")
+      .framework();
+  t.def(OpCode::BufPoolReset, "tbufpool.reset")
+      .operands({K::Pipe})
+      .check([](const OpView& v) { require_created_by(v, 0, OpCode::BufPoolCreate, "the TBufPool"); })
+      .ascendc("Reset")
+      .framework();
+  t.def(OpCode::PipeReset, "tpipe.reset")
+      .operands({K::Pipe})
+      .check([](const OpView& v) { require_created_by(v, 0, OpCode::PipeCreate, "the TPipe"); })
+      .ascendc("Reset")
+      .framework();
+  t.def(OpCode::PipeGetBaseAddr, "tpipe.get_base_addr")
+      .operands({K::Pipe})
+      .attr("position")
+      .result(int32_result)
+      .check([](const OpView& v) {
+        if (!local_position(v.op.attr_int(0))) type_error(v, "get_base_addr needs a local TPosition");
+      })
+      .ascendc("GetBaseAddr")
+      .framework();
+  t.def(OpCode::QueQuery, "tque.query")
+      .operands({K::Queue})
+      .attr("what")
+      .result(query_result)
+      .check(check_query)
+      .ascendc("VacantInQue")
+      .framework();
+  t.def(OpCode::FreeAllEvent, "tque.free_all_event")
+      .operands({K::Queue})
+      .check(check_queue_use)
+      .ascendc("FreeAllEvent")
       .framework();
   t.def(OpCode::LocalAuto, "local_tensor.auto")
       .operands({K::IntScalar})

@@ -7,9 +7,19 @@
 //   free_tensor  set_flag(FREE, free_id + frees % num)       (consumer -> producer)
 //   kernel end   wait for every slot still marked freed, so flags balance
 // Queues are FIFO: tensors are enqueued, dequeued and freed in allocation order.
+// The queue queries read the same run-time counters (in_que = enques - deques,
+// allocs - frees = buffers in use), so they are right in loops too.
+// A TBufPool is an allocator like a TPipe: init_buf_pool carves its bytes from
+// the owner (or reuses share_buf's), and its queues and bufs are carved from it.
+// tbufpool.reset and tpipe.reset wait for every hand-back of their queues and
+// put a PIPE_ALL barrier, so the next user of the bytes cannot overtake them.
+// Operations on a queue, buf or pool that has no memory compile to a local
+// tensor at address -1, a run-time error naming it (pyasc's tests compile such kernels).
 #include "passes/lower_framework.h"
 
+#include <algorithm>
 #include <map>
+#include <set>
 
 #include "passes/rewriter.h"
 
@@ -43,8 +53,19 @@ Pipe consumer_pipe(Position p) {
   }
 }
 
+// The enque/deque flags of one hand-over event: num ids and their counters.
+struct Channel {
+  int event = -1;
+  int64_t first_id = 0;
+  uint32_t enques = kNoValue, deques = kNoValue;
+};
+
 struct QueueState {
   std::string name;
+  uint32_t owner = kNoValue;  // the TPipe or TBufPool the buffers come from
+  int64_t depth = 0;
+  uint32_t in_que = kNoValue;
+  std::map<int, Channel> channels;  // by HardEvent: the queue's own and those of enque/deque user positions
   Position src, dst;
   int64_t num = 0;
   uint32_t base = kNoValue, len = kNoValue;  // int32 values: first byte, bytes per buffer
@@ -56,7 +77,18 @@ struct QueueState {
 
 struct BufState {
   uint32_t base = kNoValue, len = kNoValue;
+  uint32_t owner = kNoValue;
 };
+
+struct PoolState {
+  std::string name;
+  uint32_t owner = kNoValue, base = kNoValue, end = kNoValue;  // parent allocator; region [base, end)
+  Memory memory = Memory::UB;
+  int64_t buf_id_size = 0, buffers = 0;
+};
+
+// The user positions of an enque (attrs 0, 1) or deque (attrs 1, 2): -1 if none.
+int64_t user_position(const Op& op, int which) { return op.attr_int((op.code == OpCode::Deque ? 1 : 0) + which); }
 
 class Lowering {
  public:
@@ -66,6 +98,7 @@ class Lowering {
     // Constant ids the kernel's own set_flag/wait_flag use are not handed out.
     auto user_ids = constant_event_ids(k_);
     for (int e = 0; e < kHardEventCount; ++e) reserved_[e] = user_ids[e];
+    find_user_events(k_.body);
     region(k_.body, true, false);
     OpList tail;
     for (uint32_t q : queue_order_) drain_pending(tail, queues_.at(q));
@@ -86,7 +119,8 @@ class Lowering {
       }
       bool pipe_in_if = op->code == OpCode::PipeCreate && !in_loop;
       if (!top && !pipe_in_if &&
-          (op->code == OpCode::InitQueue || op->code == OpCode::InitTBuf || op->code == OpCode::PipeCreate))
+          (op->code == OpCode::InitQueue || op->code == OpCode::InitTBuf || op->code == OpCode::PipeCreate ||
+           op->code == OpCode::InitBufPool || op->code == OpCode::PipeReset))
         fail(ASC_ERR_UNSUPPORTED, op->loc, "{} must be at the kernel's top level, not inside a loop or if",
              op->info().name);
       lower(*op, out);
@@ -128,7 +162,21 @@ class Lowering {
              const Location& loc, uint32_t* base, uint32_t* len) {
     Memory memory = position_memory(pos);
     auto key = std::make_pair(pipe, memory);
-    if (!pipe_next_.count(key)) pipe_next_[key] = var(out, i32(out, memory == Memory::UB ? ub_start_ : 0, loc), loc);
+    auto pool = pools_.find(pipe);
+    const Op* pool_def = k_.value_def[pipe];
+    bool is_pool = pool_def && pool_def->code == OpCode::BufPoolCreate;
+    if (is_pool && pool != pools_.end() && pool->second.memory != memory)
+      fail(ASC_ERR_VERIFY, loc, "{}: TBufPool '{}' is in the {}, not the {}", name, pool->second.name,
+           memory_name(pool->second.memory), memory_name(memory));
+    if (!pipe_next_.count(key)) {
+      if (is_pool) {  // a pool without memory: every tensor carved from it is a run-time error
+        std::string pool_name = pool_def->attr(2).s.empty() ? "pool" : pool_def->attr(2).s;
+        no_memory(out, "TBufPool '" + pool_name + "' has no memory (call init_buf_pool first)", DType::UInt8, pos, loc);
+        pipe_next_[key] = var(out, i32(out, -1, loc), loc);
+      } else {
+        pipe_next_[key] = var(out, i32(out, memory == Memory::UB ? ub_start_ : 0, loc), loc);
+      }
+    }
     uint32_t next = pipe_next_.at(key);
     int64_t align = memory_alignment(memory);
     uint32_t b32 = rw_.cast(out, bytes, DType::Int32, loc);
@@ -144,6 +192,22 @@ class Lowering {
              {int_attr(static_cast<int64_t>(DType::UInt8)), int_attr(static_cast<int64_t>(pos)), string_attr(name)},
              loc);
     assign(out, next, rw_.binary(out, OpCode::AddS, next, total, loc), loc);
+    if (pool != pools_.end()) {  // a negative length when the region runs past the pool's end
+      rw_.emit(out, OpCode::LocalCreate, {next, rw_.binary(out, OpCode::SubS, pool->second.end, next, loc)},
+               {int_attr(static_cast<int64_t>(DType::UInt8)), int_attr(static_cast<int64_t>(pos)),
+                string_attr(name + " runs past the end of TBufPool '" + pool->second.name + "'")},
+               loc);
+    }
+  }
+
+  // A tensor whose use is a run-time error: `what` says why.
+  uint32_t no_memory(OpList& out, const std::string& what, DType d, Position pos, const Location& loc,
+                     uint32_t result = kNoValue) {
+    return rw_
+        .emit(out, OpCode::LocalCreate, {var(out, i32(out, -1, loc), loc), i32(out, 0, loc)},  // not a constant: the
+                                                                                               // error is at run time
+              {int_attr(static_cast<int64_t>(d)), int_attr(static_cast<int64_t>(pos)), string_attr(what)}, loc, result)
+        .result;
   }
 
   uint32_t tensor_at(OpList& out, uint32_t base, uint32_t len, uint32_t slot, DType d, Position pos,
@@ -169,11 +233,38 @@ class Lowering {
     return slot;
   }
 
-  QueueState& queue(uint32_t v, const Op& op) {
+  // The queue's state, or null (after a run-time error for `op`) if it has no buffers.
+  QueueState* queue(uint32_t v, const Op& op, OpList& out) {
     auto it = queues_.find(v);
-    if (it == queues_.end())
-      fail(ASC_ERR_VERIFY, op.loc, "{}: the queue has no buffers; call pipe.init_buffer first", op.info().name);
-    return it->second;
+    if (it != queues_.end()) return &it->second;
+    const Op* def = k_.value_def[v];
+    if (op.code == OpCode::QueQuery || op.code == OpCode::FreeAllEvent) return nullptr;
+    std::string what = "queue '" + (def->attr(3).s.empty() ? std::string("queue") : def->attr(3).s) +
+                       "' has no buffers (call pipe.init_buffer first)";
+    bool tensor = op.code == OpCode::AllocTensor || op.code == OpCode::Deque;
+    DType d = tensor ? static_cast<DType>(op.attr_int(0)) : DType::UInt8;
+    Position pos = static_cast<Position>(def->attr_int(op.code == OpCode::Deque ? 1 : 0));
+    no_memory(out, what, d, pos, op.loc, tensor ? op.result : kNoValue);
+    return nullptr;
+  }
+
+  // The channel an enque/deque uses: the queue's own event, or that of its user positions.
+  Channel& channel(QueueState& q, const Op& op) {
+    int event = q.enq_event;
+    if (user_position(op, 0) >= 0) event = user_event(op);
+    return q.channels.at(event);
+  }
+
+  // A user hand-over from or to GM: the pipes that write and read the local side.
+  int user_event(const Op& op) {
+    int64_t src = user_position(op, 0), dst = user_position(op, 1);
+    Position local = static_cast<Position>(src == ASC_POS_GM ? dst : src);
+    int e = find_hard_event(producer_pipe(local), consumer_pipe(local));
+    if (e < 0)
+      fail(ASC_ERR_UNSUPPORTED, op.loc,
+           "{}: the user positions hand data from pipe {} to pipe {}, which has no HardEvent", op.info().name,
+           pipe_name(producer_pipe(local)), pipe_name(consumer_pipe(local)));
+    return e;
   }
 
   void lower(Op& op, OpList& out) {
@@ -186,12 +277,16 @@ class Lowering {
       case OpCode::InitTBuf: {
         const Op* def = k_.value_def[op.operands[1]];
         BufState& b = bufs_[op.operands[1]];
+        b.owner = op.operands[0];
+        count_pool_buffers(op.operands[0], 1, def->attr(1).s.empty() ? "buf" : def->attr(1).s, loc);
         carve(out, op.operands[0], op.operands[2], 1, static_cast<Position>(def->attr_int(0)), def->attr(1).s, loc,
               &b.base, &b.len);
         return;
       }
       case OpCode::AllocTensor: {
-        QueueState& q = queue(op.operands[0], op);
+        QueueState* qp = queue(op.operands[0], op, out);
+        if (!qp) return;
+        QueueState& q = *qp;
         uint32_t slot = slot_of(out, q.allocs, q, loc);
         uint32_t bit = rw_.binary(out, OpCode::ShlS, i32(out, 1, loc), slot, loc);
         uint32_t freed =
@@ -205,18 +300,41 @@ class Lowering {
         return;
       }
       case OpCode::Enque: {
-        QueueState& q = queue(op.operands[0], op);
-        step(out, q, q.enques, OpCode::SetFlag, q.enq_event, q.enq_id, loc);
+        QueueState* q = queue(op.operands[0], op, out);
+        if (!q) return;
+        Channel& c = channel(*q, op);
+        step(out, *q, c.enques, OpCode::SetFlag, c.event, c.first_id, loc);
+        increment(out, q->in_que, loc);
         return;
       }
       case OpCode::Deque: {
-        QueueState& q = queue(op.operands[0], op);
-        uint32_t slot = step(out, q, q.deques, OpCode::WaitFlag, q.enq_event, q.enq_id, loc);
-        tensor_at(out, q.base, q.len, slot, static_cast<DType>(op.attr_int(0)), q.dst, loc, op.result);
+        QueueState* q = queue(op.operands[0], op, out);
+        if (!q) return;
+        Channel& c = channel(*q, op);
+        uint32_t slot = step(out, *q, c.deques, OpCode::WaitFlag, c.event, c.first_id, loc);
+        assign(out, q->in_que, rw_.binary_const(out, OpCode::SubS, q->in_que, 1, loc), loc);
+        tensor_at(out, q->base, q->len, slot, static_cast<DType>(op.attr_int(0)), q->dst, loc, op.result);
+        return;
+      }
+      case OpCode::QueQuery: return query(op, out);
+      case OpCode::FreeAllEvent: {
+        if (QueueState* q = queue(op.operands[0], op, out)) drain_and_clear(out, *q, loc);
+        return;
+      }
+      case OpCode::BufPoolCreate: return;
+      case OpCode::InitBufPool: return init_buf_pool(op, out);
+      case OpCode::BufPoolReset: return reset(op.operands[0], false, out, loc);
+      case OpCode::PipeReset: return reset(op.operands[0], true, out, loc);
+      case OpCode::PipeGetBaseAddr: {
+        bool ub = position_memory(static_cast<Position>(op.attr_int(0))) == Memory::UB;
+        rw_.emit(out, OpCode::Const, {}, {int_attr(static_cast<int64_t>(DType::Int32)), int_attr(ub ? ub_start_ : 0)},
+                 loc, op.result);
         return;
       }
       case OpCode::FreeTensor: {
-        QueueState& q = queue(op.operands[0], op);
+        QueueState* qp = queue(op.operands[0], op, out);
+        if (!qp) return;
+        QueueState& q = *qp;
         uint32_t slot = step(out, q, q.frees, OpCode::SetFlag, q.free_event, q.free_id, loc);
         uint32_t bit = rw_.binary(out, OpCode::ShlS, i32(out, 1, loc), slot, loc);
         assign(out, q.pending, rw_.binary(out, OpCode::OrS, q.pending, bit, loc), loc);
@@ -225,10 +343,16 @@ class Lowering {
       case OpCode::TBufGet:
       case OpCode::TBufGetWithOffset: {
         auto it = bufs_.find(op.operands[0]);
-        if (it == bufs_.end())
-          fail(ASC_ERR_VERIFY, loc, "{}: the TBuf has no memory; call pipe.init_buffer first", op.info().name);
         DType d = static_cast<DType>(op.attr_int(0));
         Position pos = k_.type_of(op.result).position;
+        if (it == bufs_.end()) {
+          const std::string& name = k_.value_def[op.operands[0]]->attr(1).s;
+          no_memory(
+              out,
+              "TBuf '" + (name.empty() ? std::string("buf") : name) + "' has no memory (call pipe.init_buffer first)",
+              d, pos, loc, op.result);
+          return;
+        }
         uint32_t zero = i32(out, 0, loc);
         if (op.code == OpCode::TBufGet) {
           uint32_t n = op.operands.size() > 1 ? rw_.cast(out, op.operands[1], DType::Int32, loc) : kNoValue;
@@ -270,6 +394,9 @@ class Lowering {
     q.dst = static_cast<Position>(def->attr_int(1));
     OpView{op, k_}.operand_const_int(2, &q.num);
     q.loc = loc;
+    q.owner = op.operands[0];
+    q.depth = def->attr_int(2);
+    count_pool_buffers(q.owner, q.num, "queue '" + q.name + "'", loc);
     Pipe producer = producer_pipe(q.src), consumer = consumer_pipe(q.dst);
     q.enq_event = find_hard_event(producer, consumer);
     q.free_event = find_hard_event(consumer, producer);
@@ -282,9 +409,165 @@ class Lowering {
     q.free_id = reserve(q.free_event, q.num, loc, "queue '" + q.name + "'");
     carve(out, op.operands[0], op.operands[3], q.num, q.src, q.name, loc, &q.base, &q.len);
     uint32_t zero = i32(out, 0, loc);
-    for (uint32_t* c : {&q.allocs, &q.enques, &q.deques, &q.frees, &q.pending}) *c = var(out, zero, loc);
+    for (uint32_t* c : {&q.allocs, &q.enques, &q.deques, &q.frees, &q.pending, &q.in_que}) *c = var(out, zero, loc);
+    q.channels[q.enq_event] = Channel{q.enq_event, q.enq_id, q.enques, q.deques};
+    add_user_channels(op.operands[1], q, out);
     queue_order_.push_back(op.operands[1]);
     queues_.emplace(op.operands[1], q);
+  }
+
+  // The user-position events of each queue's enques/deques, found before lowering moves ops.
+  void find_user_events(const Region& r) {
+    for (const auto& op : r.ops) {
+      for (const auto& sub : op->regions) find_user_events(sub);
+      if ((op->code == OpCode::Enque || op->code == OpCode::Deque) && user_position(*op, 0) >= 0)
+        user_events_[op->operands[0]].insert(user_event(*op));
+    }
+  }
+
+  // Ids and counters for each user-position event the queue's enques/deques use.
+  void add_user_channels(uint32_t que, QueueState& q, OpList& out) {
+    auto it = user_events_.find(que);
+    if (it == user_events_.end()) return;
+    for (int event : it->second) {
+      if (q.channels.count(event)) continue;
+      Channel c;
+      c.event = event;
+      c.first_id = reserve(event, q.num, q.loc, "queue '" + q.name + "'");
+      c.enques = var(out, i32(out, 0, q.loc), q.loc);
+      c.deques = var(out, i32(out, 0, q.loc), q.loc);
+      q.channels[event] = c;
+    }
+  }
+
+  // A TBufPool holds at most buf_id_size buffers.
+  void count_pool_buffers(uint32_t owner, int64_t n, const std::string& who, const Location& loc) {
+    auto it = pools_.find(owner);
+    if (it == pools_.end()) return;
+    it->second.buffers += n;
+    if (it->second.buffers > it->second.buf_id_size)
+      fail(ASC_ERR_VERIFY, loc, "{}: TBufPool '{}' holds at most buf_id_size={} buffers, this makes {}", who,
+           it->second.name, it->second.buf_id_size, it->second.buffers);
+  }
+
+  void init_buf_pool(Op& op, OpList& out) {
+    const Location& loc = op.loc;
+    const Op* def = k_.value_def[op.operands[1]];
+    PoolState p;
+    p.name = def->attr(2).s.empty() ? "pool" : def->attr(2).s;
+    p.owner = op.operands[0];
+    p.buf_id_size = def->attr_int(1);
+    Position pos = static_cast<Position>(def->attr_int(0));
+    p.memory = position_memory(pos);
+    uint32_t base = kNoValue, len = kNoValue;
+    auto share = op.operands.size() > 3 ? pools_.find(op.operands[3]) : pools_.end();
+    if (share != pools_.end()) {  // the same bytes as share_buf's region, from its start
+      base = var(out, share->second.base, loc);
+      uint32_t b32 = rw_.cast(out, op.operands[2], DType::Int32, loc);
+      len = rw_.binary_const(
+          out, OpCode::MulS,
+          rw_.binary_const(out, OpCode::FloorDivS, rw_.binary_const(out, OpCode::AddS, b32, 31, loc), 32, loc), 32,
+          loc);
+      rw_.emit(out, OpCode::LocalCreate, {base, len},
+               {int_attr(static_cast<int64_t>(DType::UInt8)), int_attr(static_cast<int64_t>(pos)), string_attr(p.name)},
+               loc);
+    } else {
+      carve(out, op.operands[0], op.operands[2], 1, pos, "TBufPool '" + p.name + "'", loc, &base, &len);
+    }
+    p.base = base;
+    p.end = var(out, rw_.binary(out, OpCode::AddS, base, len, loc), loc);
+    pipe_next_[{op.operands[1], p.memory}] = var(out, base, loc);
+    pools_[op.operands[1]] = p;
+  }
+
+  // Whether `owner` is `root` or a pool carved (directly or not) from it.
+  bool owned_by(uint32_t owner, uint32_t root) const {
+    for (int depth = 0; owner != kNoValue && depth < 64; ++depth) {
+      if (owner == root) return true;
+      auto it = pools_.find(owner);
+      owner = it == pools_.end() ? kNoValue : it->second.owner;
+    }
+    return false;
+  }
+
+  // tbufpool.reset / tpipe.reset: every hand-back of the owner's queues is waited
+  // for and a PIPE_ALL barrier orders the next users of the bytes after them.
+  // A pool keeps its buffers (counters restart); a pipe forgets its queues, bufs
+  // and pools, frees their event ids and hands out its memory from the start again.
+  void reset(uint32_t root, bool whole_pipe, OpList& out, const Location& loc) {
+    uint32_t zero = i32(out, 0, loc);
+    for (uint32_t qv : queue_order_) {
+      QueueState& q = queues_.at(qv);
+      if (!owned_by(q.owner, root)) continue;
+      drain_and_clear(out, q, loc);
+      for (uint32_t c : {q.allocs, q.enques, q.deques, q.frees, q.in_que}) assign(out, c, zero, loc);
+      for (auto& [event, c] : q.channels) {
+        assign(out, c.enques, zero, loc);
+        assign(out, c.deques, zero, loc);
+      }
+    }
+    rw_.emit(out, OpCode::PipeBarrier, {}, {int_attr(static_cast<int64_t>(Pipe::All))}, loc);
+    if (!whole_pipe) return;
+    std::vector<uint32_t> kept;
+    for (uint32_t qv : queue_order_) {
+      QueueState& q = queues_.at(qv);
+      if (!owned_by(q.owner, root)) {
+        kept.push_back(qv);
+        continue;
+      }
+      uint32_t ids = (1u << q.num) - 1;
+      reserved_[q.free_event] &= ~(ids << q.free_id);
+      for (auto& [event, c] : q.channels) reserved_[event] &= ~(ids << c.first_id);
+      queues_.erase(qv);
+    }
+    queue_order_ = kept;
+    for (auto it = bufs_.begin(); it != bufs_.end();) it = owned_by(it->second.owner, root) ? bufs_.erase(it) : ++it;
+    std::vector<uint32_t> gone;
+    for (auto& [pv, p] : pools_)
+      if (owned_by(p.owner, root)) gone.push_back(pv);
+    for (auto it = pipe_next_.begin(); it != pipe_next_.end();) {
+      bool pool_gone = std::find(gone.begin(), gone.end(), it->first.first) != gone.end();
+      if (pool_gone) {
+        it = pipe_next_.erase(it);
+        continue;
+      }
+      if (it->first.first == root)
+        assign(out, it->second, i32(out, it->first.second == Memory::UB ? ub_start_ : 0, loc), loc);
+      ++it;
+    }
+    for (uint32_t pv : gone) pools_.erase(pv);
+  }
+
+  // vacant_in_que: fewer than depth tensors enqueued (num when depth is 0); has_tensor_in_que:
+  // at least one; get_tensor_count_in_que: how many; has_idle_buffer: a buffer not allocated.
+  void query(Op& op, OpList& out) {
+    const Location& loc = op.loc;
+    int64_t what = op.attr_int(0);
+    auto it = queues_.find(op.operands[0]);
+    if (it == queues_.end()) {  // no buffers: empty, nothing to allocate
+      int64_t depth = k_.value_def[op.operands[0]]->attr_int(2);
+      int64_t v = what == 0 ? depth > 0 : 0;
+      DType d = what == 2 ? DType::Int32 : DType::Bool;
+      rw_.emit(out, OpCode::Const, {}, {int_attr(static_cast<int64_t>(d)), int_attr(v)}, loc, op.result);
+      return;
+    }
+    QueueState& q = it->second;
+    switch (what) {
+      case 0:
+        rw_.emit(out, OpCode::CmpLt, {q.in_que, i32(out, q.depth > 0 ? q.depth : q.num, loc)}, {}, loc, op.result);
+        return;
+      case 1: rw_.emit(out, OpCode::CmpGt, {q.in_que, i32(out, 0, loc)}, {}, loc, op.result); return;
+      case 2: rw_.emit(out, OpCode::AddS, {q.in_que, i32(out, 0, loc)}, {}, loc, op.result); return;
+      default: {
+        uint32_t held = rw_.binary(out, OpCode::SubS, q.allocs, q.frees, loc);
+        rw_.emit(out, OpCode::CmpLt, {held, i32(out, q.num, loc)}, {}, loc, op.result);
+      }
+    }
+  }
+
+  void drain_and_clear(OpList& out, QueueState& q, const Location& loc) {
+    drain_pending(out, q);
+    assign(out, q.pending, i32(out, 0, loc), loc);
   }
 
   void drain_pending(OpList& out, const QueueState& q) {
@@ -305,6 +588,8 @@ class Lowering {
   std::map<uint32_t, QueueState> queues_;
   std::vector<uint32_t> queue_order_;
   std::map<uint32_t, BufState> bufs_;
+  std::map<uint32_t, PoolState> pools_;
+  std::map<uint32_t, std::set<int>> user_events_;  // queue value -> HardEvents of its user-position enque/deque
   std::array<uint32_t, kHardEventCount> reserved_{};
 };
 

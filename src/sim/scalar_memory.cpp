@@ -46,6 +46,13 @@ ASC_LOWERED(TBufGetWithOffset)
 ASC_LOWERED(AllocEventId)
 ASC_LOWERED(ReleaseEventId)
 ASC_LOWERED(FetchEventId)
+ASC_LOWERED(BufPoolCreate)
+ASC_LOWERED(InitBufPool)
+ASC_LOWERED(BufPoolReset)
+ASC_LOWERED(PipeReset)
+ASC_LOWERED(PipeGetBaseAddr)
+ASC_LOWERED(QueQuery)
+ASC_LOWERED(FreeAllEvent)
 ASC_LOWERED(LocalAuto)
 #undef ASC_LOWERED
 
