@@ -109,8 +109,9 @@ def prints_then_fails(x: asc.GlobalAddress, n: int):
 
 def test_output_of_a_failing_launch_is_printed_before_the_error(capsys):
     with pytest.raises(asc.errors.OutOfBoundsError):
-        prints_then_fails[2, rt.current_stream()](np.zeros(8, np.float32), 16)
-    assert capsys.readouterr().out == "[Block 0/2] about to read 16 elements\n"  # block 0 failed: no block 1
+        # 32 elements (128 bytes) from 8: past the 64 bytes the board's allocator would give them too
+        prints_then_fails[2, rt.current_stream()](np.zeros(8, np.float32), 32)
+    assert capsys.readouterr().out == "[Block 0/2] about to read 32 elements\n"  # block 0 failed: no block 1
 
 
 def bad(fmt, *values):
@@ -136,5 +137,9 @@ def test_printf_errors_name_the_problem_and_line(fmt, values, message):
 
 
 def test_dump_past_the_tensor_is_out_of_bounds():
-    with pytest.raises(asc.errors.OutOfBoundsError, match="dump_tensor reads 65 elements"):
+    # Past the local tensor but inside the Unified Buffer runs as on the board (the initialisation check still
+    # sees the bytes it reads, which nothing wrote); past the Unified Buffer it is an error.
+    with pytest.raises(asc.errors.UninitializedReadError, match=r"dump_tensor reads Unified Buffer bytes \[512, 516\)"):
         dump[1, rt.current_stream()](np.zeros(64, np.float32), 65, 0, 0)
+    with pytest.raises(asc.errors.OutOfBoundsError, match="dump_tensor reads 60000 elements"):
+        dump[1, rt.current_stream()](np.zeros(64, np.float32), 60000, 0, 0)
