@@ -268,3 +268,29 @@ def test_pool_misuse_is_reported():
         too_many_pool_buffers[1, rt.current_stream()](x)
     with pytest.raises(asc.errors.OutOfBoundsError, match=r"TBufPool 'pool' has no memory \(call init_buf_pool"):
         pool_without_memory[1, rt.current_stream()](x)
+
+
+@asc.jit
+def scale_through_tbuf(x: asc.GlobalAddress, z: asc.GlobalAddress, n: int):
+    x_gm, z_gm = asc.GlobalTensor(), asc.GlobalTensor()
+    x_gm.set_global_buffer(x, n)
+    z_gm.set_global_buffer(z, n)
+    pipe = asc.TPipe()
+    buf = asc.TBuf(asc.TPosition.VECCALC)
+    pipe.init_buffer(buf=buf, num=n * 4)
+    t = buf.alloc_tensor(F32)  # the queue spelling for a TBuf: its whole buffer
+    asc.data_copy(t, x_gm, n)
+    asc.set_flag(asc.HardEvent.MTE2_V, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_V, 0)
+    asc.muls(t, t, 3.0, n)
+    asc.set_flag(asc.HardEvent.V_MTE3, 0)
+    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
+    asc.data_copy(z_gm, t, n)
+    buf.free_tensor(t)
+
+
+def test_tbuf_alloc_tensor_is_its_whole_buffer():
+    x = np.random.default_rng(3).standard_normal(128).astype(np.float32)
+    z = np.zeros_like(x)
+    scale_through_tbuf[1](x, z, 128)
+    np.testing.assert_allclose(z, x * np.float32(3.0), rtol=1e-6)

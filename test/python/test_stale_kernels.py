@@ -280,3 +280,27 @@ def test_a_class_attribute_rebound_recompiles():
     finally:
         Limits.VALUE = 1.5
     assert (launch(fill_class) == 1.5).all()
+
+
+@asc.jit
+def checked_copy(x: asc.GlobalAddress, z: asc.GlobalAddress):
+    # pytest rewrites this assert into calls of its own helpers (this module is a test module): library code,
+    # installed with the interpreter, which the compile-time read checks must not refuse
+    assert x.dtype == z.dtype, "type not equal"
+    x_gm, z_gm = asc.GlobalTensor(), asc.GlobalTensor()
+    x_gm.set_global_buffer(x, 64)
+    z_gm.set_global_buffer(z, 64)
+    t = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, 64)
+    asc.data_copy(t, x_gm, 64)
+    asc.set_flag(asc.HardEvent.MTE2_MTE3, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_MTE3, 0)
+    asc.data_copy(z_gm, t, 64)
+
+
+def test_an_assert_rewritten_by_pytest_compiles():
+    from asc.codegen.source import library_module
+
+    assert library_module("_pytest.assertion.rewrite") and not library_module(__name__)
+    x, z = np.arange(64, dtype=np.float32), np.zeros(64, np.float32)
+    checked_copy[1](x, z)
+    np.testing.assert_array_equal(z, x)

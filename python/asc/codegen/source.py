@@ -25,9 +25,34 @@ _TRUSTED_PACKAGES = ("builtins", "typing", "enum", "math")
 
 
 def library_module(name: Optional[str]) -> bool:
-    """Whether the module called `name` is library code (asc, numpy, torch, a registered code package)."""
+    """Whether the module called `name` is library code: asc, numpy, torch, a registered code package, or a
+    module installed with the interpreter (the standard library, site-packages: e.g. the helpers pytest's
+    assertion rewriting calls from a kernel's `assert`)."""
     top = (name or "").split(".")[0]
-    return top in LIBRARY_PACKAGES or top in _TRUSTED_PACKAGES
+    if top in LIBRARY_PACKAGES or top in _TRUSTED_PACKAGES:
+        return True
+    installed = _INSTALLED.get(name)
+    if installed is None:
+        module = sys.modules.get(name or "")
+        file = getattr(module, "__file__", None)
+        installed = bool(file) and os.path.realpath(file).startswith(_install_dirs())
+        if module is not None:
+            _INSTALLED[name] = installed
+    return installed
+
+
+_INSTALLED: dict[Optional[str], bool] = {}  # by module name: installed with the interpreter
+
+
+def _install_dirs() -> tuple[str, ...]:
+    """Where the interpreter's own and installed modules live (not an editable install's source tree)."""
+    import site
+    import sysconfig
+
+    paths = sysconfig.get_paths()
+    dirs = {paths[k] for k in ("stdlib", "platstdlib", "purelib", "platlib") if k in paths}
+    dirs.update(getattr(site, "getsitepackages", lambda: [])())
+    return tuple(os.path.join(os.path.realpath(d), "") for d in dirs)
 
 
 class LiveCells(Mapping):

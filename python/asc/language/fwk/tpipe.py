@@ -215,6 +215,14 @@ class TBuf(_FrameworkObject):
         operands = [self.handle] + ([] if whole else [to_int(len, "len").handle])
         return LocalTensor._wrap(current_builder().op("tbuf.get", operands, {"dtype": d.code}), d, self.position)
 
+    def alloc_tensor(self, dtype: dt.DataType) -> LocalTensor:
+        """The whole buffer as a tensor of `dtype`, as ``get(dtype)`` (the queue spelling pyasc kernels use for
+        a TBuf too; a TBuf has one buffer and no hand-over, so there is nothing to free)."""
+        return self.get(dtype)
+
+    def free_tensor(self, tensor: LocalTensor) -> None:
+        """Nothing to do: a TBuf's buffer is the TBuf's for the whole kernel."""
+
     def get_with_offset(self, *args: Any, **kwargs: Any) -> LocalTensor:
         """``get_with_offset(size, buf_offset, dtype)``: `size` elements from byte `buf_offset` (32-byte aligned).
 
