@@ -119,7 +119,8 @@ void define_scalar_ops(OpTable& t) {
       .result(dtype_attr_scalar)
       .check(check_const)
       .hand_emitted();  // literals: exact hex floats after the Model's rounding
-  t.def(OpCode::Var, "var").operands({K::Any}).result(same_as_operand0).spelled("{T:result} {result} = {0};");
+  // auto: a variable of a scalar or of a tensor (a LocalTensor re-pointed in a loop or branch) has its operand's type
+  t.def(OpCode::Var, "var").operands({K::Any}).result(same_as_operand0).spelled("auto {result} = {0};");
   t.def(OpCode::Assign, "assign").operands({K::Any, K::Any}).check(check_assign).spelled("{0} = {1};");
   // truncation towards zero, then a wrap to the width: C++ differs for floats into integers
   t.def(OpCode::Cast, "arith.cast")

@@ -125,12 +125,16 @@ class RoundTrip:
 
     def run_cpu(self, name, so, platform, kernel_type, core_num, threads, c_args, n, inputs, fill):
         """Runs the compiled kernel on copies of the inputs; returns the copies and what it printed."""
-        copies = [cpu_ffi.new("char[]", data) if data is not None else None for data in inputs]
+        # Each GM buffer as the board's allocator gives it (the Model's gm_memory.h): the caller's bytes, then
+        # padding that reads as the Model's poison, so a kernel reaching into the padding runs alike on both.
+        copies = [None if data is None else cpu_ffi.new("char[]", _padded(data)) for data in inputs]
         args = cpu_ffi.new("asc_arg_t[]", max(1, n))
         for i in range(n):
             a, b = args[i], c_args[i]
             a.kind, a.dtype, a.i, a.f, a.size = b.kind, b.dtype, b.i, b.f, b.size
             a.ptr = copies[i] if copies[i] is not None else cpu_ffi.NULL
+            if copies[i] is not None:
+                a.size = len(copies[i])
         err = cpu_ffi.new("char[]", 4096)
         with self.cpu_lock:  # the CPU library keeps one last output: run and read it as one step
             rc = self.cpu.asc_cpu_run(str(so).encode(), platform.encode(), kernel_type, core_num, threads, fill, args,
@@ -204,6 +208,13 @@ class RoundTrip:
         # a kernel whose output (in part) comes from on-chip memory it never wrote: those bytes are not defined
         self.record(name, "ok", f"{skipped} bytes depend on uninitialised on-chip memory" if skipped else "")
         return status
+
+
+def _padded(data: bytes) -> bytes:
+    """`data` followed by the padding of the board's allocation of its size (aclrtMalloc: ALIGN_UP(n, 32) + 32),
+    filled with the Model's padding poison (0xFF)."""
+    extent = (len(data) + 31) // 32 * 32 + 32 if data else 0
+    return data + b"\xff" * (extent - len(data))
 
 
 def read_output(stream_handle) -> str:
