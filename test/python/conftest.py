@@ -1,11 +1,17 @@
+import atexit
 import os
+import shutil
 import tempfile
 
 import numpy as np
 import pytest
 
-# Kernels compiled by the tests are cached in a directory of this run's own, not the user's home.
-os.environ.setdefault("PYASC_CACHE_DIR", tempfile.mkdtemp(prefix="asc-test-cache-"))
+# Kernels compiled by the tests are cached in a directory of this run's own, not the user's home,
+# removed when the run ends (subprocesses inherit the variable and share the directory).
+if "PYASC_CACHE_DIR" not in os.environ:
+    _cache_dir = tempfile.mkdtemp(prefix="asc-test-cache-")
+    os.environ["PYASC_CACHE_DIR"] = _cache_dir
+    atexit.register(shutil.rmtree, _cache_dir, ignore_errors=True)
 
 import asc.runtime.config as config
 
