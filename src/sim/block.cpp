@@ -6,6 +6,7 @@
 
 #include "ir/effects.h"
 #include "sim/copy_bytes.h"
+#include "sim/gm_checksum.h"
 #include "sim/handlers.h"
 #include "sim/scalar_math.h"
 #include "sim/vector_mask.h"
@@ -402,34 +403,6 @@ uint64_t Block::local_bytes(const RtValue& t, const Op& op) const {
   return memory_bytes(platform().info, memory);
 }
 
-// Two blocks writing the same bytes with the same values is harmless in any
-// order: the conflict check compares these checksums. Fletcher-style pairs of
-// sums over 8-byte words in four independent lanes (order-sensitive, and the
-// compiler vectorises them) keep the sanitizer's cost per written byte far
-// below the copy's own. With kCopy the same pass also copies p to dst, so a
-// copy to GM reads its bytes once.
-template <bool kCopy>
-static uint64_t checksum(uint8_t* dst, const uint8_t* p, uint64_t n) {
-  uint64_t a[4] = {1, 2, 3, 4}, b[4] = {n, 0, 0, 0};
-  uint64_t k = 0;
-  for (; k + 32 <= n; k += 32) {
-    uint64_t w[4];
-    std::memcpy(w, p + k, 32);
-    if constexpr (kCopy) std::memcpy(dst + k, w, 32);
-    for (int j = 0; j < 4; ++j) {
-      a[j] += w[j];
-      b[j] += a[j];
-    }
-  }
-  uint64_t h = 1469598103934665603ull;
-  for (; k < n; ++k) {
-    if constexpr (kCopy) dst[k] = p[k];
-    h = (h ^ p[k]) * 1099511628211ull;
-  }
-  for (int j = 0; j < 4; ++j) h = (h ^ a[j] ^ (b[j] << 1)) * 0xbf58476d1ce4e5b9ull;
-  return h;
-}
-
 void Block::copy_to_effect(size_t effect, const uint8_t* src, uint64_t bytes) {
   uint8_t* dst = effect_ptrs_[effect];
   if (!gm_writes_.empty()) {  // the sanitizer recorded this write to GM: checksum it in the same pass
@@ -453,7 +426,7 @@ void Block::hash_gm_writes(size_t from) {
     const GmBuffer& buf = ctx_.gm[w.arg];
     if (w.hi <= buf.size) {
       w.hash = checksum<false>(nullptr, buf.ptr + w.lo, w.hi - w.lo);
-    } else {  // reaches into the padding: hash the bytes as the Model holds them
+    } else {  // reaches past the caller's bytes: hash the bytes as the Model holds them
       std::vector<uint8_t> bytes(w.hi - w.lo);
       read_gm(buf, w.lo, w.hi, bytes.data());
       w.hash = checksum<false>(nullptr, bytes.data(), bytes.size());
@@ -464,14 +437,25 @@ void Block::hash_gm_writes(size_t from) {
 uint8_t* Block::padded_gm(const Op& op, uint32_t arg, uint64_t lo, uint64_t bytes, bool write, size_t which) {
   const GmBuffer& buf = ctx_.gm[arg];
   const uint64_t hi = lo + bytes;
-  if (memcheck_first(op, arg))
-    warnings_.push_back(fmt::format(
-        "memcheck: {}: {} at {} {} GM bytes [{}, {}) of kernel argument {}, past its {} bytes into the allocation's "
-        "padding (the board's allocator rounds it up to {}); {}",
-        label(), op.info().name, op.loc.str(), write ? "writes" : "reads", std::max(lo, buf.size), hi, arg, buf.size,
-        buf.padded,
-        write ? "the Model kept them apart from your buffer"
-              : fmt::format("they read 0x{:02X} bytes (NaN as a float, -1 as an integer)", kPaddingPoison)));
+  if (memcheck_first(op, arg)) {
+    const std::string poison =
+        fmt::format("the Model reads 0x{:02X} bytes there (NaN as a float, -1 as an integer)", kPaddingPoison);
+    if (hi <= buf.allocation)
+      warnings_.push_back(
+          fmt::format("memcheck: {}: {} at {} {} GM bytes [{}, {}) of kernel argument {}, past its {} bytes into the "
+                      "allocation's padding (the board's allocator rounds it up to {}); {}",
+                      label(), op.info().name, op.loc.str(), write ? "writes" : "reads", std::max(lo, buf.size), hi,
+                      arg, buf.size, buf.allocation, write ? "the Model kept them apart from your buffer" : poison));
+    else
+      warnings_.push_back(fmt::format(
+          "memcheck: {}: {} at {} {} GM bytes [{}, {}) of kernel argument {}, past its {} bytes and its {}-byte "
+          "allocation into the rest of the caching allocator's {}-byte segment: on the board those bytes belong to "
+          "other tensors or are free, so {}",
+          label(), op.info().name, op.loc.str(), write ? "writes" : "reads", std::max(lo, buf.size), hi, arg, buf.size,
+          buf.allocation, buf.reach,
+          write ? "the write may corrupt another tensor (the Model kept it apart from your buffers)"
+                : "they read whatever is there; " + poison));
+  }
   StagedGm& s = staged_[which];
   s.arg = arg;
   s.lo = lo;
@@ -654,10 +638,15 @@ uint8_t* Block::memory(const Op& op, const RtValue& tensor, DType dtype, int64_t
          "{} {} GM bytes [{}, {}) of kernel argument {}, which has only {} bytes{}; nothing was {}", op.info().name,
          verb, t.addr, end, t.mem, buf.size,
          buf.extent() <= buf.size ? ""
-         : end <= buf.extent()
-             ? fmt::format(" (strict mode: on the board it reaches into the padding of its {}-byte allocation)",
-                           buf.extent())
-             : fmt::format(" (and its allocation on the board {})", buf.extent()),
+         : t.addr >= 0 && end <= buf.extent()
+             ? fmt::format(" (strict mode: on the board it reaches into {})",
+                           end <= buf.allocation
+                               ? fmt::format("the padding of its {}-byte allocation", buf.allocation)
+                               : fmt::format("the caching allocator's {}-byte segment past its {}-byte allocation",
+                                             buf.reach, buf.allocation))
+             : fmt::format(" (its allocation on the board has {}, and the segment the board's allocator maps for it "
+                           "ends at {}: past that the board faults too)",
+                           buf.allocation, buf.reach),
          e.write ? "written" : "read");
   if (end > buf.size) return padded_gm(op, t.mem, static_cast<uint64_t>(t.addr), bytes, e.write, which);
   return buf.ptr + t.addr;

@@ -1,10 +1,12 @@
 #include "sim/gm_hazards.h"
 
 #include <algorithm>
+#include <map>
 #include <set>
 #include <tuple>
 #include <utility>
 
+#include "sim/gm_checksum.h"
 #include "support/error.h"
 
 namespace asc::sim {
@@ -18,6 +20,7 @@ struct Access {
   const Op* op;
   uint64_t hash;
   bool atomic, write;
+  const GmWrite* whole = nullptr;  // a write: the block's whole write this piece is of
 };
 
 bool before(const Access& a, const Access& b) {
@@ -59,16 +62,42 @@ void at_host(const GmBuffer& b, uint64_t lo, uint64_t hi, F&& add) {
                  [&](uint8_t* p, uint64_t off, uint64_t n) { add(host(p), host(p) + n, host(p) - off); });
 }
 
-// Overlapping writes of two blocks in one epoch conflict unless both wrote
-// exactly the same range with the same bytes, or both combined atomically.
-void check_writes(std::vector<Access> writes, bool strict, std::vector<std::string>& warnings) {
+// Whether every byte of a write is in GM as the block wrote it, after the launch: then any other block's write
+// overlapping it wrote the same bytes there (or was overwritten by these, which is the same).
+class Survivors {
+ public:
+  explicit Survivors(const std::vector<GmBuffer>& gm) : gm_(gm) {}
+  bool survived(const GmWrite& w) {
+    auto [it, fresh] = known_.emplace(&w, false);
+    if (fresh) {
+      std::vector<uint8_t> bytes(w.hi - w.lo);
+      read_gm(gm_[w.arg], w.lo, w.hi, bytes.data());
+      it->second = checksum<false>(nullptr, bytes.data(), bytes.size()) == w.hash;
+    }
+    return it->second;
+  }
+
+ private:
+  const std::vector<GmBuffer>& gm_;
+  std::map<const GmWrite*, bool> known_;
+};
+
+// Overlapping writes of two blocks in one epoch conflict unless they wrote the
+// same bytes where they overlap, or both combined atomically.
+void check_writes(std::vector<Access> writes, const std::vector<GmBuffer>& gm, bool strict,
+                  std::vector<std::string>& warnings) {
   std::sort(writes.begin(), writes.end(), before);
+  Survivors survivors(gm);
+  auto same_bytes = [&](const Access& r, const Access& w) {
+    if (r.lo == w.lo && r.hi == w.hi && r.hash == w.hash) return true;
+    return survivors.survived(*r.whole) && survivors.survived(*w.whole);
+  };
   bool repeated = false;  // one warning per launch
   auto repeat = [&](const Access& r, const Access& w) {
     std::string text = fmt::format(
         "memcheck: blocks {} and {} both write the same bytes to GM [{}, {}) of kernel argument {} ({} at {}); the "
         "result does not depend on their order, but the work is repeated",
-        r.block, w.block, w.lo - w.base, w.hi - w.base, w.arg, w.op->info().name, w.op->loc.str());
+        r.block, w.block, w.lo - w.base, std::min(r.hi, w.hi) - w.base, w.arg, w.op->info().name, w.op->loc.str());
     if (strict) fail(ASC_ERR_GM_CONFLICT, w.op->loc, "{} (strict mode)", text);
     if (!repeated) warnings.push_back(std::move(text));
     repeated = true;
@@ -89,8 +118,7 @@ void check_writes(std::vector<Access> writes, bool strict, std::vector<std::stri
     const Access& w = writes[i];
     if (i > 0 && writes[i - 1].epoch != w.epoch) plain = atomic = Reach{};  // sync_all ordered the earlier ones
     if (const Access* r = plain.overlapping(w)) {
-      bool same = r->lo == w.lo && r->hi == w.hi && r->hash == w.hash;
-      if (w.atomic || !same) conflict(*r, w);
+      if (w.atomic || r->atomic || !same_bytes(*r, w)) conflict(*r, w);
       repeat(*r, w);
     }
     if (const Access* r = atomic.overlapping(w); r && !w.atomic) conflict(*r, w);
@@ -100,8 +128,7 @@ void check_writes(std::vector<Access> writes, bool strict, std::vector<std::stri
 
 constexpr size_t kMaxRaceWarnings = 4;  // per launch: the first per pair of op locations
 
-std::string race_warning(const Access& r, const Access& w, const std::vector<GmBuffer>& gm,
-                         const std::vector<std::string>& labels) {
+std::string race_warning(const Access& r, const Access& w, const std::vector<GmBuffer>& gm, const BlockLabel& label) {
   const uint64_t b = r.base;
   std::string through =
       w.arg != r.arg ? fmt::format(" through kernel argument {} (the same memory: one buffer passed twice)", w.arg)
@@ -110,13 +137,13 @@ std::string race_warning(const Access& r, const Access& w, const std::vector<GmB
       "racecheck: {} reads GM bytes [{}, {}) of kernel argument {} ({} at {}) that {} writes{}{} ({} at {}) in the "
       "same launch, unordered: blocks run in any order, so it reads the old or the new bytes; order them (sync_all) "
       "or give each block its own slice",
-      labels[r.block], std::max(r.lo, w.lo) - b, std::min(r.hi, w.hi) - b, r.arg, r.op->info().name, r.op->loc.str(),
-      labels[w.block], w.atomic ? " atomically" : "", through, w.op->info().name, w.op->loc.str());
+      label(r.block), std::max(r.lo, w.lo) - b, std::min(r.hi, w.hi) - b, r.arg, r.op->info().name, r.op->loc.str(),
+      label(w.block), w.atomic ? " atomically" : "", through, w.op->info().name, w.op->loc.str());
 }
 
 // A read and a write of two blocks in one epoch are unordered. Only reads of
 // memory some block writes take part in the sweep.
-void check_reads(std::vector<Access> accesses, const std::vector<GmBuffer>& gm, const std::vector<std::string>& labels,
+void check_reads(std::vector<Access> accesses, const std::vector<GmBuffer>& gm, const BlockLabel& label,
                  std::vector<std::string>& warnings) {
   std::sort(accesses.begin(), accesses.end(), before);
   std::set<std::pair<std::string, std::string>> reported;  // (read, write) op locations
@@ -128,7 +155,7 @@ void check_reads(std::vector<Access> accesses, const std::vector<GmBuffer>& gm, 
     if (other) {
       const Access& r = a.write ? *other : a;
       const Access& w = a.write ? a : *other;
-      if (reported.emplace(r.op->loc.str(), w.op->loc.str()).second) warnings.push_back(race_warning(r, w, gm, labels));
+      if (reported.emplace(r.op->loc.str(), w.op->loc.str()).second) warnings.push_back(race_warning(r, w, gm, label));
     }
     (a.write ? writes : reads).add(a);
   }
@@ -144,7 +171,7 @@ bool uses_cross_core_flags(const Kernel& kernel) {
 }  // namespace
 
 void check_gm_hazards(const Kernel& kernel, const std::vector<GmBuffer>& gm, std::vector<BlockGmAccesses>& blocks,
-                      const std::vector<std::string>& labels, bool strict, std::vector<std::string>& warnings) {
+                      const BlockLabel& label, bool strict, std::vector<std::string>& warnings) {
   // Epochs order accesses only if every core passed every barrier: with
   // sync_all(is_aiv_only=True) in a mix kernel the cube cores pass none.
   bool epochs_order = std::all_of(blocks.begin(), blocks.end(),
@@ -155,12 +182,12 @@ void check_gm_hazards(const Kernel& kernel, const std::vector<GmBuffer>& gm, std
   for (uint32_t b = 0; b < blocks.size(); ++b)
     for (const GmWrite& w : blocks[b].writes) {
       at_host(gm[w.arg], w.lo, w.hi, [&](uint64_t lo, uint64_t hi, uint64_t base) {
-        accesses.push_back({lo, hi, base, b, w.arg, epoch(w.epoch), w.op, w.hash, w.atomic, true});
+        accesses.push_back({lo, hi, base, b, w.arg, epoch(w.epoch), w.op, w.hash, w.atomic, true, &w});
       });
       written[w.arg] = true;
     }
   if (accesses.empty()) return;
-  check_writes(accesses, strict, warnings);
+  check_writes(accesses, gm, strict, warnings);
   if (!epochs_order || uses_cross_core_flags(kernel)) return;
   // Reads of an argument whose memory (by host address: aliases too) no block writes cannot race.
   std::vector<bool> hot(gm.size(), false);
@@ -176,7 +203,7 @@ void check_gm_hazards(const Kernel& kernel, const std::vector<GmBuffer>& gm, std
           accesses.push_back({lo, hi, base, b, r.arg, r.epoch, r.op, 0, false, false});
         });
   if (accesses.size() == n_writes) return;
-  check_reads(std::move(accesses), gm, labels, warnings);
+  check_reads(std::move(accesses), gm, label, warnings);
 }
 
 }  // namespace asc::sim

@@ -1,8 +1,8 @@
 // Cross-block GM hazards, checked after a launch from every block's recorded
 // GM accesses (LaunchOptions::sanitize). Blocks run in any order on the NPU:
 //   * two blocks writing the same bytes conflict (ASC_ERR_GM_CONFLICT), unless
-//     both wrote the same range with the same bytes (a memcheck warning: the
-//     work is repeated; strict: the conflict error), or both atomically;
+//     they wrote the same values there (a memcheck warning: the work is
+//     repeated; strict: the conflict error), or both atomically;
 //   * a block reading bytes another block writes reads the old or the new ones
 //     (a racecheck warning: the board runs it).
 // Accesses are compared by host address (aliased arguments are one memory);
@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -29,8 +30,9 @@ struct BlockGmAccesses {
 };
 
 // Throws ASC_ERR_GM_CONFLICT on a write/write conflict; appends racecheck warnings (a few at most) to `warnings`.
-// `labels` name the blocks (core_label), by the index into `blocks`.
+// `label` names a block (core_label) by its index into `blocks`; called only for a warning.
+using BlockLabel = std::function<std::string(uint32_t block)>;
 void check_gm_hazards(const Kernel& kernel, const std::vector<GmBuffer>& gm, std::vector<BlockGmAccesses>& blocks,
-                      const std::vector<std::string>& labels, bool strict, std::vector<std::string>& warnings);
+                      const BlockLabel& label, bool strict, std::vector<std::string>& warnings);
 
 }  // namespace asc::sim

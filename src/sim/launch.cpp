@@ -233,14 +233,11 @@ LaunchReport run_kernel(const Kernel& kernel, const Platform& platform, uint32_t
                 first_error->loc());
   }
   std::vector<std::string> hazards;
-  if (options.sanitize) {
+  if (options.sanitize && count > 1) {  // hazards between blocks
     std::vector<BlockGmAccesses> accesses(count);
-    std::vector<std::string> labels(count);
-    for (uint32_t b = 0; b < count; ++b) {
-      accesses[b] = std::move(results[b].gm);
-      labels[b] = core_label(kernel.options.kernel_type, cores[b]);
-    }
-    check_gm_hazards(kernel, gm, accesses, labels, options.strict, hazards);
+    for (uint32_t b = 0; b < count; ++b) accesses[b] = std::move(results[b].gm);
+    auto label = [&](uint32_t b) { return core_label(kernel.options.kernel_type, cores[b]); };
+    check_gm_hazards(kernel, gm, accesses, label, options.strict, hazards);
   }
   LaunchReport report = summarise(kernel, platform, results, cores);
   for (auto& w : hazards) report.warnings.push_back(std::move(w));

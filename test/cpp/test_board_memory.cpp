@@ -1,5 +1,6 @@
 // Memory like the board's (docs/model-backend.md "Memory like the board's"):
-// a GM argument is its allocation, padded as the runtime's allocator pads it;
+// a GM argument is its allocation, padded as the runtime's allocator pads it,
+// inside the segment the caching allocator maps for it;
 // a local tensor is a view of one flat Unified Buffer. What the board runs,
 // the Model runs with a memcheck warning; strict mode makes each an error.
 #include <gtest/gtest.h>
@@ -128,16 +129,48 @@ TEST(BoardMemory, ManyBlocksCrossingTheEndWarnOncePerOpAndArgument) {
   EXPECT_EQ(bits(k.zs[63]), bits(7.0f));
 }
 
-// Past the allocation it is the error it always was, and nothing is written.
-TEST(BoardMemory, PastThePaddingIsStillOutOfBounds) {
+// x's buffer is one float: the copy of 64 reads past its 64-byte allocation into the rest of the caching
+// allocator's segment, which the board maps (other tensors' memory or free): it runs, with a warning.
+TEST(BoardMemory, ReadPastTheAllocationIntoTheSegmentRunsWithAWarning) {
   Kernel k;
   k.copy_x_to_z();
+  k.x_bytes = 4;
+  asc::sim::LaunchReport r = k.run();
+  const auto m = memchecks(r);
+  ASSERT_EQ(m.size(), 1u) << (m.empty() ? "" : m[0]);
+  EXPECT_TRUE(has(m[0], "reads GM bytes [4, 256) of kernel argument 0, past its 4 bytes and its 64-byte allocation"))
+      << m[0];
+  EXPECT_TRUE(has(m[0], "2097152-byte segment")) << m[0];
+  EXPECT_TRUE(has(m[0], "belong to other tensors or are free")) << m[0];
+  EXPECT_EQ(bits(k.zs[0]), bits(k.xs[0]));
+  for (int64_t i = 1; i < kN; ++i) EXPECT_EQ(bits(k.zs[i]), 0xFFFFFFFFu) << i;
+}
+
+TEST(BoardMemory, SegmentReachFollowsTheCachingAllocatorsSegments) {
+  constexpr uint64_t kMiB = 1024 * 1024;
+  EXPECT_EQ(asc::sim::board_reach_bytes(0), 0u);
+  EXPECT_EQ(asc::sim::board_reach_bytes(4), 2 * kMiB);
+  EXPECT_EQ(asc::sim::board_reach_bytes(kMiB - 32), 2 * kMiB);         // a 1 MiB block: a small one
+  EXPECT_EQ(asc::sim::board_reach_bytes(kMiB - 31), 20 * kMiB);        // one more byte: a large segment
+  EXPECT_EQ(asc::sim::board_reach_bytes(10 * kMiB), 12 * kMiB);        // 10 MiB + 512: rounded to 2 MiB
+  EXPECT_EQ(asc::sim::board_reach_bytes(10 * kMiB - 600), 20 * kMiB);  // a block just under 10 MiB
+  EXPECT_EQ(asc::sim::board_reach_bytes(10 * kMiB - 64), 10 * kMiB);   // a 10 MiB block: its own segment
+}
+
+// Past the allocator's segment it is the error it always was (the board faults), and nothing is written.
+TEST(BoardMemory, PastTheSegmentIsStillOutOfBounds) {
+  Kernel k;
+  const Value far = k.w.i32((2 * 1024 * 1024 - 128) / 4);  // 64 floats from here end 128 bytes past the segment
+  const Value z_far = k.w.global_tensor(k.w.param(2), far, k.n);
+  k.w.data_copy(k.x, k.x_gm, k.n);
+  k.w.sync(MTE2_MTE3, k.zero);
+  k.w.data_copy(z_far, k.x, k.n);
   constexpr float kGuard = 3.0f;
   k.zs.assign(kN, kGuard);
-  k.z_bytes = 48 * 4;  // allocation 224 bytes, the copy reaches 256
+  k.z_bytes = 48 * 4;
   auto e = error_of([&] { k.run(); });
-  ASSERT_TRUE(
-      is_error(e, ASC_ERR_OUT_OF_BOUNDS, {"kernel argument 2", "only 192 bytes", "allocation on the board 224"}));
+  ASSERT_TRUE(is_error(e, ASC_ERR_OUT_OF_BOUNDS,
+                       {"kernel argument 2", "only 192 bytes", "allocation on the board has 224", "ends at 2097152"}));
   for (int64_t i = 0; i < kN; ++i) EXPECT_EQ(bits(k.zs[i]), bits(kGuard)) << i;
 }
 
@@ -209,6 +242,38 @@ TEST(BoardMemory, StrictModeMakesIdenticalWritesAConflict) {
   k.copy_x_to_z();
   auto e = error_of([&] { k.run(2, true); });
   EXPECT_TRUE(is_error(e, ASC_ERR_GM_CONFLICT, {"both write the same bytes", "strict mode"}));
+}
+
+// Block b copies x[8b, 8b + 64) to z[8b, 8b + 64) (x and z of 64 + 8 floats): neighbouring blocks' writes
+// overlap by 56 floats, with the same values there. Harmless in any order: a warning, not a conflict.
+// With `shift_source` false every block copies x[0, 64) instead, so the overlapping values differ: a conflict.
+struct ShiftedCopies : Kernel {
+  explicit ShiftedCopies(bool shift_source) {
+    const Value at = w.op("arith.mul", {w.cast(w.op("get_block_idx", {}), ASC_DTYPE_INT32), w.i32(8)});
+    const Value x_at = w.global_tensor(w.param(0), shift_source ? at : zero, n);
+    const Value z_at = w.global_tensor(w.param(2), at, n);
+    w.data_copy(x, x_at, n);
+    w.sync(MTE2_MTE3, zero);
+    w.data_copy(z_at, x, n);
+    xs = random_values<float>(kN + 8, 3, -10, 10);
+    zs.assign(kN + 8, 0.0f);
+    x_bytes = z_bytes = (kN + 8) * 4;
+  }
+};
+
+TEST(BoardMemory, PartlyOverlappingWritesOfTheSameValuesWarn) {
+  ShiftedCopies k(true);
+  asc::sim::LaunchReport r = k.run(2);
+  const auto m = memchecks(r);
+  ASSERT_EQ(m.size(), 1u);
+  EXPECT_TRUE(has(m[0], "blocks 0 and 1 both write the same bytes to GM [32, 256) of kernel argument 2")) << m[0];
+  EXPECT_EQ(std::memcmp(k.zs.data(), k.xs.data(), (kN + 8) * 4), 0);
+}
+
+TEST(BoardMemory, PartlyOverlappingWritesOfDifferentValuesConflict) {
+  ShiftedCopies k(false);
+  auto e = error_of([&] { k.run(2); });
+  EXPECT_TRUE(is_error(e, ASC_ERR_GM_CONFLICT, {"blocks 0 and 1 both write GM bytes [32, 256) of kernel argument 2"}));
 }
 
 }  // namespace

@@ -525,7 +525,9 @@ TEST_F(CapiTest, AsynchronousKernelFailuresAreReportedBySynchronize) {
   set_async(stream_, true);
   const size_t n = static_cast<size_t>(k.block_length);
   std::vector<float> x(n, 1.0f), y(n, 2.0f), z(n, 0.0f), small(n / 2, 0.0f);
-  const asc_arg_t bad[] = {buffer_arg(x), buffer_arg(y), buffer_arg(small)};  // z too short: out of bounds
+  // z too short: out of bounds (strict: the board would write the rest of its allocator's segment)
+  ASSERT_EQ(asc_stream_set_option(stream_, "strict", 6, 1), ASC_OK);
+  const asc_arg_t bad[] = {buffer_arg(x), buffer_arg(y), buffer_arg(small)};
   const asc_arg_t good[] = {buffer_arg(x), buffer_arg(y), buffer_arg(z)};
   ASSERT_EQ(asc_launch(kernel, stream_, 1, bad, 3), ASC_OK) << asc_last_error();
   ASSERT_EQ(asc_launch(kernel, stream_, 1, good, 3), ASC_OK);
@@ -541,6 +543,7 @@ TEST_F(CapiTest, AsynchronousKernelFailuresAreReportedBySynchronize) {
   ASSERT_EQ(asc_launch(kernel, stream_, 1, bad, 3), ASC_OK);
   EXPECT_TRUE(fails_with(asc_stream_set_option(stream_, "async", 5, 0), ASC_ERR_OUT_OF_BOUNDS));
   set_async(stream_, false);
+  ASSERT_EQ(asc_stream_set_option(stream_, "strict", 6, 0), ASC_OK);
 }
 
 // docs/model-backend.md "Memory like the board's": a write into the padding of z's allocation runs with a
@@ -892,7 +895,8 @@ TEST_F(CapiTest, AsynchronousFailuresGoToTheThreadThatLaunched) {
   set_async(stream_, true);
   const size_t n = static_cast<size_t>(k.block_length);
   std::vector<float> x(n, 1.0f), y(n, 2.0f), z(n, 0.0f), small(n / 2, 0.0f);
-  const asc_arg_t bad[] = {buffer_arg(x), buffer_arg(y), buffer_arg(small)};  // out of bounds
+  ASSERT_EQ(asc_stream_set_option(stream_, "strict", 6, 1), ASC_OK);  // out of bounds, not the board's segment
+  const asc_arg_t bad[] = {buffer_arg(x), buffer_arg(y), buffer_arg(small)};
   const asc_arg_t good[] = {buffer_arg(x), buffer_arg(y), buffer_arg(z)};
   asc_launch_stats_t stats{};
   stats.blocks = 77;

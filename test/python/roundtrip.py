@@ -13,6 +13,7 @@ are not compared: they are not defined.
 
 from __future__ import annotations
 
+import ctypes
 import functools
 import hashlib
 import json
@@ -126,8 +127,8 @@ class RoundTrip:
     def run_cpu(self, name, so, platform, kernel_type, core_num, threads, c_args, n, inputs, fill):
         """Runs the compiled kernel on copies of the inputs; returns the copies and what it printed."""
         # Each GM buffer as the board's allocator gives it (the Model's gm_memory.h): the caller's bytes, then
-        # padding that reads as the Model's poison, so a kernel reaching into the padding runs alike on both.
-        copies = [None if data is None else cpu_ffi.new("char[]", _padded(data)) for data in inputs]
+        # the rest of the allocator's segment, reading as the Model's poison.
+        copies = [None if data is None else _padded_copy(data) for data in inputs]
         args = cpu_ffi.new("asc_arg_t[]", max(1, n))
         for i in range(n):
             a, b = args[i], c_args[i]
@@ -210,11 +211,28 @@ class RoundTrip:
         return status
 
 
-def _padded(data: bytes) -> bytes:
-    """`data` followed by the padding of the board's allocation of its size (aclrtMalloc: ALIGN_UP(n, 32) + 32),
-    filled with the Model's padding poison (0xFF)."""
-    extent = (len(data) + 31) // 32 * 32 + 32 if data else 0
-    return data + b"\xff" * (extent - len(data))
+def _board_reach(n: int) -> int:
+    """The bytes from a buffer's start the board's kernel can touch (the Model's sim::board_reach_bytes): the
+    segment torch_npu's caching allocator maps for an n-byte request, 0 for 0."""
+    mib = 1 << 20
+    if n == 0:
+        return 0
+    block = (n + 32 + 511) // 512 * 512
+    if block <= mib:
+        return 2 * mib
+    if block < 10 * mib:
+        return 20 * mib
+    return -(-block // (2 * mib)) * 2 * mib
+
+
+def _padded_copy(data: bytes):
+    """A CPU buffer holding `data`, then the rest of the segment the board's allocator would map for it, filled
+    with the Model's padding poison (0xFF): a kernel straying past its tensor runs alike on both."""
+    reach = _board_reach(len(data))
+    buf = cpu_ffi.new("char[]", reach)
+    cpu_ffi.memmove(buf, data, len(data))
+    ctypes.memset(int(cpu_ffi.cast("uintptr_t", buf)) + len(data), 0xFF, reach - len(data))
+    return buf
 
 
 def read_output(stream_handle) -> str:

@@ -1,6 +1,7 @@
 """Memory like the board's (docs/model-backend.md): a GM argument is its allocation, padded as the runtime's
-allocator pads it, and a local tensor is a view of one flat Unified Buffer. What the board runs, the Model runs
-with an asc.errors.MemcheckWarning; strict mode (Stream.set_strict, ASC_STRICT=1) makes each an error."""
+allocator pads it, inside the segment the caching allocator maps for it, and a local tensor is a view of one
+flat Unified Buffer. What the board runs, the Model runs with an asc.errors.MemcheckWarning; strict mode
+(Stream.set_strict, ASC_STRICT=1) makes each an error."""
 
 import numpy as np
 import pytest
@@ -73,12 +74,46 @@ def test_strict_mode_makes_the_padding_an_error():
     assert np.all(z_backing[250:] == SENTINEL)
 
 
-def test_past_the_padding_stays_out_of_bounds():
-    x = np.zeros(200, np.float32)  # 800 bytes, allocation 832; the last block reads up to 1024
+def test_past_the_allocation_reads_the_allocators_segment_and_warns(rng):
+    x = rng.random(200, dtype=np.float32)  # 800 bytes, allocation 832; the last block reads up to 1024
     z_backing, z = guarded(200, SENTINEL)
-    with pytest.raises(OutOfBoundsError, match=r"argument 'x', which has only 800 bytes \(and its allocation"):
+    with pytest.warns(MemcheckWarning) as record:
         launch(add_one_per_tile, 4, x, z)
+    texts = [str(w.message) for w in record if issubclass(w.category, MemcheckWarning)]
+    assert any(
+        "reads GM bytes [800, 1024) of argument 'x', past its 800 bytes and its 832-byte allocation into the rest of "
+        "the caching allocator's 2097152-byte segment"
+        in t
+        and "belong to other tensors or are free" in t
+        for t in texts
+    ), texts
+    np.testing.assert_array_equal(z, x + np.float32(1.0))
     assert np.all(z_backing[200:] == SENTINEL)
+
+
+FAR = (2 * 1024 * 1024 - 128) // 4  # float32 elements: a tile from here ends 128 bytes past the segment
+
+
+@asc.jit
+def copy_far(x: asc.GlobalAddress, z: asc.GlobalAddress):
+    x_gm = asc.GlobalTensor()
+    z_gm = asc.GlobalTensor()
+    x_gm.set_global_buffer(x, TILE)
+    z_gm.set_global_buffer(z + FAR, TILE)
+    a = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, TILE)
+    asc.data_copy(a, x_gm, TILE)
+    asc.set_flag(asc.HardEvent.MTE2_MTE3, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_MTE3, 0)
+    asc.data_copy(z_gm, a, TILE)
+
+
+def test_past_the_allocators_segment_stays_out_of_bounds():
+    x = np.ones(TILE, np.float32)
+    z_backing, z = guarded(200, SENTINEL)
+    with pytest.raises(OutOfBoundsError, match=r"argument 'z', which has only 800 bytes \(its allocation") as e:
+        launch(copy_far, 1, x, z)
+    assert "ends at 2097152: past that the board faults too" in str(e.value)
+    assert np.all(z_backing == SENTINEL)
 
 
 @asc.jit

@@ -108,9 +108,13 @@ def prints_then_fails(x: asc.GlobalAddress, n: int):
 
 
 def test_output_of_a_failing_launch_is_printed_before_the_error(capsys):
-    with pytest.raises(asc.errors.OutOfBoundsError):
-        # 32 elements (128 bytes) from 8: past the 64 bytes the board's allocator would give them too
-        prints_then_fails[2, rt.current_stream()](np.zeros(8, np.float32), 32)
+    stream = rt.current_stream()
+    stream.set_strict(True)  # 32 elements (128 bytes) from 8: strict, past the caller's 32 bytes is the fault
+    try:
+        with pytest.raises(asc.errors.OutOfBoundsError):
+            prints_then_fails[2, stream](np.zeros(8, np.float32), 32)
+    finally:
+        stream.set_strict(False)
     assert capsys.readouterr().out == "[Block 0/2] about to read 32 elements\n"  # block 0 failed: no block 1
 
 

@@ -110,9 +110,9 @@ def copy_out_at(x: asc.GlobalAddress, start: int, n: int):
 def test_gm_write_outside_the_buffer_is_refused_and_writes_nothing():
     backing = np.full(128, 7.0, np.float32)
     x = backing[:64]  # the kernel sees 64 floats; the rest is the guard
-    # [64, 320) reaches past the 288 bytes of the board's allocation, not just into its padding
-    with pytest.raises(OutOfBoundsError, match=r"argument 'x'.*256 bytes") as err:
-        launch(copy_out_at, x, 16, 64)
+    # 2 MiB in: past the segment the board's allocator maps for x, where the board faults too
+    with pytest.raises(OutOfBoundsError, match=r"argument 'x'.*256 bytes.*past that the board faults too") as err:
+        launch(copy_out_at, x, 2 * 1024 * 1024 // 4, 64)
     assert f"{HERE}:{line_of(copy_out_at, 'asc.data_copy')}" in str(err.value)
     assert np.all(backing == 7.0)
 

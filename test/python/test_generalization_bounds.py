@@ -3,18 +3,20 @@
 Those tests split `total` elements over N cores as block_length = ceil(total / N),
 copy whole tiles of a fixed tile_length and run tile_num = ceil(block_length /
 tile_length) tiles per core. Whenever total is not a multiple of N * tile_length,
-the last cores copy whole tiles that run past the end of the arrays; on the NPU
-the allocator's padding hides a little of that. The Model pads each array as the
-board's allocator does (docs/model-backend.md, "Memory like the board's") and
-keeps three promises for them:
+the last cores copy whole tiles that run past the end of the arrays, and
+neighbouring cores' tiles overlap. On the NPU that runs: the allocator's padding
+and the rest of the segment the caching allocator maps take the stray bytes, and
+the overlapping cores write the same values. The Model runs it too
+(docs/model-backend.md, "Memory like the board's") and keeps these promises:
 
 * every size that stays inside its arrays runs and matches numpy exactly;
-* a size whose overruns stay inside the allocation's padding runs, matches numpy
-  on the real elements and warns (MemcheckWarning), writing nothing outside;
-* a size that runs past the allocation is an `OutOfBoundsError` (a `KernelError`)
-  naming this file and the line of the offending `data_copy`, and not one byte
-  outside the arrays is written. The arrays are views into larger backing
-  buffers, so the bound must be the array passed, not the memory behind it.
+* every other size runs, matches numpy on the real elements and warns
+  (MemcheckWarning), writing not one byte outside the arrays; the arrays are
+  views into larger backing buffers, so the bound must be the array passed, not
+  the memory behind it;
+* in strict mode such a size is an `OutOfBoundsError` (a `KernelError`) naming
+  this file and the line of the offending `data_copy`, and nothing outside the
+  arrays is written.
 """
 
 import inspect
@@ -154,20 +156,13 @@ def tiling(total):
     return block_length, -(-block_length // TILE)
 
 
-def allocation_bytes(nbytes):
-    """The board's allocation of nbytes as the Model pads it: aclrtMalloc's ALIGN_UP(n, 32) + 32."""
-    return -(-nbytes // 32) * 32 + 32
-
-
-def first_overrun(total, itemsize=None):
-    """(block, first element) of the tile the lowest overrunning block copies first, or None. With
-    itemsize, past the array's allocation (its padding included) rather than past its elements."""
+def first_overrun(total):
+    """(block, first element) of the tile the lowest overrunning block copies first, or None."""
     block_length, tile_num = tiling(total)
     for block in range(CORES):
         for i in range(tile_num):
             start = block * block_length + i * TILE
-            end = start + TILE if itemsize is None else (start + TILE) * itemsize
-            if end > (total if itemsize is None else allocation_bytes(total * itemsize)):
+            if start + TILE > total:
                 return block, start
     return None
 
@@ -284,28 +279,32 @@ def test_in_bounds_sizes_match_numpy(op, dtype, total, rng):
 
 
 def check_overrun(op, dtype, total, rng):
+    """Runs as on the board: warns, computes every real element, writes nothing outside the arrays."""
     launch, inputs, before, z, z_backing, want = run(op, dtype, total, rng)
-    if first_overrun(total, dtype.itemsize) is None:  # only into the padding: runs as on the board, and warns
-        # Neighbouring blocks' tiles overlap here (block_length is not a multiple of TILE): the sanitizer's
-        # conflict check refuses writes of overlapping, unequal ranges, so the padding is checked without it.
-        stream = rt.current_stream()
-        stream.set_sanitize(False)
-        try:
-            with pytest.warns(asc.errors.MemcheckWarning, match="padding"):
-                launch()
-        finally:
-            stream.set_sanitize(True)
-        assert np.all(close_enough(op, dtype, z, want))
-        assert np.all(z_backing[total:] == SENTINEL), "written past the end of z"
-        assert_inputs_untouched(inputs, before)
-        return
-    with pytest.raises(OutOfBoundsError) as err:
+    with pytest.warns(asc.errors.MemcheckWarning) as record:
         launch()
+    texts = [str(w.message) for w in record if issubclass(w.category, asc.errors.MemcheckWarning)]
+    name = "z" if op == "duplicate" else "x"
+    assert any(f"argument '{name}', past its {total * dtype.itemsize} bytes" in t for t in texts), texts
+    assert np.all(close_enough(op, dtype, z, want))
+    assert np.all(z_backing[total:] == SENTINEL), "written past the end of z"
+    assert_inputs_untouched(inputs, before)
+
+
+def check_strict_overrun(op, dtype, total, rng):
+    """Strict mode: the first overrun is the error, naming the block, the bytes, the argument and the line."""
+    launch, inputs, before, z, z_backing, want = run(op, dtype, total, rng)
+    stream = rt.current_stream()
+    stream.set_strict(True)
+    try:
+        with pytest.raises(OutOfBoundsError) as err:
+            launch()
+    finally:
+        stream.set_strict(False)
     assert isinstance(err.value, KernelError)
     text = str(err.value)
-
     # The first overrun of the lowest overrunning block: a load of x, or (duplicate, no inputs) the store of z.
-    block, start = first_overrun(total, dtype.itemsize)
+    block, start = first_overrun(total)
     size = dtype.itemsize
     if op == "duplicate":
         access, name, copy = "data_copy.local_to_gm writes", "z", line_of(store_tile, "asc.data_copy")
@@ -313,8 +312,8 @@ def check_overrun(op, dtype, total, rng):
         access, name, copy = "data_copy.gm_to_local reads", "x", line_of(load_tile, "asc.data_copy")
     assert f"block {block}: {access} GM bytes [{start * size}, {(start + TILE) * size}) " in text
     assert f"of argument '{name}', which has only {total * size} bytes" in text
+    assert "strict mode" in text
     assert f"{HERE}:{copy}:" in text
-
     assert np.all(z_backing[total:] == SENTINEL), "written past the end of z"
     # Inside z, every element is untouched or the right answer (overlapping cores write the same values).
     assert np.all((z == SENTINEL) | close_enough(op, dtype, z, want))
@@ -322,8 +321,20 @@ def check_overrun(op, dtype, total, rng):
 
 
 @pytest.mark.parametrize("op,dtype,total", params(OVERRUNS))
-def test_overrunning_sizes_raise_and_write_nothing_outside(op, dtype, total, rng):
+def test_overrunning_sizes_run_warn_and_write_nothing_outside(op, dtype, total, rng):
     check_overrun(op, dtype, total, rng)
+
+
+STRICT_CASES = [
+    pytest.param(op, np.dtype(dtypes[0]), n, id=f"{op}-{np.dtype(dtypes[0]).name}-{n}")
+    for op, dtypes in DTYPES.items()
+    for n in (1, 4097)
+]
+
+
+@pytest.mark.parametrize("op,dtype,total", STRICT_CASES)
+def test_strict_mode_makes_an_overrun_an_error_that_writes_nothing(op, dtype, total, rng):
+    check_strict_overrun(op, dtype, total, rng)
 
 
 @pytest.mark.parametrize(
@@ -333,11 +344,12 @@ def test_overrunning_sizes_raise_and_write_nothing_outside(op, dtype, total, rng
         pytest.param("duplicate", np.dtype(np.float16), 1000, id="duplicate"),
     ],
 )
-def test_overruns_are_caught_with_the_sanitizer_off(op, dtype, total, rng):
+def test_overruns_write_nothing_outside_with_the_sanitizer_off(op, dtype, total, rng):
     """Bounds are not a sanitizer check that can be turned off: the Model must never write outside the arrays."""
     stream = rt.current_stream()
     stream.set_sanitize(False)
     try:
         check_overrun(op, dtype, total, rng)
+        check_strict_overrun(op, dtype, total, rng)
     finally:
         stream.set_sanitize(True)

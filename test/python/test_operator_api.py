@@ -14,7 +14,7 @@ import pytest
 
 import asc.lib.runtime as rt
 import pyasc
-from asc.errors import BackendUnavailableError, MemcheckWarning, OutOfBoundsError
+from asc.errors import BackendUnavailableError, OutOfBoundsError
 
 OPS_FILE = os.path.basename(ops.__file__)
 
@@ -369,12 +369,16 @@ def test_an_out_of_bounds_index_names_the_loop(rng):
 
 def test_a_fault_in_a_scalar_nest_names_the_users_loop():
     x = np.ones((4, 9), np.float32)
-    out = np.zeros((2, 9), np.float32)  # two rows short: past the 128 bytes the board would allocate for 72
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", pyasc.SlowLoopWarning)
-        warnings.simplefilter("ignore", MemcheckWarning)  # the writes into the allocation's padding before
-        with pytest.raises(OutOfBoundsError, match=r"operator 'Cumsum': .*writes GM bytes \[128, 132\)") as e:
-            ops.cumsum(x, out)
+    out = np.zeros((2, 9), np.float32)  # two rows short: strict, past its 72 bytes is the fault
+    stream = rt.current_stream()
+    stream.set_strict(True)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", pyasc.SlowLoopWarning)
+            with pytest.raises(OutOfBoundsError, match=r"operator 'Cumsum': .*writes GM bytes \[72, 76\)") as e:
+                ops.cumsum(x, out)
+    finally:
+        stream.set_strict(False)
     assert e.value.file.endswith(OPS_FILE) and e.value.line == ops.cumsum.fn.__code__.co_firstlineno + 3
     np.testing.assert_array_equal(out, np.cumsum(x, axis=1)[:2])  # the rows inside were written, then it stopped
 
