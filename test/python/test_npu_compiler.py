@@ -201,3 +201,47 @@ def test_detect_passes_mark_mix_and_printing_kernels(toolchain):
 def test_kernel_arg_attrs_are_the_parameters_and_what_the_kernel_writes(toolchain):
     args = C.ir.get_kernel_arg_attrs(module_of())
     assert [(a.index, a.type, a.writes) for a in args] == [(0, "!gm_addr<f16>", True), (1, "i32", False)]
+
+
+def test_only_npu_devices_take_a_compiler_and_kernel_options_have_names():
+    from asc._ffi import ffi, last_error, lib
+    from asc.lib.runtime import state
+
+    device = ffi.new("asc_device_t**")
+    assert lib.asc_device_create(lib.ASC_BACKEND_MODEL, b"Ascend910B1", 11, 0, device) == lib.ASC_OK
+    try:
+        status = lib.asc_device_set_npu_compiler(device[0], state._npu_compile_callback, ffi.NULL)
+        assert status == lib.ASC_ERR_INVALID_ARGUMENT
+        assert "the Model backend compiles no kernels for the NPU" in last_error()[0]
+    finally:
+        lib.asc_device_destroy(device[0])
+    module = module_of(KernelType.MIX_AIV_HARD_SYNC)
+    assert module.kernel_type == KernelType.MIX_AIV_HARD_SYNC.value and module.option("auto_sync") == 1
+    with pytest.raises(RuntimeError, match="unknown kernel option 'sync' .known: auto_sync, insert_sync"):
+        module.option("sync")
+
+
+FAILING_BISHENG = """#!/bin/sh
+[ "$1" = --version ] && { echo "fake bisheng 9.9"; exit 0; }
+echo "kernel.cpp:3:1: error: no member named 'Muls'"; exit 1
+"""
+
+
+def test_a_launch_on_the_npu_fails_with_the_build_s_error(tmp_path):
+    """The device's compiler is the Compiler: its failure is the launch's error, with the compiler's output and
+    the command to rerun, and the Model still runs."""
+    from test_config import FAKE_LINKER, run_npu_script
+
+    bin_dir = tmp_path / "cann" / "compiler" / "ccec_compiler" / "bin"
+    bin_dir.mkdir(parents=True)
+    for name, text in (("bisheng", FAILING_BISHENG), ("ld.lld", FAKE_LINKER)):
+        (bin_dir / name).write_text(text)
+        (bin_dir / name).chmod(0o755)
+    out = run_npu_script(tmp_path, {"ASCEND_HOME_PATH": str(tmp_path / "cann")})
+    assert out.returncode == 0, out.stderr
+    failures = [line for line in out.stdout.splitlines() if line.startswith("NPU: ")]
+    assert len(failures) == 2 and all("Backend.NPU: compiling kernel 'scale'" in f for f in failures), out.stdout
+    assert "bisheng failed (exit 1) building kernel 'scale'" in out.stdout
+    assert "error: no member named 'Muls'" in out.stdout and "fake bisheng 9.9" in out.stdout
+    assert "Please rerun (in " in out.stdout and "aclrtLaunchKernelWithHostArgs" not in out.stdout
+    assert "Model: 2.0" in out.stdout
