@@ -234,6 +234,22 @@ asc_status_t asc_kernel_param_count(const asc_kernel_t* kernel, size_t* out) {
   return guard([&] { *require(out, "out") = capi::live_kernel(kernel).num_params; });
 }
 
+asc_status_t asc_kernel_option(const asc_kernel_t* kernel, const char* name, size_t name_len, int64_t* out) {
+  return guard([&] {
+    const Kernel& k = capi::live_kernel(kernel);
+    int64_t* result = require(out, "out");
+    std::string_view n = capi::text(name, name_len, "name");
+    if (n == "auto_sync")
+      *result = k.options.auto_sync ? 1 : 0;
+    else if (n == "insert_sync")
+      *result = k.options.insert_sync ? 1 : 0;
+    else if (n == "kernel_type")
+      *result = static_cast<int64_t>(k.options.kernel_type);
+    else
+      fail(ASC_ERR_INVALID_ARGUMENT, "unknown kernel option '{}' (known: auto_sync, insert_sync, kernel_type)", n);
+  });
+}
+
 asc_status_t asc_kernel_param_writes(const asc_kernel_t* kernel, size_t index, int32_t* out) {
   return guard([&] {
     const Kernel& k = capi::live_kernel(kernel);

@@ -1,4 +1,6 @@
 // Platforms, devices, streams and launch.
+#include <algorithm>
+#include <cstring>
 #include <memory>
 #include <string>
 
@@ -125,6 +127,31 @@ asc_status_t asc_stream_destroy(asc_stream_t* stream) {
   return guard([&] {
     capi::unregister_handle(stream, capi::HandleKind::Stream, "stream");
     delete stream;
+  });
+}
+
+asc_status_t asc_device_set_npu_compiler(asc_device_t* device, asc_npu_compile_fn compile, void* user_data) {
+  return guard([&] {
+    asc_device* d = capi::live(device, "device");
+    Device::NpuCompiler compiler;
+    if (compile) {
+      compiler = [compile, user_data](const Kernel& kernel) {
+        // The object's path, or the compiler's message: PATH_MAX is room for a path; a longer message is cut.
+        std::string buf(4096, '\0');
+        size_t len = 0;
+        auto* handle = reinterpret_cast<const asc_kernel_t*>(&kernel);
+        asc_status_t status = compile(user_data, handle, buf.data(), buf.size(), &len);
+        buf.resize(std::min(len, buf.size() - 1));
+        buf.resize(std::strlen(buf.c_str()));
+        if (status != ASC_OK) {
+          if (buf.empty()) buf = fmt::format("the NPU compiler failed ({})", asc_status_name(status));
+          fail(status, "Backend.NPU: compiling kernel '{}': {}", kernel.name, buf);
+        }
+        return buf;
+      };
+    }
+    if (!d->device->set_npu_compiler(std::move(compiler)))
+      fail(ASC_ERR_INVALID_ARGUMENT, "asc_device_set_npu_compiler: the Model backend compiles no kernels for the NPU");
   });
 }
 

@@ -5,8 +5,9 @@ C++: every `#include "x/..."` in src/ and capi/ is checked against the rules bel
 component of the included path ("runtime/acl/..." counts as runtime/acl). Includes without a directory
 (capi's own headers) and of the public header (asc/asc.h) are always allowed.
 
-Python: no module under python/asc/codegen/ imports asc.runtime (absolute or relative, at module level or
-inside a function).
+Python: no module under python/asc/codegen/ imports asc.runtime, and none under python/asc/_C/ imports
+asc.runtime, asc.codegen or asc.language (PY_FORBIDDEN; absolute or relative, at module level or inside a
+function).
 
 Prints `file:line: <layer> must not include <layer>` (or `... must not import asc.runtime`) for each
 violation and exits with status 1 if there is one. Python 3, no dependencies.
@@ -90,13 +91,21 @@ def check_cxx(root: Path) -> list[str]:
     return errors
 
 
-def is_runtime(module: str) -> bool:
-    return module == "asc.runtime" or module.startswith("asc.runtime.")
+# Python packages -> the asc packages they must not import. asc._C (the NPU build's stages, over the C ABI)
+# stands below the front end and the runtime, which call it.
+PY_FORBIDDEN = {
+    "codegen": ("asc.runtime",),
+    "_C": ("asc.runtime", "asc.codegen", "asc.language"),
+}
 
 
-def runtime_imports(tree: ast.AST, package: str):
-    """(line, module) for every import statement in the tree that reaches asc.runtime; relative imports are
-    resolved against `package`, and `from asc import runtime` counts."""
+def is_runtime(module: str, forbidden: tuple[str, ...] = ("asc.runtime",)) -> bool:
+    return any(module == f or module.startswith(f + ".") for f in forbidden)
+
+
+def runtime_imports(tree: ast.AST, package: str, forbidden: tuple[str, ...] = ("asc.runtime",)):
+    """(line, module) for every import statement in the tree that reaches a `forbidden` package (asc.runtime);
+    relative imports are resolved against `package`, and `from asc import runtime` counts."""
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             modules = [alias.name for alias in node.names]
@@ -110,7 +119,7 @@ def runtime_imports(tree: ast.AST, package: str):
             modules = [module] + [f"{module}.{alias.name}" for alias in node.names]
         else:
             continue
-        reached = [m for m in modules if is_runtime(m)]
+        reached = [m for m in modules if is_runtime(m, forbidden)]
         if reached:
             yield node.lineno, reached[0]
 
@@ -118,14 +127,17 @@ def runtime_imports(tree: ast.AST, package: str):
 def check_python(root: Path) -> tuple[list[str], list[str]]:
     errors, notes = [], []
     used = set()
-    base = root / "python" / "asc" / "codegen"
-    files = sorted(base.rglob("*.py")) if base.is_dir() else []
-    for f in files:
+    files = []
+    for layer, forbidden in PY_FORBIDDEN.items():
+        base = root / "python" / "asc" / layer
+        files += [(f, layer, forbidden) for f in sorted(base.rglob("*.py"))] if base.is_dir() else []
+    for f, layer, forbidden in files:
         rel = f.relative_to(root).as_posix()
         package = ".".join(f.relative_to(root / "python").with_suffix("").parts[:-1])
         tree = ast.parse(f.read_text(encoding="utf-8"), filename=rel)
-        for line, module in runtime_imports(tree, package):
-            message = f"{rel}:{line}: asc.codegen must not import asc.runtime ({module})"
+        for line, module in runtime_imports(tree, package, forbidden):
+            top = next(x for x in forbidden if is_runtime(module, (x,)))
+            message = f"{rel}:{line}: asc.{layer} must not import {top} ({module})"
             if (rel, module) in TEMPORARY_ALLOWED_IMPORTS:
                 used.add((rel, module))
                 notes.append(f"{message} [allowed for now: TEMPORARY_ALLOWED_IMPORTS in scripts/check_layers.py]")

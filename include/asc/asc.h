@@ -19,7 +19,7 @@
 #include <stdint.h>
 
 #define ASC_ABI_VERSION_MAJOR 1
-#define ASC_ABI_VERSION_MINOR 10
+#define ASC_ABI_VERSION_MINOR 11
 
 #if defined(_WIN32)
 #define ASC_API __declspec(dllexport)
@@ -241,6 +241,11 @@ ASC_API asc_status_t asc_builder_replay(asc_builder_t* builder, const void* log,
 ASC_API asc_status_t asc_kernel_print(const asc_kernel_t* kernel, char* buf, size_t cap, size_t* len);
 ASC_API asc_status_t asc_builder_print(const asc_builder_t* builder, char* buf, size_t cap, size_t* len);
 ASC_API asc_status_t asc_kernel_param_count(const asc_kernel_t* kernel, size_t* out);
+/* (since 1.11) A compilation option the kernel was finished with, by the
+   name asc_builder_set_option takes: "auto_sync", "insert_sync" (0 or 1),
+   "kernel_type" (the KernelType: 0 AIV_ONLY, 1 AIC_ONLY, 2 MIX_AIV_HARD_SYNC,
+   ... 7 MIX_AIC_1_2). Another name is ASC_ERR_INVALID_ARGUMENT. */
+ASC_API asc_status_t asc_kernel_option(const asc_kernel_t* kernel, const char* name, size_t name_len, int64_t* out);
 /* Whether the kernel may write through parameter `index` (since 1.9): *out
    is 1 when some op's memory effect writes a GM tensor or address derived
    from it (data_copy, data_copy_pad, fixpipe, atomics, set_value ...), else
@@ -267,6 +272,21 @@ ASC_API asc_status_t asc_platform_query(const char* name, size_t name_len, asc_p
 ASC_API asc_status_t asc_device_create(uint32_t backend, const char* platform, size_t platform_len, int32_t device_id,
                                        asc_device_t** out);
 ASC_API asc_status_t asc_device_destroy(asc_device_t* device);
+/* (since 1.11) The NPU backend's kernel compiler. At a kernel's first launch
+   on the device, compile(user_data, kernel, buf, cap, &len) is called (on the
+   launching thread, or an asynchronous stream's): it builds the kernel (its
+   Ascend C is asc_kernel_source; the entry point is the kernel's name) and
+   writes the absolute path of the object file ACL loads to buf, as
+   asc_kernel_print copies text, returning ASC_OK; or it returns a failure
+   status with the message in buf, which the launch fails with. The object is
+   remembered with the kernel, so later launches call nothing. NULL (the
+   default) restores libasc's own build (one bisheng command per kernel,
+   cached on disk). The Model backend compiles nothing:
+   ASC_ERR_INVALID_ARGUMENT. The Python package installs
+   asc.runtime.compiler.Compiler here on every NPU device it creates. */
+typedef asc_status_t (*asc_npu_compile_fn)(void* user_data, const asc_kernel_t* kernel, char* buf, size_t cap,
+                                           size_t* len);
+ASC_API asc_status_t asc_device_set_npu_compiler(asc_device_t* device, asc_npu_compile_fn compile, void* user_data);
 ASC_API asc_status_t asc_stream_create(asc_device_t* device, asc_stream_t** out);
 /* Runs what an asynchronous stream has queued first (failures are dropped). */
 ASC_API asc_status_t asc_stream_destroy(asc_stream_t* stream);

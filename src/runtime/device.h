@@ -4,6 +4,7 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -71,6 +72,11 @@ class Device {
   void check(const Kernel& kernel, uint32_t block_dim, const asc_arg_t* args, size_t n_args) const;
   virtual void synchronize() {}
   const Platform& platform() const { return platform_; }
+  // The NPU backend's kernel compiler (asc_device_set_npu_compiler): the absolute path of the object file ACL
+  // loads for a kernel, called at the kernel's first launch on the device. An empty function restores libasc's
+  // own build (acl::compile_for_npu). Only NPU devices take one: false for the Model, which compiles nothing.
+  using NpuCompiler = std::function<std::string(const Kernel&)>;
+  virtual bool set_npu_compiler(NpuCompiler) { return false; }
 
  protected:
   // A launch that passed check.

@@ -78,6 +78,13 @@ for a in "$@"; do [ "$prev" = -o ] && out=$a; case $a in *.cpp) src=$a;; esac; p
 cp "$src" "$out"
 """
 
+FAKE_LINKER = """#!/bin/sh
+echo "$@" >> "$(dirname "$0")/ld.log"
+out=; obj=; prev=
+for a in "$@"; do [ "$prev" = -o ] && out=$a; case $a in *.o) [ -z "$obj" ] && obj=$a;; esac; prev=$a; done
+cp "$obj" "$out"
+"""
+
 
 def run_npu_script(tmp_path: Path, env: dict) -> subprocess.CompletedProcess:
     build = Path(__file__).resolve().parents[2] / os.environ.get("BUILD_DIR", "build")
@@ -100,18 +107,23 @@ def test_npu_without_the_cann_compiler_says_what_to_set(tmp_path, monkeypatch):
 
 
 def test_npu_compiles_with_bisheng_once_and_launches_through_acl(tmp_path):
-    """A fake CANN tree (its bisheng copies the source to the object) and the stand-in ACL: the kernel is
-    emitted, compiled once with the flags for a vector kernel on Atlas A2, loaded once and launched twice. The
+    """A fake CANN tree (its bisheng copies the source to the object, its ld.lld the object to the binary) and
+    the stand-in ACL: the kernel is emitted, compiled once by asc.runtime.compiler.Compiler (the device's
+    compiler) with the flags for a vector kernel on Atlas A2, linked, loaded once and launched twice. The
     stand-in does not run emitted kernels: the results on an NPU are not checked here (there is none)."""
     bin_dir = tmp_path / "cann" / "compiler" / "ccec_compiler" / "bin"
     bin_dir.mkdir(parents=True)
-    (bin_dir / "bisheng").write_text(FAKE_BISHENG)
-    (bin_dir / "bisheng").chmod(0o755)
+    for name, text in (("bisheng", FAKE_BISHENG), ("ld.lld", FAKE_LINKER)):
+        (bin_dir / name).write_text(text)
+        (bin_dir / name).chmod(0o755)
     out = run_npu_script(tmp_path, {"ASCEND_HOME_PATH": str(tmp_path / "cann")})
     assert out.returncode == 0, out.stderr
     assert out.stdout.count("NPU: launched") == 2, out.stdout
     args = (bin_dir / "args.log").read_text().splitlines()
     assert len(args) == 1 and "--cce-aicore-arch=dav-c220-vec" in args[0] and "-std=c++17" in args[0]
+    assert f"-I{tmp_path / 'cann' / 'compiler' / 'tikcpp' / 'tikcfw'}" in args[0].split()
+    links = (bin_dir / "ld.log").read_text().splitlines()
+    assert links == ["-m aicorelinux -Ttext=0 kernel_aiv.o -static -o kernel.o"]
     objects = list((tmp_path / "cache" / "npu").glob("*/kernel.o"))
     assert len(objects) == 1 and 'extern "C" __global__ __aicore__ void scale(GM_ADDR v0, int32_t v1)' in (
         objects[0].read_text()

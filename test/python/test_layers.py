@@ -30,6 +30,7 @@ def test_broken_includes_and_imports_fail(tmp_path):
         "capi/runtime.cpp": '#include "handles.h"\n#include "runtime/stream.h"\n',
         "python/asc/codegen/visitor.py": "import os\n\n\ndef f():\n    from ..runtime.jit import JITFunction\n",
         "python/asc/codegen/other.py": "from asc import runtime\n",
+        "python/asc/_C/stage.py": "from .. import _ffi\nfrom ..codegen import ir_builder\n",
     }
     for name, text in files.items():
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
@@ -43,4 +44,6 @@ def test_broken_includes_and_imports_fail(tmp_path):
     assert "src/sim/block.cpp:2: sim must not include runtime" in lines
     assert "python/asc/codegen/visitor.py:5: asc.codegen must not import asc.runtime (asc.runtime.jit)" in lines
     assert "python/asc/codegen/other.py:1: asc.codegen must not import asc.runtime (asc.runtime)" in lines
+    assert "python/asc/_C/stage.py:2: asc._C must not import asc.codegen (asc.codegen)" in lines
+    assert not any(line.startswith("python/asc/_C/stage.py:1") for line in lines), r.stdout
     assert not any(line.startswith(("src/runtime/stream.cpp", "capi/")) for line in lines), r.stdout

@@ -1,7 +1,11 @@
 // The NPU backend's device: each kernel is emitted as Ascend C and compiled by
 // bisheng (npu_compiler.h), and ACL (loaded at run time, acl_api.h) runs it
-// through acl::Launcher.
+// through acl::Launcher. A compiler given to the device (asc_device_set_npu_compiler: the Python package's
+// asc.runtime.compiler.Compiler) builds the object instead, once per kernel.
 #include <memory>
+#include <mutex>
+#include <string>
+#include <utility>
 
 #include "runtime/acl/acl_api.h"
 #include "runtime/acl/acl_launcher.h"
@@ -20,15 +24,41 @@ class NpuDevice : public Device {
  protected:
   bool takes_device_memory() const override { return true; }  // host or NPU memory for a GM parameter
 
+  bool set_npu_compiler(NpuCompiler compiler) override {
+    std::lock_guard lock(compiler_mutex_);
+    compiler_ = std::move(compiler);
+    return true;
+  }
+
   LaunchReport run(const Kernel& kernel, uint32_t block_dim, const asc_arg_t* args, size_t n_args,
                    const LaunchOptions&) override {
-    std::string object = acl::compile_for_npu(kernel, platform());
-    launcher_.launch({object, kernel.name}, block_dim, args, n_args);
+    launcher_.launch({object_of(kernel), kernel.name}, block_dim, args, n_args);
     return {};  // the NPU reports no timing, warnings or printed text through this path
   }
 
  private:
+  // The kernel's object file: from the device's compiler (once per kernel; a failed build is tried again at the
+  // next launch), else libasc's own build (cached on disk by source and flags).
+  std::string object_of(const Kernel& kernel) {
+    NpuCompiler compiler;
+    {
+      std::lock_guard lock(compiler_mutex_);
+      compiler = compiler_;
+    }
+    if (!compiler) return acl::compile_for_npu(kernel, platform());
+    std::lock_guard lock(kernel.npu_mutex);
+    if (kernel.npu_object.empty()) {
+      std::string object = compiler(kernel);
+      if (object.empty())
+        fail(ASC_ERR_RUNTIME, "Backend.NPU: the device's compiler gave no object file for kernel '{}'", kernel.name);
+      kernel.npu_object = std::move(object);
+    }
+    return kernel.npu_object;
+  }
+
   acl::Launcher launcher_;
+  std::mutex compiler_mutex_;
+  NpuCompiler compiler_;
 };
 
 }  // namespace

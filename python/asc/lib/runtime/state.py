@@ -6,7 +6,7 @@ import atexit
 import re
 import threading
 import weakref
-from typing import Optional, Union
+from typing import Any, Callable, Optional, Union
 
 from ..._ffi import ffi, last_error, lib, status_name
 from ...errors import kernel_error_class
@@ -108,6 +108,34 @@ class Stream:
         return f"Stream({self.device.backend}, {self.device.platform})"
 
 
+# What builds a kernel for an NPU device (asc.runtime.compiler.build_for_npu, set when that module is imported):
+# the kernel handle -> the absolute path of its device binary. An exception's `status` attribute (an
+# asc_status_t) is what the launch fails with, ASC_ERR_RUNTIME without one.
+_npu_compiler: Optional[Callable[[Any], str]] = None
+
+
+def set_npu_compiler(build: Optional[Callable[[Any], str]]) -> None:
+    """Installs `build` on the NPU devices created from now on (None: libasc's own bisheng build)."""
+    global _npu_compiler
+    _npu_compiler = build
+
+
+@ffi.callback("asc_npu_compile_fn")
+def _npu_compile_callback(user_data: Any, kernel: Any, buf: Any, cap: int, length: Any) -> int:
+    try:
+        if _npu_compiler is None:
+            raise RuntimeError("no NPU compiler is installed")
+        text, status = _npu_compiler(kernel), lib.ASC_OK
+    except Exception as e:  # noqa: BLE001 - every failure becomes the launch's error, none crosses into C
+        text, status = str(e) or type(e).__name__, int(getattr(e, "status", lib.ASC_ERR_RUNTIME))
+    data = text.encode("utf-8", "replace")[: max(0, cap - 1)]
+    if cap:
+        ffi.memmove(buf, data, len(data))
+        buf[len(data)] = b"\0"
+    length[0] = len(data)
+    return status
+
+
 class _Device:
     def __init__(self, backend: str, platform: str, device_id: int):
         out = ffi.new("asc_device_t**")
@@ -115,6 +143,8 @@ class _Device:
         encoded = platform.encode()
         _check(lib.asc_device_create(code, encoded, len(encoded), device_id, out))
         self.handle = out[0]
+        if backend == "NPU" and _npu_compiler is not None:
+            _check(lib.asc_device_set_npu_compiler(self.handle, _npu_compile_callback, ffi.NULL))
         self.backend, self.platform, self.device_id = backend, platform, device_id
 
 
