@@ -18,7 +18,9 @@
 #include "passes/lower_framework.h"
 
 #include <algorithm>
+#include <array>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "passes/rewriter.h"
@@ -107,25 +109,64 @@ class Lowering {
   }
 
  private:
-  // A TPipe may be created inside an `if` (a cube-only kernel's `if asc.ascend_is_aic():`), not in a loop;
-  // buffers are carved at the top level only, where the queues' final hand-overs are drained.
+  // A TPipe may be created inside an `if` (a cube-only kernel's `if asc.ascend_is_aic():`), not in a loop.
+  // Buffers may be carved (init_buffer, init_buf_pool) and a pipe reset inside a loop or if only when the body
+  // leaves the framework as it found it -- `for ...: pipe.init(); pipe.init_buffer(...); ...; pipe.reset()`:
+  // the body is lowered once, so every iteration (and either branch) must start from the same queues, ids and
+  // free bytes, and nothing the body sets up outlives it (the final hand-overs are drained at the top level).
   void region(Region& r, bool top, bool in_loop) {
     OpList out;
     for (auto& op : r.ops) {
-      for (auto& sub : op->regions) region(sub, false, in_loop || op->code == OpCode::For);
+      for (auto& sub : op->regions) {
+        State before = state();
+        std::optional<Setup> first = std::move(nested_setup_);
+        nested_setup_.reset();
+        region(sub, false, in_loop || op->code == OpCode::For);
+        if (nested_setup_ && !(state() == before))
+          fail(ASC_ERR_UNSUPPORTED, nested_setup_->loc,
+               "{} inside a loop or if must leave the pipe as the body found it: reset the pipe (pipe.reset()) "
+               "before the end of the body, and do not reset queues or buffers set up outside it",
+               nested_setup_->name);
+        if (!nested_setup_) nested_setup_ = std::move(first);
+      }
       if (!op->info().framework || op->code == OpCode::LocalAuto) {
         out.push_back(std::move(op));
         continue;
       }
       bool pipe_in_if = op->code == OpCode::PipeCreate && !in_loop;
-      if (!top && !pipe_in_if &&
-          (op->code == OpCode::InitQueue || op->code == OpCode::InitTBuf || op->code == OpCode::PipeCreate ||
-           op->code == OpCode::InitBufPool || op->code == OpCode::PipeReset))
-        fail(ASC_ERR_UNSUPPORTED, op->loc, "{} must be at the kernel's top level, not inside a loop or if",
+      if (!top && op->code == OpCode::PipeCreate && !pipe_in_if)
+        fail(ASC_ERR_UNSUPPORTED, op->loc, "{} must be at the kernel's top level or in an if, not inside a loop",
              op->info().name);
+      if (!top && !nested_setup_ &&
+          (op->code == OpCode::InitQueue || op->code == OpCode::InitTBuf || op->code == OpCode::InitBufPool ||
+           op->code == OpCode::PipeReset))
+        nested_setup_ = Setup{std::string(op->info().name), op->loc};
       lower(*op, out);
     }
     r.ops = std::move(out);
+  }
+
+  // What a loop or if body that sets up buffers must leave unchanged.
+  struct State {
+    std::vector<std::pair<uint32_t, uint32_t>> queues, bufs;  // value, base var
+    std::vector<uint32_t> pools, queue_order;
+    std::vector<std::pair<std::pair<uint32_t, Memory>, uint32_t>> next;
+    std::array<uint32_t, kHardEventCount> reserved{};
+    bool operator==(const State& o) const {
+      return queues == o.queues && bufs == o.bufs && pools == o.pools && queue_order == o.queue_order &&
+             next == o.next && reserved == o.reserved;
+    }
+  };
+
+  State state() const {
+    State s;
+    for (const auto& [v, q] : queues_) s.queues.emplace_back(v, q.base);
+    for (const auto& [v, b] : bufs_) s.bufs.emplace_back(v, b.base);
+    for (const auto& [v, p] : pools_) s.pools.push_back(v);
+    s.queue_order = queue_order_;
+    s.next.assign(pipe_next_.begin(), pipe_next_.end());
+    s.reserved = reserved_;
+    return s;
   }
 
   uint32_t i32(OpList& out, int64_t v, const Location& loc) { return rw_.const_int(out, DType::Int32, v, loc); }
@@ -591,6 +632,11 @@ class Lowering {
   std::map<uint32_t, PoolState> pools_;
   std::map<uint32_t, std::set<int>> user_events_;  // queue value -> HardEvents of its user-position enque/deque
   std::array<uint32_t, kHardEventCount> reserved_{};
+  struct Setup {  // (a copy: lowered ops are gone when the region is done)
+    std::string name;
+    Location loc;
+  };
+  std::optional<Setup> nested_setup_;  // the first init_buffer/reset in the loop or if body being lowered
 };
 
 }  // namespace

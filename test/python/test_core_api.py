@@ -279,6 +279,43 @@ def test_parameter_structs_hold_pyasc_fields():
     assert asc.double is asc.float64 and asc.float64.is_float() and not asc.void.is_numeric()
 
 
+def test_data_type_from_a_name_is_the_predefined_dtype():
+    import copy
+    import pickle
+
+    for d in (asc.int8, asc.uint16, asc.int32, asc.float16, asc.bfloat16, asc.float32, asc.bool_):
+        assert asc.DataType(d.name) is d and asc.DataType(d.name).sizeof() == d.sizeof()
+    assert asc.DataType("int1") is asc.bool_ and asc.DataType("float64") is asc.float64
+    assert asc.DataType("void").is_void() and {asc.DataType("int32"): 1}[asc.int32] == 1
+    assert copy.deepcopy(asc.int16) is asc.int16 and pickle.loads(pickle.dumps(asc.float16)) is asc.float16
+    for bad in ("int33", "torch.float32", "", 5):
+        with pytest.raises(ValueError, match="not a dtype name"):
+            asc.DataType(bad)
+
+
+@asc.jit
+def data_type_by_name_kernel(x: asc.GlobalAddress, out: asc.GlobalAddress, n: asc.ConstExpr[int]):
+    x_gm, out_gm = asc.GlobalTensor(), asc.GlobalTensor()
+    x_gm.set_global_buffer(x, n)
+    out_gm.set_global_buffer(out, n)
+    t = asc.LocalTensor(asc.DataType("int32"), asc.TPosition.VECIN, 0, n)
+    r = asc.LocalTensor(asc.DataType("float32"), asc.TPosition.VECOUT, n * 4, n)
+    asc.data_copy(t, x_gm, count=n)
+    asc.set_flag(asc.HardEvent.MTE2_V, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_V, 0)
+    asc.cast(r, t, asc.RoundMode.CAST_NONE, n)
+    asc.set_flag(asc.HardEvent.V_MTE3, 0)
+    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
+    asc.data_copy(out_gm, r, count=n)
+
+
+def test_data_type_by_name_in_a_kernel(rng):
+    x = rng.integers(-1000, 1000, 64, dtype=np.int32)
+    out = np.zeros(64, np.float32)
+    data_type_by_name_kernel[1, rt.current_stream()](x, out, 64)
+    np.testing.assert_array_equal(out, x.astype(np.float32))
+
+
 def test_pyasc_module_aliases_and_names():
     from asc.language.core.dtype import KnownTypes
 

@@ -294,3 +294,86 @@ def test_tbuf_alloc_tensor_is_its_whole_buffer():
     z = np.zeros_like(x)
     scale_through_tbuf[1](x, z, 128)
     np.testing.assert_allclose(z, x * np.float32(3.0), rtol=1e-6)
+
+
+@asc.jit
+def setup_per_tile(x: asc.GlobalAddress, y: asc.GlobalAddress, z: asc.GlobalAddress, tile: asc.ConstExpr[int],
+                   tiles: int, depth: asc.ConstExpr[int]):  # fmt: skip
+    x_gm, y_gm, z_gm = asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor()
+    x_gm.set_global_buffer(x, tile * tiles)
+    y_gm.set_global_buffer(y, tile * tiles)
+    z_gm.set_global_buffer(z, tile * tiles)
+    pipe = asc.TPipe()
+    qx = asc.TQue(asc.TPosition.VECIN, depth)
+    qy = asc.TQue(asc.TPosition.VECIN, depth)
+    qz = asc.TQue(asc.TPosition.VECOUT, depth)
+    for i in range(tiles):  # pyasc's test_vadd_sw: the pipe is set up and reset in every iteration
+        pipe.destroy()
+        pipe.init()
+        pipe.init_buffer(que=qx, num=depth, len=tile * 4)
+        pipe.init_buffer(que=qy, num=depth, len=tile * 4)
+        pipe.init_buffer(que=qz, num=depth, len=tile * 4)
+        a = qx.alloc_tensor(F32)
+        b = qy.alloc_tensor(F32)
+        asc.data_copy(a, x_gm[i * tile :], count=tile)
+        asc.data_copy(b, y_gm[i * tile :], count=tile)
+        qx.enque(a)
+        qy.enque(b)
+        a = qx.deque(F32)
+        b = qy.deque(F32)
+        c = qz.alloc_tensor(F32)
+        asc.add(c, a, b, count=tile)
+        qz.enque(c)
+        qx.free_tensor(a)
+        qy.free_tensor(b)
+        c = qz.deque(F32)
+        asc.data_copy(z_gm[i * tile :], c, count=tile)
+        qz.free_tensor(c)
+        pipe.reset()
+
+
+@pytest.mark.parametrize("tiles", [1, 3])
+@pytest.mark.parametrize("depth", [1, 2])
+def test_init_buffer_and_reset_inside_a_loop(tiles, depth, rng):
+    x = rng.random(64 * tiles, dtype=np.float32)
+    y = rng.random(64 * tiles, dtype=np.float32)
+    z = np.zeros_like(x)
+    setup_per_tile[1, rt.current_stream()](x, y, z, 64, tiles, depth)
+    np.testing.assert_array_equal(z, x + y)
+
+
+@asc.jit
+def keeps_a_queue_set_up_in_a_loop(x: asc.GlobalAddress, tiles: int):
+    pipe = asc.TPipe()
+    q = asc.TQue(asc.TPosition.VECIN, 1)
+    for _i in range(tiles):
+        pipe.init_buffer(q, 1, 256)  # no reset: the second iteration would set q up twice
+
+
+@asc.jit
+def resets_an_outer_queue_in_a_loop(x: asc.GlobalAddress, tiles: int):
+    pipe = asc.TPipe()
+    q = asc.TQue(asc.TPosition.VECIN, 1)
+    pipe.init_buffer(q, 1, 256)
+    for _i in range(tiles):
+        pipe.reset()  # q is gone after the first iteration
+
+
+@asc.jit
+def sets_up_in_one_branch(x: asc.GlobalAddress, n: int):
+    pipe = asc.TPipe()
+    q = asc.TQue(asc.TPosition.VECIN, 1)
+    if n > 0:
+        pipe.init_buffer(q, 1, 256)
+    t = q.alloc_tensor(F32)
+
+
+def test_setup_in_a_loop_or_if_that_changes_the_pipe_is_an_error():
+    x = np.zeros(8, np.float32)
+    for kernel, what in [
+        (keeps_a_queue_set_up_in_a_loop, "tpipe.init_buffer"),
+        (resets_an_outer_queue_in_a_loop, "tpipe.reset"),
+        (sets_up_in_one_branch, "tpipe.init_buffer"),
+    ]:
+        with pytest.raises(asc.CodegenError, match=what + " inside a loop or if must leave the pipe as the body found"):
+            kernel[1, rt.current_stream()](x, 2)

@@ -2,6 +2,7 @@
 naming the right lines; correct kernels get none."""
 
 import inspect
+import re
 import warnings
 
 import numpy as np
@@ -169,6 +170,53 @@ def test_read_before_any_write_is_an_initcheck_error():
     with pytest.raises(UninitializedReadError, match=r"initcheck: add reads Unified Buffer bytes \[0, 1024\)") as err:
         run(reads_uninitialised, np.zeros(N, np.float32), np.zeros(N, np.float32))
     assert at(reads_uninitialised, "asc.add(") in str(err.value)
+
+
+@asc.jit
+def half_tile_bit_mask(x: asc.GlobalAddress, y: asc.GlobalAddress, z: asc.GlobalAddress,
+                       low: asc.ConstExpr[int], high: asc.ConstExpr[int]):  # fmt: skip
+    x_gm, y_gm, z_gm = asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor()
+    x_gm.set_global_buffer(x, 64)
+    y_gm.set_global_buffer(y, 64)
+    z_gm.set_global_buffer(z, 64)
+    a = asc.LocalTensor(asc.float16, asc.TPosition.VECIN, 0, 64)  # 64 float16: half a repeat
+    b = asc.LocalTensor(asc.float16, asc.TPosition.VECIN, 128, 64)
+    c = asc.LocalTensor(asc.float16, asc.TPosition.VECOUT, 256, 64)
+    asc.data_copy(a, x_gm, count=64)
+    asc.data_copy(b, y_gm, count=64)
+    asc.set_flag(asc.HardEvent.MTE2_V, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_V, 0)
+    asc.add(c, a, b, mask=[low, high], repeat_times=1, repeat_params=asc.BinaryRepeatParams(1, 1, 1, 8, 8, 8))
+    asc.set_flag(asc.HardEvent.V_MTE3, 0)
+    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
+    asc.data_copy(z_gm, c, count=64)
+
+
+M64 = 2**64 - 1
+
+
+@pytest.mark.parametrize(
+    "low, high, unwritten",
+    [
+        (M64, 0, None),  # lanes 0..63: the 64 elements copied in
+        (M64, M64, "add.mask reads Unified Buffer bytes [256, 384)"),  # 128 lanes: b's second half is c's bytes
+        (0, 1, "add.mask reads Unified Buffer bytes [256, 288)"),  # lane 64 only: the block after b's elements
+        (1, 0, "data_copy.local_to_gm reads Unified Buffer bytes [288, 384)"),  # lane 0 only: c's other lanes unset
+    ],
+)
+def test_bit_mask_reads_only_the_blocks_of_selected_lanes(low, high, unwritten, rng):
+    # mask[0] is the low 64 bits (lanes 0..63), mask[1] the high (lanes 64..127, 16-bit dtypes only); an
+    # instruction reads the 32-byte blocks that hold a selected lane, so [M, M] on a 64-element float16 tile
+    # reads 128 lanes -- 128 bytes past the copied-in data -- as pyasc's test_vadd_bits does for float16/int16.
+    x = rng.random(64).astype(np.float16)
+    y = rng.random(64).astype(np.float16)
+    z = np.zeros(64, np.float16)
+    if unwritten is None:
+        run(half_tile_bit_mask, x, y, z, low, high)
+        np.testing.assert_array_equal(z, x + y)
+    else:
+        with pytest.raises(UninitializedReadError, match="initcheck: " + re.escape(unwritten)):
+            run(half_tile_bit_mask, x, y, z, low, high)
 
 
 @asc.jit

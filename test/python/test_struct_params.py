@@ -74,3 +74,26 @@ def test_hardware_properties_are_atlas_a2_values():
     z = np.zeros(8, np.int32)
     properties[1, rt.current_stream()](z, asc.adv.TCubeTiling())
     assert list(z[:4]) == [512 * 1024 - 128, 128 * 1024, 32, 32]
+
+
+@asc.jit
+def struct_built_in_kernel(z: asc.GlobalAddress, size_m: asc.ConstExpr[int], size_k: int):
+    z_gm = asc.GlobalTensor()
+    z_gm.set_global_buffer(z, 8)
+    tiling = asc.adv.TCubeTiling(m=size_m, k_a=size_k, single_core_m=64, single_core_k=48, used_core_num=12)
+    z_gm.set_value(0, tiling.m.ceildiv(tiling.single_core_m))  # fields are run-time int32 scalars, as in pyasc
+    z_gm.set_value(1, tiling.k_a.ceildiv(tiling.single_core_k))
+    z_gm.set_value(2, tiling.used_core_num // tiling.k_a.ceildiv(tiling.single_core_k))
+    tiling.m = tiling.m + 1  # a local variable: assignable
+    z_gm.set_value(3, tiling.m)
+    z_gm.set_value(4, tiling.batch_num)  # an unset field is its default
+    shape = Shape(rows=size_k)
+    z_gm.set_value(5, shape.rows * shape.cols)
+
+
+@pytest.mark.parametrize("size_m, size_k", [(256, 100), (257, 96), (1, 1)])
+def test_struct_built_in_kernel_has_scalar_fields(size_m, size_k):
+    z = np.full(8, -7, np.int32)
+    struct_built_in_kernel[1, rt.current_stream()](z, size_m, size_k)
+    ceil = lambda a, b: -(-a // b)  # noqa: E731
+    assert list(z[:6]) == [ceil(size_m, 64), ceil(size_k, 48), 12 // ceil(size_k, 48), size_m + 1, 0, 0]

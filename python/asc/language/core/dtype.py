@@ -10,8 +10,33 @@ class DataType:
 
     __slots__ = ("name", "code", "bitwidth", "kind")
 
-    def __init__(self, name: str, code: int, bitwidth: int, kind: str):
+    def __new__(cls, name: str, code: Optional[int] = None, bitwidth: Optional[int] = None, kind: Optional[str] = None):
+        if code is None:
+            # pyasc's spelling: DataType("int32") names a dtype; it is the one predefined (asc.int32), so it
+            # compares, hashes and lowers as that.
+            known = _BY_SPELLING.get(name) if isinstance(name, str) else None
+            if known is None:
+                raise ValueError(
+                    f"DataType({name!r}): not a dtype name; known names: {', '.join(sorted(_BY_SPELLING))}"
+                )
+            return known
+        return super().__new__(cls)
+
+    def __init__(
+        self, name: str, code: Optional[int] = None, bitwidth: Optional[int] = None, kind: Optional[str] = None
+    ):
+        if code is None:
+            return  # the predefined instance __new__ returned, already set
         self.name, self.code, self.bitwidth, self.kind = name, code, bitwidth, kind
+
+    def __reduce__(self):
+        return (DataType, (self.name,))  # copies and pickles are the predefined instance
+
+    def __copy__(self) -> DataType:
+        return self
+
+    def __deepcopy__(self, memo) -> DataType:
+        return self
 
     def sizeof(self) -> int:
         return max(1, self.bitwidth // 8)
@@ -72,6 +97,8 @@ double = float64
 ALL_DTYPES = (bool_, int8, uint8, int16, uint16, int32, uint32, int64, uint64, float16, bfloat16, float32)
 _BY_CODE = {d.code: d for d in ALL_DTYPES}
 _BY_NAME = {d.name: d for d in ALL_DTYPES}
+# The names DataType(name) accepts: pyasc's (its int1 is our bool_) plus ours.
+_BY_SPELLING = {**_BY_NAME, "int1": bool_, "float64": float64, "void": void}
 
 
 def from_code(code: int) -> DataType:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import struct as _struct
 from typing import Any, ClassVar
 
+from ...codegen.context import current_builder, in_kernel
 from ...errors import CodegenError
 from . import dtype as dt
 
@@ -48,12 +49,38 @@ class Struct:
         if unknown:
             raise TypeError(f"{type(self).__name__} has no field(s) {sorted(unknown)}")
         object.__setattr__(self, "_in_kernel", False)
+        if in_kernel():
+            self._init_in_kernel(values)
+            return
         for name, f in self._fields:
             if isinstance(f, StructField):
                 default = f.default if f.default is not None else f.struct_type()
                 self.__setattr__(name, values.get(name, default))
             else:
                 object.__setattr__(self, name, values.get(name, f.default))
+
+    def _init_in_kernel(self, values: dict) -> None:
+        """A struct built inside a kernel (``tiling = TCubeTiling(m=size_m, ...)``) is a local variable as in
+        Ascend C: each field a mutable run-time scalar of its dtype, set from the value given or the default."""
+        from .ir_value import Scalar, cast, to_scalar
+
+        builder = current_builder()
+        for name, f in self._fields:
+            value = values.get(name, f.default)
+            if isinstance(f, StructField):
+                if value is None:
+                    value = f.struct_type()
+                elif isinstance(value, f.struct_type):  # a copy, field by field
+                    value = f.struct_type(**{n: getattr(value, n) for n, _ in f.struct_type._fields})
+                else:
+                    raise TypeError(f"{type(self).__name__}.{name} is a {f.struct_type.__name__}, got {value!r}")
+                object.__setattr__(self, name, value)
+                continue
+            init = cast(value, f.dtype) if isinstance(value, Scalar) else to_scalar(value, f.dtype)
+            var = Scalar(builder.op("var", [init.handle]), f.dtype)
+            var._mutable = True
+            object.__setattr__(self, name, var)
+        object.__setattr__(self, "_in_kernel", True)
 
     @classmethod
     def fields(cls) -> list[tuple[str, Field]]:
