@@ -8,6 +8,7 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -83,10 +84,10 @@ struct Kernel {
   mutable std::atomic<uint64_t> block_time_ns{0};
   // Launches of this kernel queued on asynchronous streams and not yet run (its module is not destroyed while any).
   mutable std::atomic<uint32_t> queued{0};
-  // The object file an NPU device's compiler (asc_device_set_npu_compiler) built for it, once it built one: the
-  // kernel is compiled at its first launch on the NPU, not at every launch.
+  // The object files NPU devices' compilers (asc_device_set_npu_compiler) built for it, by platform name: the
+  // kernel is compiled at its first launch on an NPU of that platform, not at every launch.
   mutable std::mutex npu_mutex;
-  mutable std::string npu_object;
+  mutable std::map<std::string, std::string> npu_objects;
   size_t num_params = 0;
   std::vector<Type> value_types;     // indexed by value id
   std::vector<const Op*> value_def;  // defining op, nullptr for parameters and loop ivs

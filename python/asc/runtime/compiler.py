@@ -22,7 +22,7 @@ from typing import Any, Optional
 from .. import _C
 from ..lib.runtime import CoreType, get_soc_version
 from ..lib.runtime import state as _rt_state
-from .config import KernelType
+from .config import KernelType, Platform
 
 
 @dataclass(frozen=True)
@@ -402,11 +402,13 @@ def npu_cache_dir() -> Path:
     return Path(home) / ".cache" / "asc" / "npu" if home else Path(tempfile.gettempdir()) / "asc-npu-cache"
 
 
-def build_for_npu(handle: Any) -> str:
-    """What an NPU device calls at a kernel's first launch on it: the kernel (an ``asc_kernel_t*``) built by
-    Compiler into the NPU cache; the device binary's absolute path."""
+def build_for_npu(handle: Any, platform: str) -> str:
+    """What an NPU device of `platform` calls at a kernel's first launch on it: the kernel (an
+    ``asc_kernel_t*``) built by Compiler for that SoC into the NPU cache; the device binary's absolute path."""
     module = _C.ir.KernelModule(handle)
-    compiled = Compiler(CompileOptions(), cache_dir=npu_cache_dir()).run(module, module.name)
+    compiler = Compiler(CompileOptions(), cache_dir=npu_cache_dir())
+    compiler.soc_version = Platform(platform)  # the device's SoC, whatever the current default platform is
+    compiled = compiler.run(module, module.name)
     return str(compiled.path)
 
 

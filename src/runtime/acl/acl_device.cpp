@@ -47,13 +47,14 @@ class NpuDevice : public Device {
     }
     if (!compiler) return acl::compile_for_npu(kernel, platform());
     std::lock_guard lock(kernel.npu_mutex);
-    if (kernel.npu_object.empty()) {
+    std::string& built = kernel.npu_objects[platform().name];  // one binary per SoC the kernel ran on
+    if (built.empty()) {
       std::string object = compiler(kernel);
       if (object.empty())
         fail(ASC_ERR_RUNTIME, "Backend.NPU: the device's compiler gave no object file for kernel '{}'", kernel.name);
-      kernel.npu_object = std::move(object);
+      built = std::move(object);
     }
-    return kernel.npu_object;
+    return built;
   }
 
   acl::Launcher launcher_;

@@ -109,12 +109,12 @@ class Stream:
 
 
 # What builds a kernel for an NPU device (asc.runtime.compiler.build_for_npu, set when that module is imported):
-# the kernel handle -> the absolute path of its device binary. An exception's `status` attribute (an
+# (the kernel handle, the device's platform name) -> the absolute path of its device binary. An exception's `status` attribute (an
 # asc_status_t) is what the launch fails with, ASC_ERR_RUNTIME without one.
-_npu_compiler: Optional[Callable[[Any], str]] = None
+_npu_compiler: Optional[Callable[[Any, str], str]] = None
 
 
-def set_npu_compiler(build: Optional[Callable[[Any], str]]) -> None:
+def set_npu_compiler(build: Optional[Callable[[Any, str], str]]) -> None:
     """Installs `build` on the NPU devices created from now on (None: libasc's own bisheng build)."""
     global _npu_compiler
     _npu_compiler = build
@@ -125,7 +125,8 @@ def _npu_compile_callback(user_data: Any, kernel: Any, buf: Any, cap: int, lengt
     try:
         if _npu_compiler is None:
             raise RuntimeError("no NPU compiler is installed")
-        text, status = _npu_compiler(kernel), lib.ASC_OK
+        device = ffi.from_handle(user_data)  # the _Device whose launch builds it: its SoC is the target
+        text, status = _npu_compiler(kernel, device.platform), lib.ASC_OK
     except Exception as e:  # noqa: BLE001 - every failure becomes the launch's error, none crosses into C
         text, status = str(e) or type(e).__name__, int(getattr(e, "status", lib.ASC_ERR_RUNTIME))
     data = text.encode("utf-8", "replace")[: max(0, cap - 1)]
@@ -143,9 +144,10 @@ class _Device:
         encoded = platform.encode()
         _check(lib.asc_device_create(code, encoded, len(encoded), device_id, out))
         self.handle = out[0]
-        if backend == "NPU" and _npu_compiler is not None:
-            _check(lib.asc_device_set_npu_compiler(self.handle, _npu_compile_callback, ffi.NULL))
         self.backend, self.platform, self.device_id = backend, platform, device_id
+        if backend == "NPU" and _npu_compiler is not None:
+            self._npu_handle = ffi.new_handle(self)  # kept alive with the device
+            _check(lib.asc_device_set_npu_compiler(self.handle, _npu_compile_callback, self._npu_handle))
 
 
 def name_arguments(message: str, params: Optional[list[str]]) -> str:
