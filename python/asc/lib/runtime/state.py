@@ -109,8 +109,8 @@ class Stream:
 
 
 # What builds a kernel for an NPU device (asc.runtime.compiler.build_for_npu, set when that module is imported):
-# (the kernel handle, the device's platform name) -> the absolute path of its device binary. An exception's `status` attribute (an
-# asc_status_t) is what the launch fails with, ASC_ERR_RUNTIME without one.
+# (the kernel handle, the device's platform name) -> the absolute path of its device binary. An exception's
+# `status` attribute (an asc_status_t) is what the launch fails with, ASC_ERR_RUNTIME without one.
 _npu_compiler: Optional[Callable[[Any, str], str]] = None
 
 
