@@ -104,12 +104,20 @@ class MemcheckWarning(KernelWarning):
     blocks writing the same bytes to the same GM range."""
 
 
+class InitcheckWarning(KernelWarning):
+    """initcheck: an instruction read on-chip bytes that hold no defined value (nothing wrote them). The board
+    computes garbage from them; the Model marks what it computes undefined, and it is an UninitializedReadError
+    when that reaches GM or the scalar unit (strict mode: an error at the read)."""
+
+
 def warning_category(text: str) -> type:
     """The warning class of a launch warning's text, by its prefix."""
     if text.startswith("alignment:"):
         return AlignmentWarning
     if text.startswith("memcheck:"):
         return MemcheckWarning
+    if text.startswith("initcheck:"):
+        return InitcheckWarning
     return SyncWarning
 
 

@@ -189,7 +189,7 @@ bool Block::step(Pipe p) {
       if (head.atomic.op != AtomicOp::None && writes_gm(op, head.in.data()))
         exec_atomic(op, head, out, writes_before);
       else
-        exec_fn(op.code)(*this, op, head.in.data(), out);
+        exec_op(op, head.in.data(), out);
       if (staged_count_) flush_staged();
       hash_gm_writes(writes_before);
       timeline_.run(op, p, head.dispatched, bytes);
@@ -306,10 +306,12 @@ uint64_t Block::check_effects(const Op& op, Pipe pipe, const RtValue* in) {
   }
   if (!race_) return largest;
   race_->tick(pipe);
+  undefined_reads_.clear();
+  RaceChecker::Ranges* undefined = propagates_undefined(op, pipe, in) ? &undefined_reads_ : nullptr;
   for (size_t i = 0; i < effects.size(); ++i) {
     auto [lo, hi] = effect_ranges_[i];
     const RtValue& t = in[effects[i].tensor];
-    race_->access(op, pipe, space_of(t), lo, hi, effects[i].write);
+    race_->access(op, pipe, space_of(t), lo, hi, effects[i].write, undefined);
     if (is_local_mem(t.mem) || hi <= lo) continue;
     const bool write = effects[i].write;
     GmRows rows;
@@ -333,6 +335,7 @@ uint64_t Block::check_effects(const Op& op, Pipe pipe, const RtValue* in) {
       record(start, std::min(hi, start + static_cast<uint64_t>(rows.bytes)));
     }
   }
+  if (!undefined_reads_.empty()) warn_undefined_reads(op);
   return largest;
 }
 

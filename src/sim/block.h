@@ -218,6 +218,14 @@ class Block {
   // Resolves the op's memory effects (bounds, alignment, sanitizer); returns
   // the largest effect's byte count, for the timing model.
   uint64_t check_effects(const Op& op, Pipe pipe, const RtValue* in);
+  // Whether an op reading bytes that hold no defined value runs (the values it computes from them are tracked
+  // as undefined) rather than failing: it writes only the Unified Buffer, and is not the scalar unit's.
+  bool propagates_undefined(const Op& op, Pipe pipe, const RtValue* in) const;
+  // Runs the op's handler. When its reads took undefined bytes (undefined_reads_), runs it a second time with
+  // those bytes flipped: the written bytes that differ depend on them and are marked undefined
+  // (undefined_values.cpp).
+  void exec_op(const Op& op, const RtValue* in, RtValue* out);
+  void warn_undefined_reads(const Op& op);  // once per op per launch
   uint8_t* memory(const Op& op, const RtValue& tensor, DType dtype, int64_t offset, int64_t count, const MemEffect& e);
   uint8_t* strided_memory(const Op& op, const RtValue* in, DType dtype, const MemEffect& e);
   // GM bytes [lo, lo + bytes) of an argument reaching into its allocation's padding: warns (once per launch) and
@@ -284,6 +292,7 @@ class Block {
   std::array<StagedGm, 4> staged_{};
   uint32_t staged_count_ = 0;
   std::optional<RaceChecker> race_;
+  RaceChecker::Ranges undefined_reads_;  // of the running op: Unified Buffer bytes it read that hold no defined value
   Timeline timeline_;
   std::vector<std::string> warnings_;
   std::vector<const Op*> warned_ops_;  // one alignment warning per op

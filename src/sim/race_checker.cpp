@@ -62,7 +62,7 @@ void RaceChecker::sweep() {
     if (it != shadow_.begin()) {  // merge into an idle, adjacent, equally written left neighbour
       auto left = std::prev(it);
       const Segment& l = left->second;
-      if (l.end == it->first && l.written == s.written && !l.writer.seq &&
+      if (l.end == it->first && l.written == s.written && l.undefined_by == s.undefined_by && !l.writer.seq &&
           std::all_of(l.readers.begin(), l.readers.end(), [](const Use& u) { return !u.seq; })) {
         left->second.end = s.end;
         it = shadow_.erase(it);
@@ -104,7 +104,28 @@ void RaceChecker::race(const char* kind, const Op& op, Pipe pipe, const Op& othe
        fix_hint(other_pipe, pipe, local));
 }
 
-void RaceChecker::access(const Op& op, Pipe pipe, uint32_t space, uint64_t lo_in, uint64_t hi_in, bool write) {
+// The initcheck error of a read of bytes [lo, hi) of the Unified Buffer.
+[[noreturn]] static void undefined_read(const Op& op, uint64_t lo, uint64_t hi, const Op* computed_by) {
+  if (computed_by)
+    fail(ASC_ERR_UNINITIALIZED, op.loc,
+         "initcheck: {} reads {} bytes [{}, {}) that hold no defined value: {} at {} computed them from bytes "
+         "nothing wrote in this launch; copy or compute those first",
+         op.info().name, memory_name(Memory::UB), lo, hi, computed_by->info().name, computed_by->loc.str());
+  fail(ASC_ERR_UNINITIALIZED, op.loc,
+       "initcheck: {} reads {} bytes [{}, {}) that nothing wrote in this launch; copy or compute them first",
+       op.info().name, memory_name(Memory::UB), lo, hi);
+}
+
+void RaceChecker::mark_undefined(uint64_t lo_in, uint64_t hi_in, const Op& by) {
+  if (lo_in >= hi_in) return;
+  const uint64_t base = static_cast<uint64_t>(Memory::UB) << 48, lo = base + lo_in, hi = base + hi_in;
+  split(lo);
+  split(hi);
+  for (auto it = shadow_.lower_bound(lo); it != shadow_.end() && it->first < hi; ++it) it->second.undefined_by = &by;
+}
+
+void RaceChecker::access(const Op& op, Pipe pipe, uint32_t space, uint64_t lo_in, uint64_t hi_in, bool write,
+                         Ranges* undefined) {
   if (lo_in >= hi_in) return;
   // The Unified Buffer only: GM holds the caller's data, and cube memories
   // legitimately hold unwritten padding rows inside the fractals mmad reads.
@@ -133,17 +154,16 @@ void RaceChecker::access(const Op& op, Pipe pipe, uint32_t space, uint64_t lo_in
             !ordered(static_cast<Pipe>(p), s.readers[p].seq, pipe))
           race("write-after-read", op, pipe, *s.readers[p].op, static_cast<Pipe>(p), space, it->first - base,
                s.end - base);
-    if (initcheck && !write && !s.written)
-      fail(ASC_ERR_UNINITIALIZED, op.loc,
-           "initcheck: {} reads {} bytes [{}, {}) that nothing wrote in this launch; copy or compute them first",
-           op.info().name, memory_name(static_cast<Memory>(space)), it->first - base, s.end - base);
+    if (initcheck && !write && (!s.written || s.undefined_by)) {
+      if (!undefined) undefined_read(op, it->first - base, s.end - base, s.written ? s.undefined_by : nullptr);
+      undefined->emplace_back(it->first - base, s.end - base);
+    }
   }
   if (cursor < hi) gaps.emplace_back(cursor, hi);
-  if (initcheck && !write && !gaps.empty())
-    fail(ASC_ERR_UNINITIALIZED, op.loc,
-         "initcheck: {} reads {} bytes [{}, {}) that nothing wrote in this launch; copy or compute them first",
-         op.info().name, memory_name(static_cast<Memory>(space)), gaps.front().first - base,
-         gaps.front().second - base);
+  if (initcheck && !write && !gaps.empty()) {
+    if (!undefined) undefined_read(op, gaps.front().first - base, gaps.front().second - base, nullptr);
+    for (auto [a, b] : gaps) undefined->emplace_back(a - base, b - base);
+  }
   for (auto [a, b] : gaps) shadow_.emplace(a, Segment{b, pipe, {}, {}, false});
   for (auto it = shadow_.lower_bound(lo); it != shadow_.end() && it->first < hi; ++it) {
     Segment& s = it->second;
@@ -152,6 +172,7 @@ void RaceChecker::access(const Op& op, Pipe pipe, uint32_t space, uint64_t lo_in
       s.writer = {seq, &op};
       s.readers = {};
       s.written = true;
+      s.undefined_by = nullptr;
     } else {
       s.readers[idx(pipe)] = {seq, &op};
     }

@@ -6,8 +6,10 @@
 // joins all. The Unified Buffer has a shadow map of byte ranges, each with its
 // last writer and the last reader per pipe. An access that is not ordered
 // after a conflicting earlier access (RAW, WAR, WAW) is a race; a read of
-// bytes nothing wrote in this launch is an initcheck error. Work is per
-// instruction and byte range, never per element.
+// bytes nothing wrote in this launch (or that hold what an op computed from
+// such bytes) is an initcheck error, unless the caller collects those bytes
+// to propagate them (Block::exec_propagating). Work is per instruction and
+// byte range, never per element.
 #pragma once
 
 #include <array>
@@ -33,8 +35,14 @@ class RaceChecker {
   void tick(Pipe pipe);
   // An access to bytes [lo, hi) of a memory by the op last started on `pipe`.
   // `space` keeps memories apart (a Memory for the on-chip ones, kMemoryCount + i for GM argument i);
-  // only the Unified Buffer is initcheck'ed (see access()).
-  void access(const Op& op, Pipe pipe, uint32_t space, uint64_t lo, uint64_t hi, bool write);
+  // only the Unified Buffer is initcheck'ed (see access()). A read of undefined bytes fails, unless `undefined`
+  // is given: then their ranges (Unified Buffer addresses) are appended to it.
+  using Ranges = std::vector<std::pair<uint64_t, uint64_t>>;
+  void access(const Op& op, Pipe pipe, uint32_t space, uint64_t lo, uint64_t hi, bool write,
+              Ranges* undefined = nullptr);
+  // Unified Buffer bytes [lo, hi), just written by `by`, hold no defined value: `by` computed them from bytes
+  // nothing wrote. A later read of them is an initcheck error naming `by` (or propagates them further).
+  void mark_undefined(uint64_t lo, uint64_t hi, const Op& by);
   void set_flag(Pipe src, int64_t key);
   void wait_flag(Pipe dst, int64_t key);
   void barrier(Pipe pipe);  // Pipe::All joins every clock
@@ -49,7 +57,8 @@ class RaceChecker {
     Pipe writer_pipe = Pipe::S;
     Use writer;
     std::array<Use, kPipeSlots> readers;
-    bool written = false;  // by anything in this launch (initcheck), even once settled
+    bool written = false;              // by anything in this launch (initcheck), even once settled
+    const Op* undefined_by = nullptr;  // written, with values this op computed from bytes nothing wrote
   };
 
   bool ordered(Pipe earlier_pipe, uint64_t earlier_seq, Pipe later) const;
