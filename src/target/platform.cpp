@@ -11,7 +11,7 @@ namespace {
 // cube_core_cnt, vector_core_cnt, ub_size, l1_size, l0_a/b/c_size, cube_freq);
 // event ids 0..7 per the Ascend C SetFlag/WaitFlag page for Atlas A2;
 // 32-byte data block and 256-byte vector repeat from the Ascend C vector API
-// general constraints.
+// general constraints. The other rows' sources are at the table below.
 constexpr uint64_t kUB = 196608, kL1 = 524288, kL0A = 65536, kL0B = 65536, kL0C = 131072;
 
 PlatformInfo row(uint32_t aiv, uint32_t aic, double ghz) {
@@ -58,11 +58,42 @@ uint64_t memory_bytes(const PlatformInfo& info, Memory m) {
 }
 
 const std::vector<Platform>& platforms() {
+  // The rows after Ascend910B1..B4. All are dav-c220 (AIC-C-220) SoCs with the Atlas A2 block, repeat and event
+  // ids above. A3 = the MindSpore AKG hardware notes transcribed from each SoC's CANN platform_config ini
+  // (mindspore-ai/akg akg_agents/python/akg_agents/op/resources/docs/hardware/Ascend910_93xx.md, commit 4a2e445
+  // "Add: a3 hardware docs": AI Core / VEC / CUBE counts, cube frequency, L1/L0A/L0B/L0C/UB, L2, GM).
+  //
+  // Ascend910B2C: 24 AIC / 48 AIV and UB/L0A/L0B/L0C 192/64/64/128 KiB from the AKG notes' Ascend910B2C.md and
+  //   chitu's core_num_each_platform (48); ub_size=196608 also as CANN 8.5's Ascend910B2C.ini is quoted in
+  //   public project notes. No public clock found: Ascend910B2's 1.80 GHz (same cores, same AI Core). The AKG
+  //   910B notes give every 910B an L1 of 1 MB, against 524288 in CANN's Ascend910B{1,2,3,4}.ini: 512 KiB kept.
+  // Ascend910B4-1: 20 AIC / 40 AIV, cube_freq=1500, L1/L0A/L0B/L0C/UB 512/64/64/128/192 KiB (L2 96 MB, HBM
+  //   64 GB): CANN 9.0.0's Ascend910B4-1.ini as quoted in a vllm-ascend AGENTS.md; 40 also in chitu's table.
+  // Ascend910_9362: 20 AIC / 40 AIV, 1500 MHz, L2 168 MB: A3 notes (cores and L2 also as the ini is quoted in
+  //   two public project notes).
+  // Ascend910_9372: 20 AIC / 40 AIV, 1800 MHz: A3 notes; 40 also in chitu's table.
+  // Ascend910_9381, _9382: 24 AIC / 48 AIV, 1800 MHz: A3 notes; 48 in chitu's table; 9382's 24 cube cores at
+  //   1800 MHz also as CANN 9.0.0's Ascend910_9382.ini is quoted in a public MFU report.
+  // Ascend910_9391, _9392: 24 AIC / 48 AIV, 1850 MHz: A3 notes; 48 in chitu's table; 9392's counts and buffers
+  //   also as its ini is printed by a public CANN device-query example.
+  // Every A3 ini quoted gives L1/L0A/L0B/L0C/UB = 512/64/64/128/192 KiB. pyasc-dev 1.1.1
+  //   (asc/runtime/launcher.py get_platform_info) gives 910_93 an L0C of 256 KiB; the inis say 128 KiB, as do
+  //   CANN's ops (256 KiB only for __NPU_ARCH__ 3101, ops-transformer groupedmatmul_act/utils/arch.h): 128 kept.
+  // No quoted ini gives an HBM bandwidth (only [AICoreMemoryRates] ddr_rate, of undocumented unit): cost()'s
+  //   1.6 TB/s estimate, as for Ascend910B1..B4.
   static const std::vector<Platform> table = {
-      {"Ascend910B1", row(48, 24, 1.85), cost(1.85)},
-      {"Ascend910B2", row(48, 24, 1.80), cost(1.80)},
-      {"Ascend910B3", row(40, 20, 1.80), cost(1.80)},
-      {"Ascend910B4", row(40, 20, 1.50), cost(1.50)},
+      {"Ascend910B1", row(48, 24, 1.85), cost(1.85)},     // CANN 8.1.RC1 ini
+      {"Ascend910B2", row(48, 24, 1.80), cost(1.80)},     // CANN 8.1.RC1 ini
+      {"Ascend910B2C", row(48, 24, 1.80), cost(1.80)},    // AKG notes, chitu; clock: Ascend910B2's (no source)
+      {"Ascend910B3", row(40, 20, 1.80), cost(1.80)},     // CANN 8.1.RC1 ini
+      {"Ascend910B4", row(40, 20, 1.50), cost(1.50)},     // CANN 8.1.RC1 ini
+      {"Ascend910B4-1", row(40, 20, 1.50), cost(1.50)},   // CANN 9.0.0 ini as quoted
+      {"Ascend910_9362", row(40, 20, 1.50), cost(1.50)},  // A3 notes
+      {"Ascend910_9372", row(40, 20, 1.80), cost(1.80)},  // A3 notes
+      {"Ascend910_9381", row(48, 24, 1.80), cost(1.80)},  // A3 notes
+      {"Ascend910_9382", row(48, 24, 1.80), cost(1.80)},  // A3 notes, CANN 9.0.0 ini as quoted
+      {"Ascend910_9391", row(48, 24, 1.85), cost(1.85)},  // A3 notes
+      {"Ascend910_9392", row(48, 24, 1.85), cost(1.85)},  // A3 notes, ini as printed
   };
   return table;
 }

@@ -780,7 +780,7 @@ TEST(CapiOps, EveryOpHasADocAndTheVectorOnesSayWhatTheyCompute) {
 }
 
 TEST(CapiPlatforms, Ascend910B1IsDescribed) {
-  ASSERT_GE(asc_platform_count(), 4u);
+  ASSERT_GE(asc_platform_count(), 12u);
   bool found = false;
   for (size_t i = 0; i < asc_platform_count(); ++i) {
     ASSERT_NE(asc_platform_name(i), nullptr);
@@ -798,6 +798,41 @@ TEST(CapiPlatforms, Ascend910B1IsDescribed) {
   EXPECT_EQ(info.repeat_bytes, 256u);
   EXPECT_EQ(info.max_event_id, 8u);
   EXPECT_TRUE(fails_with(asc_platform_query("Ascend310P", 10, &info), ASC_ERR_INVALID_ARGUMENT, {"Ascend310P"}));
+}
+
+// Every pyasc platform (asc.runtime.config.Platform) is a row of its own, in the enum's order, with the core
+// counts and clock of its source (src/target/platform.cpp: CANN's platform_config ini, or a transcription or
+// quotation of it; Ascend910B2C's clock is the documented estimate, Ascend910B2's).
+TEST(CapiPlatforms, EveryPyascSocHasItsOwnRow) {
+  struct Expected {
+    const char* name;
+    uint32_t aic, aiv;
+    double ghz;
+  };
+  const Expected expected[] = {
+      {"Ascend910B1", 24, 48, 1.85},    {"Ascend910B2", 24, 48, 1.80},    {"Ascend910B2C", 24, 48, 1.80},
+      {"Ascend910B3", 20, 40, 1.80},    {"Ascend910B4", 20, 40, 1.50},    {"Ascend910B4-1", 20, 40, 1.50},
+      {"Ascend910_9362", 20, 40, 1.50}, {"Ascend910_9372", 20, 40, 1.80}, {"Ascend910_9381", 24, 48, 1.80},
+      {"Ascend910_9382", 24, 48, 1.80}, {"Ascend910_9391", 24, 48, 1.85}, {"Ascend910_9392", 24, 48, 1.85},
+  };
+  ASSERT_EQ(asc_platform_count(), std::size(expected));
+  for (size_t i = 0; i < std::size(expected); ++i) {
+    const Expected& e = expected[i];
+    SCOPED_TRACE(e.name);
+    ASSERT_NE(asc_platform_name(i), nullptr);
+    EXPECT_STREQ(asc_platform_name(i), e.name);
+    asc_platform_info_t info{};
+    ASSERT_EQ(asc_platform_query(e.name, std::strlen(e.name), &info), ASC_OK);
+    EXPECT_EQ(info.aic_cores, e.aic);
+    EXPECT_EQ(info.aiv_cores, e.aiv);
+    EXPECT_DOUBLE_EQ(info.clock_ghz, e.ghz);
+    // the same buffers on every Atlas A2/A3 SoC (the A3 and Ascend910B4-1 inis agree with Ascend910B1..B4's)
+    EXPECT_EQ(info.ub_bytes, 196608u);
+    EXPECT_EQ(info.l1_bytes, 524288u);
+    EXPECT_EQ(info.l0a_bytes, 65536u);
+    EXPECT_EQ(info.l0b_bytes, 65536u);
+    EXPECT_EQ(info.l0c_bytes, 131072u);
+  }
 }
 
 TEST(CapiDevices, UnknownPlatformListsTheKnownOnes) {

@@ -10,6 +10,7 @@ import pytest
 import asc.lib.host as host
 import asc.lib.runtime as rt
 import asc.runtime.config as config
+from asc._ffi import ffi, lib
 from asc.lib.runtime import platforms
 from asc.lib.runtime.device_memory import live_allocations
 from asc.runtime.compiler import CompileOptions, Compiler, core_type_of
@@ -127,11 +128,16 @@ def test_get_soc_version_is_a_platform_member():
     assert rt.current_platform() == "Ascend910B3"
 
 
-# (aic, aiv) cores of each pyasc platform: sources in docs/runtime-api.md ("Platforms")
+# (aic, aiv) cores and clock (GHz) of each pyasc platform: sources in src/target/platform.cpp and
+# docs/runtime-api.md ("Platforms")
 CORES = {"Ascend910B1": (24, 48), "Ascend910B2": (24, 48), "Ascend910B2C": (24, 48), "Ascend910B3": (20, 40),
          "Ascend910B4": (20, 40), "Ascend910B4-1": (20, 40), "Ascend910_9362": (20, 40), "Ascend910_9372": (20, 40),
          "Ascend910_9381": (24, 48), "Ascend910_9382": (24, 48), "Ascend910_9391": (24, 48),
          "Ascend910_9392": (24, 48)}  # fmt: skip
+CLOCK_GHZ = {"Ascend910B1": 1.85, "Ascend910B2": 1.80, "Ascend910B2C": 1.80, "Ascend910B3": 1.80,
+             "Ascend910B4": 1.50, "Ascend910B4-1": 1.50, "Ascend910_9362": 1.50, "Ascend910_9372": 1.80,
+             "Ascend910_9381": 1.80, "Ascend910_9382": 1.80, "Ascend910_9391": 1.85,
+             "Ascend910_9392": 1.85}  # fmt: skip
 
 
 @pytest.mark.parametrize("platform", list(config.Platform), ids=lambda p: p.value)
@@ -147,11 +153,23 @@ def test_every_platform_has_its_core_facts(platform):
     assert host.PlatformAscendCManager.get_instance(platform) is p  # one instance per SoC
 
 
-def test_borrowed_rows_are_libasc_rows_with_the_same_cores():
-    table = rt.known_platforms()
-    for name, row in platforms.BORROWED_ROWS.items():
-        assert row in table
-        assert CORES[name] == CORES[row]
+def test_every_platform_is_a_libasc_row_of_its_own():
+    assert rt.known_platforms() == [p.value for p in config.Platform]  # the table's order is the enum's
+    assert not hasattr(platforms, "BORROWED_ROWS")
+    for platform in config.Platform:
+        info = ffi.new("asc_platform_info_t*")
+        name = platform.value.encode()
+        assert lib.asc_platform_query(name, len(name), info) == lib.ASC_OK
+        assert (info.aic_cores, info.aiv_cores) == CORES[platform.value]
+        assert info.clock_ghz == pytest.approx(CLOCK_GHZ[platform.value])
+
+
+@pytest.mark.parametrize("platform", ["Ascend910B4-1", "Ascend910_9392", "Ascend910_9362"])
+def test_a_soc_with_its_own_row_is_named_as_itself(platform):
+    config.set_platform(config.Backend.Model, platform)
+    assert rt.get_soc_version().value == rt.current_platform() == platform
+    p = host.PlatformAscendCManager.get_instance()  # the current SoC
+    assert p.get_soc_version() == platform and (p.get_core_num_aic(), p.get_core_num_aiv()) == CORES[platform]
 
 
 def test_platform_by_name_or_value():

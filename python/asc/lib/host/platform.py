@@ -5,17 +5,16 @@ from __future__ import annotations
 from typing import Optional, Union
 
 from ..._ffi import ffi, lib
-from ..runtime.platforms import Platform, libasc_platform, to_platform
+from ..runtime.platforms import Platform, to_platform
 from ..runtime.state import current_platform
 
 
 class PlatformAscendC:
-    """Core counts and buffer sizes of one SoC, from libasc's platform table (a SoC without a row of its own
-    has the facts of the row it runs as: asc.lib.runtime.platforms.BORROWED_ROWS)."""
+    """Core counts and buffer sizes of one SoC, from its row of libasc's platform table."""
 
     def __init__(self, soc_version: str):
         info = ffi.new("asc_platform_info_t*")
-        encoded = libasc_platform(soc_version).encode()
+        encoded = to_platform(soc_version).value.encode()
         if lib.asc_platform_query(encoded, len(encoded), info) != lib.ASC_OK:
             raise ValueError(f"unknown SoC '{soc_version}'")
         self.soc_version = soc_version

@@ -57,7 +57,7 @@ def synchronize_device() -> None:
 
 def _platform_info() -> Any:
     info = ffi.new("asc_platform_info_t*")
-    name = state.libasc_platform(state.current_platform()).encode()
+    name = state.current_platform().encode()
     state._check(lib.asc_platform_query(name, len(name), info))
     return info
 

@@ -1,4 +1,4 @@
-"""The SoCs kernels can target (pyasc's config.Platform) and the libasc platform each one runs as."""
+"""The SoCs kernels can target (pyasc's config.Platform): each is a row of libasc's platform table, by name."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ from ..._ffi import ffi, lib
 
 
 class Platform(Enum):
-    """A SoC, by its CANN soc_version name. asc.runtime.config.Platform is this enum."""
+    """A SoC, by its CANN soc_version name. asc.runtime.config.Platform is this enum. Each value names a row of
+    libasc's platform table (src/target/platform.cpp; facts and sources in docs/runtime-api.md, "Platforms")."""
 
     Ascend910B1 = "Ascend910B1"
     Ascend910B2 = "Ascend910B2"
@@ -23,22 +24,6 @@ class Platform(Enum):
     Ascend910_9382 = "Ascend910_9382"
     Ascend910_9391 = "Ascend910_9391"
     Ascend910_9392 = "Ascend910_9392"
-
-
-# SoCs libasc's platform table (src/target/platform.cpp) has no row for yet, and the row each runs as: the one
-# with the same core facts (AIC/AIV core counts; every 910B/910_93 SoC has the same UB, L1 and L0 sizes). Only
-# the clock (the Model's time estimates) differs. A SoC that gets its own row in C++ is used as it is: see
-# libasc_platform. The facts and their sources are in docs/runtime-api.md ("Platforms").
-BORROWED_ROWS: dict[str, str] = {
-    "Ascend910B2C": "Ascend910B2",  # 24 AIC / 48 AIV
-    "Ascend910B4-1": "Ascend910B4",  # 20 AIC / 40 AIV
-    "Ascend910_9362": "Ascend910B3",  # 20 AIC / 40 AIV
-    "Ascend910_9372": "Ascend910B3",  # 20 AIC / 40 AIV
-    "Ascend910_9381": "Ascend910B2",  # 24 AIC / 48 AIV
-    "Ascend910_9382": "Ascend910B2",  # 24 AIC / 48 AIV
-    "Ascend910_9391": "Ascend910B2",  # 24 AIC / 48 AIV
-    "Ascend910_9392": "Ascend910B2",  # 24 AIC / 48 AIV
-}
 
 
 def libasc_platforms() -> list[str]:
@@ -57,9 +42,3 @@ def to_platform(value: Union[Platform, str]) -> Platform:
     if isinstance(value, str) and value in Platform.__members__:
         return Platform[value]
     raise ValueError(f"unknown platform {value!r}; supported: {[p.value for p in Platform]}")
-
-
-def libasc_platform(value: Union[Platform, str]) -> str:
-    """The libasc platform a SoC runs as: its own row when the table has one, else the row it borrows."""
-    name = to_platform(value).value
-    return name if name in libasc_platforms() else BORROWED_ROWS.get(name, name)

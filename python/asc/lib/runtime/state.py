@@ -10,7 +10,7 @@ from typing import Any, Callable, Optional, Union
 
 from ..._ffi import ffi, last_error, lib, status_name
 from ...errors import kernel_error_class
-from .platforms import Platform, libasc_platform, libasc_platforms, to_platform
+from .platforms import Platform, libasc_platforms, to_platform
 
 _lock = threading.Lock()
 # Asynchronous streams, drained when the interpreter exits (before the library's threads and statics go).
@@ -179,7 +179,7 @@ def _check(status: int, kernel: Optional[str] = None, params: Optional[list[str]
 
 class _State:
     backend = "Model"
-    platform = "Ascend910B1"  # a Platform value; the device is created as libasc_platform(platform)
+    platform = "Ascend910B1"  # a Platform value, the name of the libasc platform the device is created as
     device_id = 0
     device: Optional[_Device] = None
     stream: Optional[Stream] = None
@@ -194,7 +194,7 @@ def _reset() -> None:
 
 
 def known_platforms() -> list[str]:
-    """The platforms in libasc's table (what asc_platform_name lists); every Platform runs as one of them."""
+    """The platforms in libasc's table (what asc_platform_name lists); every Platform is one of them."""
     return libasc_platforms()
 
 
@@ -223,7 +223,7 @@ def is_model() -> bool:
 def set_soc_version(platform: Union[Platform, str]) -> None:
     """The SoC kernels run as (a Platform, its value or its name)."""
     name = to_platform(platform).value
-    if libasc_platform(name) not in known_platforms():
+    if name not in known_platforms():
         raise ValueError(f"platform {name!r} is not in libasc's platform table (supported: {known_platforms()})")
     with _lock:
         if _state.platform != name:
@@ -271,7 +271,7 @@ def has_device() -> bool:
 def _current_device() -> _Device:
     with _lock:
         if _state.device is None:
-            _state.device = _Device(_state.backend, libasc_platform(_state.platform), _state.device_id)
+            _state.device = _Device(_state.backend, _state.platform, _state.device_id)
         return _state.device
 
 
