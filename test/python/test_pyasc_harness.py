@@ -83,3 +83,50 @@ def test_dry_run_compiles_and_runs_nothing(monkeypatch):
     monkeypatch.setenv("DRY_RUN", "1")
     add_one[1](x, z, N)
     assert (z == 0).all()
+
+
+def test_the_compile_and_launch_stages_can_be_mocked_by_their_pyasc_names():
+    x, z = np.arange(N, dtype=np.float32), np.zeros(N, np.float32)
+    add_one[1](x, z, N)  # a plan for the fast path exists: the patch must still be seen
+    z[:] = 0
+    with patch("asc.runtime.jit.JITFunction._run_launcher", return_value=None) as launcher:
+        add_one[3](x, z, N)
+    kernel, options, values = launcher.call_args.args
+    assert "data_copy" in kernel.ir and options.core_num == 3 and values[2] == N
+    assert (z == 0).all()  # nothing ran
+    with (
+        patch("asc.runtime.jit.JITFunction._run_compiler", return_value="built") as compiler,
+        patch("asc.runtime.jit.JITFunction._run_launcher", return_value=None) as launcher,
+    ):
+        add_one[1](x, z, N)
+    assert "data_copy" in compiler.call_args.args[0].ir
+    assert launcher.call_args.args[0] == "built"  # the launcher runs what the compiler stage gave
+    add_one[1](x, z, N)  # unpatched again: it runs
+    np.testing.assert_array_equal(z, x + 1)
+
+
+def test_pyasc_module_paths_and_messages_of_compile_and_argument_errors():
+    from asc.codegen.errors import CodegenError
+
+    assert CodegenError is asc.errors.CodegenError
+
+    @asc.jit
+    def fails_to_compile(num):
+        assert 1 < 0, f"assert failed {num}"
+
+    with pytest.raises(CodegenError, match=r"AssertionError: assert failed \{num\} \(num: known only at run time\)"):
+        fails_to_compile[1](100)
+
+    @asc.jit
+    def prints(age):
+        print(age)
+
+    with pytest.raises(CodegenError, match="NameError: print is not defined in a kernel .* use asc.printf"):
+        prints[1](100)
+
+    @asc.jit
+    def takes(name):
+        pass
+
+    with pytest.raises(TypeError, match="Argument type in JIT function is not supported: str; kernels take"):
+        takes[1]("test")

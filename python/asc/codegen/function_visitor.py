@@ -285,8 +285,25 @@ class FunctionVisitor(ast.NodeVisitor):
         if is_runtime(test):
             raise self.error(node, "assert needs a compile-time condition")
         if not test:
-            msg = self.visit(node.msg) if node.msg is not None else "assertion failed"
+            msg = self.assert_message(node.msg) if node.msg is not None else "assertion failed"
             raise self.error(node, f"AssertionError: {msg}")
+
+    def assert_message(self, node: ast.expr) -> str:
+        """The message of an assert that fails at compile time. An f-string's run-time values are known only
+        when the kernel runs: they are shown as written, in braces, and named."""
+        if not isinstance(node, ast.JoinedStr):
+            return str(self.visit(node))
+        text, later = [], []
+        for part in node.values:
+            value = self.visit(part)
+            if is_runtime(value) and isinstance(part, ast.FormattedValue):
+                source = ast.unparse(part.value)
+                text.append("{" + source + "}")
+                later.append(source)
+            else:
+                text.append(str(value))
+        known_later = f" ({', '.join(later)}: known only at run time)" if later else ""
+        return "".join(text) + known_later
 
     def visit_For(self, node: ast.For) -> None:
         if node.orelse:
@@ -575,6 +592,9 @@ class FunctionVisitor(ast.NodeVisitor):
         if func is builtins.abs and len(args) == 1:
             value = to_scalar(args[0])
             return minmax("max", [value, -value])
+        if func is builtins.print:  # pyasc's words first (its tests match them)
+            raise self.error(node, "NameError: print is not defined in a kernel for run-time values; use "
+                             "asc.printf(format, ...), the device's printf")  # fmt: skip
         name = getattr(func, "__name__", repr(func))
         raise self.error(
             node,

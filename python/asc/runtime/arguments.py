@@ -74,9 +74,9 @@ def describe(value: Any, kernel: str, param: str) -> ArgSpec:
         if d is None:
             raise LaunchArgumentError(f"{kernel}(): argument '{param}' is a {mock} of {value.dtype!r}, not a dtype")
         return ArgSpec(KIND_BUFFER if mock == "MockTensor" else KIND_SCALAR, d)
-    raise LaunchArgumentError(
-        f"{kernel}(): argument '{param}' is a {type(value).__name__}; kernels take numpy arrays, torch tensors, "
-        "ints, floats and bools"
+    raise LaunchArgumentError(  # pyasc's words first (its tests match them), then what to pass instead
+        f"{kernel}(): argument '{param}' is a {type(value).__name__}: Argument type in JIT function is not "
+        f"supported: {type(value).__name__}; kernels take numpy arrays, torch tensors, ints, floats and bools"
     )
 
 
