@@ -215,3 +215,50 @@ def test_queue_memory_beyond_ub_names_the_queue():
     with pytest.raises(asc.errors.OutOfBoundsError, match="big_queue") as err:
         queue_too_big[1, rt.current_stream()](np.zeros(8, np.float32), 100000)
     assert "196608" in str(err.value)
+
+
+# ---- user tags travel with a queue's buffers ----
+
+
+@asc.jit
+def tag_stage_in(x_gm: asc.GlobalTensor, q: asc.TQue, tag: int):
+    t = q.alloc_tensor(asc.float32)
+    asc.data_copy(t, x_gm, 64)
+    t.set_user_tag(tag)
+    q.enque(t)
+
+
+@asc.jit
+def tagged_by_stage(x: asc.GlobalAddress, z: asc.GlobalAddress, tag: int):
+    x_gm, z_gm = asc.GlobalTensor(), asc.GlobalTensor()
+    x_gm.set_global_buffer(x, 64)
+    z_gm.set_global_buffer(z, 64)
+    pipe = asc.TPipe()
+    q = asc.TQue(asc.TPosition.VECIN, 1)
+    o = asc.TQue(asc.TPosition.VECOUT, 1)
+    pipe.init_buffer(que=q, num=1, len=256)
+    pipe.init_buffer(que=o, num=1, len=256)
+    for i in range(2):
+        tag_stage_in(x_gm, q, tag + i)
+        a = q.deque(asc.float32)
+        c = o.alloc_tensor(asc.float32)
+        if a.get_user_tag() > 10:
+            asc.adds(c, a, 100.0, 64)
+        else:
+            asc.adds(c, a, 1.0, 64)
+        o.enque(c)
+        q.free_tensor(a)
+        c2 = o.deque(asc.float32)
+        asc.data_copy(z_gm, c2, 64)
+        o.free_tensor(c2)
+
+
+@pytest.mark.parametrize("tag, last_added", [(5, 1.0), (10, 100.0), (11, 100.0)])
+def test_a_user_tag_set_before_enque_comes_out_of_deque(tag, last_added):
+    """On the board a tag belongs to the buffer: the tensor deque hands over carries the tag its producer set
+    (here in another device function), and a branch on it picks what to add. The second iteration's tag
+    (tag + 1) decides the result."""
+    x = np.arange(64, dtype=np.float32)
+    z = np.zeros(64, np.float32)
+    tagged_by_stage[1, rt.current_stream()](x, z, tag)
+    np.testing.assert_array_equal(z, x + np.float32(last_added))

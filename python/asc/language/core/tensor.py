@@ -295,7 +295,8 @@ class LocalTensor(IRObject):
         return self._shape_info if self._shape_info is not None else ShapeInfo()
 
     def set_user_tag(self, tag: Any = 0) -> None:
-        """A number of the user's for this tensor, read back by get_user_tag (held by the tensor object)."""
+        """A number of the user's for this tensor, read back by get_user_tag; it travels with the tensor through a
+        queue (enque, then deque), as the board keeps it with the buffer."""
         self._user_tag = to_int(tag, "set_user_tag tag") if is_runtime(tag) else int(tag)
 
     def get_user_tag(self) -> Any:

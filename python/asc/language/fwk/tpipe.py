@@ -53,6 +53,7 @@ def _rebind(target: LocalTensor, value: LocalTensor) -> None:
     else:
         target.handle = value.handle
     target.position = value.position
+    target._user_tag = value._user_tag
 
 
 class _FrameworkObject(IRObject):
@@ -104,7 +105,7 @@ class _Allocator(_FrameworkObject):
 class TQueBind(_FrameworkObject):
     """A queue handing buffers from position `src` to position `dst`."""
 
-    __slots__ = ("src", "dst", "depth", "mask")
+    __slots__ = ("src", "dst", "depth", "mask", "_tags")
 
     def __init__(self, src: TPosition = TPosition.VECIN, dst: TPosition = TPosition.VECIN, depth: int = 0,
                  mask: int = 0):  # fmt: skip
@@ -115,6 +116,9 @@ class TQueBind(_FrameworkObject):
             raise CodegenError("the queue depth and mask must be compile-time ints")
         self.depth = depth
         self.mask = mask  # Ascend C's template argument; it changes nothing on the Model
+        # The user tags (set_user_tag) of the tensors enqueued and not yet dequeued, oldest first: on the board a
+        # tag belongs to the buffer, so the tensor deque hands over carries the one set before enque.
+        self._tags: list[Any] = []
         attrs = {"src_position": int(self.src), "dst_position": int(self.dst), "depth": depth}
         if builder.pending_name:
             attrs["name"] = builder.pending_name
@@ -140,6 +144,7 @@ class TQueBind(_FrameworkObject):
         a VECIN/VECOUT TQueBind: MTE2 hands to V) instead of the queue's own."""
         attrs = _user_positions(positions, kwargs, "enque")
         current_builder().op("tque.enque", [self.handle, _tensor(tensor, "enque").handle], attrs)
+        self._tags.append(tensor._user_tag)
         return True
 
     def deque(self, dtype: Any = None, *positions: Any, tensor: Optional[LocalTensor] = None,
@@ -153,6 +158,8 @@ class TQueBind(_FrameworkObject):
                                                            "deque")  # fmt: skip
         attrs: dict[str, Any] = {"dtype": d.code, **_user_positions(positions, kwargs, "deque")}
         result = LocalTensor._wrap(current_builder().op("tque.deque", [self.handle], attrs), d, self.dst)
+        if self._tags:
+            result._user_tag = self._tags.pop(0)
         if target is None:
             return result
         _rebind(target, result)
