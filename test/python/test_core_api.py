@@ -148,6 +148,36 @@ def test_local_mem_allocator_places_tensors_one_after_another(dynamic):
     np.testing.assert_array_equal(out, [0, 64, c, dynamic, c + 32])
 
 
+@asc.jit
+def allocator_in_loops(out: asc.GlobalAddress, n: int, flag: int):
+    """Tensors placed inside a run-time loop and branch: the board's allocator counts at run time."""
+    out_gm = asc.GlobalTensor()
+    out_gm.set_global_buffer(out)
+    allocator = asc.LocalMemAllocator()
+    allocator.alloc(asc.TPosition.VECIN, asc.float32, 10)  # [0, 64)
+    for i in range(n):
+        out_gm.set_value(2 * i, allocator.get_cur_addr())  # before this iteration's alloc
+        t = allocator.alloc(asc.TPosition.VECOUT, asc.float16, 100)  # 224 bytes each
+        out_gm.set_value(2 * i + 1, t.get_phy_addr())
+    if flag > 0:
+        allocator.alloc(asc.TPosition.VECCALC, asc.int8, 1)  # 32 bytes, only when taken
+    last = allocator.alloc(asc.TPosition.VECCALC, asc.int32, 8)
+    out_gm.set_value(16, last.get_phy_addr())
+    out_gm.set_value(17, allocator.get_cur_addr())
+
+
+@pytest.mark.parametrize("n, flag", [(0, 0), (1, 1), (3, 0), (7, 1)])
+def test_local_mem_allocator_counts_allocs_in_run_time_loops_and_branches_per_run(n, flag):
+    out = np.full(18, -1, np.int64)
+    allocator_in_loops[1, rt.current_stream()](out, n, flag)
+    want = np.full(18, -1, np.int64)
+    for i in range(n):
+        want[2 * i] = want[2 * i + 1] = 64 + 224 * i
+    want[16] = 64 + 224 * n + 32 * (flag > 0)
+    want[17] = want[16] + 32
+    np.testing.assert_array_equal(out, want)
+
+
 def test_local_mem_allocator_refuses_a_position_of_another_memory():
     @asc.jit
     def wrong_memory(out: asc.GlobalAddress):

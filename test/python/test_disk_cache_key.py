@@ -6,6 +6,7 @@ value, an argument dtype, a compile option, the platform — is compiled anew
 between compiles, so only the disk cache can serve."""
 
 import importlib.util
+import os
 import sys
 import textwrap
 
@@ -225,3 +226,19 @@ def test_editing_a_registered_code_package_compiles_anew(cache, tmp_path, monkey
     assert run(base) == (1, 0)
     with pytest.raises(ValueError, match="not a directory"):
         register_code_package(str(package / "__init__.py"))
+
+
+def test_a_module_added_to_a_package_after_its_listing_was_remembered_is_in_the_key(tmp_path):
+    """The module list of a package is remembered in the cache directory; a module added since (a new file
+    in a development tree, then edited) must still be listed, or edits to it would leave kernels stale."""
+    package, cache_dir = tmp_path / "pkg", tmp_path / "cache"
+    (package / "sub").mkdir(parents=True)
+    cache_dir.mkdir()
+    (package / "a.py").write_text("A = 1\n")
+    (package / "sub" / "b.py").write_text("B = 1\n")
+    assert disk_cache._package_modules(str(package), str(cache_dir)) == ["a.py", "sub/b.py"]
+    assert disk_cache._package_modules(str(package), str(cache_dir)) == ["a.py", "sub/b.py"]  # remembered
+    (package / "sub" / "c.py").write_text("C = 1\n")
+    stat = os.stat(package / "sub")
+    os.utime(package / "sub", ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000))  # a coarse clock
+    assert disk_cache._package_modules(str(package), str(cache_dir)) == ["a.py", "sub/b.py", "sub/c.py"]

@@ -72,6 +72,7 @@ class IRBuilder:
         # pass (asc.codegen.regions.load_buffer), except inside regions.unpaired() (unpaired > 0).
         self.double_buffer = False
         self.unpaired = 0
+        self.depth = 0  # run-time regions (for bodies, if branches) open at the insertion point
         types = ffi.new("asc_type_t[]", max(1, len(params)))
         for i, (kind, dtype, position) in enumerate(params):
             types[i].kind, types[i].dtype, types[i].position = kind, dtype, position
@@ -129,19 +130,23 @@ class IRBuilder:
     def for_begin(self, lb: int, ub: int, step: int) -> int:
         iv = ffi.new("asc_value_t*")
         self._check(lib.asc_builder_for_begin(self._handle, lb, ub, step, self._location(), iv))
+        self.depth += 1
         return int(iv[0])
 
     def for_end(self) -> None:
         self._check(lib.asc_builder_for_end(self._handle))
+        self.depth -= 1
 
     def if_begin(self, cond: int) -> None:
         self._check(lib.asc_builder_if_begin(self._handle, cond, self._location()))
+        self.depth += 1
 
     def else_begin(self) -> None:
         self._check(lib.asc_builder_else(self._handle))
 
     def if_end(self) -> None:
         self._check(lib.asc_builder_if_end(self._handle))
+        self.depth -= 1
 
     def set_option(self, name: str, value: int) -> None:
         encoded = name.encode("utf-8", "backslashreplace")

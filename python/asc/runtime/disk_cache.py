@@ -51,35 +51,55 @@ def cache_dir() -> Optional[str]:
 _library_identity: Optional[bytes] = None
 
 
-def _list_modules(directory: str, prefix: str, out: list[str]) -> None:
-    """The asc modules under `directory`, relative to the package, in a stable order."""
+def _list_modules(directory: str, prefix: str, out: list[str], dirs: list[str]) -> None:
+    """The asc modules under `directory`, relative to the package, in a stable order; and the directories
+    listed, relative too ("" is the package's own)."""
+    dirs.append(prefix)
     with os.scandir(directory) as it:
         entries = sorted(it, key=lambda e: e.name)
     for entry in entries:
         if entry.is_dir():
             if entry.name not in ("__pycache__", "_lib"):
-                _list_modules(entry.path, f"{prefix}{entry.name}/", out)
+                _list_modules(entry.path, f"{prefix}{entry.name}/", out, dirs)
         elif entry.name.endswith(".py"):
             out.append(prefix + entry.name)
 
 
+def _directory_stamps(package: str, dirs: list[str]) -> str:
+    """The modification times of the package's directories: a module added, removed or renamed changes its
+    directory's."""
+    stamps = []
+    for d in dirs:
+        try:
+            stamps.append(f"{d}:{os.stat(os.path.join(package, d)).st_mtime_ns}")
+        except OSError:
+            stamps.append(f"{d}:missing")
+    return "\n".join(stamps)
+
+
 def _package_modules(package: str, directory: str) -> list[str]:
-    """The package's module list, remembered in the cache directory: listing a dozen directories costs more
-    than the whole rest of a cache hit. A module added later matters only once an existing module imports
-    it, and that edit changes the existing module's stamp, so a remembered list never hides a change."""
+    """The package's module list, remembered in the cache directory with its directories' modification times:
+    listing a dozen directories costs more than the whole rest of a cache hit, a stat of each far less. A list
+    whose directories changed since (a module added, as in a development tree) is made again, so that the new
+    module's own stamp is part of every later key."""
     listing = os.path.join(directory, f"modules-{zlib.crc32(os.fsencode(package)):08x}.txt") if directory else None
     if listing:
         blob = _read_entry(listing)  # as the entries: a regular file, of a capped size
         try:
             payload = _unframe(blob) if blob is not None and len(blob) <= MAX_ENTRY_BYTES else None
             if payload is not None:
-                return payload.decode().split("\n")
+                stamps, _, modules_text = payload.decode().partition("\n\n")
+                dirs = [line.rpartition(":")[0] for line in stamps.split("\n")]
+                if modules_text and _directory_stamps(package, dirs) == stamps:
+                    return modules_text.split("\n")
         except UnicodeDecodeError:
             pass
     modules: list[str] = []
-    _list_modules(package, "", modules)
+    dirs: list[str] = []
+    _list_modules(package, "", modules, dirs)
     if listing:
-        _write_atomically(listing, _frame("\n".join(modules).encode()))
+        payload = _directory_stamps(package, dirs) + "\n\n" + "\n".join(modules)
+        _write_atomically(listing, _frame(payload.encode()))
     return modules
 
 
