@@ -816,6 +816,31 @@ TEST(CapiDevices, NpuBackendNeedsCann) {
   EXPECT_EQ(d, nullptr);
 }
 
+TEST(CapiNpuMemory, WithoutCannTheQueriesSayWhatToInstall) {
+  uint32_t n = 0;
+  int64_t v = 0;
+  EXPECT_TRUE(fails_with(asc_npu_device_count(&n), ASC_ERR_BACKEND_UNAVAILABLE,
+                         {"asc_npu_device_count: ", "libascendcl.so could not be loaded", "install CANN"}));
+  EXPECT_TRUE(fails_with(asc_npu_device_info(0, ASC_NPU_INFO_AICORE_NUM, &v), ASC_ERR_BACKEND_UNAVAILABLE,
+                         {"asc_npu_device_info: ", "install CANN"}));
+  EXPECT_TRUE(fails_with(asc_npu_device_count(nullptr), ASC_ERR_INVALID_ARGUMENT, {"out is null"}));
+}
+
+TEST(CapiNpuMemory, TheModelHasNoDeviceMemoryOfItsOwn) {
+  asc_device_t* d = nullptr;
+  ASSERT_EQ(asc_device_create(ASC_BACKEND_MODEL, kPlatform.data(), kPlatform.size(), 0, &d), ASC_OK);
+  void* p = nullptr;
+  char host[16] = {};
+  EXPECT_TRUE(fails_with(asc_device_malloc(d, 16, ASC_MALLOC_HUGE_FIRST, &p), ASC_ERR_INVALID_ARGUMENT,
+                         {"asc_device_malloc", "Model backend has no device memory of its own"}));
+  EXPECT_TRUE(fails_with(asc_device_free(d, host), ASC_ERR_INVALID_ARGUMENT, {"asc_device_free"}));
+  EXPECT_TRUE(fails_with(asc_device_memcpy(d, host, 16, host, 8, ASC_MEMCPY_HOST_TO_HOST), ASC_ERR_INVALID_ARGUMENT,
+                         {"asc_device_memcpy"}));
+  EXPECT_TRUE(fails_with(asc_device_malloc(nullptr, 16, 0, &p), ASC_ERR_INVALID_ARGUMENT, {"device is null"}));
+  EXPECT_TRUE(fails_with(asc_device_malloc(d, 16, 0, nullptr), ASC_ERR_INVALID_ARGUMENT, {"out is null"}));
+  EXPECT_EQ(asc_device_destroy(d), ASC_OK);
+}
+
 // ---- launching ---------------------------------------------------------------------------------
 
 TEST_F(CapiTest, VaddBuiltAndLaunchedThroughTheCAbi) {
@@ -1287,4 +1312,48 @@ TEST_F(CapiTest, PrintedOutputIsCappedPerLaunchAndSaysSo) {
   ASSERT_EQ(asc_launch(kernel, stream_, 4, &arg, 1), ASC_OK) << asc_last_error();
   asc_stream_last_output(stream_, nullptr, 0, &len);
   EXPECT_GT(len, 4u * 1000u * 20u);
+}
+
+// Last in the file: once the stand-in ACL has loaded, it stays loaded for the process (as ACL does), so the
+// tests that expect no CANN run before it when the binary runs every test in one process.
+TEST(CapiNpuMemory, ThroughTheStandInAcl) {
+  setenv("ASC_ACL_LIBRARY", STANDIN_ACL, 1);
+  asc_device_t* d = nullptr;
+  ASSERT_EQ(asc_device_create(ASC_BACKEND_NPU, kPlatform.data(), kPlatform.size(), 0, &d), ASC_OK)
+      << asc_last_error();
+  std::vector<int32_t> host(64), back(64, 0);
+  for (size_t i = 0; i < host.size(); ++i) host[i] = static_cast<int32_t>(i * i) - 7;
+  const uint64_t bytes = host.size() * sizeof(int32_t);
+  void *a = nullptr, *b = nullptr;
+  ASSERT_EQ(asc_device_malloc(d, bytes, ASC_MALLOC_HUGE_FIRST, &a), ASC_OK) << asc_last_error();
+  ASSERT_EQ(asc_device_malloc(d, bytes, ASC_MALLOC_NORMAL_ONLY, &b), ASC_OK) << asc_last_error();
+  EXPECT_NE(a, b);
+  EXPECT_EQ(asc_device_memcpy(d, a, bytes, host.data(), bytes, ASC_MEMCPY_HOST_TO_DEVICE), ASC_OK) << asc_last_error();
+  EXPECT_EQ(asc_device_memcpy(d, b, bytes, a, bytes, ASC_MEMCPY_DEVICE_TO_DEVICE), ASC_OK) << asc_last_error();
+  EXPECT_EQ(asc_device_memcpy(d, back.data(), bytes, b, bytes, ASC_MEMCPY_DEVICE_TO_HOST), ASC_OK) << asc_last_error();
+  EXPECT_EQ(back, host);
+  EXPECT_TRUE(fails_with(asc_device_memcpy(d, a, 16, host.data(), 32, ASC_MEMCPY_HOST_TO_DEVICE),
+                         ASC_ERR_INVALID_ARGUMENT, {"32 bytes do not fit in a 16-byte destination"}));
+  EXPECT_TRUE(fails_with(asc_device_memcpy(d, a, bytes, host.data(), 8, 9), ASC_ERR_INVALID_ARGUMENT, {"kind 9"}));
+  EXPECT_TRUE(fails_with(asc_device_memcpy(d, host.data(), bytes, a, 8, ASC_MEMCPY_HOST_TO_DEVICE), ASC_ERR_RUNTIME,
+                         {"aclrtMemcpy failed with ACL error 107000"}));
+  void* none = nullptr;
+  EXPECT_TRUE(fails_with(asc_device_malloc(d, 0, ASC_MALLOC_HUGE_FIRST, &none), ASC_ERR_INVALID_ARGUMENT,
+                         {"size must be > 0"}));
+  EXPECT_TRUE(fails_with(asc_device_malloc(d, 8, 5, &none), ASC_ERR_INVALID_ARGUMENT, {"policy 5"}));
+  EXPECT_EQ(asc_device_free(d, a), ASC_OK) << asc_last_error();
+  EXPECT_EQ(asc_device_free(d, b), ASC_OK) << asc_last_error();
+  EXPECT_TRUE(fails_with(asc_device_free(d, a), ASC_ERR_RUNTIME, {"aclrtFree failed", "did not return"}));
+  EXPECT_TRUE(fails_with(asc_device_free(d, nullptr), ASC_ERR_INVALID_ARGUMENT, {"ptr is null"}));
+
+  uint32_t n = 0;
+  EXPECT_EQ(asc_npu_device_count(&n), ASC_OK) << asc_last_error();
+  EXPECT_EQ(n, 1u);
+  int64_t v = 0;
+  EXPECT_EQ(asc_npu_device_info(0, ASC_NPU_INFO_VECTOR_CORE_NUM, &v), ASC_OK) << asc_last_error();
+  EXPECT_EQ(v, 48);
+  EXPECT_TRUE(fails_with(asc_npu_device_info(0, 7, &v), ASC_ERR_INVALID_ARGUMENT, {"info 7"}));
+  EXPECT_TRUE(fails_with(asc_npu_device_info(1, ASC_NPU_INFO_AICORE_NUM, &v), ASC_ERR_RUNTIME, {"no device 1"}));
+  EXPECT_EQ(asc_device_destroy(d), ASC_OK);
+  unsetenv("ASC_ACL_LIBRARY");
 }
