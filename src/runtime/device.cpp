@@ -22,7 +22,9 @@ namespace {
 
 void* Device::allocate_memory(uint64_t, uint32_t) { no_memory_of_its_own("asc_device_malloc"); }
 void Device::free_memory(void*) { no_memory_of_its_own("asc_device_free"); }
-void Device::copy_memory(void*, uint64_t, const void*, uint64_t, uint32_t) { no_memory_of_its_own("asc_device_memcpy"); }
+void Device::copy_memory(void*, uint64_t, const void*, uint64_t, uint32_t) {
+  no_memory_of_its_own("asc_device_memcpy");
+}
 
 std::unique_ptr<Device> make_device(Backend backend, const Platform& platform, int32_t device_id) {
   return backend == Backend::NPU ? make_npu_device(platform, device_id) : make_model_device(platform);

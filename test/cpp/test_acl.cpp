@@ -445,7 +445,6 @@ TEST_F(NpuCompile, BadArgumentsAndUnspellableOpsFailBeforeTheCompiler) {
   EXPECT_TRUE(cann.runs().empty());
 }
 
-
 // ---- device memory and device queries (asc_device_malloc ..., asc_npu_device_count ...) ----
 
 class AclMemory : public ::testing::Test {
@@ -470,10 +469,14 @@ TEST_F(AclMemory, CopiesGoEveryWayAndEachKindIsAclsOwn) {
   acl::release(api, b);
   EXPECT_EQ(standin.live(), 0u);
   auto at = [](void* p) { return std::to_string(reinterpret_cast<uintptr_t>(p)); };
-  const std::vector<std::string> expected = {"aclrtMalloc 64 policy 0",         "aclrtMalloc 64 policy 2",
-                                             "aclrtMemcpy host-to-device 64",   "aclrtMemcpy device-to-device 64",
-                                             "aclrtMemcpy device-to-host 64",   "aclrtMemcpy host-to-host 64",
-                                             "aclrtFree " + at(a),              "aclrtFree " + at(b)};
+  const std::vector<std::string> expected = {"aclrtMalloc 64 policy 0",
+                                             "aclrtMalloc 64 policy 2",
+                                             "aclrtMemcpy host-to-device 64",
+                                             "aclrtMemcpy device-to-device 64",
+                                             "aclrtMemcpy device-to-host 64",
+                                             "aclrtMemcpy host-to-host 64",
+                                             "aclrtFree " + at(a),
+                                             "aclrtFree " + at(b)};
   EXPECT_EQ(standin.calls(), expected);
 }
 
@@ -486,12 +489,11 @@ TEST_F(AclMemory, BadArgumentsFailBeforeAcl) {
   EXPECT_NE(message.find("policy 3 is not an asc_malloc_policy_t"), std::string::npos) << message;
   EXPECT_EQ(status_of([&] { acl::release(api, nullptr); }, &message), ASC_ERR_INVALID_ARGUMENT);
   EXPECT_NE(message.find("ptr is null"), std::string::npos) << message;
-  EXPECT_EQ(status_of([&] { acl::copy(api, host.data(), 16, host.data() + 16, 32, ASC_MEMCPY_HOST_TO_HOST); },
-                      &message),
-            ASC_ERR_INVALID_ARGUMENT);
+  EXPECT_EQ(
+      status_of([&] { acl::copy(api, host.data(), 16, host.data() + 16, 32, ASC_MEMCPY_HOST_TO_HOST); }, &message),
+      ASC_ERR_INVALID_ARGUMENT);
   EXPECT_NE(message.find("32 bytes do not fit in a 16-byte destination"), std::string::npos) << message;
-  EXPECT_EQ(status_of([&] { acl::copy(api, host.data(), 32, host.data(), 8, 4); }, &message),
-            ASC_ERR_INVALID_ARGUMENT);
+  EXPECT_EQ(status_of([&] { acl::copy(api, host.data(), 32, host.data(), 8, 4); }, &message), ASC_ERR_INVALID_ARGUMENT);
   EXPECT_NE(message.find("kind 4 is not an asc_memcpy_kind_t"), std::string::npos) << message;
   EXPECT_EQ(status_of([&] { acl::copy(api, nullptr, 32, host.data(), 8, ASC_MEMCPY_HOST_TO_DEVICE); }, &message),
             ASC_ERR_INVALID_ARGUMENT);
@@ -571,13 +573,11 @@ TEST(AclDevice, DeviceMemoryAndQueriesGoThroughAcl) {
   EXPECT_EQ(standin.live(), 0u);
 
   auto model = make_model_device(*find_platform("Ascend910B1"));
-  EXPECT_EQ(status_of([&] { model->allocate_memory(16, ASC_MALLOC_HUGE_FIRST); }, &message),
-            ASC_ERR_INVALID_ARGUMENT);
+  EXPECT_EQ(status_of([&] { model->allocate_memory(16, ASC_MALLOC_HUGE_FIRST); }, &message), ASC_ERR_INVALID_ARGUMENT);
   EXPECT_NE(message.find("asc_device_malloc: the Model backend has no device memory of its own"), std::string::npos)
       << message;
   EXPECT_EQ(status_of([&] { model->free_memory(p); }, &message), ASC_ERR_INVALID_ARGUMENT);
-  EXPECT_EQ(status_of([&] { model->copy_memory(y.data(), 16, x.data(), 16, 0); }, &message),
-            ASC_ERR_INVALID_ARGUMENT);
+  EXPECT_EQ(status_of([&] { model->copy_memory(y.data(), 16, x.data(), 16, 0); }, &message), ASC_ERR_INVALID_ARGUMENT);
 }
 
 }  // namespace

@@ -1319,8 +1319,7 @@ TEST_F(CapiTest, PrintedOutputIsCappedPerLaunchAndSaysSo) {
 TEST(CapiNpuMemory, ThroughTheStandInAcl) {
   setenv("ASC_ACL_LIBRARY", STANDIN_ACL, 1);
   asc_device_t* d = nullptr;
-  ASSERT_EQ(asc_device_create(ASC_BACKEND_NPU, kPlatform.data(), kPlatform.size(), 0, &d), ASC_OK)
-      << asc_last_error();
+  ASSERT_EQ(asc_device_create(ASC_BACKEND_NPU, kPlatform.data(), kPlatform.size(), 0, &d), ASC_OK) << asc_last_error();
   std::vector<int32_t> host(64), back(64, 0);
   for (size_t i = 0; i < host.size(); ++i) host[i] = static_cast<int32_t>(i * i) - 7;
   const uint64_t bytes = host.size() * sizeof(int32_t);

@@ -59,7 +59,7 @@ const Api& api() {
 const Api& api_for(const char* call) {
   try {
     return api();
-  } catch (const Error& e) {
+  } catch (const asc::Error& e) {  // (acl::Error is ACL's error code)
     fail(e.status(), "{}: {}", call, e.what());
   }
 }

@@ -16,7 +16,8 @@ using BinHandle = void*;
 using FuncHandle = void*;
 
 // aclrtMemcpyKind: ACL_MEMCPY_HOST_TO_HOST = 0, HOST_TO_DEVICE = 1, DEVICE_TO_HOST = 2, DEVICE_TO_DEVICE = 3 (CANN
-// 8.0 "aclrtMemcpyAsync", hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0125.html).
+// 8.0 "aclrtMemcpyAsync",
+// hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0125.html).
 enum MemcpyKind : int32_t { kHostToHost = 0, kHostToDevice = 1, kDeviceToHost = 2, kDeviceToDevice = 3 };
 // aclrtMemMallocPolicy: ACL_MEM_MALLOC_HUGE_FIRST = 0, HUGE_ONLY = 1, NORMAL_ONLY = 2 (CANN 8.0,
 // .../canncommercial/800/apiref/appdevgapi/aclcppdevg_03_1349.html and aclpythondevg_01_0925.html).
@@ -51,7 +52,7 @@ constexpr Error kRepeatInitialize = 100002;  // aclInit called twice in one proc
 
 // Functions only some calls need (the device queries): resolved when the library loads but not required then,
 // so a CANN without one still launches; the call that needs it fails naming it (require()).
-#define ASC_ACL_OPTIONAL_FUNCTIONS(X)                  \
+#define ASC_ACL_OPTIONAL_FUNCTIONS(X)                 \
   X(aclrtGetDeviceCount, Error (*)(uint32_t * count)) \
   X(aclrtGetDeviceInfo, Error (*)(uint32_t device_id, int32_t attr, int64_t * value))
 
