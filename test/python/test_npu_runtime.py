@@ -9,6 +9,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Optional
 
 import pytest
 
@@ -90,13 +91,49 @@ print("RESULT", json.dumps(out))
 """
 
 
-def run_npu(tmp_path: Path, script: str) -> dict:
+LAUNCH_SCRIPT = r"""
+import ctypes, json, os
+import numpy as np
+import asc, asc.lib.runtime as rt, asc.runtime.config as config
+
+@asc.jit
+def scale(x: asc.GlobalAddress, n: int):
+    x_gm = asc.GlobalTensor()
+    x_gm.set_global_buffer(x, n)
+    buf = asc.LocalTensor(asc.float32, asc.TPosition.VECCALC, 0, n)
+    asc.data_copy(buf, x_gm, n)
+    asc.set_flag(asc.HardEvent.MTE2_V, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_V, 0)
+    asc.muls(buf, buf, 2.0, n)
+    asc.set_flag(asc.HardEvent.V_MTE3, 0)
+    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
+    asc.data_copy(x_gm, buf, n)
+
+acl = ctypes.CDLL(os.environ["ASC_ACL_LIBRARY"])
+acl.standin_log.restype = ctypes.c_char_p
+config.set_platform(config.Backend.NPU, config.Platform.Ascend910B1)
+x = np.ones(64, np.float32)
+kernel = rt.register_function(scale.specialise((x, 64), {})[0], "scale")
+dx = rt.copy_data_to_device(x.ctypes.data, x.nbytes)
+acl.standin_reset()
+rt.launch_kernel(kernel, 4, [dx, 64])
+out = {"address": dx.value, "calls": acl.standin_log().decode().splitlines()}
+try:
+    rt.launch_kernel(kernel, 1, [x, 64])
+except Exception as e:
+    out["host_buffer"] = f"{type(e).__name__}: {e}"
+rt.free(dx)
+print("RESULT", json.dumps(out))
+"""
+
+
+def run_npu(tmp_path: Path, script: str, env: Optional[dict] = None) -> dict:
     build = Path(__file__).resolve().parents[2] / os.environ.get("BUILD_DIR", "build")
     standin = build / "test" / "standin_acl" / "libascendcl.so"
     assert standin.exists(), f"{standin} is built with the C++ tests (make build)"
     path = tmp_path / "npu_memory.py"
     path.write_text(script)
-    env = {**os.environ, "ASC_ACL_LIBRARY": str(standin), "PYASC_CACHE_DIR": str(tmp_path / "cache")}
+    env = {**os.environ, "ASC_ACL_LIBRARY": str(standin), "PYASC_CACHE_DIR": str(tmp_path / "cache"), **(env or {})}
     done = subprocess.run([sys.executable, str(path)], env=env, capture_output=True, text=True, timeout=120)
     lines = [line for line in done.stdout.splitlines() if line.startswith("RESULT ")]
     assert done.returncode == 0 and lines, done.stdout + done.stderr
@@ -153,6 +190,26 @@ def test_misuse_is_refused_with_a_reason(npu):
 def test_free_mem_frees_each_npu_allocation_with_acl(npu):
     assert npu["after_free_mem"] == [0, 0]
     assert npu["free_calls"] == ["aclrtFree", "aclrtFree"]
+
+
+def test_launch_kernel_passes_npu_memory_as_it_is(tmp_path):
+    """launch_kernel on the NPU (a fake CANN's bisheng, as test_config.py's): malloc's memory is the kernel's GM
+    argument, passed as the device address itself (the argument block's first word), with no copies."""
+    from test_config import FAKE_BISHENG, FAKE_LINKER
+
+    bin_dir = tmp_path / "cann" / "compiler" / "ccec_compiler" / "bin"
+    bin_dir.mkdir(parents=True)
+    for name, text in (("bisheng", FAKE_BISHENG), ("ld.lld", FAKE_LINKER)):
+        (bin_dir / name).write_text(text)
+        (bin_dir / name).chmod(0o755)
+    out = run_npu(tmp_path, LAUNCH_SCRIPT, {"ASCEND_HOME_PATH": str(tmp_path / "cann")})
+    launches = [c.split() for c in out["calls"] if c.startswith("aclrtLaunchKernelWithHostArgs")]
+    assert len(launches) == 1 and launches[0][1:3] == ["scale", "4"], out["calls"]
+    block = bytes.fromhex(launches[0][3])
+    assert int.from_bytes(block[:8], "little") == out["address"]
+    assert int.from_bytes(block[8:12], "little") == 64
+    assert not [c for c in out["calls"] if c.startswith(("aclrtMalloc", "aclrtMemcpy"))], out["calls"]
+    assert "is not device memory" in out["host_buffer"]
 
 
 def test_without_cann_the_calls_say_what_to_install(monkeypatch):

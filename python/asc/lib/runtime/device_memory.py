@@ -105,6 +105,16 @@ def allocation_at(address: int) -> Optional[tuple[int, int]]:
         return (a.start, a.size) if address < a.start + a.size else None
 
 
+def on_npu(address: int) -> bool:
+    """Whether `address` is inside an allocation malloc made on the NPU (not the Model)."""
+    with _lock:
+        i = bisect.bisect_right(_starts, address) - 1
+        if i < 0:
+            return False
+        a = _allocations[_starts[i]]
+        return address < a.start + a.size and a.device is not None
+
+
 def bytes_left(address: int, what: str) -> int:
     """How many bytes of its allocation follow `address`; raises if it is not in one."""
     found = allocation_at(address)

@@ -3,7 +3,9 @@
 The Model runs kernels asc.jit builds, not device binaries: a Function here is an asc.jit compiled kernel
 (what ``kernel.specialise(args, {})[0]`` returns: its handle and its parameters' kinds and dtypes), and
 launch_kernel takes one argument per parameter, device memory (a malloc handle or an address inside an
-allocation) for buffers and Python or numpy numbers for scalars.
+allocation) for buffers and Python or numpy numbers for scalars. On the NPU the same: the device builds the
+kernel at its first launch, and buffers are the NPU memory malloc gave (passed as ASC_ARG_DEVICE_BUFFER,
+no copies). Device binaries built elsewhere (register_device_binary_kernel) are not loaded yet.
 """
 
 from __future__ import annotations
@@ -14,11 +16,12 @@ from typing import Any, Iterable, Optional, Union
 
 from ..._ffi import ffi, lib, read_text
 from . import state
-from .device_memory import address_of, bytes_left
+from .device_memory import address_of, bytes_left, on_npu
 from .support import CoreType, Kernel, MagicElf, MsprofTaskType
 from .unsupported import npu_missing
 
 _KIND_BUFFER = 1  # ASC_ARG_BUFFER
+_KIND_DEVICE_BUFFER = 2  # ASC_ARG_DEVICE_BUFFER
 
 
 def magic_elf_value(core_type: CoreType) -> int:
@@ -62,18 +65,23 @@ def unregister_device_binary_kernel(kernel_handle: Kernel) -> None:
 
 
 def register_function(kernel_handle: Any, fn_name: str, mode: int = 0) -> Any:
-    """The Function for `fn_name` in a registered kernel. On the Model `kernel_handle` is an asc.jit compiled
-    kernel, returned as it is (`fn_name` and `mode` are accepted and ignored)."""
-    if state.is_model():
+    """The Function for `fn_name` in a registered kernel. An asc.jit compiled kernel is returned as it is, on
+    either backend (`fn_name` and `mode` are accepted and ignored); on the NPU a device binary's function
+    (aclrtBinaryGetFunction) is not available yet."""
+    if state.is_model() or _is_compiled(kernel_handle):
         _check_compiled(kernel_handle)
         return kernel_handle
     npu_missing("register_function", "aclrtBinaryGetFunction")
 
 
+def _is_compiled(fn: Any) -> bool:
+    return hasattr(fn, "handle") and hasattr(fn, "runtime_params")
+
+
 def _check_compiled(fn: Any) -> None:
-    if not (hasattr(fn, "handle") and hasattr(fn, "runtime_params")):
+    if not _is_compiled(fn):
         raise TypeError(
-            f"launch_kernel on the Model takes an asc.jit compiled kernel (kernel.specialise(args, {{}})[0]), "
+            f"launch_kernel takes an asc.jit compiled kernel (kernel.specialise(args, {{}})[0]), "
             f"not a {type(fn).__name__}"
         )
 
@@ -96,9 +104,9 @@ def launch_kernel(
 ) -> None:
     """Runs `fn_handle` on `block_num` blocks with `args` (one per kernel parameter) on `stream_handle` (the
     current stream by default). A buffer parameter gets device memory: the kernel sees GM from that address to
-    the end of its allocation. `num_args` and `sm_desc` are accepted and ignored."""
-    if not state.is_model():
-        npu_missing("launch_kernel", "aclrtLaunchKernelWithHostArgs on device memory from aclrtMalloc")
+    the end of its allocation (on the NPU: memory malloc gave on the NPU, passed as it is). `num_args` and
+    `sm_desc` are accepted and ignored."""
+    npu = not state.is_model()
     _check_compiled(fn_handle)
     args = list(args)
     params = fn_handle.runtime_params
@@ -113,6 +121,13 @@ def launch_kernel(
             address = address_of(value)
             a.ptr = ffi.cast("void*", address)
             a.size = bytes_left(address, f"{fn_handle.name}: argument '{name}'")
+            if npu != on_npu(address):
+                raise ValueError(
+                    f"{fn_handle.name}: argument '{name}' {address:#x} is device memory of the "
+                    f"{'Model' if npu else 'NPU'}, not of the current backend ({'NPU' if npu else 'Model'})"
+                )
+            if npu:
+                a.kind = _KIND_DEVICE_BUFFER
         elif spec.dtype.is_float():
             a.f = float(_scalar(value))
         else:
