@@ -25,11 +25,17 @@ asc_status_t asc_device_memcpy(asc_device_t* device, void* dst, uint64_t dst_max
 }
 
 asc_status_t asc_npu_device_count(uint32_t* out) {
-  return guard([&] { *require(out, "out") = npu_device_count(); });
+  return guard([&] {
+    require(out, "out");  // before ACL is loaded: a null `out` is the caller's error whether or not CANN is there
+    *out = npu_device_count();
+  });
 }
 
 asc_status_t asc_npu_device_info(int32_t device_id, uint32_t info, int64_t* out) {
-  return guard([&] { *require(out, "out") = npu_device_info(device_id, info); });
+  return guard([&] {
+    require(out, "out");
+    *out = npu_device_info(device_id, info);
+  });
 }
 
 }  // extern "C"
