@@ -390,6 +390,26 @@ ASC_API asc_status_t asc_device_free(asc_device_t* device, void* ptr);
    count 0 copies nothing. The copy is complete when the call returns. */
 ASC_API asc_status_t asc_device_memcpy(asc_device_t* device, void* dst, uint64_t dst_max, const void* src,
                                        uint64_t count, uint32_t kind);
+/* (since 1.12) Device binaries built elsewhere (pyasc's register_device_binary_kernel):
+   asc_device_load_binary loads `len` bytes of a kernel object file
+   (aclrtBinaryLoadFromData) and gives its handle; asc_device_binary_function
+   finds a kernel in it by name (aclrtBinaryGetFunction); asc_device_unload_binary
+   releases it (aclrtBinaryUnLoad; its functions go with it). Model devices
+   run only kernels asc builds: ASC_ERR_INVALID_ARGUMENT. */
+ASC_API asc_status_t asc_device_load_binary(asc_device_t* device, const void* data, size_t len, void** out);
+ASC_API asc_status_t asc_device_binary_function(asc_device_t* device, void* binary, const char* name, size_t name_len,
+                                                void** out);
+ASC_API asc_status_t asc_device_unload_binary(asc_device_t* device, void* binary);
+/* (since 1.12) Runs a function asc_device_binary_function gave on block_dim
+   (1..65535) cores of the device's stream and waits for it
+   (aclrtLaunchKernelWithHostArgs, aclrtSynchronizeStream). The arguments are
+   the kernel's C parameters in order, packed as asc_launch packs them:
+   ASC_ARG_DEVICE_BUFFER (an 8-byte device address), ASC_ARG_BUFFER (host
+   memory copied to the device before and back after), ASC_ARG_SCALAR (its
+   dtype's C type). Nothing else is known about the kernel, so nothing else
+   is checked. */
+ASC_API asc_status_t asc_device_launch_function(asc_device_t* device, void* function, uint32_t block_dim,
+                                                const asc_arg_t* args, size_t n_args);
 /* (since 1.12) How many NPUs this process can use (aclrtGetDeviceCount). */
 ASC_API asc_status_t asc_npu_device_count(uint32_t* out);
 /* (since 1.12) A fact about NPU `device_id` (aclrtGetDeviceInfo); `info` is an

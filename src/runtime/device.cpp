@@ -18,7 +18,18 @@ namespace {
        call);
 }
 
+[[noreturn]] void no_binaries(const char* call) {
+  fail(ASC_ERR_INVALID_ARGUMENT,
+       "{}: the Model backend runs the kernels asc builds, not device binaries; only Backend.NPU devices load them",
+       call);
+}
+
 }  // namespace
+
+void* Device::load_binary(const void*, size_t) { no_binaries("asc_device_load_binary"); }
+void* Device::binary_function(void*, const std::string&) { no_binaries("asc_device_binary_function"); }
+void Device::unload_binary(void*) { no_binaries("asc_device_unload_binary"); }
+void Device::launch_function(void*, uint32_t, const asc_arg_t*, size_t) { no_binaries("asc_device_launch_function"); }
 
 void* Device::allocate_memory(uint64_t, uint32_t) { no_memory_of_its_own("asc_device_malloc"); }
 void Device::free_memory(void*) { no_memory_of_its_own("asc_device_free"); }

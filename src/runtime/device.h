@@ -83,6 +83,12 @@ class Device {
   virtual void* allocate_memory(uint64_t size, uint32_t policy);
   virtual void free_memory(void* ptr);
   virtual void copy_memory(void* dst, uint64_t dst_max, const void* src, uint64_t count, uint32_t kind);
+  // Device binaries built elsewhere (asc_device_load_binary, asc_device_binary_function, asc_device_unload_binary,
+  // asc_device_launch_function): only the NPU loads any; the Model throws ASC_ERR_INVALID_ARGUMENT.
+  virtual void* load_binary(const void* data, size_t len);
+  virtual void* binary_function(void* binary, const std::string& name);
+  virtual void unload_binary(void* binary);
+  virtual void launch_function(void* function, uint32_t block_dim, const asc_arg_t* args, size_t n_args);
 
  protected:
   // A launch that passed check.

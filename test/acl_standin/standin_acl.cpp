@@ -137,6 +137,17 @@ STANDIN_API int32_t aclrtBinaryLoadFromFile(const char* path, void*, void** bin)
   *bin = reinterpret_cast<void*>(static_cast<uintptr_t>(next_handle++));
   return 0;
 }
+#ifndef STANDIN_OLD_CANN
+STANDIN_API int32_t aclrtBinaryLoadFromData(const void* data, size_t length, const void*, void** bin) {
+  std::lock_guard<std::mutex> lock(mutex);
+  if (int32_t e = record("aclrtBinaryLoadFromData",
+                         std::to_string(length) + " " + (data ? hex(data, length < 8 ? length : 8) : "null")))
+    return e;
+  if (!data || length == 0) return 107000;
+  *bin = reinterpret_cast<void*>(static_cast<uintptr_t>(next_handle++));
+  return 0;
+}
+#endif
 STANDIN_API int32_t aclrtBinaryGetFunction(void* bin, const char* name, void** func) {
   std::lock_guard<std::mutex> lock(mutex);
   if (int32_t e = record("aclrtBinaryGetFunction", name)) return e;

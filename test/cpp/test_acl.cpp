@@ -254,6 +254,29 @@ TEST_F(AclLauncher, AFailingCallIsNamedWithAclsMessageAndFreesTheDeviceMemory) {
   EXPECT_EQ(z[0], 3.0f);
 }
 
+TEST_F(AclLauncher, LoadingABinaryFromMemoryNeedsACannWithTheFunction) {
+  acl::Api old = api;
+  old.aclrtBinaryLoadFromData = nullptr;
+  acl::Launcher launcher(old, 0);
+  const char data[] = "object";
+  std::string message;
+  EXPECT_EQ(status_of([&] { launcher.load_binary(data, sizeof data); }, &message), ASC_ERR_BACKEND_UNAVAILABLE);
+  EXPECT_NE(
+      message.find("asc_device_load_binary: " + std::string(STANDIN_ACL) + " has no function aclrtBinaryLoadFromData"),
+      std::string::npos)
+      << message;
+  acl::Launcher current(api, 0);
+  void* bin = current.load_binary(data, sizeof data);
+  EXPECT_EQ(standin.calls().back(), "aclrtBinaryLoadFromData 7 6f626a65637400");
+  void* func = current.binary_function(bin, "standin_vadd");
+  std::vector<float> x(4, 1.0f), y(4, 2.0f), z(4, 0.0f);
+  const asc_arg_t args[] = {buffer(x), buffer(y), buffer(z), scalar(ASC_DTYPE_INT32, 4)};
+  current.launch_function(func, 3, args, 4);
+  EXPECT_EQ(z, std::vector<float>(4, 3.0f));
+  current.unload_binary(bin);
+  EXPECT_EQ(standin.live(), 0u);
+}
+
 TEST_F(AclLauncher, AMissingKernelObjectIsReported) {
   acl::Launcher launcher(api, 0);
   std::string message;

@@ -127,6 +127,47 @@ print("RESULT", json.dumps(out))
 """
 
 
+BINARY_SCRIPT = r"""
+import ctypes, json, os
+import numpy as np
+import asc.lib.runtime as rt, asc.runtime.config as config
+
+acl = ctypes.CDLL(os.environ["ASC_ACL_LIBRARY"])
+acl.standin_log.restype = ctypes.c_char_p
+out = {}
+def error(f, *args):
+    try:
+        f(*args)
+    except Exception as e:
+        return f"{type(e).__name__}: {e}"
+    return None
+
+config.set_platform(config.Backend.NPU, config.Platform.Ascend910B1, check=False)
+kernel = rt.register_device_binary_kernel(b"stand-in object", rt.magic_elf_value(rt.CoreType.VectorCore))
+vadd = rt.register_function(kernel, "standin_vadd", 0)  # the stand-in runs it: z = x + y, float32
+x, y = np.arange(8, dtype=np.float32), np.full(8, 0.25, np.float32)
+dx, dy, dz = (rt.copy_data_to_device(a.ctypes.data, a.nbytes) for a in (x, y, np.zeros_like(x)))
+acl.standin_reset()
+rt.launch_kernel(vadd, 2, [dx, dy, dz, ctypes.c_int32(8)])
+out["launch_calls"] = acl.standin_log().decode().splitlines()
+z = np.zeros_like(x)
+rt.copy_data_from_device(z, dz, z.nbytes)
+out["device_memory"] = z.tolist()
+host = np.zeros_like(x)
+rt.launch_kernel(vadd, 1, [x, y, host, np.int32(8)])  # numpy arrays: host memory, copied in and back
+out["host_memory"] = host.tolist()
+out["python_int"] = error(rt.launch_kernel, vadd, 1, [dx, dy, dz, 8])
+out["host_address"] = error(rt.launch_kernel, vadd, 1, [ctypes.c_void_p(x.ctypes.data), dy, dz, ctypes.c_int32(8)])
+out["unknown_binary"] = error(rt.register_function, rt.Kernel(12345), "standin_vadd")
+acl.standin_reset()
+rt.unregister_device_binary_kernel(kernel)
+out["unload_calls"] = acl.standin_log().decode().splitlines()
+out["after_unload"] = error(rt.launch_kernel, vadd, 1, [dx, dy, dz, ctypes.c_int32(8)])
+rt.free_mem()
+print("RESULT", json.dumps(out))
+"""
+
+
 def run_npu(tmp_path: Path, script: str, env: Optional[dict] = None) -> dict:
     build = Path(__file__).resolve().parents[2] / os.environ.get("BUILD_DIR", "build")
     standin = build / "test" / "standin_acl" / "libascendcl.so"
@@ -210,6 +251,26 @@ def test_launch_kernel_passes_npu_memory_as_it_is(tmp_path):
     assert int.from_bytes(block[8:12], "little") == 64
     assert not [c for c in out["calls"] if c.startswith(("aclrtMalloc", "aclrtMemcpy"))], out["calls"]
     assert "is not device memory" in out["host_buffer"]
+
+
+def test_device_binaries_load_from_memory_and_launch(tmp_path):
+    """register_device_binary_kernel / register_function / launch_kernel / unregister_device_binary_kernel on the
+    NPU: aclrtBinaryLoadFromData, aclrtBinaryGetFunction, aclrtLaunchKernelWithHostArgs with the argument block
+    the C parameter list makes, aclrtBinaryUnLoad."""
+    out = run_npu(tmp_path, BINARY_SCRIPT)
+    assert out["device_memory"] == out["host_memory"] == [i + 0.25 for i in range(8)]
+    launch = out["launch_calls"]
+    assert len(launch) == 2 and launch[1] == "aclrtSynchronizeStream", launch
+    assert launch[0].startswith("aclrtLaunchKernelWithHostArgs standin_vadd 2 ")
+    assert launch[0].endswith("08000000" + "00000000")  # n = 8 as an int32, the block padded to 8 bytes
+    assert "Python int" in out["python_int"] and "ctypes" in out["python_int"]
+    assert out["host_address"].startswith("ValueError: standin_vadd: argument 0 ")
+    assert "not NPU memory malloc gave" in out["host_address"]
+    assert out["unknown_binary"] == (
+        "ValueError: register_function: 0x3039 is not one register_device_binary_kernel / register_function gave"
+    )
+    assert out["unload_calls"] == ["aclrtBinaryUnLoad"]
+    assert out["after_unload"].startswith("ValueError: launch_kernel: ")
 
 
 def test_without_cann_the_calls_say_what_to_install(monkeypatch):

@@ -174,8 +174,7 @@ def test_npu_calls_without_a_c_abi_function_name_it():
     try:
         missing = [
             (rt.c2c_ctrl_addr, (), "rtGetC2cCtrlAddr"),
-            (rt.register_function, (rt.Kernel(1), "k"), "aclrtBinaryGetFunction"),
-            (rt.register_device_binary_kernel, (b"elf", 0), "aclrtBinaryLoadFromData"),
+            (rt.set_pro_switch, (rt.ProfilingCommandHandle.Type.START,), "rtProfSetProSwitch"),
         ]
         for call, args, acl in missing:
             with pytest.raises(rt.NpuRuntimeCallMissing, match=f"{call.__name__} on Backend.NPU .*{acl}"):

@@ -50,11 +50,12 @@ constexpr Error kRepeatInitialize = 100002;  // aclInit called twice in one proc
               void* placeholders, size_t n_placeholders))                                                       \
   X(aclGetRecentErrMsg, const char* (*)())
 
-// Functions only some calls need (the device queries): resolved when the library loads but not required then,
-// so a CANN without one still launches; the call that needs it fails naming it (require()).
-#define ASC_ACL_OPTIONAL_FUNCTIONS(X)                 \
-  X(aclrtGetDeviceCount, Error (*)(uint32_t * count)) \
-  X(aclrtGetDeviceInfo, Error (*)(uint32_t device_id, int32_t attr, int64_t * value))
+// Functions only some calls need (the device queries, loading a binary from memory): resolved when the library loads
+// but not required then, so a CANN without one still launches; the call that needs it fails naming it (require()).
+#define ASC_ACL_OPTIONAL_FUNCTIONS(X)                                                 \
+  X(aclrtGetDeviceCount, Error (*)(uint32_t * count))                                 \
+  X(aclrtGetDeviceInfo, Error (*)(uint32_t device_id, int32_t attr, int64_t * value)) \
+  X(aclrtBinaryLoadFromData, Error (*)(const void* data, size_t length, const void* options, BinHandle* bin))
 
 // The loaded library. Every function is resolved when it loads, so a CANN
 // too old for one of them is reported up front, naming it.

@@ -29,6 +29,14 @@ class NpuDevice : public Device {
   void copy_memory(void* dst, uint64_t dst_max, const void* src, uint64_t count, uint32_t kind) override {
     acl::copy(api_, dst, dst_max, src, count, kind);
   }
+  void* load_binary(const void* data, size_t len) override { return launcher_.load_binary(data, len); }
+  void* binary_function(void* binary, const std::string& name) override {
+    return launcher_.binary_function(binary, name);
+  }
+  void unload_binary(void* binary) override { launcher_.unload_binary(binary); }
+  void launch_function(void* function, uint32_t block_dim, const asc_arg_t* args, size_t n_args) override {
+    launcher_.launch_function(function, block_dim, args, n_args);
+  }
 
  protected:
   bool takes_device_memory() const override { return true; }  // host or NPU memory for a GM parameter
