@@ -348,11 +348,11 @@ ASC_API asc_status_t asc_launch(const asc_kernel_t* kernel, asc_stream_t* stream
 ASC_API asc_status_t asc_launch_with_stats(const asc_kernel_t* kernel, asc_stream_t* stream, uint32_t block_dim,
                                            const asc_arg_t* args, size_t n_args, asc_launch_stats_t* stats);
 
-/* ---- NPU device memory and device queries (since 1.12) ----
-   The NPU backend's own memory and facts, through the Ascend runtime (ACL,
-   loaded at run time). The Model has no memory of its own to allocate (its
-   GM is the caller's host memory): the memory calls on a Model device are
-   ASC_ERR_INVALID_ARGUMENT. Without CANN (no libascendcl.so, or one without
+/* ---- NPU device memory, device binaries and device queries (since 1.12) ----
+   The NPU backend's own memory, binaries and facts, through the Ascend
+   runtime (ACL, loaded at run time). The Model has no memory of its own to
+   allocate (its GM is the caller's host memory) and loads no binaries: the
+   memory and binary calls on a Model device are ASC_ERR_INVALID_ARGUMENT. Without CANN (no libascendcl.so, or one without
    the ACL function a call needs) a call is ASC_ERR_BACKEND_UNAVAILABLE naming
    the function and what to install; an ACL call that fails is
    ASC_ERR_RUNTIME with ACL's error code and message. Pointers are device
