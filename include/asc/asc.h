@@ -19,7 +19,7 @@
 #include <stdint.h>
 
 #define ASC_ABI_VERSION_MAJOR 1
-#define ASC_ABI_VERSION_MINOR 11
+#define ASC_ABI_VERSION_MINOR 12
 
 #if defined(_WIN32)
 #define ASC_API __declspec(dllexport)
@@ -347,6 +347,74 @@ ASC_API asc_status_t asc_launch(const asc_kernel_t* kernel, asc_stream_t* stream
    call, however many threads launch on the stream. */
 ASC_API asc_status_t asc_launch_with_stats(const asc_kernel_t* kernel, asc_stream_t* stream, uint32_t block_dim,
                                            const asc_arg_t* args, size_t n_args, asc_launch_stats_t* stats);
+
+/* ---- NPU device memory, device binaries and device queries (since 1.12) ----
+   The NPU backend's own memory, binaries and facts, through the Ascend
+   runtime (ACL, loaded at run time). The Model has no memory of its own to
+   allocate (its GM is the caller's host memory) and loads no binaries: the
+   memory and binary calls on a Model device are ASC_ERR_INVALID_ARGUMENT. Without CANN (no libascendcl.so, or one without
+   the ACL function a call needs) a call is ASC_ERR_BACKEND_UNAVAILABLE naming
+   the function and what to install; an ACL call that fails is
+   ASC_ERR_RUNTIME with ACL's error code and message. Pointers are device
+   addresses, to be passed back as they are (asc_arg_t kind
+   ASC_ARG_DEVICE_BUFFER takes them too). */
+typedef enum asc_memcpy_kind {
+  ASC_MEMCPY_HOST_TO_HOST = 0,
+  ASC_MEMCPY_HOST_TO_DEVICE = 1,
+  ASC_MEMCPY_DEVICE_TO_HOST = 2,
+  ASC_MEMCPY_DEVICE_TO_DEVICE = 3
+} asc_memcpy_kind_t;
+
+typedef enum asc_malloc_policy {
+  ASC_MALLOC_HUGE_FIRST = 0, /* huge pages when the size is over 1 MiB and there are some, else normal ones */
+  ASC_MALLOC_HUGE_ONLY = 1,
+  ASC_MALLOC_NORMAL_ONLY = 2
+} asc_malloc_policy_t;
+
+typedef enum asc_npu_info {
+  ASC_NPU_INFO_AICORE_NUM = 0,     /* AI cores (on 910B: the cube cores) */
+  ASC_NPU_INFO_CUBE_CORE_NUM = 1,  /* cube (AIC) cores */
+  ASC_NPU_INFO_VECTOR_CORE_NUM = 2 /* vector (AIV) cores */
+} asc_npu_info_t;
+
+/* (since 1.12) `size` bytes (> 0) of device memory on the NPU device (aclrtMalloc
+   with `policy`, an asc_malloc_policy_t), not initialised; *out is its address.
+   Free it with asc_device_free before destroying the device. */
+ASC_API asc_status_t asc_device_malloc(asc_device_t* device, uint64_t size, uint32_t policy, void** out);
+/* (since 1.12) Frees what asc_device_malloc returned (aclrtFree). NULL is
+   ASC_ERR_INVALID_ARGUMENT; another address is ACL's to refuse. */
+ASC_API asc_status_t asc_device_free(asc_device_t* device, void* ptr);
+/* (since 1.12) Copies `count` bytes from src to dst (aclrtMemcpy), `dst_max`
+   the room at dst; `kind` (an asc_memcpy_kind_t) says which sides are device
+   memory. count > dst_max and a null pointer are ASC_ERR_INVALID_ARGUMENT;
+   count 0 copies nothing. The copy is complete when the call returns. */
+ASC_API asc_status_t asc_device_memcpy(asc_device_t* device, void* dst, uint64_t dst_max, const void* src,
+                                       uint64_t count, uint32_t kind);
+/* (since 1.12) Device binaries built elsewhere (pyasc's register_device_binary_kernel):
+   asc_device_load_binary loads `len` bytes of a kernel object file
+   (aclrtBinaryLoadFromData) and gives its handle; asc_device_binary_function
+   finds a kernel in it by name (aclrtBinaryGetFunction); asc_device_unload_binary
+   releases it (aclrtBinaryUnLoad; its functions go with it). Model devices
+   run only kernels asc builds: ASC_ERR_INVALID_ARGUMENT. */
+ASC_API asc_status_t asc_device_load_binary(asc_device_t* device, const void* data, size_t len, void** out);
+ASC_API asc_status_t asc_device_binary_function(asc_device_t* device, void* binary, const char* name, size_t name_len,
+                                                void** out);
+ASC_API asc_status_t asc_device_unload_binary(asc_device_t* device, void* binary);
+/* (since 1.12) Runs a function asc_device_binary_function gave on block_dim
+   (1..65535) cores of the device's stream and waits for it
+   (aclrtLaunchKernelWithHostArgs, aclrtSynchronizeStream). The arguments are
+   the kernel's C parameters in order, packed as asc_launch packs them:
+   ASC_ARG_DEVICE_BUFFER (an 8-byte device address), ASC_ARG_BUFFER (host
+   memory copied to the device before and back after), ASC_ARG_SCALAR (its
+   dtype's C type). Nothing else is known about the kernel, so nothing else
+   is checked. */
+ASC_API asc_status_t asc_device_launch_function(asc_device_t* device, void* function, uint32_t block_dim,
+                                                const asc_arg_t* args, size_t n_args);
+/* (since 1.12) How many NPUs this process can use (aclrtGetDeviceCount). */
+ASC_API asc_status_t asc_npu_device_count(uint32_t* out);
+/* (since 1.12) A fact about NPU `device_id` (aclrtGetDeviceInfo); `info` is an
+   asc_npu_info_t. Needs no device handle. */
+ASC_API asc_status_t asc_npu_device_info(int32_t device_id, uint32_t info, int64_t* out);
 
 /* ASC_CDEF_END */
 

@@ -77,6 +77,18 @@ class Device {
   // own build (acl::compile_for_npu). Only NPU devices take one: false for the Model, which compiles nothing.
   using NpuCompiler = std::function<std::string(const Kernel&)>;
   virtual bool set_npu_compiler(NpuCompiler) { return false; }
+  // Device memory of the device's own (asc_device_malloc / asc_device_free / asc_device_memcpy; `policy` an
+  // asc_malloc_policy_t, `kind` an asc_memcpy_kind_t). Only the NPU has any: the Model's GM is the caller's host
+  // memory, so on it these throw ASC_ERR_INVALID_ARGUMENT.
+  virtual void* allocate_memory(uint64_t size, uint32_t policy);
+  virtual void free_memory(void* ptr);
+  virtual void copy_memory(void* dst, uint64_t dst_max, const void* src, uint64_t count, uint32_t kind);
+  // Device binaries built elsewhere (asc_device_load_binary, asc_device_binary_function, asc_device_unload_binary,
+  // asc_device_launch_function): only the NPU loads any; the Model throws ASC_ERR_INVALID_ARGUMENT.
+  virtual void* load_binary(const void* data, size_t len);
+  virtual void* binary_function(void* binary, const std::string& name);
+  virtual void unload_binary(void* binary);
+  virtual void launch_function(void* function, uint32_t block_dim, const asc_arg_t* args, size_t n_args);
 
  protected:
   // A launch that passed check.
@@ -95,5 +107,9 @@ std::unique_ptr<Device> make_device(Backend backend, const Platform& platform, i
 std::unique_ptr<Device> make_model_device(const Platform& platform);
 // Throws ASC_ERR_BACKEND_UNAVAILABLE with the reason when CANN cannot be used.
 std::unique_ptr<Device> make_npu_device(const Platform& platform, int32_t device_id);
+// The NPUs this process can use, and a fact about one (`info` an asc_npu_info_t), through ACL; throw
+// ASC_ERR_BACKEND_UNAVAILABLE naming the call when CANN cannot be used (runtime/acl/acl_queries.cpp).
+uint32_t npu_device_count();
+int64_t npu_device_info(int32_t device_id, uint32_t info);
 
 }  // namespace asc

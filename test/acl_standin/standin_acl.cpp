@@ -7,7 +7,10 @@
 //
 // Test control (extern "C", found with dlsym): standin_log() is the calls so
 // far, one per line; standin_reset() clears it and the failure;
-// standin_fail(name, code) makes `name` return `code` from then on.
+// standin_fail(name, code) makes `name` return `code` from then on;
+// standin_set_device_count(n) is what aclrtGetDeviceCount reports (1 at first,
+// kept by standin_reset). aclrtGetDeviceInfo answers a 910B1's core counts
+// (24 AI and cube cores, 48 vector cores) and refuses other attributes.
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -29,6 +32,7 @@ size_t arena_used = 0;
 std::map<void*, size_t> allocations;
 int next_handle = 1;
 std::map<void*, std::string> functions;  // handle -> kernel name
+uint32_t device_count = 1;
 
 int32_t record(const char* name, const std::string& details) {
   calls += name;
@@ -91,7 +95,10 @@ STANDIN_API int32_t aclrtMalloc(void** p, size_t size, int32_t policy) {
   std::lock_guard<std::mutex> lock(mutex);
   if (int32_t e = record("aclrtMalloc", std::to_string(size) + " policy " + std::to_string(policy))) return e;
   size_t at = (arena_used + 63) / 64 * 64;
-  if (at + size > kArenaBytes) return 207001;  // ACL_ERROR_RT_MEMORY_ALLOCATION
+  if (at + size > kArenaBytes) {
+    last_error = "stand-in: out of device memory (" + std::to_string(size) + " bytes asked)";
+    return 207001;  // ACL_ERROR_RT_MEMORY_ALLOCATION
+  }
   *p = arena + at;
   arena_used = at + size;
   allocations[*p] = size;
@@ -99,9 +106,12 @@ STANDIN_API int32_t aclrtMalloc(void** p, size_t size, int32_t policy) {
 }
 STANDIN_API int32_t aclrtFree(void* p) {
   std::lock_guard<std::mutex> lock(mutex);
+  if (int32_t e = record("aclrtFree", address(p))) return e;
   size_t erased = allocations.erase(p);
   if (allocations.empty()) arena_used = 0;
-  return erased ? record("aclrtFree", "") : 107000;  // freeing what was not allocated
+  if (erased) return 0;
+  last_error = "stand-in: aclrtFree of " + address(p) + ", which aclrtMalloc did not return (or was freed)";
+  return 107000;  // ACL_ERROR_INVALID_PARAM: freeing what was not allocated
 }
 STANDIN_API int32_t aclrtMemcpy(void* dst, size_t dst_max, const void* src, size_t count, int32_t kind) {
   std::lock_guard<std::mutex> lock(mutex);
@@ -110,7 +120,10 @@ STANDIN_API int32_t aclrtMemcpy(void* dst, size_t dst_max, const void* src, size
           record("aclrtMemcpy", std::string(kind >= 0 && kind < 4 ? kinds[kind] : "?") + " " + std::to_string(count)))
     return e;
   bool dst_device = kind == 1 || kind == 3, src_device = kind == 2 || kind == 3;
-  if (count > dst_max || on_device(dst, count) != dst_device || on_device(src, count) != src_device) return 107000;
+  if (count > dst_max || on_device(dst, count) != dst_device || on_device(src, count) != src_device) {
+    last_error = "stand-in: aclrtMemcpy's pointers do not match its kind (or count > destMax)";
+    return 107000;
+  }
   std::memcpy(dst, src, count);
   return 0;
 }
@@ -124,6 +137,17 @@ STANDIN_API int32_t aclrtBinaryLoadFromFile(const char* path, void*, void** bin)
   *bin = reinterpret_cast<void*>(static_cast<uintptr_t>(next_handle++));
   return 0;
 }
+#ifndef STANDIN_OLD_CANN
+STANDIN_API int32_t aclrtBinaryLoadFromData(const void* data, size_t length, const void*, void** bin) {
+  std::lock_guard<std::mutex> lock(mutex);
+  if (int32_t e = record("aclrtBinaryLoadFromData",
+                         std::to_string(length) + " " + (data ? hex(data, length < 8 ? length : 8) : "null")))
+    return e;
+  if (!data || length == 0) return 107000;
+  *bin = reinterpret_cast<void*>(static_cast<uintptr_t>(next_handle++));
+  return 0;
+}
+#endif
 STANDIN_API int32_t aclrtBinaryGetFunction(void* bin, const char* name, void** func) {
   std::lock_guard<std::mutex> lock(mutex);
   if (int32_t e = record("aclrtBinaryGetFunction", name)) return e;
@@ -155,6 +179,34 @@ STANDIN_API int32_t aclrtLaunchKernelWithHostArgs(void* func, uint32_t block_dim
   return 0;
 }
 #endif
+STANDIN_API int32_t aclrtGetDeviceCount(uint32_t* count) {
+  std::lock_guard<std::mutex> lock(mutex);
+  if (int32_t e = record("aclrtGetDeviceCount", "")) return e;
+  *count = device_count;
+  return 0;
+}
+#ifndef STANDIN_OLD_CANN
+STANDIN_API int32_t aclrtGetDeviceInfo(uint32_t device_id, int32_t attr, int64_t* value) {
+  std::lock_guard<std::mutex> lock(mutex);
+  if (int32_t e = record("aclrtGetDeviceInfo", std::to_string(device_id) + " " + std::to_string(attr))) return e;
+  if (device_id >= device_count) {
+    last_error = "stand-in: no device " + std::to_string(device_id);
+    return 107001;  // ACL_ERROR_INVALID_DEVICE
+  }
+  switch (attr) {
+    case 101:  // ACL_DEV_ATTR_AICORE_CORE_NUM
+    case 102:  // ACL_DEV_ATTR_CUBE_CORE_NUM
+      *value = 24;
+      return 0;
+    case 201:  // ACL_DEV_ATTR_VECTOR_CORE_NUM
+      *value = 48;
+      return 0;
+    default:
+      last_error = "stand-in: aclrtGetDeviceInfo attribute " + std::to_string(attr) + " is not supported";
+      return 107000;
+  }
+}
+#endif
 STANDIN_API const char* aclGetRecentErrMsg() { return last_error.c_str(); }
 
 // ---- test control ----
@@ -171,3 +223,7 @@ STANDIN_API void standin_fail(const char* name, int32_t code) {
   failing_code = code;
 }
 STANDIN_API size_t standin_live_allocations() { return allocations.size(); }
+STANDIN_API void standin_set_device_count(uint32_t n) {
+  std::lock_guard<std::mutex> lock(mutex);
+  device_count = n;
+}

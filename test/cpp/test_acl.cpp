@@ -21,6 +21,7 @@
 #include "kernel_fixtures.h"
 #include "runtime/acl/acl_api.h"
 #include "runtime/acl/acl_launcher.h"
+#include "runtime/acl/acl_memory.h"
 #include "runtime/acl/npu_compiler.h"
 #include "runtime/device.h"
 #include "support/error.h"
@@ -253,6 +254,29 @@ TEST_F(AclLauncher, AFailingCallIsNamedWithAclsMessageAndFreesTheDeviceMemory) {
   EXPECT_EQ(z[0], 3.0f);
 }
 
+TEST_F(AclLauncher, LoadingABinaryFromMemoryNeedsACannWithTheFunction) {
+  acl::Api old = api;
+  old.aclrtBinaryLoadFromData = nullptr;
+  acl::Launcher launcher(old, 0);
+  const char data[] = "object";
+  std::string message;
+  EXPECT_EQ(status_of([&] { launcher.load_binary(data, sizeof data); }, &message), ASC_ERR_BACKEND_UNAVAILABLE);
+  EXPECT_NE(
+      message.find("asc_device_load_binary: " + std::string(STANDIN_ACL) + " has no function aclrtBinaryLoadFromData"),
+      std::string::npos)
+      << message;
+  acl::Launcher current(api, 0);
+  void* bin = current.load_binary(data, sizeof data);
+  EXPECT_EQ(standin.calls().back(), "aclrtBinaryLoadFromData 7 6f626a65637400");
+  void* func = current.binary_function(bin, "standin_vadd");
+  std::vector<float> x(4, 1.0f), y(4, 2.0f), z(4, 0.0f);
+  const asc_arg_t args[] = {buffer(x), buffer(y), buffer(z), scalar(ASC_DTYPE_INT32, 4)};
+  current.launch_function(func, 3, args, 4);
+  EXPECT_EQ(z, std::vector<float>(4, 3.0f));
+  current.unload_binary(bin);
+  EXPECT_EQ(standin.live(), 0u);
+}
+
 TEST_F(AclLauncher, AMissingKernelObjectIsReported) {
   acl::Launcher launcher(api, 0);
   std::string message;
@@ -442,6 +466,141 @@ TEST_F(NpuCompile, BadArgumentsAndUnspellableOpsFailBeforeTheCompiler) {
   EXPECT_EQ(status_of([&] { device->launch(unspellable, 1, nullptr, 0, {}); }, &message), ASC_ERR_UNSUPPORTED);
   EXPECT_NE(message.find("cannot spell matmul.server"), std::string::npos) << message;
   EXPECT_TRUE(cann.runs().empty());
+}
+
+// ---- device memory and device queries (asc_device_malloc ..., asc_npu_device_count ...) ----
+
+class AclMemory : public ::testing::Test {
+ protected:
+  StandIn standin;
+  acl::Api api = acl::load_api(STANDIN_ACL);
+};
+
+TEST_F(AclMemory, CopiesGoEveryWayAndEachKindIsAclsOwn) {
+  std::vector<uint8_t> host(64), back(64, 0), other(64, 0);
+  for (size_t i = 0; i < host.size(); ++i) host[i] = static_cast<uint8_t>(i * 7 + 1);
+  void* a = acl::allocate(api, 64, ASC_MALLOC_HUGE_FIRST);
+  void* b = acl::allocate(api, 64, ASC_MALLOC_NORMAL_ONLY);
+  acl::copy(api, a, 64, host.data(), 64, ASC_MEMCPY_HOST_TO_DEVICE);
+  acl::copy(api, b, 64, a, 64, ASC_MEMCPY_DEVICE_TO_DEVICE);
+  acl::copy(api, back.data(), 64, b, 64, ASC_MEMCPY_DEVICE_TO_HOST);
+  acl::copy(api, other.data(), 64, host.data(), 64, ASC_MEMCPY_HOST_TO_HOST);
+  EXPECT_EQ(back, host);
+  EXPECT_EQ(other, host);
+  EXPECT_EQ(standin.live(), 2u);
+  acl::release(api, a);
+  acl::release(api, b);
+  EXPECT_EQ(standin.live(), 0u);
+  auto at = [](void* p) { return std::to_string(reinterpret_cast<uintptr_t>(p)); };
+  const std::vector<std::string> expected = {"aclrtMalloc 64 policy 0",
+                                             "aclrtMalloc 64 policy 2",
+                                             "aclrtMemcpy host-to-device 64",
+                                             "aclrtMemcpy device-to-device 64",
+                                             "aclrtMemcpy device-to-host 64",
+                                             "aclrtMemcpy host-to-host 64",
+                                             "aclrtFree " + at(a),
+                                             "aclrtFree " + at(b)};
+  EXPECT_EQ(standin.calls(), expected);
+}
+
+TEST_F(AclMemory, BadArgumentsFailBeforeAcl) {
+  std::vector<uint8_t> host(32);
+  std::string message;
+  EXPECT_EQ(status_of([&] { acl::allocate(api, 0, ASC_MALLOC_HUGE_FIRST); }, &message), ASC_ERR_INVALID_ARGUMENT);
+  EXPECT_NE(message.find("size must be > 0"), std::string::npos) << message;
+  EXPECT_EQ(status_of([&] { acl::allocate(api, 64, 3); }, &message), ASC_ERR_INVALID_ARGUMENT);
+  EXPECT_NE(message.find("policy 3 is not an asc_malloc_policy_t"), std::string::npos) << message;
+  EXPECT_EQ(status_of([&] { acl::release(api, nullptr); }, &message), ASC_ERR_INVALID_ARGUMENT);
+  EXPECT_NE(message.find("ptr is null"), std::string::npos) << message;
+  EXPECT_EQ(
+      status_of([&] { acl::copy(api, host.data(), 16, host.data() + 16, 32, ASC_MEMCPY_HOST_TO_HOST); }, &message),
+      ASC_ERR_INVALID_ARGUMENT);
+  EXPECT_NE(message.find("32 bytes do not fit in a 16-byte destination"), std::string::npos) << message;
+  EXPECT_EQ(status_of([&] { acl::copy(api, host.data(), 32, host.data(), 8, 4); }, &message), ASC_ERR_INVALID_ARGUMENT);
+  EXPECT_NE(message.find("kind 4 is not an asc_memcpy_kind_t"), std::string::npos) << message;
+  EXPECT_EQ(status_of([&] { acl::copy(api, nullptr, 32, host.data(), 8, ASC_MEMCPY_HOST_TO_DEVICE); }, &message),
+            ASC_ERR_INVALID_ARGUMENT);
+  EXPECT_NE(message.find("dst is null"), std::string::npos) << message;
+  acl::copy(api, nullptr, 0, nullptr, 0, ASC_MEMCPY_DEVICE_TO_HOST);  // nothing to copy: nothing called
+  EXPECT_TRUE(standin.calls().empty());
+}
+
+TEST_F(AclMemory, AclsRefusalsComeBackWithItsMessage) {
+  std::vector<uint8_t> host(64);
+  std::string message;
+  EXPECT_EQ(status_of([&] { acl::release(api, host.data()); }, &message), ASC_ERR_RUNTIME);
+  EXPECT_NE(message.find("aclrtFree failed with ACL error 107000: stand-in: aclrtFree of"), std::string::npos)
+      << message;
+  void* p = acl::allocate(api, 64, ASC_MALLOC_HUGE_ONLY);
+  EXPECT_EQ(standin.calls().back(), "aclrtMalloc 64 policy 1");
+  // a host pointer where the kind says device memory
+  EXPECT_EQ(status_of([&] { acl::copy(api, host.data(), 64, p, 64, ASC_MEMCPY_HOST_TO_DEVICE); }, &message),
+            ASC_ERR_RUNTIME);
+  EXPECT_NE(message.find("aclrtMemcpy failed with ACL error 107000"), std::string::npos) << message;
+  acl::release(api, p);
+  EXPECT_EQ(status_of([&] { acl::release(api, p); }, &message), ASC_ERR_RUNTIME);  // freed twice
+  EXPECT_EQ(status_of([&] { acl::allocate(api, 2 << 20, ASC_MALLOC_HUGE_FIRST); }, &message), ASC_ERR_RUNTIME);
+  EXPECT_NE(message.find("aclrtMalloc failed with ACL error 207001"), std::string::npos) << message;
+  standin.fail("aclrtMalloc", 207001);
+  EXPECT_EQ(status_of([&] { acl::allocate(api, 64, ASC_MALLOC_HUGE_FIRST); }, &message), ASC_ERR_RUNTIME);
+  EXPECT_NE(message.find("stand-in: aclrtMalloc was told to fail"), std::string::npos) << message;
+  EXPECT_EQ(standin.live(), 0u);
+}
+
+TEST_F(AclMemory, AMissingQueryFunctionNamesTheCallThatNeedsIt) {
+  acl::Api old = api;
+  old.aclrtGetDeviceInfo = nullptr;  // a CANN that has the launch functions but not this one
+  std::string message;
+  EXPECT_EQ(status_of([&] { acl::require(old, old.aclrtGetDeviceInfo, "aclrtGetDeviceInfo", "asc_npu_device_info"); },
+                      &message),
+            ASC_ERR_BACKEND_UNAVAILABLE);
+  EXPECT_NE(message.find("asc_npu_device_info: " + std::string(STANDIN_ACL) + " has no function aclrtGetDeviceInfo"),
+            std::string::npos)
+      << message;
+  EXPECT_NE(message.find("install a newer CANN"), std::string::npos) << message;
+  EXPECT_NE(api.aclrtGetDeviceCount, nullptr);
+  EXPECT_NE(api.aclrtGetDeviceInfo, nullptr);
+}
+
+TEST(AclDevice, DeviceMemoryAndQueriesGoThroughAcl) {
+  setenv("ASC_ACL_LIBRARY", STANDIN_ACL, 1);
+  StandIn standin;
+  auto set_count = reinterpret_cast<void (*)(uint32_t)>(dlsym(standin.handle, "standin_set_device_count"));
+  ASSERT_NE(set_count, nullptr);
+  set_count(4);
+  EXPECT_EQ(npu_device_count(), 4u);
+  EXPECT_EQ(npu_device_info(3, ASC_NPU_INFO_VECTOR_CORE_NUM), 48);
+  EXPECT_EQ(npu_device_info(3, ASC_NPU_INFO_CUBE_CORE_NUM), 24);
+  EXPECT_EQ(npu_device_info(0, ASC_NPU_INFO_AICORE_NUM), 24);
+  auto calls = standin.calls();
+  EXPECT_TRUE(contains(calls, "aclrtGetDeviceCount"));
+  EXPECT_TRUE(contains(calls, "aclrtGetDeviceInfo 3 201"));
+  EXPECT_TRUE(contains(calls, "aclrtGetDeviceInfo 3 102"));
+  EXPECT_TRUE(contains(calls, "aclrtGetDeviceInfo 0 101"));
+  std::string message;
+  EXPECT_EQ(status_of([] { npu_device_info(4, ASC_NPU_INFO_AICORE_NUM); }, &message), ASC_ERR_RUNTIME);
+  EXPECT_NE(message.find("aclrtGetDeviceInfo failed with ACL error 107001: stand-in: no device 4"), std::string::npos)
+      << message;
+  EXPECT_EQ(status_of([] { npu_device_info(0, 3); }, &message), ASC_ERR_INVALID_ARGUMENT);
+  EXPECT_NE(message.find("info 3 is not an asc_npu_info_t"), std::string::npos) << message;
+  EXPECT_EQ(status_of([] { npu_device_info(-1, ASC_NPU_INFO_AICORE_NUM); }, &message), ASC_ERR_INVALID_ARGUMENT);
+  set_count(1);
+
+  auto npu = make_npu_device(*find_platform("Ascend910B1"), 0);
+  std::vector<float> x = {1, 2, 3, 4}, y(4, 0);
+  void* p = npu->allocate_memory(16, ASC_MALLOC_HUGE_FIRST);
+  npu->copy_memory(p, 16, x.data(), 16, ASC_MEMCPY_HOST_TO_DEVICE);
+  npu->copy_memory(y.data(), 16, p, 16, ASC_MEMCPY_DEVICE_TO_HOST);
+  npu->free_memory(p);
+  EXPECT_EQ(y, x);
+  EXPECT_EQ(standin.live(), 0u);
+
+  auto model = make_model_device(*find_platform("Ascend910B1"));
+  EXPECT_EQ(status_of([&] { model->allocate_memory(16, ASC_MALLOC_HUGE_FIRST); }, &message), ASC_ERR_INVALID_ARGUMENT);
+  EXPECT_NE(message.find("asc_device_malloc: the Model backend has no device memory of its own"), std::string::npos)
+      << message;
+  EXPECT_EQ(status_of([&] { model->free_memory(p); }, &message), ASC_ERR_INVALID_ARGUMENT);
+  EXPECT_EQ(status_of([&] { model->copy_memory(y.data(), 16, x.data(), 16, 0); }, &message), ASC_ERR_INVALID_ARGUMENT);
 }
 
 }  // namespace

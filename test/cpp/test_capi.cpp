@@ -851,6 +851,31 @@ TEST(CapiDevices, NpuBackendNeedsCann) {
   EXPECT_EQ(d, nullptr);
 }
 
+TEST(CapiNpuMemory, WithoutCannTheQueriesSayWhatToInstall) {
+  uint32_t n = 0;
+  int64_t v = 0;
+  EXPECT_TRUE(fails_with(asc_npu_device_count(&n), ASC_ERR_BACKEND_UNAVAILABLE,
+                         {"asc_npu_device_count: ", "libascendcl.so could not be loaded", "install CANN"}));
+  EXPECT_TRUE(fails_with(asc_npu_device_info(0, ASC_NPU_INFO_AICORE_NUM, &v), ASC_ERR_BACKEND_UNAVAILABLE,
+                         {"asc_npu_device_info: ", "install CANN"}));
+  EXPECT_TRUE(fails_with(asc_npu_device_count(nullptr), ASC_ERR_INVALID_ARGUMENT, {"out is null"}));
+}
+
+TEST(CapiNpuMemory, TheModelHasNoDeviceMemoryOfItsOwn) {
+  asc_device_t* d = nullptr;
+  ASSERT_EQ(asc_device_create(ASC_BACKEND_MODEL, kPlatform.data(), kPlatform.size(), 0, &d), ASC_OK);
+  void* p = nullptr;
+  char host[16] = {};
+  EXPECT_TRUE(fails_with(asc_device_malloc(d, 16, ASC_MALLOC_HUGE_FIRST, &p), ASC_ERR_INVALID_ARGUMENT,
+                         {"asc_device_malloc", "Model backend has no device memory of its own"}));
+  EXPECT_TRUE(fails_with(asc_device_free(d, host), ASC_ERR_INVALID_ARGUMENT, {"asc_device_free"}));
+  EXPECT_TRUE(fails_with(asc_device_memcpy(d, host, 16, host, 8, ASC_MEMCPY_HOST_TO_HOST), ASC_ERR_INVALID_ARGUMENT,
+                         {"asc_device_memcpy"}));
+  EXPECT_TRUE(fails_with(asc_device_malloc(nullptr, 16, 0, &p), ASC_ERR_INVALID_ARGUMENT, {"device is null"}));
+  EXPECT_TRUE(fails_with(asc_device_malloc(d, 16, 0, nullptr), ASC_ERR_INVALID_ARGUMENT, {"out is null"}));
+  EXPECT_EQ(asc_device_destroy(d), ASC_OK);
+}
+
 // ---- launching ---------------------------------------------------------------------------------
 
 TEST_F(CapiTest, VaddBuiltAndLaunchedThroughTheCAbi) {
@@ -1322,4 +1347,105 @@ TEST_F(CapiTest, PrintedOutputIsCappedPerLaunchAndSaysSo) {
   ASSERT_EQ(asc_launch(kernel, stream_, 4, &arg, 1), ASC_OK) << asc_last_error();
   asc_stream_last_output(stream_, nullptr, 0, &len);
   EXPECT_GT(len, 4u * 1000u * 20u);
+}
+
+// Last in the file: once the stand-in ACL has loaded, it stays loaded for the process (as ACL does), so the
+// tests that expect no CANN run before it when the binary runs every test in one process.
+TEST(CapiNpuMemory, ThroughTheStandInAcl) {
+  setenv("ASC_ACL_LIBRARY", STANDIN_ACL, 1);
+  asc_device_t* d = nullptr;
+  ASSERT_EQ(asc_device_create(ASC_BACKEND_NPU, kPlatform.data(), kPlatform.size(), 0, &d), ASC_OK) << asc_last_error();
+  std::vector<int32_t> host(64), back(64, 0);
+  for (size_t i = 0; i < host.size(); ++i) host[i] = static_cast<int32_t>(i * i) - 7;
+  const uint64_t bytes = host.size() * sizeof(int32_t);
+  void *a = nullptr, *b = nullptr;
+  ASSERT_EQ(asc_device_malloc(d, bytes, ASC_MALLOC_HUGE_FIRST, &a), ASC_OK) << asc_last_error();
+  ASSERT_EQ(asc_device_malloc(d, bytes, ASC_MALLOC_NORMAL_ONLY, &b), ASC_OK) << asc_last_error();
+  EXPECT_NE(a, b);
+  EXPECT_EQ(asc_device_memcpy(d, a, bytes, host.data(), bytes, ASC_MEMCPY_HOST_TO_DEVICE), ASC_OK) << asc_last_error();
+  EXPECT_EQ(asc_device_memcpy(d, b, bytes, a, bytes, ASC_MEMCPY_DEVICE_TO_DEVICE), ASC_OK) << asc_last_error();
+  EXPECT_EQ(asc_device_memcpy(d, back.data(), bytes, b, bytes, ASC_MEMCPY_DEVICE_TO_HOST), ASC_OK) << asc_last_error();
+  EXPECT_EQ(back, host);
+  EXPECT_TRUE(fails_with(asc_device_memcpy(d, a, 16, host.data(), 32, ASC_MEMCPY_HOST_TO_DEVICE),
+                         ASC_ERR_INVALID_ARGUMENT, {"32 bytes do not fit in a 16-byte destination"}));
+  EXPECT_TRUE(fails_with(asc_device_memcpy(d, a, bytes, host.data(), 8, 9), ASC_ERR_INVALID_ARGUMENT, {"kind 9"}));
+  EXPECT_TRUE(fails_with(asc_device_memcpy(d, host.data(), bytes, a, 8, ASC_MEMCPY_HOST_TO_DEVICE), ASC_ERR_RUNTIME,
+                         {"aclrtMemcpy failed with ACL error 107000"}));
+  void* none = nullptr;
+  EXPECT_TRUE(fails_with(asc_device_malloc(d, 0, ASC_MALLOC_HUGE_FIRST, &none), ASC_ERR_INVALID_ARGUMENT,
+                         {"size must be > 0"}));
+  EXPECT_TRUE(fails_with(asc_device_malloc(d, 8, 5, &none), ASC_ERR_INVALID_ARGUMENT, {"policy 5"}));
+  EXPECT_EQ(asc_device_free(d, a), ASC_OK) << asc_last_error();
+  EXPECT_EQ(asc_device_free(d, b), ASC_OK) << asc_last_error();
+  EXPECT_TRUE(fails_with(asc_device_free(d, a), ASC_ERR_RUNTIME, {"aclrtFree failed", "did not return"}));
+  EXPECT_TRUE(fails_with(asc_device_free(d, nullptr), ASC_ERR_INVALID_ARGUMENT, {"ptr is null"}));
+
+  uint32_t n = 0;
+  EXPECT_EQ(asc_npu_device_count(&n), ASC_OK) << asc_last_error();
+  EXPECT_EQ(n, 1u);
+  int64_t v = 0;
+  EXPECT_EQ(asc_npu_device_info(0, ASC_NPU_INFO_VECTOR_CORE_NUM, &v), ASC_OK) << asc_last_error();
+  EXPECT_EQ(v, 48);
+  EXPECT_TRUE(fails_with(asc_npu_device_info(0, 7, &v), ASC_ERR_INVALID_ARGUMENT, {"info 7"}));
+  EXPECT_TRUE(fails_with(asc_npu_device_info(1, ASC_NPU_INFO_AICORE_NUM, &v), ASC_ERR_RUNTIME, {"no device 1"}));
+  EXPECT_EQ(asc_device_destroy(d), ASC_OK);
+  unsetenv("ASC_ACL_LIBRARY");
+}
+
+TEST(CapiNpuMemory, DeviceBinariesLoadFromMemoryAndLaunchOnDeviceMemory) {
+  setenv("ASC_ACL_LIBRARY", STANDIN_ACL, 1);
+  asc_device_t* d = nullptr;
+  ASSERT_EQ(asc_device_create(ASC_BACKEND_NPU, kPlatform.data(), kPlatform.size(), 0, &d), ASC_OK) << asc_last_error();
+  const std::string object = "stand-in kernel object";  // the stand-in runs "standin_vadd": z = x + y (float32)
+  void *bin = nullptr, *func = nullptr;
+  ASSERT_EQ(asc_device_load_binary(d, object.data(), object.size(), &bin), ASC_OK) << asc_last_error();
+  ASSERT_EQ(asc_device_binary_function(d, bin, "standin_vadd", 12, &func), ASC_OK) << asc_last_error();
+  std::vector<float> x = {1, 2, 3, 4, 5, 6, 7, 8}, y(8, 0.5f), z(8, 0.0f);
+  const uint64_t bytes = x.size() * sizeof(float);
+  void* dev[3] = {};
+  for (void*& p : dev) ASSERT_EQ(asc_device_malloc(d, bytes, ASC_MALLOC_HUGE_FIRST, &p), ASC_OK) << asc_last_error();
+  ASSERT_EQ(asc_device_memcpy(d, dev[0], bytes, x.data(), bytes, ASC_MEMCPY_HOST_TO_DEVICE), ASC_OK);
+  ASSERT_EQ(asc_device_memcpy(d, dev[1], bytes, y.data(), bytes, ASC_MEMCPY_HOST_TO_DEVICE), ASC_OK);
+  asc_arg_t args[4] = {};
+  for (int i = 0; i < 3; ++i) {
+    args[i].kind = ASC_ARG_DEVICE_BUFFER;
+    args[i].dtype = ASC_DTYPE_FLOAT32;
+    args[i].ptr = dev[i];
+    args[i].size = bytes;
+  }
+  args[3].kind = ASC_ARG_SCALAR;
+  args[3].dtype = ASC_DTYPE_INT32;
+  args[3].i = 8;
+  ASSERT_EQ(asc_device_launch_function(d, func, 2, args, 4), ASC_OK) << asc_last_error();
+  ASSERT_EQ(asc_device_memcpy(d, z.data(), bytes, dev[2], bytes, ASC_MEMCPY_DEVICE_TO_HOST), ASC_OK);
+  for (size_t i = 0; i < x.size(); ++i) EXPECT_EQ(z[i], x[i] + 0.5f) << i;
+
+  // host buffers are copied in and back, as asc_launch copies them
+  std::vector<float> w(8, 0.0f);
+  asc_arg_t host_args[4] = {args[0], args[1], args[2], args[3]};
+  host_args[2].kind = ASC_ARG_BUFFER;
+  host_args[2].ptr = w.data();
+  ASSERT_EQ(asc_device_launch_function(d, func, 1, host_args, 4), ASC_OK) << asc_last_error();
+  EXPECT_EQ(w, z);
+
+  EXPECT_TRUE(fails_with(asc_device_launch_function(d, func, 0, args, 4), ASC_ERR_INVALID_ARGUMENT,
+                         {"block_dim 0 is not in 1..65535"}));
+  asc_arg_t bad = args[3];
+  bad.kind = 7;
+  EXPECT_TRUE(fails_with(asc_device_launch_function(d, func, 1, &bad, 1), ASC_ERR_INVALID_ARGUMENT, {"kind 7"}));
+  EXPECT_TRUE(
+      fails_with(asc_device_launch_function(d, nullptr, 1, args, 4), ASC_ERR_INVALID_ARGUMENT, {"function is null"}));
+  EXPECT_TRUE(fails_with(asc_device_load_binary(d, object.data(), 0, &bin), ASC_ERR_INVALID_ARGUMENT, {"empty"}));
+  EXPECT_TRUE(
+      fails_with(asc_device_binary_function(d, bin, "", 0, &func), ASC_ERR_INVALID_ARGUMENT, {"name is empty"}));
+  EXPECT_EQ(asc_device_unload_binary(d, bin), ASC_OK) << asc_last_error();
+  for (void* p : dev) EXPECT_EQ(asc_device_free(d, p), ASC_OK);
+  EXPECT_EQ(asc_device_destroy(d), ASC_OK);
+
+  asc_device_t* model = nullptr;
+  ASSERT_EQ(asc_device_create(ASC_BACKEND_MODEL, kPlatform.data(), kPlatform.size(), 0, &model), ASC_OK);
+  EXPECT_TRUE(fails_with(asc_device_load_binary(model, object.data(), object.size(), &bin), ASC_ERR_INVALID_ARGUMENT,
+                         {"asc_device_load_binary", "runs the kernels asc builds, not device binaries"}));
+  EXPECT_EQ(asc_device_destroy(model), ASC_OK);
+  unsetenv("ASC_ACL_LIBRARY");
 }

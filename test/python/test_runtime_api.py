@@ -187,10 +187,14 @@ def test_set_platform_check_and_unavailable_message():
 
 
 def test_npu_calls_without_a_c_abi_function_name_it():
+    """(Device memory and queries on the NPU: test_npu_runtime.py.)"""
     config.set_platform(config.Backend.NPU, config.Platform.Ascend910B1, check=False)
     try:
-        for call, args, acl in [(rt.malloc, (64,), "aclrtMalloc"), (rt.device_count, (), "aclrtGetDeviceCount"),
-                                (rt.memcpy, (1, 8, 2, 8, H2D), "aclrtMemcpy")]:  # fmt: skip
+        missing = [
+            (rt.c2c_ctrl_addr, (), "rtGetC2cCtrlAddr"),
+            (rt.set_pro_switch, (rt.ProfilingCommandHandle.Type.START,), "rtProfSetProSwitch"),
+        ]
+        for call, args, acl in missing:
             with pytest.raises(rt.NpuRuntimeCallMissing, match=f"{call.__name__} on Backend.NPU .*{acl}"):
                 call(*args)
     finally:

@@ -40,6 +40,9 @@ Api load_api(const std::string& path) {
          a.path, #name);
   ASC_ACL_FUNCTIONS(ASC_ACL_RESOLVE)
 #undef ASC_ACL_RESOLVE
+#define ASC_ACL_RESOLVE_OPTIONAL(name, type) a.name = reinterpret_cast<Api::name##_fn>(dlsym(lib, #name));
+  ASC_ACL_OPTIONAL_FUNCTIONS(ASC_ACL_RESOLVE_OPTIONAL)
+#undef ASC_ACL_RESOLVE_OPTIONAL
   return a;
 }
 
@@ -51,6 +54,21 @@ const Api& api() {
   const char* env = std::getenv("ASC_ACL_LIBRARY");
   if (!loaded) loaded = std::make_unique<Api>(load_api(env && *env ? env : "libascendcl.so"));
   return *loaded;
+}
+
+const Api& api_for(const char* call) {
+  try {
+    return api();
+  } catch (const asc::Error& e) {  // (acl::Error is ACL's error code)
+    fail(e.status(), "{}: {}", call, e.what());
+  }
+}
+
+void missing_function(const Api& a, const char* name, const char* call) {
+  fail(ASC_ERR_BACKEND_UNAVAILABLE,
+       "{}: {} has no function {}: this CANN is too old for it; install a newer CANN (the Ascend toolkit) and run its "
+       "set_env.sh",
+       call, a.path, name);
 }
 
 void check(const Api& a, Error error, const char* call) {

@@ -1,7 +1,8 @@
 // The NPU backend's device: each kernel is emitted as Ascend C and compiled by
 // bisheng (npu_compiler.h), and ACL (loaded at run time, acl_api.h) runs it
 // through acl::Launcher. A compiler given to the device (asc_device_set_npu_compiler: the Python package's
-// asc.runtime.compiler.Compiler) builds the object instead, once per kernel.
+// asc.runtime.compiler.Compiler) builds the object instead, once per kernel. Its device memory
+// (asc_device_malloc ...) is ACL's (acl_memory.h).
 #include <memory>
 #include <mutex>
 #include <string>
@@ -9,6 +10,7 @@
 
 #include "runtime/acl/acl_api.h"
 #include "runtime/acl/acl_launcher.h"
+#include "runtime/acl/acl_memory.h"
 #include "runtime/acl/npu_compiler.h"
 #include "runtime/device.h"
 #include "support/error.h"
@@ -19,7 +21,22 @@ namespace {
 
 class NpuDevice : public Device {
  public:
-  NpuDevice(const Platform& platform, int32_t device_id) : Device(platform), launcher_(acl::api(), device_id) {}
+  NpuDevice(const Platform& platform, int32_t device_id)
+      : Device(platform), api_(acl::api()), launcher_(api_, device_id) {}
+
+  void* allocate_memory(uint64_t size, uint32_t policy) override { return acl::allocate(api_, size, policy); }
+  void free_memory(void* ptr) override { acl::release(api_, ptr); }
+  void copy_memory(void* dst, uint64_t dst_max, const void* src, uint64_t count, uint32_t kind) override {
+    acl::copy(api_, dst, dst_max, src, count, kind);
+  }
+  void* load_binary(const void* data, size_t len) override { return launcher_.load_binary(data, len); }
+  void* binary_function(void* binary, const std::string& name) override {
+    return launcher_.binary_function(binary, name);
+  }
+  void unload_binary(void* binary) override { launcher_.unload_binary(binary); }
+  void launch_function(void* function, uint32_t block_dim, const asc_arg_t* args, size_t n_args) override {
+    launcher_.launch_function(function, block_dim, args, n_args);
+  }
 
  protected:
   bool takes_device_memory() const override { return true; }  // host or NPU memory for a GM parameter
@@ -57,6 +74,7 @@ class NpuDevice : public Device {
     return built;
   }
 
+  const acl::Api& api_;
   acl::Launcher launcher_;
   std::mutex compiler_mutex_;
   NpuCompiler compiler_;

@@ -85,7 +85,53 @@ FuncHandle Launcher::function(const KernelBinary& binary) {
 
 void Launcher::launch(const KernelBinary& binary, uint32_t block_dim, const asc_arg_t* args, size_t n_args) {
   std::lock_guard<std::mutex> lock(mutex_);
-  FuncHandle func = function(binary);
+  run(function(binary), block_dim, args, n_args);
+}
+
+BinHandle Launcher::load_binary(const void* data, size_t len) {
+  const char* call = "asc_device_load_binary";
+  if (!data || len == 0) fail(ASC_ERR_INVALID_ARGUMENT, "{}: the binary is {}", call, data ? "empty" : "null");
+  auto load = require(api_, api_.aclrtBinaryLoadFromData, "aclrtBinaryLoadFromData", call);
+  BinHandle bin = nullptr;
+  check(api_, load(data, len, nullptr, &bin), "aclrtBinaryLoadFromData");
+  return bin;
+}
+
+FuncHandle Launcher::binary_function(BinHandle binary, const std::string& name) {
+  if (!binary) fail(ASC_ERR_INVALID_ARGUMENT, "asc_device_binary_function: binary is null");
+  if (name.empty()) fail(ASC_ERR_INVALID_ARGUMENT, "asc_device_binary_function: the kernel name is empty");
+  FuncHandle func = nullptr;
+  check(api_, api_.aclrtBinaryGetFunction(binary, name.c_str(), &func), "aclrtBinaryGetFunction");
+  return func;
+}
+
+void Launcher::unload_binary(BinHandle binary) {
+  if (!binary) fail(ASC_ERR_INVALID_ARGUMENT, "asc_device_unload_binary: binary is null");
+  check(api_, api_.aclrtBinaryUnLoad(binary), "aclrtBinaryUnLoad");
+}
+
+void Launcher::launch_function(FuncHandle func, uint32_t block_dim, const asc_arg_t* args, size_t n_args) {
+  const char* call = "asc_device_launch_function";
+  if (!func) fail(ASC_ERR_INVALID_ARGUMENT, "{}: function is null", call);
+  if (block_dim == 0 || block_dim > 65535)
+    fail(ASC_ERR_INVALID_ARGUMENT, "{}: block_dim {} is not in 1..65535", call, block_dim);
+  if (n_args && !args) fail(ASC_ERR_INVALID_ARGUMENT, "{}: args is null", call);
+  for (size_t i = 0; i < n_args; ++i) {
+    const asc_arg_t& a = args[i];
+    if (a.kind == ASC_ARG_SCALAR) {
+      if (a.dtype >= ASC_DTYPE_COUNT)
+        fail(ASC_ERR_INVALID_ARGUMENT, "{}: argument {} has dtype {}, not an asc_dtype_t", call, i, a.dtype);
+    } else if (a.kind == ASC_ARG_BUFFER || a.kind == ASC_ARG_DEVICE_BUFFER) {
+      if (!a.ptr) fail(ASC_ERR_INVALID_ARGUMENT, "{}: argument {} is a null buffer", call, i);
+    } else {
+      fail(ASC_ERR_INVALID_ARGUMENT, "{}: argument {} has kind {}, not an asc_arg_kind_t", call, i, a.kind);
+    }
+  }
+  std::lock_guard<std::mutex> lock(mutex_);
+  run(func, block_dim, args, n_args);
+}
+
+void Launcher::run(FuncHandle func, uint32_t block_dim, const asc_arg_t* args, size_t n_args) {
   DeviceBuffers buffers(api_);
   std::vector<void*> device_ptrs(n_args, nullptr);
   for (size_t i = 0; i < n_args; ++i) {

@@ -38,8 +38,17 @@ class Launcher {
   // arguments are passed as they are (memory already on this NPU).
   void launch(const KernelBinary& binary, uint32_t block_dim, const asc_arg_t* args, size_t n_args);
 
+  // Device binaries the caller loads from memory (asc_device_load_binary ...) and owns: loaded, looked up,
+  // unloaded and launched (as launch does, after checking what can be checked of arguments without a kernel:
+  // block_dim, kinds, dtypes, pointers).
+  BinHandle load_binary(const void* data, size_t len);
+  FuncHandle binary_function(BinHandle binary, const std::string& name);
+  void unload_binary(BinHandle binary);
+  void launch_function(FuncHandle func, uint32_t block_dim, const asc_arg_t* args, size_t n_args);
+
  private:
   FuncHandle function(const KernelBinary& binary);
+  void run(FuncHandle func, uint32_t block_dim, const asc_arg_t* args, size_t n_args);
 
   const Api& api_;
   int32_t device_id_;

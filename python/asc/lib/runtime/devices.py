@@ -1,8 +1,9 @@
 """Device queries and lifetime: device_count, current_device, device_info, reset_device, acl_init ...
 
 The Model is one device (id 0) with the current platform's cores. On the NPU, libasc calls aclInit and
-aclrtSetDevice when it creates the device (at the first launch, or acl_init); queries its C ABI has no
-function for raise NpuRuntimeCallMissing (unsupported.py).
+aclrtSetDevice when it creates the device (at the first launch, or acl_init); device_count and device_info
+ask ACL (asc_npu_device_count / asc_npu_device_info: aclrtGetDeviceCount, aclrtGetDeviceInfo); queries its
+C ABI has no function for raise NpuRuntimeCallMissing (unsupported.py).
 """
 
 from __future__ import annotations
@@ -27,10 +28,12 @@ def default_device() -> int:
 
 
 def device_count() -> int:
-    """How many devices the backend has: 1 on the Model."""
+    """How many devices the backend has: 1 on the Model; on the NPU what aclrtGetDeviceCount says."""
     if state.is_model():
         return 1
-    npu_missing("device_count", "aclrtGetDeviceCount")
+    out = ffi.new("uint32_t*")
+    state._check(lib.asc_npu_device_count(out))
+    return int(out[0])
 
 
 def current_device() -> int:
@@ -62,14 +65,41 @@ def _platform_info() -> Any:
     return info
 
 
+def _npu_info(module_type: DeviceModuleType, info_type: DeviceInfoType) -> Optional[int]:
+    """The asc_npu_info_t a (module, info) pair asks for, None for one asc does not ask ACL."""
+    if info_type == DeviceInfoType.INFO_TYPE_CUBE_NUM:
+        return lib.ASC_NPU_INFO_CUBE_CORE_NUM
+    if info_type == DeviceInfoType.INFO_TYPE_CORE_NUM:
+        if module_type == DeviceModuleType.RT_MODULE_TYPE_AICORE:
+            return lib.ASC_NPU_INFO_AICORE_NUM
+        if module_type == DeviceModuleType.RT_MODULE_TYPE_VECTOR_CORE:
+            return lib.ASC_NPU_INFO_VECTOR_CORE_NUM
+    return None
+
+
 def device_info(module_type: DeviceModuleType, info_type: DeviceInfoType, device_id: Optional[int] = None) -> int:
-    """One fact about the device, as rtGetDeviceInfo gives it. The Model answers from its platform:
-    (RT_MODULE_TYPE_AICORE, INFO_TYPE_CORE_NUM) and INFO_TYPE_CUBE_NUM are the AI (cube) cores,
-    (RT_MODULE_TYPE_VECTOR_CORE, INFO_TYPE_CORE_NUM) the vector (AIV) cores, INFO_TYPE_ID the device id.
-    `device_id` is accepted and ignored (the current device)."""
+    """One fact about the device, as rtGetDeviceInfo gives it: (RT_MODULE_TYPE_AICORE, INFO_TYPE_CORE_NUM) the
+    AI cores, INFO_TYPE_CUBE_NUM the cube cores, (RT_MODULE_TYPE_VECTOR_CORE, INFO_TYPE_CORE_NUM) the vector
+    (AIV) cores, INFO_TYPE_ID the device id. The Model answers from its platform (AI cores = cube cores) and
+    ignores `device_id` (the current device); the NPU asks ACL (aclrtGetDeviceInfo) about `device_id`, the
+    current device unless given."""
     module_type, info_type = DeviceModuleType(module_type), DeviceInfoType(info_type)
     if not state.is_model():
-        npu_missing("device_info", "aclGetDeviceCapability / aclrtGetDeviceInfo")
+        if device_id is not None:
+            check_device_handle(device_id)
+        device = state.current_device_id() if device_id is None else device_id
+        if info_type == DeviceInfoType.INFO_TYPE_ID:
+            return device
+        what = _npu_info(module_type, info_type)
+        if what is None:
+            raise ValueError(
+                f"device_info({module_type.name}, {info_type.name}): on Backend.NPU asc asks aclrtGetDeviceInfo for "
+                "INFO_TYPE_CORE_NUM of RT_MODULE_TYPE_AICORE or RT_MODULE_TYPE_VECTOR_CORE, INFO_TYPE_CUBE_NUM "
+                "and INFO_TYPE_ID"
+            )
+        out = ffi.new("int64_t*")
+        state._check(lib.asc_npu_device_info(device, what, out))
+        return int(out[0])
     info = _platform_info()
     if info_type == DeviceInfoType.INFO_TYPE_CUBE_NUM:
         return int(info.aic_cores)

@@ -3,7 +3,10 @@
 The Model runs kernels asc.jit builds, not device binaries: a Function here is an asc.jit compiled kernel
 (what ``kernel.specialise(args, {})[0]`` returns: its handle and its parameters' kinds and dtypes), and
 launch_kernel takes one argument per parameter, device memory (a malloc handle or an address inside an
-allocation) for buffers and Python or numpy numbers for scalars.
+allocation) for buffers and Python or numpy numbers for scalars. On the NPU the same: the device builds the
+kernel at its first launch, and buffers are the NPU memory malloc gave (passed as ASC_ARG_DEVICE_BUFFER,
+no copies). Device binaries built elsewhere load on the NPU only (register_device_binary_kernel,
+device_binaries.py).
 """
 
 from __future__ import annotations
@@ -13,12 +16,12 @@ import sys
 from typing import Any, Iterable, Optional, Union
 
 from ..._ffi import ffi, lib, read_text
-from . import state
-from .device_memory import address_of, bytes_left
+from . import device_binaries, state
+from .device_memory import address_of, bytes_left, on_npu
 from .support import CoreType, Kernel, MagicElf, MsprofTaskType
-from .unsupported import npu_missing
 
 _KIND_BUFFER = 1  # ASC_ARG_BUFFER
+_KIND_DEVICE_BUFFER = 2  # ASC_ARG_DEVICE_BUFFER
 
 
 def magic_elf_value(core_type: CoreType) -> int:
@@ -44,7 +47,9 @@ def msprof_task_type(core_type: CoreType) -> int:
 
 
 def register_device_binary_kernel(kernel_binary: bytes, core_type_id: int) -> Kernel:
-    """Registers a device binary (pyasc: an ELF bisheng built). Neither backend loads binaries from here."""
+    """Registers a device binary (pyasc: an ELF bisheng built): on the NPU, loads it on the current device
+    (aclrtBinaryLoadFromData) and returns its handle; `core_type_id` is accepted (ACL reads the cores from the
+    binary). The Model loads no binaries."""
     if len(kernel_binary) <= 0:
         raise RuntimeError("kernel size must be greater than 0 when registering a device binary")
     if state.is_model():
@@ -52,28 +57,34 @@ def register_device_binary_kernel(kernel_binary: bytes, core_type_id: int) -> Ke
             "the Model runs kernels asc.jit builds, not device binaries: pass launch_kernel the compiled kernel "
             "that `kernel.specialise(args, {})[0]` returns"
         )
-    npu_missing("register_device_binary_kernel", "aclrtBinaryLoadFromData")
+    return device_binaries.load(kernel_binary)
 
 
 def unregister_device_binary_kernel(kernel_handle: Kernel) -> None:
+    """Unloads a binary register_device_binary_kernel loaded (aclrtBinaryUnLoad); its functions go with it."""
     if state.is_model():
         raise NotImplementedError("the Model registers no device binaries (see register_device_binary_kernel)")
-    npu_missing("unregister_device_binary_kernel", "aclrtBinaryUnLoad")
+    device_binaries.unload(kernel_handle)
 
 
 def register_function(kernel_handle: Any, fn_name: str, mode: int = 0) -> Any:
-    """The Function for `fn_name` in a registered kernel. On the Model `kernel_handle` is an asc.jit compiled
-    kernel, returned as it is (`fn_name` and `mode` are accepted and ignored)."""
-    if state.is_model():
+    """The Function for `fn_name` in a registered kernel. An asc.jit compiled kernel is returned as it is, on
+    either backend (`fn_name` and `mode` are accepted and ignored); on the NPU, the kernel `fn_name` of a
+    binary register_device_binary_kernel loaded (aclrtBinaryGetFunction; `mode` accepted)."""
+    if state.is_model() or _is_compiled(kernel_handle):
         _check_compiled(kernel_handle)
         return kernel_handle
-    npu_missing("register_function", "aclrtBinaryGetFunction")
+    return device_binaries.function(kernel_handle, fn_name)
+
+
+def _is_compiled(fn: Any) -> bool:
+    return hasattr(fn, "handle") and hasattr(fn, "runtime_params")
 
 
 def _check_compiled(fn: Any) -> None:
-    if not (hasattr(fn, "handle") and hasattr(fn, "runtime_params")):
+    if not _is_compiled(fn):
         raise TypeError(
-            f"launch_kernel on the Model takes an asc.jit compiled kernel (kernel.specialise(args, {{}})[0]), "
+            f"launch_kernel takes an asc.jit compiled kernel (kernel.specialise(args, {{}})[0]), "
             f"not a {type(fn).__name__}"
         )
 
@@ -96,9 +107,14 @@ def launch_kernel(
 ) -> None:
     """Runs `fn_handle` on `block_num` blocks with `args` (one per kernel parameter) on `stream_handle` (the
     current stream by default). A buffer parameter gets device memory: the kernel sees GM from that address to
-    the end of its allocation. `num_args` and `sm_desc` are accepted and ignored."""
-    if not state.is_model():
-        npu_missing("launch_kernel", "aclrtLaunchKernelWithHostArgs on device memory from aclrtMalloc")
+    the end of its allocation (on the NPU: memory malloc gave on the NPU, passed as it is). `num_args` and
+    `sm_desc` are accepted and ignored."""
+    npu = not state.is_model()
+    if npu and not _is_compiled(fn_handle):  # a Function register_function found in a device binary
+        if block_num <= 0:
+            raise ValueError(f"launch_kernel: block_num must be > 0, got {block_num}")
+        device_binaries.launch(fn_handle, block_num, args)  # on its device's stream, complete when it returns
+        return
     _check_compiled(fn_handle)
     args = list(args)
     params = fn_handle.runtime_params
@@ -113,6 +129,13 @@ def launch_kernel(
             address = address_of(value)
             a.ptr = ffi.cast("void*", address)
             a.size = bytes_left(address, f"{fn_handle.name}: argument '{name}'")
+            if npu != on_npu(address):
+                raise ValueError(
+                    f"{fn_handle.name}: argument '{name}' {address:#x} is device memory of the "
+                    f"{'Model' if npu else 'NPU'}, not of the current backend ({'NPU' if npu else 'Model'})"
+                )
+            if npu:
+                a.kind = _KIND_DEVICE_BUFFER
         elif spec.dtype.is_float():
             a.f = float(_scalar(value))
         else:
