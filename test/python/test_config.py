@@ -7,6 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from npu_scripts import SCALE_KERNEL
 
 import asc.lib.runtime as rt
 import asc.runtime.config as config
@@ -38,22 +39,14 @@ def test_npu_without_cann_is_a_clear_error(rng, monkeypatch):
     np.testing.assert_array_equal(z, x + x)
 
 
-NPU_SCRIPT = """
+NPU_SCRIPT = (
+    """
 import ctypes, os, sys
 import numpy as np, asc, asc.lib.runtime as rt, asc.runtime.config as config
 
-@asc.jit
-def scale(x: asc.GlobalAddress, n: int):
-    x_gm = asc.GlobalTensor()
-    x_gm.set_global_buffer(x, n)
-    buf = asc.LocalTensor(asc.float32, asc.TPosition.VECCALC, 0, n)
-    asc.data_copy(buf, x_gm, n)
-    asc.set_flag(asc.HardEvent.MTE2_V, 0)
-    asc.wait_flag(asc.HardEvent.MTE2_V, 0)
-    asc.muls(buf, buf, 2.0, n)
-    asc.set_flag(asc.HardEvent.V_MTE3, 0)
-    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
-    asc.data_copy(x_gm, buf, n)
+"""
+    + SCALE_KERNEL
+    + """
 
 config.set_platform(config.Backend.NPU, config.Platform.Ascend910B1)  # ACL loads: the stand-in
 x = np.ones(64, np.float32)
@@ -70,6 +63,7 @@ config.set_platform(config.Backend.Model)
 scale[1, rt.current_stream()](x, 64)
 print("Model:", x[0])
 """
+)
 
 FAKE_BISHENG = """#!/bin/sh
 echo "$@" >> "$(dirname "$0")/args.log"

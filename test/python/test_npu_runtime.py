@@ -12,12 +12,14 @@ from pathlib import Path
 from typing import Optional
 
 import pytest
+from npu_scripts import ERROR_HELPER, SCALE_KERNEL
 
 import asc.lib.runtime as rt
 import asc.runtime.config as config
 from asc.errors import BackendUnavailableError
 
-NPU_MEMORY_SCRIPT = r"""
+NPU_MEMORY_SCRIPT = (
+    r"""
 import ctypes, json, os
 import numpy as np
 import asc.lib.runtime as rt
@@ -35,12 +37,9 @@ def calls():
     acl.standin_reset()
     return log
 
-def error(f, *args):
-    try:
-        f(*args)
-    except Exception as e:
-        return f"{type(e).__name__}: {e}"
-    return None
+"""
+    + ERROR_HELPER
+    + r"""
 
 config.set_platform(config.Backend.NPU, config.Platform.Ascend910B1, device_id=2, check=False)
 acl.standin_set_device_count(3)
@@ -89,25 +88,18 @@ out["after_free_mem"] = [live_allocations(), acl.standin_live_allocations()]
 out["free_calls"] = [c.split()[0] for c in calls()]
 print("RESULT", json.dumps(out))
 """
+)
 
 
-LAUNCH_SCRIPT = r"""
+LAUNCH_SCRIPT = (
+    r"""
 import ctypes, json, os
 import numpy as np
 import asc, asc.lib.runtime as rt, asc.runtime.config as config
 
-@asc.jit
-def scale(x: asc.GlobalAddress, n: int):
-    x_gm = asc.GlobalTensor()
-    x_gm.set_global_buffer(x, n)
-    buf = asc.LocalTensor(asc.float32, asc.TPosition.VECCALC, 0, n)
-    asc.data_copy(buf, x_gm, n)
-    asc.set_flag(asc.HardEvent.MTE2_V, 0)
-    asc.wait_flag(asc.HardEvent.MTE2_V, 0)
-    asc.muls(buf, buf, 2.0, n)
-    asc.set_flag(asc.HardEvent.V_MTE3, 0)
-    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
-    asc.data_copy(x_gm, buf, n)
+"""
+    + SCALE_KERNEL
+    + r"""
 
 acl = ctypes.CDLL(os.environ["ASC_ACL_LIBRARY"])
 acl.standin_log.restype = ctypes.c_char_p
@@ -125,9 +117,11 @@ except Exception as e:
 rt.free(dx)
 print("RESULT", json.dumps(out))
 """
+)
 
 
-BINARY_SCRIPT = r"""
+BINARY_SCRIPT = (
+    r"""
 import ctypes, json, os
 import numpy as np
 import asc.lib.runtime as rt, asc.runtime.config as config
@@ -135,12 +129,9 @@ import asc.lib.runtime as rt, asc.runtime.config as config
 acl = ctypes.CDLL(os.environ["ASC_ACL_LIBRARY"])
 acl.standin_log.restype = ctypes.c_char_p
 out = {}
-def error(f, *args):
-    try:
-        f(*args)
-    except Exception as e:
-        return f"{type(e).__name__}: {e}"
-    return None
+"""
+    + ERROR_HELPER
+    + r"""
 
 config.set_platform(config.Backend.NPU, config.Platform.Ascend910B1, check=False)
 kernel = rt.register_device_binary_kernel(b"stand-in object", rt.magic_elf_value(rt.CoreType.VectorCore))
@@ -166,6 +157,7 @@ out["after_unload"] = error(rt.launch_kernel, vadd, 1, [dx, dy, dz, ctypes.c_int
 rt.free_mem()
 print("RESULT", json.dumps(out))
 """
+)
 
 
 def run_npu(tmp_path: Path, script: str, env: Optional[dict] = None) -> dict:
