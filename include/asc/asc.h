@@ -352,12 +352,10 @@ ASC_API asc_status_t asc_launch_with_stats(const asc_kernel_t* kernel, asc_strea
    The NPU backend's own memory, binaries and facts, through the Ascend
    runtime (ACL, loaded at run time). The Model has no memory of its own to
    allocate (its GM is the caller's host memory) and loads no binaries: the
-   memory and binary calls on a Model device are ASC_ERR_INVALID_ARGUMENT. Without CANN (no libascendcl.so, or one without
-   the ACL function a call needs) a call is ASC_ERR_BACKEND_UNAVAILABLE naming
-   the function and what to install; an ACL call that fails is
-   ASC_ERR_RUNTIME with ACL's error code and message. Pointers are device
-   addresses, to be passed back as they are (asc_arg_t kind
-   ASC_ARG_DEVICE_BUFFER takes them too). */
+   memory and binary calls on a Model device are ASC_ERR_INVALID_ARGUMENT. Without CANN (no libascendcl.so, or one
+   without the ACL function a call needs) a call is ASC_ERR_BACKEND_UNAVAILABLE naming the function and what to install;
+   an ACL call that fails is ASC_ERR_RUNTIME with ACL's error code and message. Pointers are device addresses, to be
+   passed back as they are (asc_arg_t kind ASC_ARG_DEVICE_BUFFER takes them too). */
 typedef enum asc_memcpy_kind {
   ASC_MEMCPY_HOST_TO_HOST = 0,
   ASC_MEMCPY_HOST_TO_DEVICE = 1,
