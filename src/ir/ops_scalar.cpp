@@ -102,6 +102,50 @@ void comparison(OpTable& t, OpCode code, const char* name, const char* sign) {
       .spelled(std::string("bool {result} = {0} ") + sign + " {1};");
 }
 
+// ---- scalar conversion and bit counting ---------------------------------------------------------
+// Ascend C's scalar computation APIs. ScalarCast<T, U, roundMode>(valueIn)
+// (https://www.hiascend.com/document/detail/en/canncommercial/850/API/ascendcopapi/atlasascendc_api_07_0018.html):
+// T float, U half or int32_t; f322f16 only with CAST_ODD, f322s32 with CAST_ROUND, CAST_CEIL, CAST_FLOOR or
+// CAST_RINT; "the precision conversion rule is the same as that of Cast". The bit counters, as pyasc documents
+// their Ascend C prototypes (python/asc/language/basic/utils.py): int64_t ScalarGetSFFValue<countValue>(uint64_t)
+// (the first bit equal to countValue from the least significant bit, -1 if none), int64_t
+// ScalarGetCountOfValue<countValue>(uint64_t) (how many bits equal countValue), int64_t
+// ScalarCountLeadingZero(uint64_t), int64_t CountBitsCntSameAsSignBit(int64_t) (consecutive bits below the sign
+// bit equal to it, -1 for 0 and -1); countValue is 0 or 1.
+constexpr const char* kRoundModes[] = {"CAST_NONE",  "CAST_RINT",  "CAST_FLOOR", "CAST_CEIL",
+                                       "CAST_ROUND", "CAST_TRUNC", "CAST_ODD"};
+
+void check_scalar_cast(const OpView& v) {
+  check_dtype_attr(v);
+  if (v.operand_type(0).dtype != DType::Float32)
+    type_error(v, fmt::format("converts a float32 scalar, got {}", v.operand_type(0).str()));
+  auto to = static_cast<DType>(v.op.attr_int(0));
+  int64_t mode = v.op.attr_int(1);
+  if (mode < 0 || mode > 6) type_error(v, fmt::format("unknown RoundMode {}", mode));
+  // f322f16: CAST_ODD; f322s32: CAST_ROUND, CAST_CEIL, CAST_FLOOR, CAST_RINT
+  uint32_t modes = to == DType::Float16 ? 1u << 6
+                   : to == DType::Int32 ? (1u << 1) | (1u << 2) | (1u << 3) | (1u << 4)
+                                        : 0;
+  if (!modes) type_error(v, fmt::format("converts float32 to float16 or int32, not to {}", dtype_name(to)));
+  if (!(modes & (1u << mode)))
+    type_error(v, fmt::format("float32 to {} does not accept {} (accepted: {})", dtype_name(to), kRoundModes[mode],
+                              to == DType::Float16 ? "CAST_ODD" : "CAST_RINT, CAST_FLOOR, CAST_CEIL, CAST_ROUND"));
+}
+
+void require_operand_dtype(const OpView& v, DType d) {
+  if (v.operand_type(0).dtype != d)
+    type_error(v, fmt::format("takes a {} scalar, got {}", dtype_name(d), v.operand_type(0).str()));
+}
+
+void check_bit_value(const OpView& v) {
+  require_operand_dtype(v, DType::UInt64);
+  int64_t value = v.op.attr_int(0);
+  if (value != 0 && value != 1) type_error(v, fmt::format("count_value must be 0 or 1, got {}", value));
+}
+
+void check_uint64_operand(const OpView& v) { require_operand_dtype(v, DType::UInt64); }
+void check_int64_operand(const OpView& v) { require_operand_dtype(v, DType::Int64); }
+
 }  // namespace
 
 void define_scalar_ops(OpTable& t) {
@@ -171,6 +215,36 @@ void define_scalar_ops(OpTable& t) {
     t.def(code, name)
         .result(bool_result)
         .ascendc(ascendc, std::string("bool {result} = false;\nif ") + ascendc + " {{ {result} = true; }}");
+
+  t.def(OpCode::ScalarCast, "scalar_cast")
+      .operands({K::AnyScalar})
+      .attr("dtype")
+      .attr("round_mode")
+      .result(dtype_attr_scalar)
+      .check(check_scalar_cast)
+      .ascendc("AscendC::ScalarCast", scalar_expr("{api}<float, {T:result}, {enum:round_mode}>({0})"));
+  t.def(OpCode::ScalarGetSffValue, "scalar_get_sff_value")
+      .operands({K::IntScalar})
+      .attr("count_value")
+      .result(int64_result)
+      .check(check_bit_value)
+      .ascendc("AscendC::ScalarGetSFFValue", scalar_expr("{api}<{attr:count_value}>({0})"));
+  t.def(OpCode::ScalarGetCountOfValue, "scalar_get_count_of_value")
+      .operands({K::IntScalar})
+      .attr("count_value")
+      .result(int64_result)
+      .check(check_bit_value)
+      .ascendc("AscendC::ScalarGetCountOfValue", scalar_expr("{api}<{attr:count_value}>({0})"));
+  t.def(OpCode::ScalarCountLeadingZero, "scalar_count_leading_zero")
+      .operands({K::IntScalar})
+      .result(int64_result)
+      .check(check_uint64_operand)
+      .ascendc("AscendC::ScalarCountLeadingZero", scalar_expr("{api}({0})"));
+  t.def(OpCode::CountBitsCntSameAsSignBit, "count_bits_cnt_same_as_sign_bit")
+      .operands({K::IntScalar})
+      .result(int64_result)
+      .check(check_int64_operand)
+      .ascendc("AscendC::CountBitsCntSameAsSignBit", scalar_expr("{api}({0})"));
 
   // register_matmul in a mix kernel: the workspace, then the TCubeTiling's fields; the MatmulTypes as attributes
   Row& server = t.def(OpCode::MatmulServer, "matmul.server")

@@ -184,6 +184,15 @@ struct Conversion {
 
 }  // namespace
 
+// scalar_cast: a float32 scalar to float16 (CAST_ODD) or int32 (CAST_RINT, CAST_FLOOR, CAST_CEIL, CAST_ROUND),
+// by the vector Cast's rules (Ascend C ScalarCast: "the precision conversion rule is the same as that of Cast").
+void exec_ScalarCast(Block& b, const Op& op, const RtValue* in, RtValue* out) {
+  DType to = b.kernel().type_of(op.result).dtype;
+  uint8_t bytes[8] = {};
+  write(bytes, to, static_cast<Real>(static_cast<float>(in[0].f)), static_cast<Mode>(op.attr_int(1)));
+  load_scalar(*out, to, bytes);
+}
+
 void exec_VCast(Block& b, const Op& op, const RtValue* in, RtValue*) {
   Conversion convert(b, op);
   const size_t in_size = dtype_size(convert.from), out_size = dtype_size(convert.to);

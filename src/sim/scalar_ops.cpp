@@ -200,6 +200,29 @@ void exec_GetSubBlockIdx(Block& b, const Op&, const RtValue*, RtValue* out) {
 void exec_GetSubBlockNum(Block& b, const Op&, const RtValue*, RtValue* out) {
   set_int(*out, DType::Int64, b.core().sub_block_num);
 }
+// Bit counting of the scalar unit (Ascend C ScalarGetSFFValue, ScalarGetCountOfValue, ScalarCountLeadingZero,
+// CountBitsCntSameAsSignBit; the row's comment in ir/ops_scalar.cpp cites the documentation).
+// The index from the least significant bit of the first bit equal to count_value, -1 if there is none.
+void exec_ScalarGetSffValue(Block&, const Op& op, const RtValue* in, RtValue* out) {
+  uint64_t x = static_cast<uint64_t>(in[0].i);
+  if (op.attr_int(0) == 0) x = ~x;
+  set_int(*out, DType::Int64, x == 0 ? -1 : __builtin_ctzll(x));
+}
+// How many of the 64 bits equal count_value.
+void exec_ScalarGetCountOfValue(Block&, const Op& op, const RtValue* in, RtValue* out) {
+  int64_t ones = __builtin_popcountll(static_cast<uint64_t>(in[0].i));
+  set_int(*out, DType::Int64, op.attr_int(0) == 0 ? 64 - ones : ones);
+}
+// Zeros above the highest one bit (64 for 0).
+void exec_ScalarCountLeadingZero(Block&, const Op&, const RtValue* in, RtValue* out) {
+  uint64_t x = static_cast<uint64_t>(in[0].i);
+  set_int(*out, DType::Int64, x == 0 ? 64 : __builtin_clzll(x));
+}
+// How many consecutive bits below the sign bit equal it; -1 for 0 and -1 (all 64 bits equal).
+void exec_CountBitsCntSameAsSignBit(Block&, const Op&, const RtValue* in, RtValue* out) {
+  int64_t x = in[0].i;
+  set_int(*out, DType::Int64, x == 0 || x == -1 ? -1 : __builtin_clrsbll(x));
+}
 void exec_MatmulServer(Block& b, const Op&, const RtValue*, RtValue*) {
   if (b.core().kind == CoreKind::AIC && is_mix(b.kernel().options.kernel_type)) b.stop();
 }

@@ -5,6 +5,7 @@
 // (libasc_cpu.so, asc_cpu_runtime.h). Scalar code runs natively. Test tree only.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <initializer_list>
@@ -229,6 +230,70 @@ inline int64_t GetBlockIdx() { return ascendc_cpu::block_idx(); }
 inline int64_t GetBlockNum() { return ascendc_cpu::block_num(); }
 inline int64_t GetSubBlockIdx() { return ascendc_cpu::sub_block_idx(); }
 inline int64_t GetSubBlockNum() { return ascendc_cpu::sub_block_num(); }
+
+// ---- scalar conversion and bit counting: native, written apart from the Model's handlers so the round
+// trip compares two implementations of the documented semantics -----------------------------------------
+
+template <int countValue>
+int64_t ScalarGetSFFValue(uint64_t valueIn) {
+  for (int i = 0; i < 64; ++i)
+    if (((valueIn >> i) & 1u) == static_cast<uint64_t>(countValue)) return i;
+  return -1;
+}
+template <int countValue>
+int64_t ScalarGetCountOfValue(uint64_t valueIn) {
+  int64_t n = 0;
+  for (int i = 0; i < 64; ++i) n += ((valueIn >> i) & 1u) == static_cast<uint64_t>(countValue);
+  return n;
+}
+inline int64_t ScalarCountLeadingZero(uint64_t valueIn) {
+  int64_t n = 0;
+  for (int i = 63; i >= 0 && !((valueIn >> i) & 1u); --i) ++n;
+  return n;
+}
+inline int64_t CountBitsCntSameAsSignBit(int64_t valueIn) {
+  if (valueIn == 0 || valueIn == -1) return -1;
+  uint64_t u = static_cast<uint64_t>(valueIn), sign = u >> 63;
+  int64_t n = 0;
+  for (int i = 62; i >= 0 && ((u >> i) & 1u) == sign; --i) ++n;
+  return n;
+}
+
+namespace scalar_cast_detail {
+// float -> int32_t: round by the mode, saturate, NaN -> 0
+inline int32_t to_int32(float v, RoundMode r) {
+  if (std::isnan(v)) return 0;
+  double x = v;
+  double y = r == RoundMode::CAST_FLOOR   ? std::floor(x)
+             : r == RoundMode::CAST_CEIL  ? std::ceil(x)
+             : r == RoundMode::CAST_ROUND ? std::round(x)       // half away from zero
+                                          : std::nearbyint(x);  // CAST_RINT: ties to even
+  if (y <= -2147483648.0) return INT32_MIN;
+  if (y >= 2147483647.0) return INT32_MAX;
+  return static_cast<int32_t>(y);
+}
+// float -> half, round to odd: the value truncated towards zero to half precision, its last bit set when inexact
+inline half to_half_odd(float v) {
+  if (std::isnan(v) || std::isinf(v)) return static_cast<half>(v);
+  half h = static_cast<half>(v);
+  uint16_t bits;
+  std::memcpy(&bits, &h, 2);
+  if (static_cast<float>(h) == v) return h;
+  if (std::fabs(static_cast<float>(h)) > std::fabs(v)) --bits;  // the neighbour towards zero (inf -> 65504)
+  bits |= 1u;
+  std::memcpy(&h, &bits, 2);
+  return h;
+}
+}  // namespace scalar_cast_detail
+
+template <typename T, typename U, RoundMode roundMode>
+U ScalarCast(T valueIn) {
+  static_assert(sizeof(T) == 4, "ScalarCast converts a float");
+  if constexpr (sizeof(U) == 2)
+    return scalar_cast_detail::to_half_odd(valueIn);
+  else
+    return scalar_cast_detail::to_int32(valueIn, roundMode);
+}
 
 // ---- data movement -------------------------------------------------------------
 

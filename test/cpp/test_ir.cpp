@@ -165,6 +165,35 @@ TEST_F(IrTest, AttributesAreChecked) {
   w_.op("const", {}, {int_attr("dtype", ASC_DTYPE_INT32), float_attr("value", -2.5)});  // in range: truncated
 }
 
+// The scalar unit's conversion and bit counting: ScalarCast's documented (dtype, round mode) pairs, the bit
+// counters' uint64 / int64 operands and their 0-or-1 template argument.
+TEST_F(IrTest, ScalarCastAndBitCountingRowsAreChecked) {
+  Value f = w_.constant_f(ASC_DTYPE_FLOAT32, 2.5);
+  auto cast_to = [&](asc_dtype_t d, int64_t mode) {
+    return w_.op("scalar_cast", {f}, {int_attr("dtype", d), int_attr("round_mode", mode)});
+  };
+  EXPECT_EQ(type(cast_to(ASC_DTYPE_INT32, 4)), asc::Type::scalar(asc::DType::Int32));      // CAST_ROUND
+  EXPECT_EQ(type(cast_to(ASC_DTYPE_FLOAT16, 6)), asc::Type::scalar(asc::DType::Float16));  // CAST_ODD
+  EXPECT_TRUE(is_error(error_of([&] { cast_to(ASC_DTYPE_FLOAT16, 1); }), ASC_ERR_TYPE,
+                       {"scalar_cast", "does not accept CAST_RINT", "CAST_ODD"}));
+  EXPECT_TRUE(is_error(error_of([&] { cast_to(ASC_DTYPE_INT32, 5); }), ASC_ERR_TYPE, {"does not accept CAST_TRUNC"}));
+  EXPECT_TRUE(is_error(error_of([&] { cast_to(ASC_DTYPE_INT32, 7); }), ASC_ERR_TYPE, {"unknown RoundMode 7"}));
+  EXPECT_TRUE(is_error(error_of([&] { cast_to(ASC_DTYPE_INT64, 1); }), ASC_ERR_TYPE, {"float16 or int32"}));
+  EXPECT_TRUE(
+      is_error(error_of([&] {
+                 w_.op("scalar_cast", {w_.i32(1)}, {int_attr("dtype", ASC_DTYPE_INT32), int_attr("round_mode", 1)});
+               }),
+               ASC_ERR_TYPE, {"float32"}));
+  Value u = w_.cast(w_.i32(28), ASC_DTYPE_UINT64), s = w_.cast(w_.i32(-1), ASC_DTYPE_INT64);
+  EXPECT_EQ(type(w_.op("scalar_get_sff_value", {u}, {int_attr("count_value", 1)})),
+            asc::Type::scalar(asc::DType::Int64));
+  EXPECT_TRUE(is_error(error_of([&] { w_.op("scalar_get_count_of_value", {u}, {int_attr("count_value", 2)}); }),
+                       ASC_ERR_TYPE, {"count_value must be 0 or 1"}));
+  EXPECT_TRUE(is_error(error_of([&] { w_.op("scalar_count_leading_zero", {s}); }), ASC_ERR_TYPE, {"uint64"}));
+  EXPECT_TRUE(is_error(error_of([&] { w_.op("count_bits_cnt_same_as_sign_bit", {u}); }), ASC_ERR_TYPE, {"int64"}));
+  EXPECT_EQ(type(w_.op("count_bits_cnt_same_as_sign_bit", {s})), asc::Type::scalar(asc::DType::Int64));
+}
+
 // The Matmul markers the front end writes for the Ascend C emitter: a known call with its operands, and a
 // register_matmul with the workspace, the tiling's 49 fields and valid MatmulTypes.
 TEST_F(IrTest, MatmulMarkersAreChecked) {

@@ -30,6 +30,13 @@ from .reduce import (
     whole_reduce_min,
     whole_reduce_sum,
 )
+from .scalar import (
+    count_bits_cnt_same_as_sign_bit,
+    scalar_cast,
+    scalar_count_leading_zero,
+    scalar_get_count_of_value,
+    scalar_get_sff_value,
+)
 from .sync import pipe_barrier, set_flag, wait_flag
 from .sys_var import ascend_is_aic, ascend_is_aiv, get_block_idx, get_block_num, get_sub_block_idx, get_sub_block_num
 from .vec_ops import *  # noqa: F403  (every vector instruction, generated from the op table)
@@ -37,6 +44,11 @@ from .vec_ops import __all__ as _vec_ops_all
 from .workspace import get_sys_workspace, set_sys_workspace
 
 __all__ = [
+    "scalar_cast",
+    "scalar_get_sff_value",
+    "scalar_get_count_of_value",
+    "scalar_count_leading_zero",
+    "count_bits_cnt_same_as_sign_bit",
     "set_atomic_add",
     "set_atomic_max",
     "set_atomic_min",
