@@ -440,10 +440,12 @@ void Block::hash_gm_writes(size_t from) {
 uint8_t* Block::padded_gm(const Op& op, uint32_t arg, uint64_t lo, uint64_t bytes, bool write, size_t which) {
   const GmBuffer& buf = ctx_.gm[arg];
   const uint64_t hi = lo + bytes;
-  if (memcheck_first(op, arg)) {
+  // Once per op, argument and zone: reaching the segment past the allocation is told even when the padding was.
+  const bool past_allocation = hi > buf.allocation;
+  if (memcheck_first(op, uint64_t{arg} * 2 + past_allocation)) {
     const std::string poison =
         fmt::format("the Model reads 0x{:02X} bytes there (NaN as a float, -1 as an integer)", kPaddingPoison);
-    if (hi <= buf.allocation)
+    if (!past_allocation)
       warnings_.push_back(
           fmt::format("memcheck: {}: {} at {} {} GM bytes [{}, {}) of kernel argument {}, past its {} bytes into the "
                       "allocation's padding (the board's allocator rounds it up to {}); {}",

@@ -124,11 +124,11 @@ class RoundTrip:
         os.replace(tmp, out)
         return out
 
-    def run_cpu(self, name, so, platform, kernel_type, core_num, threads, c_args, n, inputs, fill):
+    def run_cpu(self, name, so, platform, kernel_type, core_num, threads, c_args, n, segment, inputs, fill):
         """Runs the compiled kernel on copies of the inputs; returns the copies and what it printed."""
         # Each GM buffer as the board's allocator gives it (the Model's gm_memory.h): the caller's bytes, then
         # the rest of the allocator's segment, reading as the Model's poison.
-        copies = [None if data is None else _padded_copy(data) for data in inputs]
+        copies = [None if data is None else _padded_copy(data, segment) for data in inputs]
         args = cpu_ffi.new("asc_arg_t[]", max(1, n))
         for i in range(n):
             a, b = args[i], c_args[i]
@@ -173,8 +173,11 @@ class RoundTrip:
             raise
         kernel_type = int(re.search(r"// KernelType (\d+)", source).group(1))
         threads = int("CrossCore" in source or "SyncAll" in source)  # cores that wait for each other run at once
+        # The whole segment of the board's allocator behind each buffer only when the Model's launch reached it
+        # (its memcheck warning says so): megabytes per buffer otherwise, for every launch of the suite.
+        segment = "caching allocator's" in read_warnings(current.handle)
         run = functools.partial(
-            self.run_cpu, name, so, current.device.platform, kernel_type, core_num, threads, c_args, n
+            self.run_cpu, name, so, current.device.platform, kernel_type, core_num, threads, c_args, n, segment
         )
         copies, cpu_output = run(inputs, 0)
         # Blocks adding floats into the same GM atomically round in the order they run, which the Model's threads
@@ -225,22 +228,32 @@ def _board_reach(n: int) -> int:
     return -(-block // (2 * mib)) * 2 * mib
 
 
-def _padded_copy(data: bytes):
-    """A CPU buffer holding `data`, then the rest of the segment the board's allocator would map for it, filled
-    with the Model's padding poison (0xFF): a kernel straying past its tensor runs alike on both."""
-    reach = _board_reach(len(data))
+def _padded_copy(data: bytes, segment: bool):
+    """A CPU buffer holding `data`, then the padding of its allocation (aclrtMalloc: ALIGN_UP(n, 32) + 32) or,
+    with `segment`, the rest of the segment the board's allocator would map for it, filled with the Model's
+    padding poison (0xFF): a kernel straying past its tensor runs alike on both."""
+    reach = _board_reach(len(data)) if segment else (len(data) + 31) // 32 * 32 + 32
     buf = cpu_ffi.new("char[]", reach)
     cpu_ffi.memmove(buf, data, len(data))
     ctypes.memset(int(cpu_ffi.cast("uintptr_t", buf)) + len(data), 0xFF, reach - len(data))
     return buf
 
 
-def read_output(stream_handle) -> str:
+def _stream_text(read, stream_handle) -> str:
+    """What `read` (asc_stream_last_output / _warnings) gives for the stream's last launch."""
     size = ffi.new("size_t*")
-    lib.asc_stream_last_output(stream_handle, ffi.NULL, 0, size)
+    read(stream_handle, ffi.NULL, 0, size)
     buf = ffi.new("char[]", size[0] + 1)
-    lib.asc_stream_last_output(stream_handle, buf, size[0] + 1, size)
+    read(stream_handle, buf, size[0] + 1, size)
     return ffi.string(buf).decode(errors="replace")
+
+
+def read_warnings(stream_handle) -> str:
+    return _stream_text(lib.asc_stream_last_warnings, stream_handle)
+
+
+def read_output(stream_handle) -> str:
+    return _stream_text(lib.asc_stream_last_output, stream_handle)
 
 
 def name_of(handle) -> str:
