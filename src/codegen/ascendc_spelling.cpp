@@ -135,10 +135,12 @@ std::string spell_enum(const Op& op, const std::string& attr, int64_t v) {
   static const char* const cmp[] = {"LT", "GT", "EQ", "LE", "GE", "NE"};
   static const char* const sel[] = {"VSEL_CMPMASK_SPR", "VSEL_TENSOR_SCALAR_MODE", "VSEL_TENSOR_TENSOR_MODE"};
   static const char* const order[] = {"ORDER_VALUE_INDEX", "ORDER_INDEX_VALUE", "ORDER_ONLY_VALUE", "ORDER_ONLY_INDEX"};
+  static const char* const dsb[] = {"ALL", "DDR", "UB", "SEQ"};
   if (attr == "round_mode") return enumerator(op, "AscendC::RoundMode::", round, v);
   if (attr == "cmp_mode") return enumerator(op, "AscendC::CMPMODE::", cmp, v);
   if (attr == "sel_mode") return enumerator(op, "AscendC::SELMODE::", sel, v);
   if (attr == "order") return enumerator(op, "AscendC::ReduceOrder::", order, v);
+  if (attr == "mem") return enumerator(op, "AscendC::MemDsbT::", dsb, v);
   if (attr == "event" && hard_event_valid(v)) return std::string("AscendC::HardEvent::") + hard_event(v).name;
   if (attr == "pipe" && pipe_valid(v)) return std::string("PIPE_") + pipe_name(static_cast<Pipe>(v));
   fail(ASC_ERR_UNSUPPORTED, op.loc,

@@ -263,6 +263,19 @@ void Block::barrier_all(const Op& op) {
   timeline_.barrier_all(op);
 }
 
+void Block::data_sync_barrier(const Op& op, MemBarrier what) {
+  constexpr auto bit = [](Pipe p) { return 1u << static_cast<unsigned>(p); };
+  const uint32_t gm_pipes = bit(Pipe::MTE2) | bit(Pipe::MTE3) | bit(Pipe::FIX);
+  const uint32_t ub_pipes = bit(Pipe::V) | bit(Pipe::MTE2) | bit(Pipe::MTE3);
+  uint32_t pipes = what == MemBarrier::Ddr ? gm_pipes : what == MemBarrier::Ub ? ub_pipes : ~0u;
+  drain();
+  for (int p = 0; p < kPipeSlots; ++p)
+    if ((pipes & (1u << p)) && !queues_[p].empty()) deadlock(queues_[p].front());
+  // The Unified Buffer accesses before it are ordered with everything after it.
+  if (race_ && what != MemBarrier::Ddr) race_->barrier(Pipe::All);
+  timeline_.wait_for_pipes(op, pipes);
+}
+
 void Block::deadlock(const Issued& blocked) {
   const Op& op = *blocked.op;
   const HardEventInfo& ev = hard_event(op.attr_int(0));

@@ -92,6 +92,9 @@ struct AtomicMode {
   DType dtype = DType::Float32;
 };
 
+// What a data_sync_barrier waits for: every memory access, GM ones, Unified Buffer ones (MemDsbT ALL, DDR, UB).
+enum class MemBarrier : uint8_t { All, Ddr, Ub };
+
 constexpr size_t kMaxIssuedOperands = 13;  // the widest op: select in mask mode
 
 // The vector mask register (set_vector_mask, set_mask_count/set_mask_norm,
@@ -184,6 +187,10 @@ class Block {
   VectorMaskReg& mask_register() { return mask_reg_; }
   // The scalar unit's view of the atomic-write register (set_atomic_add and friends).
   AtomicMode& atomic_mode() { return atomic_; }
+  // data_sync_barrier: the scalar unit goes on once the earlier accesses of that memory completed.
+  void data_sync_barrier(const Op& op, MemBarrier what);
+  // The HCCL context of communication domain 0 or 1 (set_hccl_context); none until the kernel sets one.
+  std::optional<RtValue>& hccl_context(int64_t index) { return hccl_context_[index != 0]; }
 
   // Results, once run() returned.
   const Timeline& timeline() const { return timeline_; }
@@ -274,6 +281,7 @@ class Block {
   bool budgeted_ = false;  // a timeout or a cancellation flag is set
   VectorMaskReg mask_reg_;
   AtomicMode atomic_;
+  std::array<std::optional<RtValue>, 2> hccl_context_;
   VectorMaskReg issued_mask_;
   uint64_t cmp_mask_[2] = {0, 0};
   uint64_t fixpipe_quant_scalar_ = 0;

@@ -89,6 +89,14 @@ void Timeline::barrier_all(const Op& op) {
   scalar_ = all;
 }
 
+void Timeline::wait_for_pipes(const Op& op, uint32_t pipes) {
+  uint64_t done = scalar_;
+  for (int p = 0; p < kPipeSlots; ++p)
+    if (pipes & (1u << p)) done = std::max(done, free_[p]);
+  record(op, Pipe::S, scalar_, done);
+  scalar_ = done;
+}
+
 uint64_t Timeline::end() const {
   uint64_t e = scalar_;
   for (uint64_t f : free_) e = std::max(e, f);

@@ -45,6 +45,9 @@ class Timeline {
   void wait_until(uint64_t cycle) { scalar_ = std::max(scalar_, cycle); }
 
   uint64_t end() const;
+  uint64_t scalar_cycle() const { return scalar_; }  // where the scalar unit is
+  // The scalar unit waits for the earlier instructions of `pipes` (bit = Pipe) to complete.
+  void wait_for_pipes(const Op& op, uint32_t pipes);
   const std::array<uint64_t, kPipeSlots>& busy() const { return busy_; }
   const std::vector<TraceEvent>& events() const { return events_; }
   const std::vector<LineCost>& per_op() const { return per_op_; }  // by Op::index

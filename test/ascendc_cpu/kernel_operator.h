@@ -5,10 +5,12 @@
 // (libasc_cpu.so, asc_cpu_runtime.h). Scalar code runs natively. Test tree only.
 #pragma once
 
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <initializer_list>
+#include <stdexcept>
 #include <string>
 
 #include "asc_cpu_runtime.h"
@@ -948,6 +950,52 @@ void CrossCoreWaitFlag(uint16_t flag) {
 template <bool isAIVOnly = true>
 void SyncAll() {
   run("sync_all", {}, {isAIVOnly ? 1 : 0});
+}
+
+// ---- system queries and controls: the clock and the program counter native (the round trip runs each call
+// as an op of its own, so the Model's would restart), the rest on the Model's handlers ------------------------
+
+enum class MemDsbT : int { ALL = 0, DDR, UB, SEQ };
+
+// The 50 MHz system counter, from the host's steady clock.
+inline int64_t GetSystemCycle() {
+  auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch());
+  return static_cast<int64_t>(ns.count() / 20);
+}
+inline void GetArchVersion(uint32_t& coreVersion) { coreVersion = from_operand<uint32_t>(run("get_arch_version", {})); }
+inline constexpr int16_t GetDataBlockSizeInBytes() { return 32; }
+// Grows from call to call, as a program counter does along straight-line code.
+inline int64_t GetProgramCounter() {
+  static thread_local int64_t pc = 0;
+  return pc += 4;
+}
+inline int64_t GetTaskRatio() { return from_operand<int64_t>(run("get_task_ratio", {})); }
+inline void Trap() { run("trap", {}); }
+template <MemDsbT arg0>
+void DataSyncBarrier() {
+  run("data_sync_barrier", {}, {static_cast<int64_t>(arg0)});
+}
+inline void InitSocState() { run("init_soc_state", {}); }
+inline void GetStoreAtomicConfig(uint16_t& atomicType, uint16_t& atomicOp) {
+  atomicType = from_operand<uint16_t>(run("get_store_atomic_config", {}, {0}));
+  atomicOp = from_operand<uint16_t>(run("get_store_atomic_config", {}, {1}));
+}
+namespace detail {
+inline GM_ADDR& hccl_context(uint32_t index) {
+  static thread_local GM_ADDR contexts[2] = {nullptr, nullptr};
+  return contexts[index];
+}
+}  // namespace detail
+template <uint32_t index>
+void SetHcclContext(GM_ADDR context) {
+  static_assert(index < 2, "two communication domains");
+  detail::hccl_context(index) = context;
+}
+template <uint32_t index>
+GM_ADDR GetHcclContext() {
+  static_assert(index < 2, "two communication domains");
+  if (!detail::hccl_context(index)) throw std::runtime_error("GetHcclContext: no context was set");
+  return detail::hccl_context(index);
 }
 
 // ---- debugging -----------------------------------------------------------------------------------------

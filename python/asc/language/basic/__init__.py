@@ -39,11 +39,35 @@ from .scalar import (
 )
 from .sync import pipe_barrier, set_flag, wait_flag
 from .sys_var import ascend_is_aic, ascend_is_aiv, get_block_idx, get_block_num, get_sub_block_idx, get_sub_block_num
+from .system import (
+    data_sync_barrier,
+    get_arch_version,
+    get_data_block_size_in_bytes,
+    get_hccl_context,
+    get_program_counter,
+    get_store_atomic_config,
+    get_system_cycle,
+    get_task_ratio,
+    init_soc_state,
+    set_hccl_context,
+    trap,
+)
 from .vec_ops import *  # noqa: F403  (every vector instruction, generated from the op table)
 from .vec_ops import __all__ as _vec_ops_all
 from .workspace import get_sys_workspace, set_sys_workspace
 
 __all__ = [
+    "data_sync_barrier",
+    "get_arch_version",
+    "get_data_block_size_in_bytes",
+    "get_hccl_context",
+    "get_program_counter",
+    "get_store_atomic_config",
+    "get_system_cycle",
+    "get_task_ratio",
+    "init_soc_state",
+    "set_hccl_context",
+    "trap",
     "scalar_cast",
     "scalar_get_sff_value",
     "scalar_get_count_of_value",

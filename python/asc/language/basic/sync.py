@@ -31,7 +31,10 @@ def wait_flag(event: HardEvent, event_id: Any = 0) -> None:
 
 @builtin
 def pipe_barrier(pipe: PipeID) -> None:
-    """Orders the instructions of one pipe (PIPE_ALL: waits for every pipe)."""
+    """Orders the instructions of one pipe (PIPE_ALL: waits for every pipe). `pipe` is an asc.PipeID or its
+    value (pipe_barrier(0) is PIPE_S, as Ascend C's pipe_t numbers them)."""
+    if isinstance(pipe, int) and not isinstance(pipe, (bool, PipeID)) and pipe in PipeID._value2member_map_:
+        pipe = PipeID(pipe)
     if not isinstance(pipe, PipeID):
-        raise CodegenError(f"pipe_barrier: pipe must be an asc.PipeID, got {pipe!r}")
+        raise CodegenError(f"pipe_barrier: pipe must be an asc.PipeID (or its int value), got {pipe!r}")
     current_builder().op("pipe_barrier", [], {"pipe": int(pipe)})
