@@ -1,6 +1,8 @@
 // Rows of synchronisation and the control registers: flags and barriers
 // between pipes, cross-core flags, sync_all, the vector mask register, the
 // atomic modes of GM writes.
+#include <tuple>
+
 #include "ir/op_rows.h"
 #include "ir/row_rules.h"
 
@@ -45,6 +47,15 @@ void check_flag(const OpView& v) {
 
 void check_barrier(const OpView& v) {
   if (!pipe_valid(v.op.attr_int(0))) type_error(v, fmt::format("unknown pipe {}", v.op.attr_int(0)));
+}
+
+// The GM-workspace protocols: an int32 GlobalTensor workspace and an int32 Unified Buffer one.
+void check_workspaces(const OpView& v) {
+  if (v.operand_type(0).dtype != DType::Int32)
+    type_error(v, fmt::format("gm_workspace must be an int32 GlobalTensor, got {}", v.operand_type(0).str()));
+  require_ub_position(v, 1, "ub_workspace");
+  if (v.operand_type(1).dtype != DType::Int32)
+    type_error(v, fmt::format("ub_workspace must be an int32 LocalTensor, got {}", v.operand_type(1).str()));
 }
 
 Pipe set_flag_pipe(const Op& op) { return hard_event(op.attr_int(0)).src; }
@@ -93,6 +104,40 @@ void define_sync_ops(OpTable& t) {
   t.def(OpCode::SyncAll, "sync_all")
       .attr_default("aiv_only", 1)
       .ascendc("AscendC::SyncAll", "{api}<{bool:aiv_only}>();");
+  // Between blocks through a GM workspace, the scalar unit polling it (pipe_barrier(PIPE_ALL) around): IBSet /
+  // IBWait (atlasascendc_api_07_0202/0203: a slot of 32 bytes per (event, block), "number of cores * 32 bytes *
+  // eventID + blockIdx * 32 bytes", zero-initialised), NotifyNextBlock / WaitPreBlock (blockNum * 32 bytes of GM,
+  // blockNum * 32 + 32 of UB) and the software SyncAll (blockNum * 32 bytes of each; vector cores only). The
+  // workspace is read and written through data-dependent effects the handlers check (sim/gm_sync_ops.cpp).
+  for (auto [code, name, api] : {std::tuple{OpCode::IbSet, "ib_set", "AscendC::IBSet"},
+                                 std::tuple{OpCode::IbWait, "ib_wait", "AscendC::IBWait"}})
+    t.def(code, name)
+        .operands({K::GlobalTensor, K::LocalTensor, K::IntScalar, K::IntScalar})
+        .attr_default("aiv_only", 1)
+        .check(check_workspaces)
+        .reads(0, Span::data_dependent())
+        .writes(0, Span::data_dependent())
+        .writes(1, Span::data_dependent())
+        .cost(CostKind::ScalarMemory)
+        .ascendc(api, "{api}<{bool:aiv_only}>({0}, {1}, {2:int32_t}, {3:int32_t});");
+  for (auto [code, name, api] : {std::tuple{OpCode::NotifyNextBlock, "notify_next_block", "AscendC::NotifyNextBlock"},
+                                 std::tuple{OpCode::WaitPreBlock, "wait_pre_block", "AscendC::WaitPreBlock"}})
+    t.def(code, name)
+        .operands({K::GlobalTensor, K::LocalTensor})
+        .check(check_workspaces)
+        .reads(0, Span::data_dependent())
+        .writes(0, Span::data_dependent())
+        .writes(1, Span::data_dependent())
+        .cost(CostKind::ScalarMemory)
+        .ascendc(api, "{api}({0}, {1});");
+  t.def(OpCode::SyncAllSoft, "sync_all.soft")
+      .operands({K::GlobalTensor, K::LocalTensor, K::IntScalar})
+      .check(check_workspaces)
+      .reads(0, Span::data_dependent())
+      .writes(0, Span::data_dependent())
+      .writes(1, Span::data_dependent())
+      .cost(CostKind::ScalarMemory)
+      .ascendc("AscendC::SyncAll", "{api}<true>({0}, {1}, {2:int32_t});");
   // set_vector_mask(length) (mask_mode 0) or (mask_high, mask_low) (mask_mode 1) for elements of `dtype`, in the
   // normal or counter mode: hand-spelled, its arguments depend on the attributes
   t.def(OpCode::SetVectorMask, "set_vector_mask")

@@ -14,8 +14,17 @@ void number_ops(Region& r, Kernel& k) {
   for (auto& op : r.ops) {
     op->index = static_cast<uint32_t>(k.ops.size());
     k.ops.push_back(op.get());
-    k.syncs_cores |=
-        op->code == OpCode::CrossCoreSetFlag || op->code == OpCode::CrossCoreWaitFlag || op->code == OpCode::SyncAll;
+    switch (op->code) {
+      case OpCode::CrossCoreSetFlag:
+      case OpCode::CrossCoreWaitFlag:
+      case OpCode::SyncAll:
+      case OpCode::IbSet:
+      case OpCode::IbWait:
+      case OpCode::NotifyNextBlock:
+      case OpCode::WaitPreBlock:
+      case OpCode::SyncAllSoft: k.syncs_cores = true; break;
+      default: break;
+    }
     if (!op->info().effects.empty())
       k.memory_pipes |= 1u << static_cast<uint32_t>(op_runs_on_scalar_unit(*op) ? Pipe::S : op_pipe(*op));
     for (auto& sub : op->regions) number_ops(sub, k);

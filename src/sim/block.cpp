@@ -6,6 +6,7 @@
 
 #include "ir/effects.h"
 #include "sim/copy_bytes.h"
+#include "sim/cross_core.h"
 #include "sim/gm_checksum.h"
 #include "sim/handlers.h"
 #include "sim/scalar_math.h"
@@ -125,6 +126,8 @@ void Block::scalar_op(const Op& op) {
   }
   // get_value / set_value: the scalar unit touching the Unified Buffer.
   uint64_t dispatched = timeline_.dispatch();
+  running_op_ = &op;  // for dynamic_access
+  running_pipe_ = Pipe::S;
   size_t writes_before = gm_writes_.size();
   uint64_t bytes = check_effects(op, Pipe::S, in);
   exec_fn(op.code)(*this, op, in, out);
@@ -508,6 +511,7 @@ void Block::local_overuse(const Op& op, const char* verb, uint64_t lo, uint64_t 
 void Block::record_gm_write(uint32_t arg, uint64_t lo, uint64_t hi, const Op& op) {
   gm_writes_.push_back({arg, lo, hi, &op});
   gm_writes_.back().epoch = epoch_;
+  gm_writes_.back().point = point_;
 }
 
 // A loop reading a tensor tile by tile must not keep an entry per tile: a read
@@ -518,23 +522,24 @@ void Block::record_gm_read(uint32_t arg, uint64_t lo, uint64_t hi, const Op& op)
   const size_t n = gm_reads_.size();
   for (size_t k = n; k > 0 && n - k < kRecent; --k) {
     GmRead& r = gm_reads_[k - 1];
-    if (r.op == &op && r.arg == arg && r.epoch == epoch_ && lo <= r.hi && r.lo <= hi) {
+    if (r.op == &op && r.arg == arg && r.epoch == epoch_ && r.point == point_ && lo <= r.hi && r.lo <= hi) {
       r.lo = std::min(r.lo, lo);
       r.hi = std::max(r.hi, hi);
       return;
     }
   }
   if (n >= read_cap_) coarsen_gm_reads();
-  gm_reads_.push_back({arg, lo, hi, &op, epoch_});
+  gm_reads_.push_back({arg, lo, hi, &op, epoch_, point_});
 }
 
 // Keeps the read list bounded: ranges of one op, argument and epoch merge
 // across ever wider gaps until half the cap is left. A merged range covers
 // bytes not read (a coarser report, never a missed one).
 void Block::coarsen_gm_reads() {
-  auto key = [](const GmRead& r) { return std::make_tuple(r.arg, r.epoch, r.op->index); };
+  auto key = [](const GmRead& r) { return std::make_tuple(r.arg, r.epoch, r.point, r.op->index); };
   std::sort(gm_reads_.begin(), gm_reads_.end(), [&](const GmRead& a, const GmRead& b) {
-    return std::make_tuple(a.arg, a.epoch, a.op->index, a.lo) < std::make_tuple(b.arg, b.epoch, b.op->index, b.lo);
+    return std::make_tuple(a.arg, a.epoch, a.point, a.op->index, a.lo) <
+           std::make_tuple(b.arg, b.epoch, b.point, b.op->index, b.lo);
   });
   constexpr uint64_t kWhole = uint64_t{1} << 62;  // wider than any GM buffer: one range per key
   for (uint64_t gap = 0; gm_reads_.size() > kMaxGmReads / 2; gap = gap ? gap * 16 : 64) {
@@ -552,6 +557,26 @@ void Block::coarsen_gm_reads() {
   }
   // Still full (that many keys: sync_all in a loop): a larger cap, so the next coarsening is as far away.
   while (gm_reads_.size() > read_cap_ / 2) read_cap_ *= 2;
+}
+
+std::vector<uint32_t>& Block::clock() {
+  if (clocks_.empty()) clocks_.assign(point_, std::vector<uint32_t>(ctx_.cross ? ctx_.cross->core_count() : 1, 0));
+  return clocks_.back();
+}
+
+std::vector<uint32_t> Block::release() {
+  std::vector<uint32_t> published = clock();
+  published[core_.index] = point_;
+  ++point_;
+  clocks_.push_back(published);
+  return published;
+}
+
+void Block::acquire(const std::vector<uint32_t>& published) {
+  std::vector<uint32_t> next = clock();
+  for (size_t c = 0; c < next.size() && c < published.size(); ++c) next[c] = std::max(next[c], published[c]);
+  ++point_;
+  clocks_.push_back(std::move(next));
 }
 
 void Block::print(std::string_view text) {

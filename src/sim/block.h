@@ -75,6 +75,7 @@ struct GmWrite {
   bool hashed = false;  // hash already set (by the copy that wrote them: Block::copy_to_effect)
   bool atomic = false;  // combined with GM (set_atomic_add / max / min): any order gives the same result
   uint32_t epoch = 0;   // sync_all barriers the block had passed (accesses of different epochs are ordered)
+  uint32_t point = 1;   // the block's sync point (Block::sync_point): happens-before through GM-workspace protocols
 };
 
 // A GM byte range a block read, for the cross-block read/write check (racecheck).
@@ -83,6 +84,7 @@ struct GmRead {
   uint64_t lo, hi;
   const Op* op;
   uint32_t epoch = 0;
+  uint32_t point = 1;
 };
 
 // The atomic-write register: what MTE3 and FIX writes to GM do with the bytes already there.
@@ -204,6 +206,13 @@ class Block {
   // The sync_all barriers this block passed: the epoch its GM accesses are recorded in.
   uint32_t epoch() const { return epoch_; }
   void passed_sync_all() { ++epoch_; }
+  // Happens-before through the GM-workspace protocols (ib_set / ib_wait, notify_next_block / wait_pre_block, the
+  // software sync_all): GM accesses are stamped with the block's sync point (from 1); each release and acquire
+  // starts a new one. clocks()[p - 1][c] is the last point of core c known to happen before point p (0: none);
+  // empty when the block took part in no protocol.
+  std::vector<uint32_t> release();                       // returns the clock to publish
+  void acquire(const std::vector<uint32_t>& published);  // what the publisher knew, this block knows now
+  std::vector<std::vector<uint32_t>> take_clocks() { return std::move(clocks_); }
   // Past this many recorded reads a block's list is coarsened (nearby ranges of one op merge).
   static constexpr size_t kMaxGmReads = 8192;
 
@@ -310,6 +319,9 @@ class Block {
   std::vector<GmRead> gm_reads_;
   size_t read_cap_ = kMaxGmReads;  // coarsen_gm_reads at this many
   uint32_t epoch_ = 0;
+  uint32_t point_ = 1;
+  std::vector<std::vector<uint32_t>> clocks_;
+  std::vector<uint32_t>& clock();  // the current point's, made on first use
 };
 
 }  // namespace asc::sim

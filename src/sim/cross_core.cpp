@@ -102,6 +102,19 @@ uint64_t CrossCore::sync_all(const CoreInstance& self, bool aiv_only, const Op& 
   return latest(arrivals, static_cast<size_t>(members * generation));
 }
 
+void CrossCore::gm_step(const Op& op, const std::string& what, const std::function<bool()>& ready,
+                        const std::function<void(Publications&)>& step) {
+  std::unique_lock<std::mutex> lock(mu_);
+  block_until(lock, ready, op, what);
+  step(published_);
+  cv_.notify_all();
+}
+
+int64_t CrossCore::next_round(uint32_t core, int64_t kind) {
+  std::lock_guard<std::mutex> lock(mu_);
+  return rounds_[{core, kind}]++;
+}
+
 void CrossCore::block_until(std::unique_lock<std::mutex>& lock, const std::function<bool()>& ready, const Op& op,
                             const std::string& what) {
   while (!ready()) {

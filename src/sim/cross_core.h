@@ -6,7 +6,9 @@
 // each waiting core, so a launch never hangs. Each set and arrival carries
 // the cycle it happened at on its core; a wait returns the cycle it is
 // satisfied at (the latest of the sets it consumes), which the waiting core's
-// timeline moves up to.
+// timeline moves up to. The GM-workspace protocols (ib_set / ib_wait,
+// notify_next_block / wait_pre_block, the software sync_all) wait on the
+// workspace's bytes under the same lock, so their deadlocks are found too.
 #pragma once
 
 #include <condition_variable>
@@ -16,6 +18,7 @@
 #include <mutex>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "target/cores.h"
@@ -33,6 +36,19 @@ class CrossCore {
   uint64_t wait(const CoreInstance& self, int64_t mode, int64_t flag, const Op& op, const std::string& who);
   // Every vector core (aiv_only) or every core reaches it before any goes on.
   uint64_t sync_all(const CoreInstance& self, bool aiv_only, const Op& op, const std::string& who, uint64_t cycle);
+  // What a core published when it wrote a workspace slot: its happens-before clock and the cycle it wrote at.
+  struct Publication {
+    std::vector<uint32_t> clock;
+    uint64_t cycle = 0;
+  };
+  using Publications = std::map<std::pair<uint64_t, int64_t>, Publication>;  // (slot address, count) -> it
+  // One step of a GM-workspace protocol, atomic with every other core's: waits until ready() (which reads the
+  // workspace) holds, then runs step() (which may write the workspace and the publications), and wakes the others.
+  void gm_step(const Op& op, const std::string& what, const std::function<bool()>& ready,
+               const std::function<void(Publications&)>& step);
+  // How many times core `core` made call `kind` before (wait_pre_block's and the software sync_all's rounds).
+  int64_t next_round(uint32_t core, int64_t kind);
+  size_t core_count() const { return cores_.size(); }
   void finished();  // the calling core's run ended (normally or not)
   void abort();     // a core failed: wake every waiting core
 
@@ -53,6 +69,8 @@ class CrossCore {
   std::map<Key, std::vector<uint64_t>> times_;
   uint64_t latest(const Key& key, size_t count);  // the latest of the first `count` times
   std::map<Key, int64_t> passed_;                 // barrier generations each core has passed
+  Publications published_;
+  std::map<std::pair<uint32_t, int64_t>, int64_t> rounds_;
 };
 
 }  // namespace asc::sim

@@ -16,11 +16,26 @@ namespace {
 struct Access {
   uint64_t lo, hi;
   uint64_t base;  // the host address of the argument's byte 0 as seen from this access's memory
-  uint32_t block, arg, epoch;
+  uint32_t block, arg, epoch, point;
   const Op* op;
   uint64_t hash;
   bool atomic, write;
   const GmWrite* whole = nullptr;  // a write: the block's whole write this piece is of
+};
+
+// Happens-before through the GM-workspace protocols (Block::release / acquire): access a of one block is ordered
+// before access b of another when b's block knew a's point had passed when it made b.
+class Order {
+ public:
+  explicit Order(const std::vector<BlockGmAccesses>& blocks) : blocks_(blocks) {}
+  bool ordered(const Access& a, const Access& b) const { return before(a, b) || before(b, a); }
+
+ private:
+  bool before(const Access& a, const Access& b) const {
+    const auto& clocks = blocks_[b.block].clocks;
+    return b.point <= clocks.size() && a.block < clocks[b.point - 1].size() && clocks[b.point - 1][a.block] >= a.point;
+  }
+  const std::vector<BlockGmAccesses>& blocks_;
 };
 
 bool before(const Access& a, const Access& b) {
@@ -84,7 +99,7 @@ class Survivors {
 
 // Overlapping writes of two blocks in one epoch conflict unless they wrote the
 // same bytes where they overlap, or both combined atomically.
-void check_writes(std::vector<Access> writes, const std::vector<GmBuffer>& gm, bool strict,
+void check_writes(std::vector<Access> writes, const std::vector<GmBuffer>& gm, const Order& order, bool strict,
                   std::vector<std::string>& warnings) {
   std::sort(writes.begin(), writes.end(), before);
   Survivors survivors(gm);
@@ -117,11 +132,11 @@ void check_writes(std::vector<Access> writes, const std::vector<GmBuffer>& gm, b
   for (size_t i = 0; i < writes.size(); ++i) {
     const Access& w = writes[i];
     if (i > 0 && writes[i - 1].epoch != w.epoch) plain = atomic = Reach{};  // sync_all ordered the earlier ones
-    if (const Access* r = plain.overlapping(w)) {
+    if (const Access* r = plain.overlapping(w); r && !order.ordered(*r, w)) {
       if (w.atomic || r->atomic || !same_bytes(*r, w)) conflict(*r, w);
       repeat(*r, w);
     }
-    if (const Access* r = atomic.overlapping(w); r && !w.atomic) conflict(*r, w);
+    if (const Access* r = atomic.overlapping(w); r && !w.atomic && !order.ordered(*r, w)) conflict(*r, w);
     (w.atomic ? atomic : plain).add(w);
   }
 }
@@ -143,8 +158,8 @@ std::string race_warning(const Access& r, const Access& w, const std::vector<GmB
 
 // A read and a write of two blocks in one epoch are unordered. Only reads of
 // memory some block writes take part in the sweep.
-void check_reads(std::vector<Access> accesses, const std::vector<GmBuffer>& gm, const BlockLabel& label,
-                 std::vector<std::string>& warnings) {
+void check_reads(std::vector<Access> accesses, const std::vector<GmBuffer>& gm, const Order& order,
+                 const BlockLabel& label, std::vector<std::string>& warnings) {
   std::sort(accesses.begin(), accesses.end(), before);
   std::set<std::pair<std::string, std::string>> reported;  // (read, write) op locations
   Reach reads, writes;
@@ -152,7 +167,7 @@ void check_reads(std::vector<Access> accesses, const std::vector<GmBuffer>& gm, 
     const Access& a = accesses[i];
     if (i > 0 && accesses[i - 1].epoch != a.epoch) reads = writes = Reach{};
     const Access* other = (a.write ? reads : writes).overlapping(a);
-    if (other) {
+    if (other && !order.ordered(*other, a)) {
       const Access& r = a.write ? *other : a;
       const Access& w = a.write ? a : *other;
       if (reported.emplace(r.op->loc.str(), w.op->loc.str()).second) warnings.push_back(race_warning(r, w, gm, label));
@@ -182,12 +197,13 @@ void check_gm_hazards(const Kernel& kernel, const std::vector<GmBuffer>& gm, std
   for (uint32_t b = 0; b < blocks.size(); ++b)
     for (const GmWrite& w : blocks[b].writes) {
       at_host(gm[w.arg], w.lo, w.hi, [&](uint64_t lo, uint64_t hi, uint64_t base) {
-        accesses.push_back({lo, hi, base, b, w.arg, epoch(w.epoch), w.op, w.hash, w.atomic, true, &w});
+        accesses.push_back({lo, hi, base, b, w.arg, epoch(w.epoch), w.point, w.op, w.hash, w.atomic, true, &w});
       });
       written[w.arg] = true;
     }
   if (accesses.empty()) return;
-  check_writes(accesses, gm, strict, warnings);
+  const Order order(blocks);
+  check_writes(accesses, gm, order, strict, warnings);
   if (!epochs_order || uses_cross_core_flags(kernel)) return;
   // Reads of an argument whose memory (by host address: aliases too) no block writes cannot race.
   std::vector<bool> hot(gm.size(), false);
@@ -200,10 +216,10 @@ void check_gm_hazards(const Kernel& kernel, const std::vector<GmBuffer>& gm, std
     for (const GmRead& r : blocks[b].reads)
       if (hot[r.arg])
         at_host(gm[r.arg], r.lo, r.hi, [&](uint64_t lo, uint64_t hi, uint64_t base) {
-          accesses.push_back({lo, hi, base, b, r.arg, r.epoch, r.op, 0, false, false});
+          accesses.push_back({lo, hi, base, b, r.arg, r.epoch, r.point, r.op, 0, false, false});
         });
   if (accesses.size() == n_writes) return;
-  check_reads(std::move(accesses), gm, label, warnings);
+  check_reads(std::move(accesses), gm, order, label, warnings);
 }
 
 }  // namespace asc::sim

@@ -10,7 +10,10 @@
 // sync_all orders every core's accesses before it with every core's after it:
 // accesses are only compared within the same barrier epoch. Kernels using
 // cross_core_set_flag / wait_flag order cores pairwise, which epochs do not
-// capture: the read check is skipped for them.
+// capture: the read check is skipped for them. The GM-workspace protocols
+// (ib_set / ib_wait, notify_next_block / wait_pre_block, the software
+// sync_all) order them pairwise too, and do say so: accesses a block's clock
+// orders after another's are not compared.
 #pragma once
 
 #include <cstdint>
@@ -26,7 +29,8 @@ namespace asc::sim {
 struct BlockGmAccesses {
   std::vector<GmWrite> writes;
   std::vector<GmRead> reads;
-  uint32_t epochs = 0;  // sync_all barriers the block passed
+  uint32_t epochs = 0;                        // sync_all barriers the block passed
+  std::vector<std::vector<uint32_t>> clocks;  // Block::take_clocks: happens-before through GM-workspace protocols
 };
 
 // Throws ASC_ERR_GM_CONFLICT on a write/write conflict; appends racecheck warnings (a few at most) to `warnings`.

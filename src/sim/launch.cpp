@@ -191,7 +191,7 @@ LaunchReport run_kernel(const Kernel& kernel, const Platform& platform, uint32_t
       r.cycles = b.timeline().end();
       r.busy = b.timeline().busy();
       r.warnings = b.take_warnings();
-      r.gm = {b.take_gm_writes(), b.take_gm_reads(), b.epoch()};
+      r.gm = {b.take_gm_writes(), b.take_gm_reads(), b.epoch(), b.take_clocks()};
       r.per_op = b.timeline().take_per_op();
       r.events = b.timeline().take_events();
     } catch (const Error& e) {

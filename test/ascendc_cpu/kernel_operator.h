@@ -951,6 +951,28 @@ template <bool isAIVOnly = true>
 void SyncAll() {
   run("sync_all", {}, {isAIVOnly ? 1 : 0});
 }
+template <bool isAIVOnly = true>
+void SyncAll(const GlobalTensor<int32_t>& gmWorkspace, const LocalTensor<int32_t>& ubWorkspace,
+             const int32_t usedCores = 0) {
+  static_assert(isAIVOnly, "the software SyncAll synchronises vector cores only");
+  run("sync_all.soft", {operand(gmWorkspace), operand(ubWorkspace), scalar(usedCores)});
+}
+template <bool isAIVOnly = true>
+void IBSet(const GlobalTensor<int32_t>& gmWorkspace, const LocalTensor<int32_t>& ubWorkspace, int32_t blockIdx,
+           int32_t eventID) {
+  run("ib_set", {operand(gmWorkspace), operand(ubWorkspace), scalar(blockIdx), scalar(eventID)}, {isAIVOnly ? 1 : 0});
+}
+template <bool isAIVOnly = true>
+void IBWait(const GlobalTensor<int32_t>& gmWorkspace, const LocalTensor<int32_t>& ubWorkspace, int32_t blockIdx,
+            int32_t eventID) {
+  run("ib_wait", {operand(gmWorkspace), operand(ubWorkspace), scalar(blockIdx), scalar(eventID)}, {isAIVOnly ? 1 : 0});
+}
+inline void NotifyNextBlock(GlobalTensor<int32_t>& gmWorkspace, LocalTensor<int32_t>& ubWorkspace) {
+  run("notify_next_block", {operand(gmWorkspace), operand(ubWorkspace)});
+}
+inline void WaitPreBlock(GlobalTensor<int32_t>& gmWorkspace, LocalTensor<int32_t>& ubWorkspace) {
+  run("wait_pre_block", {operand(gmWorkspace), operand(ubWorkspace)});
+}
 
 // ---- system queries and controls: the clock and the program counter native (the round trip runs each call
 // as an op of its own, so the Model's would restart), the rest on the Model's handlers ------------------------

@@ -172,7 +172,10 @@ class RoundTrip:
             self.record(name, "mismatch", str(e))
             raise
         kernel_type = int(re.search(r"// KernelType (\d+)", source).group(1))
-        threads = int("CrossCore" in source or "SyncAll" in source)  # cores that wait for each other run at once
+        # cores that wait for each other run at once
+        threads = int(
+            re.search(r"\b(CrossCore\w+|SyncAll|IBSet|IBWait|NotifyNextBlock|WaitPreBlock)\b", source) is not None
+        )
         # The whole segment of the board's allocator behind each buffer only when the Model's launch reached it
         # (its memcheck warning says so): megabytes per buffer otherwise, for every launch of the suite.
         segment = "caching allocator's" in read_warnings(current.handle)

@@ -10,7 +10,15 @@ from .atomic import (
 )
 from .cast import cast
 from .compare import compare, compare_scalar, get_cmp_mask, select, set_cmp_mask
-from .core_sync import cross_core_set_flag, cross_core_wait_flag, sync_all
+from .core_sync import (
+    cross_core_set_flag,
+    cross_core_wait_flag,
+    ib_set,
+    ib_wait,
+    notify_next_block,
+    sync_all,
+    wait_pre_block,
+)
 from .cube import fixpipe, load_data, load_data_with_transpose, mmad, set_fix_pipe_pre_quant_flag
 from .data_copy import data_copy, data_copy_pad
 from .debug import dump_tensor, printf
@@ -89,6 +97,10 @@ __all__ = [
     "cross_core_set_flag",
     "cross_core_wait_flag",
     "sync_all",
+    "ib_set",
+    "ib_wait",
+    "notify_next_block",
+    "wait_pre_block",
     "ascend_is_aic",
     "ascend_is_aiv",
     "get_sub_block_idx",
