@@ -99,7 +99,7 @@ def small_workspace(ws: asc.GlobalAddress):
 
 
 def test_a_workspace_too_small_for_the_event_is_named():
-    with pytest.raises(asc.errors.OutOfBoundsError, match=r"ib_set: the GM workspace holds 64 bytes; the slot of block"):
+    with pytest.raises(asc.errors.OutOfBoundsError, match=r"ib_set: the GM workspace holds 64 bytes; the slot of"):
         small_workspace[2, rt.current_stream()](np.zeros(16, np.int32))
 
 
