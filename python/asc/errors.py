@@ -110,6 +110,12 @@ class InitcheckWarning(KernelWarning):
     when that reaches GM or the scalar unit (strict mode: an error at the read)."""
 
 
+class PositionWarning(UserWarning):
+    """At compile time: an instruction given a LocalTensor labelled for another memory than the one it addresses
+    (mmad's dst at VECOUT, say). The board uses the instruction's memory at the tensor's address whatever the
+    label; so does the Model, and it says so."""
+
+
 def warning_category(text: str) -> type:
     """The warning class of a launch warning's text, by its prefix."""
     if text.startswith("alignment:"):

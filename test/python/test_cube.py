@@ -40,7 +40,9 @@ def gemm(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress, bias:
     a2 = asc.LocalTensor(a.dtype, asc.TPosition.A2, 0, m1 * k1 * frac)
     # squares may spill past the last Zn fractal: float32 in 16-row slabs, int8 in 32-column pairs
     b2 = asc.LocalTensor(b.dtype, asc.TPosition.B2, 0, (max(k1, k16 // 8) * n1 + 1) * frac)
-    c1 = asc.LocalTensor(c.dtype if QUANT == 0 else asc.float32, asc.TPosition.CO1, 0, m1 * n1 * 256)
+    # "mislabelled": L0C's tensor declared at VECOUT; mmad and fixpipe address L0C there anyway, as on the board
+    c_position = asc.TPosition.VECOUT if MODE == "mislabelled" else asc.TPosition.CO1
+    c1 = asc.LocalTensor(c.dtype if QUANT == 0 else asc.float32, c_position, 0, m1 * n1 * 256)
     # GM -> L1: A as Nz (rows M, C0 groups m1*16 rows apart)
     asc.data_copy(a1, a_gm, asc.Nd2NzParams(1, M, K, 0, K, m1 * 16, 1, 0))
     if B_TRANSPOSED:  # B^T (N x K) as Nz is already L0B's Zn
@@ -194,10 +196,25 @@ def wrong_places(x: asc.GlobalAddress):
     asc.mmad(c, a, b, asc.MmadParams(16, 16, 16))
 
 
-def test_mmad_operands_must_be_in_l0():
-    with pytest.raises(asc.CodegenError, match="fm .the left matrix. must be at TPosition.A2") as err:
+def test_an_operand_labelled_for_another_memory_is_read_where_the_instruction_looks():
+    # fm labelled A1 (L1): mmad reads L0A at its address, as the board does; the warning names the line
+    with pytest.warns(
+        asc.errors.PositionWarning, match=r"mmad: fm is a LocalTensor at TPosition.A1 \(L1\), but the "
+    ) as w:
         wrong_places[1, rt.current_stream()](np.zeros(8, np.float32))
-    assert "test_cube.py" in str(err.value)
+    call = "    asc.mmad(c, a, b, asc.MmadParams(16, 16, 16))"
+    assert w[0].filename == __file__ and w[0].lineno == open(__file__).read().splitlines().index(call) + 1
+
+
+@pytest.mark.parametrize("m,n,k", [(16, 16, 16), (47, 30, 40)])
+def test_l0c_declared_at_vecout_is_still_l0c_for_mmad_and_fixpipe(m, n, k, rng):
+    a, b = operands(rng, F16, m, n, k)
+    with pytest.warns(asc.errors.PositionWarning) as caught:
+        c = run(a, b, np.float32, mode="mislabelled").reshape(m, n)
+    np.testing.assert_allclose(c, product(a, b), rtol=1e-5, atol=1e-4)
+    messages = {str(w.message).split(":")[0] for w in caught}
+    assert messages == {"mmad", "fixpipe"}
+    assert all("test_cube.py" in w.filename for w in caught)
 
 
 @asc.jit(kernel_type=KernelType.AIC_ONLY)

@@ -9,9 +9,10 @@ from typing import Any
 from ...codegen.context import current_builder
 from ...errors import CodegenError
 from ..core.cube_params import FixpipeConfig, FixpipeParamsV220, LoadData2DParams, LoadData2dTransposeParams, MmadParams
-from ..core.enums import CO2Layout
+from ..core.enums import CO2Layout, TPosition
 from ..core.ir_value import to_int
 from ..core.tensor import GlobalTensor, LocalTensor
+from .positions import addressed_as
 from .utils import builtin, require_local
 
 
@@ -38,6 +39,8 @@ def load_data_with_transpose(dst: Any, src: Any, params: Any) -> None:
         )
     d = require_local(dst, "load_data_with_transpose", "dst")
     s = require_local(src, "load_data_with_transpose", "src")
+    d = addressed_as(d, (TPosition.A2, TPosition.B2), "load_data_with_transpose", "dst")
+    s = addressed_as(s, (TPosition.A1, TPosition.B1), "load_data_with_transpose", "src")
     current_builder().op("load_data_with_transpose", [d.handle, s.handle, *_ints(params.fields(), "params")])
 
 
@@ -48,10 +51,11 @@ def mmad(dst: Any, fm: Any, filter: Any, *args: Any) -> None:  # noqa: A002 - py
     if len(args) not in (1, 2) or not isinstance(args[-1], MmadParams):
         raise CodegenError("mmad takes (dst, fm, filter, [bias,] asc.MmadParams(m, n, k, ...))")
     p = args[-1]
-    tensors = [require_local(t, "mmad", r).handle for t, r in ((dst, "dst"), (fm, "fm"), (filter, "filter"))]
+    roles = ((dst, "dst", TPosition.CO1), (fm, "fm", TPosition.A2), (filter, "filter", TPosition.B2))
+    tensors = [addressed_as(require_local(t, "mmad", r), (p,), "mmad", r).handle for t, r, p in roles]
     sizes = _ints([p.m, p.n, p.k], "MmadParams")
     if len(args) == 2:
-        bias = require_local(args[0], "mmad", "bias")
+        bias = addressed_as(require_local(args[0], "mmad", "bias"), (TPosition.C2,), "mmad", "bias")
         current_builder().op("mmad.bias", [*tensors, bias.handle, *sizes])
         return
     source = int(p.cmatrix_source) if isinstance(p.cmatrix_source, bool) else p.cmatrix_source
@@ -66,12 +70,14 @@ def set_fix_pipe_pre_quant_flag(config: Any) -> None:
 
 
 @builtin
-def fixpipe(dst: Any, src: Any, *args: Any, config: Any = None) -> None:
+def fixpipe(dst: Any, src: Any, *args: Any, params: Any = None, config: Any = None) -> None:
     """L0C (CO1) -> a GlobalTensor: ``fixpipe(dst, src, params[, config])`` or, for the per-column quant modes
     (VDEQF16, VQF322B8_PRE, VREQ8), ``fixpipe(dst, src, cbuf_workspace, params[, config])`` with one uint64
     quant word per column in an L1 tensor. `params` is an `asc.FixpipeParamsV220`: NZ2ND
     (config=FixpipeConfig.cfg_row_major, the default) or NZ2NZ (FixpipeConfig.cfg_nz), converted by
-    quant_pre and ReLU'd if relu_en."""
+    quant_pre and ReLU'd if relu_en. `params` and `config` may be given by keyword."""
+    if params is not None:
+        args = (*args, params)
     params = [a for a in args if isinstance(a, FixpipeParamsV220)]
     tensors = [a for a in args if isinstance(a, LocalTensor)]
     extra = [a for a in args if not isinstance(a, (FixpipeParamsV220, FixpipeConfig, LocalTensor))]
@@ -87,6 +93,10 @@ def fixpipe(dst: Any, src: Any, *args: Any, config: Any = None) -> None:
         raise CodegenError(f"fixpipe: src must be a LocalTensor at CO1, got {type(src).__name__}")
     if config.layout == CO2Layout.COLUMN_MAJOR:
         raise CodegenError("fixpipe: the column-major layout is not available on Atlas A2")
+    src = addressed_as(src, (TPosition.CO1,), "fixpipe", "src")
+    tensors = [
+        addressed_as(t, (TPosition.A1, TPosition.B1, TPosition.C1), "fixpipe", "cbuf_workspace") for t in tensors
+    ]
     operands = [dst._require(), src.handle, *_ints(params[0].fields(), "FixpipeParamsV220")]
     attrs = {"nz2nd": int(config.layout == CO2Layout.ROW_MAJOR)}
     if tensors:
