@@ -85,6 +85,11 @@ void define_system_ops(OpTable& t) {
       .check(check_hccl_index)
       .result(gm_u8_result)
       .ascendc("AscendC::GetHcclContext", "GM_ADDR {result} = {api}<{attr:index}>();");
+  // GetSysWorkSpacePtr in a kernel that never called SetSysWorkspace (the Python front end binds the address a
+  // kernel did set at compile time): the framework's workspace, which the Model's launches do not provide.
+  t.def(OpCode::GetSysWorkspace, "get_sys_workspace")
+      .result(gm_u8_result)
+      .ascendc("AscendC::GetSysWorkSpacePtr", "GM_ADDR {result} = {api}();");
 }
 
 }  // namespace asc::rows

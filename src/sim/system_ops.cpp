@@ -86,4 +86,10 @@ void exec_GetHcclContext(Block& b, const Op& op, const RtValue*, RtValue* out) {
   *out = *context;
 }
 
+void exec_GetSysWorkspace(Block&, const Op& op, const RtValue*, RtValue*) {
+  fail(ASC_ERR_RUNTIME, op.loc,
+       "get_sys_workspace: no system workspace: the Model's launches provide none (on the board the framework "
+       "does); pass a GM buffer argument and call asc.set_sys_workspace(it) first");
+}
+
 }  // namespace asc::sim

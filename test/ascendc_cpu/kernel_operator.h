@@ -1002,6 +1002,7 @@ inline void GetStoreAtomicConfig(uint16_t& atomicType, uint16_t& atomicOp) {
   atomicType = from_operand<uint16_t>(run("get_store_atomic_config", {}, {0}));
   atomicOp = from_operand<uint16_t>(run("get_store_atomic_config", {}, {1}));
 }
+inline GM_ADDR GetSysWorkSpacePtr() { return reinterpret_cast<GM_ADDR>(run("get_sys_workspace", {}).addr); }
 namespace detail {
 inline GM_ADDR& hccl_context(uint32_t index) {
   static thread_local GM_ADDR contexts[2] = {nullptr, nullptr};

@@ -1,7 +1,8 @@
 """The system workspace: set_sys_workspace(addr) names the GM buffer that
 get_sys_workspace() returns later in the kernel (Ascend C's SetSysWorkspace /
 GetSysWorkSpacePtr). On the Model there is no launcher-provided workspace:
-pass one as a kernel argument and set it first."""
+pass one as a kernel argument and set it first (a kernel reaching
+get_sys_workspace without one fails with a KernelError saying so)."""
 
 from __future__ import annotations
 
@@ -24,11 +25,9 @@ def set_sys_workspace(workspace: Any) -> None:
 
 @builtin
 def get_sys_workspace() -> GlobalAddress:
-    """The system workspace as a uint8 GM address."""
+    """The system workspace as a uint8 GM address: the one set_sys_workspace named. In a kernel that set none it is
+    the framework's, which the Model's launches do not provide: reaching the call is then a KernelError."""
     workspace = getattr(current_builder(), "sys_workspace", None)
     if workspace is None:
-        raise CodegenError(
-            "get_sys_workspace: no system workspace; the Model's launches provide none, so pass a GM buffer "
-            "argument and call asc.set_sys_workspace(it) first"
-        )
+        return GlobalAddress(current_builder().op("get_sys_workspace", []), dt.uint8)
     return workspace if workspace.dtype == dt.uint8 else workspace.reinterpret(dt.uint8)
