@@ -17,6 +17,18 @@ from .debug import dump_tensor, printf
 from .gather import brcb, gather, gather_mask, scatter
 from .layout import transpose
 from .mask import MASK_PLACEHOLDER, reset_mask, set_mask_count, set_mask_norm, set_vector_mask
+from .proposal import (
+    get_mrg_sort_result,
+    get_sort_len,
+    get_sort_offset,
+    mrg_sort,
+    mrg_sort4,
+    proposal_concat,
+    proposal_extract,
+    rp_sort16,
+    sort,
+    sort32,
+)
 from .reduce import (
     block_reduce_max,
     block_reduce_min,
@@ -44,6 +56,16 @@ from .vec_ops import __all__ as _vec_ops_all
 from .workspace import get_sys_workspace, set_sys_workspace
 
 __all__ = [
+    "sort32",
+    "sort",
+    "mrg_sort",
+    "mrg_sort4",
+    "get_mrg_sort_result",
+    "get_sort_len",
+    "get_sort_offset",
+    "rp_sort16",
+    "proposal_concat",
+    "proposal_extract",
     "scalar_cast",
     "scalar_get_sff_value",
     "scalar_get_count_of_value",

@@ -1,0 +1,181 @@
+// The sorting instructions (rows and documentation in ir/ops_sort.cpp). Atlas A2/A3 hold a sorted element as an
+// 8-byte (score, index) structure: the score (float32, or float16 followed by 2 reserved bytes) in the low 4
+// bytes, the uint32 index in the high 4. Scores order largest first; equal scores keep their order (the earlier
+// element, or the earlier list of a merge, first). NaN scores, which the documentation does not order, count as
+// larger than every number.
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include "sim/handlers.h"
+#include "sim/scalar_math.h"
+#include "target/scalar_arith.h"
+
+namespace asc::sim {
+namespace {
+
+constexpr int64_t kGroup = 32;  // Sort32's elements per repeat
+constexpr int64_t kStruct = 8;  // bytes of a (score, index) structure
+
+DType operand_dtype(const Block& b, const Op& op, size_t i) { return b.kernel().type_of(op.operands[i]).dtype; }
+
+// Whether score a goes before score b.
+bool before(float a, float b) { return a > b || (a != a && b == b); }
+
+struct Pair {
+  float score;
+  uint32_t index;
+  const uint8_t* score_bytes;  // the score as stored (2 or 4 bytes)
+};
+
+// Sorts `count` (score, index) pairs, largest score first, ties in input order, into 8-byte structures at dst:
+// the reserved bytes of float16 structures keep what dst held.
+void sort_pairs(const uint8_t* scores, const uint8_t* indices, int64_t count, DType d, uint8_t* dst) {
+  const size_t size = dtype_size(d);
+  std::vector<Pair> pairs(static_cast<size_t>(count));
+  for (int64_t i = 0; i < count; ++i) {
+    const uint8_t* s = scores + i * static_cast<int64_t>(size);
+    uint32_t index;
+    std::memcpy(&index, indices + i * 4, 4);
+    pairs[static_cast<size_t>(i)] = {load_float(s, d), index, s};
+  }
+  std::stable_sort(pairs.begin(), pairs.end(), [](const Pair& a, const Pair& b) { return before(a.score, b.score); });
+  std::vector<uint8_t> out(static_cast<size_t>(count * kStruct));
+  std::memcpy(out.data(), dst, out.size());  // the sources may overlap dst: sort from copies, write once
+  for (size_t i = 0; i < pairs.size(); ++i) {
+    std::memcpy(out.data() + i * kStruct, pairs[i].score_bytes, size);
+    std::memcpy(out.data() + i * kStruct + 4, &pairs[i].index, 4);
+  }
+  std::memcpy(dst, out.data(), out.size());
+}
+
+}  // namespace
+
+// Each repeat sorts its 32 scores with their indices into 32 structures (256 bytes of dst).
+void exec_Sort32(Block& b, const Op& op, const RtValue* in, RtValue*) {
+  DType d = operand_dtype(b, op, 0);
+  const int64_t size = static_cast<int64_t>(dtype_size(d));
+  std::vector<uint8_t> scores(b.effect_ptr(0), b.effect_ptr(0) + b.effect_bytes(0));
+  std::vector<uint8_t> indices(b.effect_ptr(1), b.effect_ptr(1) + b.effect_bytes(1));
+  for (int64_t r = 0; r < in[3].i; ++r)
+    sort_pairs(scores.data() + r * kGroup * size, indices.data() + r * kGroup * 4, kGroup, d,
+               b.effect_ptr(2) + r * kGroup * kStruct);
+}
+
+// The advanced Sort on A2/A3: Sort32 per repeat, or (is_full_sort) every repeat_time * 32 elements as one. tmp is
+// the board's scratch space, its contents afterwards unspecified: the Model leaves a copy of dst there.
+void exec_Sort(Block& b, const Op& op, const RtValue* in, RtValue*) {
+  DType d = operand_dtype(b, op, 0);
+  const int64_t size = static_cast<int64_t>(dtype_size(d)), repeats = in[4].i;
+  std::vector<uint8_t> scores(b.effect_ptr(0), b.effect_ptr(0) + b.effect_bytes(0));
+  std::vector<uint8_t> indices(b.effect_ptr(1), b.effect_ptr(1) + b.effect_bytes(1));
+  const int64_t group = op.attr_int(0) ? repeats * kGroup : kGroup;
+  for (int64_t first = 0; first < repeats * kGroup; first += group)
+    sort_pairs(scores.data() + first * size, indices.data() + first * 4, group, d, b.effect_ptr(2) + first * kStruct);
+  std::memmove(b.effect_ptr(3), b.effect_ptr(2), static_cast<size_t>(b.effect_bytes(2)));
+}
+
+namespace {
+
+struct List {
+  const uint8_t* p;
+  int64_t length, taken;
+};
+
+// The merge of mrg_sort, mrg_sort.counts (and the region-proposal mrg_sort4, which A2/A3 lack): operands dst,
+// src1..src4, four element lengths, valid_bit, repeat_times; attribute 0 if_exhausted_suspension.
+void merge(Block& b, const Op& op, const RtValue* in) {
+  const DType d = operand_dtype(b, op, 0);
+  const int64_t valid = in[9].i, repeats = in[10].i;
+  const bool suspension = op.attr_int(0) != 0;
+  const size_t dst_effect = 4;
+  int64_t total = 0, lists = 0;
+  for (int k = 0; k < 4; ++k)
+    if ((valid >> k) & 1) {
+      total += in[5 + k].i;
+      ++lists;
+      if (in[1 + k].addr % 8 != 0)
+        fail(ASC_ERR_MISALIGNED, op.loc, "{}: src{} starts at byte {} of the Unified Buffer, not 8-byte aligned",
+             op.info().name, k + 1, in[1 + k].addr);
+    }
+  if (repeats > 1) {
+    // the documented condition for repeats: four lists of one length, each right after the one before
+    if (suspension || valid != 15)
+      fail(ASC_ERR_INVALID_ARGUMENT, op.loc,
+           "{}: repeat_times {} needs valid_bit 15 and if_exhausted_suspension False (got {} and {})", op.info().name,
+           repeats, valid, suspension ? "True" : "False");
+    for (int k = 1; k < 4; ++k)
+      if (in[5 + k].i != in[5].i || in[1 + k].addr != in[1].addr + k * in[5].i * kStruct)
+        fail(ASC_ERR_INVALID_ARGUMENT, op.loc,
+             "{}: repeat_times {} needs four lists of one length stored one after another: list {} has {} "
+             "structures at byte {}, list 1 {} at byte {}",
+             op.info().name, repeats, k + 1, in[5 + k].i, in[1 + k].addr, in[5].i, in[1].addr);
+  }
+  // sources and dst must not overlap (both are in the Unified Buffer)
+  const int64_t dst_lo = in[0].addr, dst_hi = dst_lo + repeats * total * kStruct;
+  for (int k = 0; k < 4; ++k) {
+    int64_t lo = in[1 + k].addr, hi = lo + static_cast<int64_t>(b.effect_bytes(k));
+    if ((valid >> k) & 1 && hi > lo && dst_hi > dst_lo && in[1 + k].mem == in[0].mem && lo < dst_hi && dst_lo < hi)
+      fail(ASC_ERR_INVALID_ARGUMENT, op.loc,
+           "{}: src{} (bytes [{}, {})) overlaps dst (bytes [{}, {})); the merge needs them apart", op.info().name,
+           k + 1, lo, hi, dst_lo, dst_hi);
+  }
+  uint16_t* result = b.mrg_sort_result();
+  for (int64_t r = 0; r < repeats; ++r) {
+    List list[4];
+    for (int k = 0; k < 4; ++k)
+      list[k] = {b.effect_ptr(static_cast<size_t>(k)) + r * total * kStruct, (valid >> k) & 1 ? in[5 + k].i : 0, 0};
+    int64_t out = r * total * kStruct;
+    // with suspension the merge stops when a list runs out: a valid list of length 0 has before it starts
+    bool stop = false;
+    for (int k = 0; k < lists; ++k) stop = stop || (suspension && list[k].length == 0);
+    while (!stop) {
+      int best = -1;
+      float best_score = 0;
+      for (int k = 0; k < 4; ++k) {
+        if (list[k].taken == list[k].length) continue;
+        float s = load_float(list[k].p + list[k].taken * kStruct, d);
+        if (best < 0 || before(s, best_score)) best = k, best_score = s;  // ties: the earlier list
+      }
+      if (best < 0) break;
+      List& from = list[best];
+      std::memcpy(b.dynamic_access(dst_effect, out, kStruct), from.p + from.taken * kStruct, kStruct);
+      out += kStruct;
+      ++from.taken;
+      stop = suspension && from.taken == from.length;
+    }
+    for (int k = 0; k < 4; ++k) result[k] = static_cast<uint16_t>(list[k].taken);
+  }
+}
+
+[[noreturn]] void region_proposals(const Block& b, const Op& op) {
+  fail(ASC_ERR_UNSUPPORTED, op.loc,
+       "{} (Ascend C {}) is a region-proposal instruction of the Atlas training series and Atlas inference AI Core; "
+       "{} (Atlas A2/A3) does not have it (CANN: \"an unsupported API on current device\"). Sort (score, index) "
+       "structures with sort32 or sort and merge them with mrg_sort",
+       op.info().name, op.info().ascendc, b.platform().name);
+}
+
+}  // namespace
+
+void exec_MrgSort(Block& b, const Op& op, const RtValue* in, RtValue*) { merge(b, op, in); }
+void exec_MrgSortCounts(Block& b, const Op& op, const RtValue* in, RtValue*) { merge(b, op, in); }
+
+// The merge result register: how many structures of list `list` the last merge took.
+void exec_GetMrgSortResult(Block& b, const Op& op, const RtValue*, RtValue* out) {
+  set_int(*out, DType::UInt16, b.mrg_sort_result()[op.attr_int(0)]);
+}
+
+// A structure is 8 bytes: 4 float16 or 2 float32 elements.
+void exec_GetSortLen(Block&, const Op& op, const RtValue* in, RtValue* out) {
+  int64_t per = static_cast<DType>(op.attr_int(0)) == DType::Float16 ? 4 : 2;
+  set_int(*out, DType::UInt32, static_cast<int64_t>(static_cast<uint32_t>(in[0].i) * static_cast<uint32_t>(per)));
+}
+void exec_GetSortOffset(Block& b, const Op& op, const RtValue* in, RtValue* out) { exec_GetSortLen(b, op, in, out); }
+
+void exec_MrgSort4(Block& b, const Op& op, const RtValue*, RtValue*) { region_proposals(b, op); }
+void exec_RpSort16(Block& b, const Op& op, const RtValue*, RtValue*) { region_proposals(b, op); }
+void exec_ProposalConcat(Block& b, const Op& op, const RtValue*, RtValue*) { region_proposals(b, op); }
+void exec_ProposalExtract(Block& b, const Op& op, const RtValue*, RtValue*) { region_proposals(b, op); }
+
+}  // namespace asc::sim
