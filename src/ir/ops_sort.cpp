@@ -65,7 +65,8 @@ void check_sort(const OpView& v) {
   require_const_range(v, 4, "repeat_time", 0, 255);
 }
 
-// mrg_sort, mrg_sort.counts, mrg_sort4: dst, src1..src4, length0..length3, valid_bit, repeat; attr suspension
+// mrg_sort, mrg_sort.counts, mrg_sort4: dst, src1..src4, length0..length3, valid_bit, repeat; attrs suspension,
+// lists
 void check_mrg_sort(const OpView& v) {
   require_ub_position(v, 0, "dst");
   require_row_dtype(v, 0);
@@ -84,6 +85,14 @@ void check_mrg_sort(const OpView& v) {
     type_error(v, fmt::format("valid_bit must be 3 (2 lists), 7 (3 lists) or 15 (4 lists), got {}", valid));
   require_const_range(v, 10, "repeat_times", 0, 255);
   const bool suspension = v.op.attr_int(0) != 0;
+  const int64_t lists = v.op.attr_int(1);
+  if (lists < 2 || lists > 4) type_error(v, fmt::format("a MrgSortSrcList holds 2 to 4 lists, not {}", lists));
+  if (valid_known && (valid == 15 ? 4 : valid == 7 ? 3 : 2) > lists)
+    type_error(v, fmt::format("valid_bit {} merges {} lists, the MrgSortSrcList has {}", valid,
+                              valid == 15  ? 4
+                              : valid == 7 ? 3
+                                           : 2,
+                              lists));
   if (v.operand_const_int(10, &repeat) && repeat > 1 && (suspension || (valid_known && valid != 15)))
     type_error(v, fmt::format("repeat_times {} needs 4 valid lists (valid_bit 15) and if_exhausted_suspension "
                               "False; merge one group per call otherwise",
@@ -195,6 +204,7 @@ void define_sort_ops(OpTable& t) {
         .operands(5, K::LocalTensor)
         .operands(6, K::IntScalar)
         .attr(attr)
+        .attr("lists")  // how many the MrgSortSrcList holds (the absent ones are src1 again: not read)
         .check(check_mrg_sort)
         .reads(1, extent().unaligned())
         .reads(2, extent().unaligned())

@@ -83,12 +83,17 @@ struct List {
 };
 
 // The merge of mrg_sort, mrg_sort.counts (and the region-proposal mrg_sort4, which A2/A3 lack): operands dst,
-// src1..src4, four element lengths, valid_bit, repeat_times; attribute 0 if_exhausted_suspension.
+// src1..src4, four element lengths, valid_bit, repeat_times; attributes if_exhausted_suspension and how many lists
+// the MrgSortSrcList holds.
 void merge(Block& b, const Op& op, const RtValue* in) {
   const DType d = operand_dtype(b, op, 0);
   const int64_t valid = in[9].i, repeats = in[10].i;
   const bool suspension = op.attr_int(0) != 0;
   const size_t dst_effect = 4;
+  const int64_t needed = valid == 15 ? 4 : valid == 7 ? 3 : 2;  // valid_bit is 3, 7 or 15 (the extent checked)
+  if (needed > op.attr_int(1))
+    fail(ASC_ERR_INVALID_ARGUMENT, op.loc, "{}: valid_bit {} merges {} lists, the MrgSortSrcList has {}",
+         op.info().name, valid, needed, op.attr_int(1));
   int64_t total = 0, lists = 0;
   for (int k = 0; k < 4; ++k)
     if ((valid >> k) & 1) {

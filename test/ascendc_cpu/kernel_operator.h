@@ -605,13 +605,14 @@ struct MrgSort4Info {
 };
 
 namespace sort_detail {
+// A C++ MrgSortSrcList always holds four lists.
 template <typename T>
 void merge(const char* op, const LocalTensor<T>& dst, const MrgSortSrcList<T>& src, const uint16_t lengths[4],
            uint16_t valid, int64_t repeats, bool suspension) {
   Args a;
   a.tensor(dst).tensor(src.src1).tensor(src.src2).tensor(src.src3).tensor(src.src4);
   for (int k = 0; k < 4; ++k) a.value(scalar(static_cast<int64_t>(lengths[k])));
-  a.value(scalar(static_cast<int64_t>(valid))).value(scalar(repeats)).call(op, {suspension ? 1 : 0});
+  a.value(scalar(static_cast<int64_t>(valid))).value(scalar(repeats)).call(op, {suspension ? 1 : 0, 4});
 }
 }  // namespace sort_detail
 

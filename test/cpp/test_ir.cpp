@@ -213,7 +213,7 @@ TEST_F(IrTest, SortRowsAreChecked) {
   auto merge = [&](int64_t valid, int64_t length, int64_t repeat, int64_t suspension) {
     return w_.op("mrg_sort",
                  {d, f, f, f, f, w_.i32(length), w_.i32(4), w_.i32(4), w_.i32(4), w_.i32(valid), w_.i32(repeat)},
-                 {int_attr("if_exhausted_suspension", suspension)});
+                 {int_attr("if_exhausted_suspension", suspension), int_attr("lists", 4)});
   };
   merge(15, 4, 2, 0);
   merge(3, 4, 1, 1);
@@ -221,6 +221,12 @@ TEST_F(IrTest, SortRowsAreChecked) {
   EXPECT_TRUE(is_error(error_of([&] { merge(15, 4096, 1, 0); }), ASC_ERR_TYPE, {"element length 0", "4095"}));
   EXPECT_TRUE(is_error(error_of([&] { merge(15, 4, 2, 1); }), ASC_ERR_TYPE, {"repeat_times 2 needs 4 valid lists"}));
   EXPECT_TRUE(is_error(error_of([&] { merge(7, 4, 2, 0); }), ASC_ERR_TYPE, {"repeat_times 2 needs 4 valid lists"}));
+  EXPECT_TRUE(is_error(error_of([&] {
+                         w_.op("mrg_sort.counts",
+                               {d, f, f, f, f, w_.i32(4), w_.i32(4), w_.i32(4), w_.i32(4), w_.i32(7), w_.i32(1)},
+                               {int_attr("is_exhausted_suspension", 0), int_attr("lists", 2)});
+                       }),
+                       ASC_ERR_TYPE, {"valid_bit 7 merges 3 lists, the MrgSortSrcList has 2"}));
   EXPECT_EQ(type(w_.op("get_mrg_sort_result", {}, {int_attr("list", 3)})), asc::Type::scalar(asc::DType::UInt16));
   EXPECT_TRUE(is_error(error_of([&] { w_.op("get_mrg_sort_result", {}, {int_attr("list", 4)}); }), ASC_ERR_TYPE,
                        {"list must be 0..3"}));

@@ -447,6 +447,8 @@ def test_run_time_arguments_are_checked_by_the_model(rng):
         run_merge(np.float32, lists, [0, 8, 16, 24], [8] * 4, 6)
     with pytest.raises(asc.errors.KernelError, match=r"element length 1 is 5000, not in \[0, 4095\]"):
         run_merge(np.float32, lists, [0, 8, 16, 24], [8, 5000, 8, 8], 15)
+    with pytest.raises(asc.errors.KernelError, match="valid_bit 15 merges 4 lists, the MrgSortSrcList has 2"):
+        run_merge(np.float32, lists[:2], [0, 8], [8, 8], 15)
     with pytest.raises(asc.errors.KernelError, match="four lists of one length stored one after another"):
         run_merge(np.float32, lists, [0, 9, 18, 27], [8] * 4, 15, repeat=2)
     with pytest.raises(asc.errors.KernelError, match="repeat_time 300 must be 0..255"):
@@ -504,3 +506,14 @@ def test_emitted_ascendc_spells_the_instructions():
     source = ascendc_source(size_kernel.compile(MockTensor(asc.uint32), MockTensor(asc.uint32), 1))
     assert "AscendC::GetSortLen<float>(" in source and "AscendC::GetSortLen<half>(" in source
     assert "AscendC::GetSortOffset<half>(" in source
+
+
+def test_mrg_sort4_info_takes_pyasc_call_shapes():
+    info = asc.MrgSort4Info([16, 16], if_exhausted_suspension=True, valid_bit=3, repeat_times=1, handle=None)
+    assert (info.element_lengths, info.if_exhausted_suspension, info.valid_bit, info.repeat_times) == (
+        [16, 16, 0, 0], True, 3, 1)  # fmt: skip
+    assert asc.MrgSort4Info().element_lengths == [0, 0, 0, 0] and asc.MrgSort4Info().valid_bit == 15
+    with pytest.raises(asc.CodegenError, match="element_lengths must be a list of the 4 lists' lengths"):
+        asc.MrgSort4Info([1, 2, 3, 4, 5])
+    with pytest.raises(asc.CodegenError, match="if_exhausted_suspension must be True or False"):
+        asc.MrgSort4Info([1, 2, 3, 4], 1)

@@ -103,7 +103,8 @@ def mrg_sort(dst: Any, sort_list: Any, *args: Any, **kwargs: Any) -> None:
         handles = _merge_operands(
             "mrg_sort", dst, sort_list, params.element_lengths, params.valid_bit, params.repeat_times
         )
-        current_builder().op("mrg_sort", handles, {"if_exhausted_suspension": int(params.if_exhausted_suspension)})
+        attrs = {"if_exhausted_suspension": int(params.if_exhausted_suspension), "lists": len(sort_list.srcs)}
+        current_builder().op("mrg_sort", handles, attrs)
         return
     names = ["element_count_list", "sorted_num", "valid_bit", "repeat_time", "is_exhausted_suspension"]
     if len(args) > len(names):
@@ -122,7 +123,8 @@ def mrg_sort(dst: Any, sort_list: Any, *args: Any, **kwargs: Any) -> None:
     handles = _merge_operands(
         "mrg_sort", dst, sort_list, values["element_count_list"], values["valid_bit"], values["repeat_time"]
     )
-    current_builder().op("mrg_sort.counts", handles, {"is_exhausted_suspension": suspension})
+    attrs = {"is_exhausted_suspension": suspension, "lists": len(sort_list.srcs)}
+    current_builder().op("mrg_sort.counts", handles, attrs)
 
 
 @builtin
@@ -169,7 +171,8 @@ def mrg_sort4(dst: Any, src: Any, params: Any) -> None:
     if not isinstance(params, MrgSort4Info):
         raise CodegenError(f"mrg_sort4: params must be an asc.MrgSort4Info, got {type(params).__name__}")
     handles = _merge_operands("mrg_sort4", dst, src, params.element_lengths, params.valid_bit, params.repeat_times)
-    current_builder().op("mrg_sort4", handles, {"if_exhausted_suspension": int(params.if_exhausted_suspension)})
+    attrs = {"if_exhausted_suspension": int(params.if_exhausted_suspension), "lists": len(src.srcs)}
+    current_builder().op("mrg_sort4", handles, attrs)
 
 
 @builtin

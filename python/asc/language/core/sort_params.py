@@ -19,6 +19,7 @@ class MrgSortSrcList:
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         dtype = kwargs.pop("dtype", None)
+        kwargs.pop("handle", None)  # pyasc's IR value to wrap: accepted and ignored
         if args and isinstance(args[0], dt.DataType):
             if dtype is not None:
                 raise CodegenError("MrgSortSrcList: dtype given twice")
@@ -62,11 +63,13 @@ class MrgSort4Info:
 
     def __init__(
         self,
-        element_lengths: Any,
+        element_lengths: Any = None,
         if_exhausted_suspension: Any = False,
         valid_bit: Any = 15,
         repeat_times: Any = 1,
+        handle: Any = None,  # pyasc's IR value to wrap: accepted and ignored
     ) -> None:
+        element_lengths = [0, 0, 0, 0] if element_lengths is None else element_lengths
         if not isinstance(element_lengths, (list, tuple)) or not 1 <= len(element_lengths) <= 4:
             raise CodegenError(
                 f"MrgSort4Info: element_lengths must be a list of the 4 lists' lengths, got {element_lengths!r}"
