@@ -633,11 +633,12 @@ inline void GetMrgSortResult(uint16_t& l1, uint16_t& l2, uint16_t& l3, uint16_t&
   uint16_t* lists[] = {&l1, &l2, &l3, &l4};
   for (int k = 0; k < 4; ++k) *lists[k] = from_operand<uint16_t>(run("get_mrg_sort_result", {}, {k}));
 }
-// The advanced API's merge; sortedNum gets the merge result register's counts.
+// The advanced API's merge; with isExhaustedSuspension sortedNum gets the merge result register's counts.
 template <typename T, bool isExhaustedSuspension = false>
 void MrgSort(const LocalTensor<T>& d, const MrgSortSrcList<T>& src, const uint16_t elementCountList[4],
              uint32_t sortedNum[4], uint16_t validBit, const int32_t repeat) {
   sort_detail::merge("mrg_sort.counts", d, src, elementCountList, validBit, repeat, isExhaustedSuspension);
+  if (!isExhaustedSuspension) return;
   uint16_t n[4];
   GetMrgSortResult(n[0], n[1], n[2], n[3]);
   for (int k = 0; k < 4; ++k) sortedNum[k] = n[k];

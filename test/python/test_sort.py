@@ -517,3 +517,40 @@ def test_mrg_sort4_info_takes_pyasc_call_shapes():
         asc.MrgSort4Info([1, 2, 3, 4, 5])
     with pytest.raises(asc.CodegenError, match="if_exhausted_suspension must be True or False"):
         asc.MrgSort4Info([1, 2, 3, 4], 1)
+
+
+@asc.jit(insert_sync=True)
+def flagless_top_k(x: asc.GlobalAddress, i: asc.GlobalAddress, out: asc.GlobalAddress, counts: asc.GlobalAddress):
+    """Sort 128 scores in 4 groups and merge them, with no flags: the sync inserter orders the pipes."""
+    x_gm, i_gm, out_gm, counts_gm = asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor()
+    x_gm.set_global_buffer(x, 128)
+    i_gm.set_global_buffer(i, 128)
+    out_gm.set_global_buffer(out, 256)
+    counts_gm.set_global_buffer(counts, 4)
+    scores = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, 128)
+    index = asc.LocalTensor(asc.uint32, asc.TPosition.VECIN, 512, 128)
+    groups = asc.LocalTensor(asc.float32, asc.TPosition.VECCALC, 1024, 256)
+    merged = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, 2048, 256)
+    asc.data_copy(scores, x_gm, 128)
+    asc.data_copy(index, i_gm, 128)
+    asc.sort32(groups, scores, index, 4)
+    step = asc.get_sort_offset(32)
+    lists = asc.MrgSortSrcList(groups, groups[step], groups[2 * step], groups[3 * step])
+    asc.mrg_sort(merged, lists, [32, 32, 32, 32], [0, 0, 0, 0], 15, 1)
+    m = asc.get_mrg_sort_result()
+    for k in asc.static_range(4):
+        counts_gm.set_value(k, m[k])
+    asc.data_copy(out_gm, merged, 256)
+
+
+def test_a_flagless_sort_and_merge_is_synchronised(rng):
+    x = random_scores(rng, 128, np.float32)
+    out = np.full(256, np.nan, np.float32)
+    counts = np.zeros(4, np.uint16)
+    flagless_top_k[1, rt.current_stream()](x, np.arange(128, dtype=np.uint32), out, counts)
+    groups = [sort_reference(x[32 * k : 32 * (k + 1)], np.arange(32 * k, 32 * (k + 1), dtype=np.uint32), 32)
+              for k in range(4)]  # fmt: skip
+    want, taken = merge_reference(groups, np.float32, False)
+    np.testing.assert_array_equal(out.view(np.uint8).reshape(-1, 8), want)
+    np.testing.assert_array_equal(out[0::2], np.sort(x)[::-1])
+    assert list(counts) == taken == [32] * 4
