@@ -6,10 +6,11 @@ which states the semantics and cites the documentation."""
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 from ...codegen.context import current_builder
-from ...errors import CodegenError
+from ...errors import CodegenError, PlatformWarning
 from ..core import dtype as dt
 from ..core.ir_value import Scalar, cast, const, to_int
 from ..core.sort_params import MrgSort4Info, MrgSortSrcList
@@ -170,6 +171,7 @@ def mrg_sort4(dst: Any, src: Any, params: Any) -> None:
     lack it (the kernel compiles, as Ascend C does there; running it on the Model is an error)."""
     if not isinstance(params, MrgSort4Info):
         raise CodegenError(f"mrg_sort4: params must be an asc.MrgSort4Info, got {type(params).__name__}")
+    _lacking_platform("mrg_sort4", "AscendC::MrgSort4")
     handles = _merge_operands("mrg_sort4", dst, src, params.element_lengths, params.valid_bit, params.repeat_times)
     attrs = {"if_exhausted_suspension": int(params.if_exhausted_suspension), "lists": len(src.srcs)}
     current_builder().op("mrg_sort4", handles, attrs)
@@ -179,11 +181,25 @@ def mrg_sort4(dst: Any, src: Any, params: Any) -> None:
 def rp_sort16(dst: Any, src: Any, repeat_time: Any) -> None:
     """``AscendC::RpSort16``: sorts 16 region proposals per repeat by score (Atlas training / inference series;
     Atlas A2/A3 lack it: the kernel compiles, running it on the Model is an error)."""
+    _lacking_platform("rp_sort16", "AscendC::RpSort16")
     d, s = require_local(dst, "rp_sort16", "dst"), require_local(src, "rp_sort16", "src")
     current_builder().op("rp_sort16", [d.handle, s.handle, _int(repeat_time, "rp_sort16 repeat_time")])
 
 
+def _lacking_platform(name: str, api: str) -> None:
+    # every platform the Model has is Atlas A2/A3 (CANN's dav-c220 declares these "an unsupported API on current
+    # device"): warn as the Ascend C compiler does; the Model fails the launch when it reaches the instruction
+    warnings.warn(
+        f"{name} (Ascend C {api}) is a region-proposal instruction of the Atlas training series and Atlas "
+        "inference AI Core; Atlas A2/A3, every platform asc has, do not have it: the kernel compiles, and running "
+        "it fails. Sort with sort32 or sort and merge with mrg_sort",
+        PlatformWarning,
+        stacklevel=3,
+    )
+
+
 def _proposal(name: str, dst: Any, src: Any, repeat_time: Any, mode_number: Any) -> None:
+    _lacking_platform(name, "AscendC::ProposalConcat" if name == "proposal_concat" else "AscendC::ProposalExtract")
     d, s = require_local(dst, name, "dst"), require_local(src, name, "src")
     ints = [_int(repeat_time, f"{name} repeat_time"), _int(mode_number, f"{name} mode_number")]
     current_builder().op(name, [d.handle, s.handle, *ints])
