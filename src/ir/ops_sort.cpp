@@ -3,7 +3,8 @@
 // the last merge took, and the advanced Sort / MrgSort and GetSortLen / GetSortOffset build on them. The Atlas
 // training and inference series' region-proposal instructions (8-element proposals: MrgSort4, RpSort16,
 // ProposalConcat, ProposalExtract) have rows so kernels written for them compile as Ascend C does for A2 (where
-// CANN declares them "an unsupported API on current device"); the Model reports them at run time.
+// CANN declares them "an unsupported API on current device"); the Model runs them on a platform row that has them
+// (Platform::region_proposals; no A2/A3 row does) and reports them on the others.
 //
 // Documentation (CANN asc-devkit, docs/zh/api/SIMD-API/基础API/Memory矢量计算/排序组合（ISASI）/ and
 // .../高阶API/排序操作/; https://gitcode.com/cann/asc-devkit/blob/9.0.0-beta.2/docs/api/context/Sort32.md):
@@ -24,7 +25,11 @@
 // - GetSortLen<T>(n) / GetSortOffset<T>(n): n structures counted in elements of T (CANN's
 //   kernel_operator_proposal_intf_impl.h on dav-c220: 4 per structure for half, 2 for float).
 // - MrgSort4, RpSort16, ProposalConcat, ProposalExtract: "Atlas A2 训练系列产品/Atlas A2 推理系列产品：不支持" (and
-//   A3); supported on the Atlas training series (half) and Atlas inference AI Core (half, float).
+//   A3); supported on the Atlas training series (half) and Atlas inference AI Core (half, float). A region
+//   proposal is 8 elements [x1, y1, x2, y2, score, label, reserved, reserved] (16 bytes of half, 32 of float);
+//   RpSort16 sorts 16 per repeat by score (ties: the earlier first), ProposalConcat writes 16 elements per repeat
+//   into field modeNumber (0 x1 .. 4 score, 5 label) of 16 proposals, ProposalExtract reads them back, MrgSort4
+//   merges up to 4 sorted lists of proposals (MrgSort4Info as MrgSort's).
 #include <tuple>
 
 #include "ir/op_rows.h"
@@ -99,9 +104,11 @@ void check_mrg_sort(const OpView& v) {
                               repeat));
 }
 
-// mrg_sort: effects 0..3 read the four lists (valid ones), 4 writes dst (how much depends on the data when the
-// merge may stop early: checked per structure).
-int64_t mrg_sort_extent(const Op& op, const int64_t* in, size_t index, int64_t) {
+// mrg_sort, mrg_sort.counts, mrg_sort4: effects 0..3 read the four lists (valid ones), 4 writes dst (how much
+// depends on the data when the merge may stop early: checked per structure).
+int64_t mrg_sort_extent(const Op& op, const int64_t* in, size_t index, int64_t size) {
+  // a (score, index) structure, or (mrg_sort4) a region proposal of 8 elements
+  const int64_t bytes = op.code == OpCode::MrgSort4 ? 8 * size : kStructBytes;
   int64_t valid = in[9], repeats = in[10];
   if (repeats < 0 || repeats > 255)
     fail(ASC_ERR_INVALID_ARGUMENT, op.loc, "{}: repeat_times {} must be 0..255", op.info().name, repeats);
@@ -115,7 +122,7 @@ int64_t mrg_sort_extent(const Op& op, const int64_t* in, size_t index, int64_t) 
     if ((valid >> k) & 1) total += in[5 + k];
   }
   if (repeats == 0 || !((valid >> index) & 1)) return 0;
-  return ((repeats - 1) * total + in[5 + index]) * kStructBytes;
+  return ((repeats - 1) * total + in[5 + index]) * bytes;
 }
 
 // sort32 / sort: effect 0 reads the scores, 1 the indices, 2 writes dst (and sort's 3, tmp).

@@ -82,10 +82,11 @@ struct List {
   int64_t length, taken;
 };
 
-// The merge of mrg_sort, mrg_sort.counts (and the region-proposal mrg_sort4, which A2/A3 lack): operands dst,
-// src1..src4, four element lengths, valid_bit, repeat_times; attributes if_exhausted_suspension and how many lists
-// the MrgSortSrcList holds.
-void merge(Block& b, const Op& op, const RtValue* in) {
+// The merge of mrg_sort, mrg_sort.counts and mrg_sort4: operands dst, src1..src4, four element lengths, valid_bit,
+// repeat_times; attributes if_exhausted_suspension and how many lists the MrgSortSrcList holds. A structure is
+// `bytes` long with its score `score_at` bytes in: (score, index) structures (8, 0) or region proposals (8
+// elements, the score the fifth).
+void merge(Block& b, const Op& op, const RtValue* in, int64_t bytes, int64_t score_at) {
   const DType d = operand_dtype(b, op, 0);
   const int64_t valid = in[9].i, repeats = in[10].i;
   const bool suspension = op.attr_int(0) != 0;
@@ -99,9 +100,9 @@ void merge(Block& b, const Op& op, const RtValue* in) {
     if ((valid >> k) & 1) {
       total += in[5 + k].i;
       ++lists;
-      if (in[1 + k].addr % 8 != 0)
-        fail(ASC_ERR_MISALIGNED, op.loc, "{}: src{} starts at byte {} of the Unified Buffer, not 8-byte aligned",
-             op.info().name, k + 1, in[1 + k].addr);
+      if (in[1 + k].addr % bytes != 0)
+        fail(ASC_ERR_MISALIGNED, op.loc, "{}: src{} starts at byte {} of the Unified Buffer, not {}-byte aligned",
+             op.info().name, k + 1, in[1 + k].addr, bytes);
     }
   if (repeats > 1) {
     // the documented condition for repeats: four lists of one length, each right after the one before
@@ -110,14 +111,14 @@ void merge(Block& b, const Op& op, const RtValue* in) {
            "{}: repeat_times {} needs valid_bit 15 and if_exhausted_suspension False (got {} and {})", op.info().name,
            repeats, valid, suspension ? "True" : "False");
     for (int k = 1; k < 4; ++k)
-      if (in[5 + k].i != in[5].i || in[1 + k].addr != in[1].addr + k * in[5].i * kStruct)
+      if (in[5 + k].i != in[5].i || in[1 + k].addr != in[1].addr + k * in[5].i * bytes)
         fail(ASC_ERR_INVALID_ARGUMENT, op.loc,
              "{}: repeat_times {} needs four lists of one length stored one after another: list {} has {} "
              "structures at byte {}, list 1 {} at byte {}",
              op.info().name, repeats, k + 1, in[5 + k].i, in[1 + k].addr, in[5].i, in[1].addr);
   }
   // sources and dst must not overlap (both are in the Unified Buffer)
-  const int64_t dst_lo = in[0].addr, dst_hi = dst_lo + repeats * total * kStruct;
+  const int64_t dst_lo = in[0].addr, dst_hi = dst_lo + repeats * total * bytes;
   for (int k = 0; k < 4; ++k) {
     int64_t lo = in[1 + k].addr, hi = lo + static_cast<int64_t>(b.effect_bytes(k));
     if ((valid >> k) & 1 && hi > lo && dst_hi > dst_lo && in[1 + k].mem == in[0].mem && lo < dst_hi && dst_lo < hi)
@@ -129,8 +130,8 @@ void merge(Block& b, const Op& op, const RtValue* in) {
   for (int64_t r = 0; r < repeats; ++r) {
     List list[4];
     for (int k = 0; k < 4; ++k)
-      list[k] = {b.effect_ptr(static_cast<size_t>(k)) + r * total * kStruct, (valid >> k) & 1 ? in[5 + k].i : 0, 0};
-    int64_t out = r * total * kStruct;
+      list[k] = {b.effect_ptr(static_cast<size_t>(k)) + r * total * bytes, (valid >> k) & 1 ? in[5 + k].i : 0, 0};
+    int64_t out = r * total * bytes;
     // with suspension the merge stops when a list runs out: a valid list of length 0 has before it starts
     bool stop = false;
     for (int k = 0; k < lists; ++k) stop = stop || (suspension && list[k].length == 0);
@@ -139,13 +140,13 @@ void merge(Block& b, const Op& op, const RtValue* in) {
       float best_score = 0;
       for (int k = 0; k < 4; ++k) {
         if (list[k].taken == list[k].length) continue;
-        float s = load_float(list[k].p + list[k].taken * kStruct, d);
+        float s = load_float(list[k].p + list[k].taken * bytes + score_at, d);
         if (best < 0 || before(s, best_score)) best = k, best_score = s;  // ties: the earlier list
       }
       if (best < 0) break;
       List& from = list[best];
-      std::memcpy(b.dynamic_access(dst_effect, out, kStruct), from.p + from.taken * kStruct, kStruct);
-      out += kStruct;
+      std::memcpy(b.dynamic_access(dst_effect, out, bytes), from.p + from.taken * bytes, static_cast<size_t>(bytes));
+      out += bytes;
       ++from.taken;
       stop = suspension && from.taken == from.length;
     }
@@ -153,7 +154,9 @@ void merge(Block& b, const Op& op, const RtValue* in) {
   }
 }
 
-[[noreturn]] void region_proposals(const Block& b, const Op& op) {
+// The region-proposal instructions: on a platform without them (every A2/A3 row) the launch fails here.
+void require_region_proposals(const Block& b, const Op& op) {
+  if (b.platform().region_proposals) return;
   fail(ASC_ERR_UNSUPPORTED, op.loc,
        "{} (Ascend C {}) is a region-proposal instruction of the Atlas training series and Atlas inference AI Core; "
        "{} (Atlas A2/A3) does not have it (CANN: \"an unsupported API on current device\"). Sort (score, index) "
@@ -163,8 +166,8 @@ void merge(Block& b, const Op& op, const RtValue* in) {
 
 }  // namespace
 
-void exec_MrgSort(Block& b, const Op& op, const RtValue* in, RtValue*) { merge(b, op, in); }
-void exec_MrgSortCounts(Block& b, const Op& op, const RtValue* in, RtValue*) { merge(b, op, in); }
+void exec_MrgSort(Block& b, const Op& op, const RtValue* in, RtValue*) { merge(b, op, in, kStruct, 0); }
+void exec_MrgSortCounts(Block& b, const Op& op, const RtValue* in, RtValue*) { merge(b, op, in, kStruct, 0); }
 
 // The merge result register: how many structures of list `list` the last merge took.
 void exec_GetMrgSortResult(Block& b, const Op& op, const RtValue*, RtValue* out) {
@@ -178,9 +181,56 @@ void exec_GetSortLen(Block&, const Op& op, const RtValue* in, RtValue* out) {
 }
 void exec_GetSortOffset(Block& b, const Op& op, const RtValue* in, RtValue* out) { exec_GetSortLen(b, op, in, out); }
 
-void exec_MrgSort4(Block& b, const Op& op, const RtValue*, RtValue*) { region_proposals(b, op); }
-void exec_RpSort16(Block& b, const Op& op, const RtValue*, RtValue*) { region_proposals(b, op); }
-void exec_ProposalConcat(Block& b, const Op& op, const RtValue*, RtValue*) { region_proposals(b, op); }
-void exec_ProposalExtract(Block& b, const Op& op, const RtValue*, RtValue*) { region_proposals(b, op); }
+namespace {
+// Region proposals: 8 elements [x1, y1, x2, y2, score, label, -, -], 16 per repeat (16 or 32 bytes each).
+constexpr int64_t kProposal = 8, kScoreField = 4, kPerRepeat = 16;
+}  // namespace
+
+// The merge of region proposals, as mrg_sort's (whole proposals move; the score is the fifth element).
+void exec_MrgSort4(Block& b, const Op& op, const RtValue* in, RtValue*) {
+  require_region_proposals(b, op);
+  const int64_t size = static_cast<int64_t>(dtype_size(operand_dtype(b, op, 0)));
+  merge(b, op, in, kProposal * size, kScoreField * size);
+}
+
+// Each repeat sorts 16 proposals by score, largest first, equal scores in input order.
+void exec_RpSort16(Block& b, const Op& op, const RtValue* in, RtValue*) {
+  require_region_proposals(b, op);
+  const DType d = operand_dtype(b, op, 0);
+  const int64_t bytes = kProposal * static_cast<int64_t>(dtype_size(d));
+  std::vector<uint8_t> src(b.effect_ptr(0), b.effect_ptr(0) + b.effect_bytes(0));
+  uint8_t* dst = b.effect_ptr(1);
+  for (int64_t r = 0; r < in[2].i; ++r) {
+    const uint8_t* group = src.data() + r * kPerRepeat * bytes;
+    int64_t order[kPerRepeat];
+    for (int64_t i = 0; i < kPerRepeat; ++i) order[i] = i;
+    auto score = [&](int64_t i) { return load_float(group + i * bytes + kScoreField * bytes / kProposal, d); };
+    std::stable_sort(order, order + kPerRepeat, [&](int64_t x, int64_t y) { return before(score(x), score(y)); });
+    for (int64_t i = 0; i < kPerRepeat; ++i)
+      std::memcpy(dst + (r * kPerRepeat + i) * bytes, group + order[i] * bytes, static_cast<size_t>(bytes));
+  }
+}
+
+namespace {
+// proposal_concat: element r * 16 + i of src into field mode_number of proposal r * 16 + i (the other fields keep
+// their values); proposal_extract: the reverse.
+void proposal_field(Block& b, const Op& op, const RtValue* in, bool into_proposals) {
+  require_region_proposals(b, op);
+  const int64_t mode = in[3].i, size = static_cast<int64_t>(dtype_size(operand_dtype(b, op, 0)));
+  if (mode < 0 || mode > 5)
+    fail(ASC_ERR_INVALID_ARGUMENT, op.loc, "{}: mode_number {} is not a field 0..5 (x1, y1, x2, y2, score, label)",
+         op.info().name, mode);
+  std::vector<uint8_t> src(b.effect_ptr(0), b.effect_ptr(0) + b.effect_bytes(0));
+  uint8_t* dst = b.effect_ptr(1);
+  for (int64_t e = 0; e < in[2].i * kPerRepeat; ++e) {
+    const int64_t field = (e * kProposal + mode) * size, element = e * size;
+    std::memcpy(dst + (into_proposals ? field : element), src.data() + (into_proposals ? element : field),
+                static_cast<size_t>(size));
+  }
+}
+}  // namespace
+
+void exec_ProposalConcat(Block& b, const Op& op, const RtValue* in, RtValue*) { proposal_field(b, op, in, true); }
+void exec_ProposalExtract(Block& b, const Op& op, const RtValue* in, RtValue*) { proposal_field(b, op, in, false); }
 
 }  // namespace asc::sim
