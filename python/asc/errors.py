@@ -116,6 +116,12 @@ class PositionWarning(UserWarning):
     label; so does the Model, and it says so."""
 
 
+class PlatformWarning(UserWarning):
+    """A kernel calls an instruction the target platform does not have (the region-proposal sorts on Atlas
+    A2/A3): it compiles, as Ascend C does there with CANN's "unsupported API on current device" warning, and the
+    launch fails when it reaches the instruction."""
+
+
 def warning_category(text: str) -> type:
     """The warning class of a launch warning's text, by its prefix."""
     if text.startswith("alignment:"):

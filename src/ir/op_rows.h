@@ -289,6 +289,7 @@ void define_vector_ops(OpTable& t);
 void define_reduce_ops(OpTable& t);
 void define_compare_select_ops(OpTable& t);
 void define_gather_ops(OpTable& t);
+void define_sort_ops(OpTable& t);
 void define_cube_ops(OpTable& t);
 void define_sync_ops(OpTable& t);
 void define_system_ops(OpTable& t);

@@ -62,6 +62,7 @@ const std::vector<OpInfo>& table() {
     rows::define_reduce_ops(table);
     rows::define_compare_select_ops(table);
     rows::define_gather_ops(table);
+    rows::define_sort_ops(table);
     rows::define_cube_ops(table);
     rows::define_sync_ops(table);
     rows::define_system_ops(table);

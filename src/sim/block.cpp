@@ -290,6 +290,9 @@ void Block::deadlock(const Issued& blocked) {
 
 uint64_t Block::check_effects(const Op& op, Pipe pipe, const RtValue* in) {
   const auto& effects = op.info().effects;
+  if (effects.size() > kMaxEffects)
+    fail(ASC_ERR_INTERNAL, op.loc, "{} has {} memory effects; the Model holds {}", op.info().name, effects.size(),
+         kMaxEffects);
   uint64_t largest = 0;
   for (size_t i = 0; i < effects.size(); ++i) {
     const MemEffect& e = effects[i];

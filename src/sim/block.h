@@ -183,6 +183,8 @@ class Block {
   const VectorMaskReg& issued_mask() const { return issued_mask_; }
   // The compare register CMPMASK: 128 result bits of compare.register.
   uint64_t* cmp_mask() { return cmp_mask_; }
+  // The merge result register (VMS4_SR): how many structures of each of its four lists the last mrg_sort took.
+  uint16_t* mrg_sort_result() { return mrg_sort_result_; }
   // The fixpipe quantisation scalar set_fix_pipe_pre_quant_flag loads (FIX pipe state).
   uint64_t& fixpipe_quant_scalar() { return fixpipe_quant_scalar_; }
   // The scalar unit's view of the mask register (set_vector_mask and friends).
@@ -294,19 +296,22 @@ class Block {
   VectorMaskReg issued_mask_;
   uint64_t cmp_mask_[2] = {0, 0};
   uint64_t fixpipe_quant_scalar_ = 0;
+  uint16_t mrg_sort_result_[4] = {0, 0, 0, 0};
   const Op* running_op_ = nullptr;  // the pipe op whose handler runs, and its pipe
   Pipe running_pipe_ = Pipe::S;
   uint64_t running_dispatched_ = 0;
-  std::array<RtValue, 4> effect_tensors_{};
-  std::array<uint8_t*, 4> effect_ptrs_{};
-  std::array<std::pair<uint64_t, uint64_t>, 4> effect_ranges_{};  // byte ranges, UB or GM
-  struct StagedGm {                                               // an effect reaching into GM padding (padded_gm)
+  // an op's memory effects: at most kMaxEffects (mrg_sort: four lists and dst)
+  static constexpr size_t kMaxEffects = 5;
+  std::array<RtValue, kMaxEffects> effect_tensors_{};
+  std::array<uint8_t*, kMaxEffects> effect_ptrs_{};
+  std::array<std::pair<uint64_t, uint64_t>, kMaxEffects> effect_ranges_{};  // byte ranges, UB or GM
+  struct StagedGm {  // an effect reaching into GM padding (padded_gm)
     uint32_t arg = 0;
     uint64_t lo = 0;
     bool write = false, active = false;
     std::vector<uint8_t> data, before;
   };
-  std::array<StagedGm, 4> staged_{};
+  std::array<StagedGm, kMaxEffects> staged_{};
   uint32_t staged_count_ = 0;
   std::optional<RaceChecker> race_;
   RaceChecker::Ranges undefined_reads_;  // of the running op: Unified Buffer bytes it read that hold no defined value

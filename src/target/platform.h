@@ -46,6 +46,9 @@ struct Platform {
   const char* name;
   PlatformInfo info;
   CostModel cost;
+  // The region-proposal sorts (RpSort16, ProposalConcat, ProposalExtract, MrgSort4) of the Atlas training series
+  // and Atlas inference AI Core. No A2/A3 row has them; the Model implements them for a row that does.
+  bool region_proposals = false;
 };
 
 // Bytes of a core's on-chip memory.

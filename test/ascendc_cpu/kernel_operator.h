@@ -584,6 +584,93 @@ void Gather(const LocalTensor<T>& d, const LocalTensor<T>& s, const LocalTensor<
                                                                                                       {m.mode});
 }
 
+// ---- sorting (ir/ops_sort.cpp): each call is one op on the Model's handlers ---------------------------------
+
+template <typename T>
+struct MrgSortSrcList {
+  MrgSortSrcList() = default;
+  MrgSortSrcList(const LocalTensor<T>& s1, const LocalTensor<T>& s2, const LocalTensor<T>& s3, const LocalTensor<T>& s4)
+      : src1(s1), src2(s2), src3(s3), src4(s4) {}
+  LocalTensor<T> src1, src2, src3, src4;
+};
+
+struct MrgSort4Info {
+  MrgSort4Info() = default;
+  MrgSort4Info(const uint16_t lengths[4], bool suspension, uint16_t valid, uint16_t repeats)
+      : ifExhaustedSuspension(suspension), validBit(valid), repeatTimes(static_cast<uint8_t>(repeats)) {
+    for (int i = 0; i < 4; ++i) elementLengths[i] = lengths[i];
+  }
+  uint16_t elementLengths[4] = {0, 0, 0, 0};
+  bool ifExhaustedSuspension = false;
+  uint16_t validBit = 0;
+  uint8_t repeatTimes = 1;
+};
+
+namespace sort_detail {
+// A C++ MrgSortSrcList always holds four lists.
+template <typename T>
+void merge(const char* op, const LocalTensor<T>& dst, const MrgSortSrcList<T>& src, const uint16_t lengths[4],
+           uint16_t valid, int64_t repeats, bool suspension) {
+  Args a;
+  a.tensor(dst).tensor(src.src1).tensor(src.src2).tensor(src.src3).tensor(src.src4);
+  for (int k = 0; k < 4; ++k) a.value(scalar(static_cast<int64_t>(lengths[k])));
+  a.value(scalar(static_cast<int64_t>(valid))).value(scalar(repeats)).call(op, {suspension ? 1 : 0, 4});
+}
+}  // namespace sort_detail
+
+template <typename T>
+void Sort32(const LocalTensor<T>& d, const LocalTensor<T>& s0, const LocalTensor<uint32_t>& s1, const int32_t repeat) {
+  Args().tensor(d).tensor(s0).tensor(s1).value(i32(repeat)).call("sort32");
+}
+template <typename T, bool isFullSort>
+void Sort(const LocalTensor<T>& d, const LocalTensor<T>& concat, const LocalTensor<uint32_t>& index,
+          LocalTensor<T>& tmp, const int32_t repeat) {
+  Args().tensor(d).tensor(concat).tensor(index).tensor(tmp).value(i32(repeat)).call("sort", {isFullSort ? 1 : 0});
+}
+template <typename T>
+void MrgSort(const LocalTensor<T>& d, const MrgSortSrcList<T>& src, const MrgSort4Info& p) {
+  sort_detail::merge("mrg_sort", d, src, p.elementLengths, p.validBit, p.repeatTimes, p.ifExhaustedSuspension);
+}
+inline void GetMrgSortResult(uint16_t& l1, uint16_t& l2, uint16_t& l3, uint16_t& l4) {
+  uint16_t* lists[] = {&l1, &l2, &l3, &l4};
+  for (int k = 0; k < 4; ++k) *lists[k] = from_operand<uint16_t>(run("get_mrg_sort_result", {}, {k}));
+}
+// The advanced API's merge; with isExhaustedSuspension sortedNum gets the merge result register's counts.
+template <typename T, bool isExhaustedSuspension = false>
+void MrgSort(const LocalTensor<T>& d, const MrgSortSrcList<T>& src, const uint16_t elementCountList[4],
+             uint32_t sortedNum[4], uint16_t validBit, const int32_t repeat) {
+  sort_detail::merge("mrg_sort.counts", d, src, elementCountList, validBit, repeat, isExhaustedSuspension);
+  if (!isExhaustedSuspension) return;
+  uint16_t n[4];
+  GetMrgSortResult(n[0], n[1], n[2], n[3]);
+  for (int k = 0; k < 4; ++k) sortedNum[k] = n[k];
+}
+template <typename T>
+uint32_t GetSortLen(const uint32_t elemCount) {
+  return from_operand<uint32_t>(run("get_sort_len", {scalar(elemCount)}, {DtypeOf<T>::value}));
+}
+template <typename T>
+uint32_t GetSortOffset(const uint32_t elemOffset) {
+  return from_operand<uint32_t>(run("get_sort_offset", {scalar(elemOffset)}, {DtypeOf<T>::value}));
+}
+// The region-proposal instructions, which A2/A3 lack: the Model reports them, as the board does.
+template <typename T>
+void MrgSort4(const LocalTensor<T>& d, const MrgSortSrcList<T>& src, const MrgSort4Info& p) {
+  sort_detail::merge("mrg_sort4", d, src, p.elementLengths, p.validBit, p.repeatTimes, p.ifExhaustedSuspension);
+}
+template <typename T>
+void RpSort16(const LocalTensor<T>& d, const LocalTensor<T>& s, const int32_t repeat) {
+  Args().tensor(d).tensor(s).value(i32(repeat)).call("rp_sort16");
+}
+template <typename T>
+void ProposalConcat(const LocalTensor<T>& d, const LocalTensor<T>& s, const int32_t repeat, const int32_t mode) {
+  Args().tensor(d).tensor(s).value(i32(repeat)).value(i32(mode)).call("proposal_concat");
+}
+template <typename T>
+void ProposalExtract(const LocalTensor<T>& d, const LocalTensor<T>& s, const int32_t repeat, const int32_t mode) {
+  Args().tensor(d).tensor(s).value(i32(repeat)).value(i32(mode)).call("proposal_extract");
+}
+
 // Compare into the CMPMASK register (one repeat), and Select from it.
 template <typename T, bool isSetMask = true, typename M>
 void Compare(const LocalTensor<T>& a, const LocalTensor<T>& b, CMPMODE mode, const M& mask,

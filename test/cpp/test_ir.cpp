@@ -194,6 +194,53 @@ TEST_F(IrTest, ScalarCastAndBitCountingRowsAreChecked) {
   EXPECT_EQ(type(w_.op("count_bits_cnt_same_as_sign_bit", {s})), asc::Type::scalar(asc::DType::Int64));
 }
 
+// The sorting rows: float16/float32 scores with uint32 indices, the merge's valid_bit, element lengths and the
+// condition for its repeats, the structure-size queries' dtype, the merge result register's list.
+TEST_F(IrTest, SortRowsAreChecked) {
+  Value f = ub(ASC_DTYPE_FLOAT32, ASC_POS_VECIN), d = ub(ASC_DTYPE_FLOAT32, ASC_POS_VECOUT, 1024);
+  Value u = ub(ASC_DTYPE_UINT32, ASC_POS_VECIN, 2048), i = ub(ASC_DTYPE_INT32, ASC_POS_VECIN, 3072);
+  w_.op("sort32", {d, f, u, w_.i32(2)});
+  EXPECT_TRUE(is_error(error_of([&] {
+                         w_.op("sort32", {d, f, f, w_.i32(1)});
+                       }),
+                       ASC_ERR_TYPE, {"sort32", "src1 must be a LocalTensor of uint32 indices"}));
+  EXPECT_TRUE(is_error(error_of([&] { w_.op("sort32", {i, i, u, w_.i32(1)}); }), ASC_ERR_TYPE, {"int32"}));
+  EXPECT_TRUE(is_error(error_of([&] {
+                         w_.op("sort32", {d, f, u, w_.i32(256)});
+                       }),
+                       ASC_ERR_TYPE, {"repeat_time must be in [0, 255], got 256"}));
+  w_.op("sort", {d, f, u, d, w_.i32(4)}, {int_attr("is_full_sort", 1)});
+  auto merge = [&](int64_t valid, int64_t length, int64_t repeat, int64_t suspension) {
+    return w_.op("mrg_sort",
+                 {d, f, f, f, f, w_.i32(length), w_.i32(4), w_.i32(4), w_.i32(4), w_.i32(valid), w_.i32(repeat)},
+                 {int_attr("if_exhausted_suspension", suspension), int_attr("lists", 4)});
+  };
+  merge(15, 4, 2, 0);
+  merge(3, 4, 1, 1);
+  EXPECT_TRUE(is_error(error_of([&] { merge(5, 4, 1, 0); }), ASC_ERR_TYPE, {"valid_bit must be 3 (2 lists)"}));
+  EXPECT_TRUE(is_error(error_of([&] { merge(15, 4096, 1, 0); }), ASC_ERR_TYPE, {"element length 0", "4095"}));
+  EXPECT_TRUE(is_error(error_of([&] { merge(15, 4, 2, 1); }), ASC_ERR_TYPE, {"repeat_times 2 needs 4 valid lists"}));
+  EXPECT_TRUE(is_error(error_of([&] { merge(7, 4, 2, 0); }), ASC_ERR_TYPE, {"repeat_times 2 needs 4 valid lists"}));
+  EXPECT_TRUE(is_error(error_of([&] {
+                         w_.op("mrg_sort.counts",
+                               {d, f, f, f, f, w_.i32(4), w_.i32(4), w_.i32(4), w_.i32(4), w_.i32(7), w_.i32(1)},
+                               {int_attr("is_exhausted_suspension", 0), int_attr("lists", 2)});
+                       }),
+                       ASC_ERR_TYPE, {"valid_bit 7 merges 3 lists, the MrgSortSrcList has 2"}));
+  EXPECT_EQ(type(w_.op("get_mrg_sort_result", {}, {int_attr("list", 3)})), asc::Type::scalar(asc::DType::UInt16));
+  EXPECT_TRUE(is_error(error_of([&] { w_.op("get_mrg_sort_result", {}, {int_attr("list", 4)}); }), ASC_ERR_TYPE,
+                       {"list must be 0..3"}));
+  Value n = w_.cast(w_.i32(32), ASC_DTYPE_UINT32);
+  EXPECT_EQ(type(w_.op("get_sort_len", {n}, {int_attr("dtype", ASC_DTYPE_FLOAT16)})),
+            asc::Type::scalar(asc::DType::UInt32));
+  EXPECT_TRUE(is_error(error_of([&] { w_.op("get_sort_offset", {n}, {int_attr("dtype", ASC_DTYPE_INT32)}); }),
+                       ASC_ERR_TYPE, {"float16 or float32"}));
+  EXPECT_TRUE(is_error(error_of([&] {
+                         w_.op("proposal_concat", {d, f, w_.i32(1), w_.i32(6)});
+                       }),
+                       ASC_ERR_TYPE, {"mode_number must be in [0, 5], got 6"}));
+}
+
 // The Matmul markers the front end writes for the Ascend C emitter: a known call with its operands, and a
 // register_matmul with the workspace, the tiling's 49 fields and valid MatmulTypes.
 TEST_F(IrTest, MatmulMarkersAreChecked) {

@@ -626,4 +626,106 @@ TEST(ScalarSemantics, IntegerDivisionByZeroIsARuntimeError) {
   EXPECT_EQ(e->loc().line, line);
 }
 
+// ---- the region-proposal sorts, on a platform row that has them -----------------------------------------------
+// No A2/A3 row has RpSort16, ProposalConcat, ProposalExtract or MrgSort4: the launch fails naming the platform.
+// On a copy of the Ascend910B1 row with Platform::region_proposals set (as a row of the Atlas training series
+// would be) they run on 8-element proposals [x1, y1, x2, y2, score, label, -, -], checked here against loops
+// written from the documentation: proposal_concat into the score field, rp_sort16, proposal_extract back, and
+// mrg_sort4 of the sorted groups.
+template <typename T>
+struct ProposalKernel {
+  static constexpr int64_t kElements = 64;              // 4 repeats of 16
+  static constexpr int64_t kProposals = kElements * 8;  // elements of the proposal buffers
+  static constexpr asc_dtype_t kDtype = dtype_of<T>();
+  asc::Module m;
+  CoreWriter w{m, "proposals", gm_params(kDtype, 3)};
+  Value zero = w.i32(0);
+  Value x_gm = w.global_tensor(w.param(0), zero, w.i32(kElements));
+  Value p_gm = w.global_tensor(w.param(1), zero, w.i32(kProposals));
+  Value z_gm = w.global_tensor(w.param(2), zero, w.i32(kProposals));
+  Value x = w.local_tensor(0, kElements, kDtype, ASC_POS_VECIN, "scores");
+  Value p = w.local_tensor(4096, kProposals, kDtype, ASC_POS_VECCALC, "proposals");
+  Value q = w.local_tensor(12288, kProposals, kDtype, ASC_POS_VECCALC, "sorted");
+  Value z = w.local_tensor(20480, kProposals, kDtype, ASC_POS_VECOUT, "merged");
+  std::vector<T> xs, ps, zs = std::vector<T>(kProposals, static_cast<T>(-7));
+
+  ProposalKernel() {
+    // few distinct scores (ties within and across the groups); the proposals' other fields are their number
+    std::vector<int> draw = random_values<int>(kElements, 5, -4, 4);
+    for (int v : draw) xs.push_back(static_cast<T>(v * 0.5));
+    for (int64_t i = 0; i < kProposals; ++i) ps.push_back(static_cast<T>(i % 8 == 4 ? 0 : i / 8 + 0.25 * (i % 8)));
+  }
+  void build() {
+    w.data_copy(x, x_gm, w.i32(kElements));
+    w.data_copy(p, p_gm, w.i32(kProposals));
+    w.data_copy(z, z_gm, w.i32(kProposals));
+    w.sync(MTE2_V, zero);
+    w.op("proposal_concat", {p, x, w.i32(4), w.i32(4)});
+    w.op("pipe_barrier", {}, {int_attr("pipe", 1)});
+    w.op("rp_sort16", {q, p, w.i32(4)});
+    w.op("pipe_barrier", {}, {int_attr("pipe", 1)});
+    const int64_t group = 16 * 8;  // elements of 16 proposals
+    w.op("mrg_sort4",
+         {z, q, w.local_slice(q, w.i32(group)), w.local_slice(q, w.i32(2 * group)), w.local_slice(q, w.i32(3 * group)),
+          w.i32(16), w.i32(16), w.i32(16), w.i32(16), w.i32(15), w.i32(1)},
+         {int_attr("if_exhausted_suspension", 0), int_attr("lists", 4)});
+    w.op("pipe_barrier", {}, {int_attr("pipe", 1)});
+    w.op("proposal_extract", {x, z, w.i32(4), w.i32(4)});
+    w.sync(V_MTE3, zero);
+    w.data_copy(z_gm, z, w.i32(kProposals));
+    w.data_copy(x_gm, x, w.i32(kElements));
+  }
+  void run(const asc::Platform& platform) {
+    std::vector<asc_arg_t> args{buffer_arg(xs), buffer_arg(ps), buffer_arg(zs)};
+    asc::sim::LaunchReport r = asc::sim::run_kernel(w.finish(), platform, 1, args.data(), args.size(), {});
+    (void)r;
+  }
+};
+
+template <typename T>
+void check_region_proposal_lane() {
+  ProposalKernel<T> k;
+  const std::vector<T> scores = k.xs, proposals = k.ps;
+  k.build();
+  asc::Platform with = *asc::find_platform("Ascend910B1");
+  with.region_proposals = true;
+  k.run(with);
+  // the reference: concat the scores into field 4, sort each group of 16 (stable), merge the 4 groups
+  struct P {
+    float score;
+    int64_t number;
+  };
+  std::vector<std::vector<P>> groups(4);
+  for (int64_t i = 0; i < ProposalKernel<T>::kElements; ++i) groups[i / 16].push_back({float(scores[i]), i});
+  for (auto& g : groups) std::stable_sort(g.begin(), g.end(), [](P a, P b) { return a.score > b.score; });
+  std::vector<P> merged;
+  size_t at[4] = {0, 0, 0, 0};
+  for (int n = 0; n < 64; ++n) {
+    int best = -1;
+    for (int g = 0; g < 4; ++g)
+      if (at[g] < 16 && (best < 0 || groups[g][at[g]].score > groups[best][at[best]].score)) best = g;
+    merged.push_back(groups[best][at[best]++]);
+  }
+  for (int64_t j = 0; j < 64; ++j) {
+    EXPECT_EQ(float(k.xs[j]), merged[j].score) << j;  // proposal_extract of the score field
+    for (int f = 0; f < 8; ++f) {
+      float want = f == 4 ? merged[j].score : float(proposals[merged[j].number * 8 + f]);
+      EXPECT_EQ(float(k.zs[j * 8 + f]), want) << "proposal " << j << " field " << f;
+    }
+  }
+}
+
+TEST(RegionProposals, RunOnAPlatformThatHasThem) {
+  check_region_proposal_lane<_Float16>();  // 16-byte proposals (the Atlas training series)
+  check_region_proposal_lane<float>();     // 32-byte proposals (Atlas inference AI Core)
+}
+
+TEST(RegionProposals, AreAnErrorOnAtlasA2) {
+  ProposalKernel<_Float16> k;
+  k.build();
+  EXPECT_TRUE(is_error(error_of([&] { k.run(*asc::find_platform("Ascend910B1")); }), ASC_ERR_UNSUPPORTED,
+                       {"proposal_concat (Ascend C AscendC::ProposalConcat) is a region-proposal instruction",
+                        "Ascend910B1 (Atlas A2/A3) does not have it"}));
+}
+
 }  // namespace

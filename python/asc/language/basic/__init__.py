@@ -25,6 +25,18 @@ from .debug import dump_tensor, printf
 from .gather import brcb, gather, gather_mask, scatter
 from .layout import transpose
 from .mask import MASK_PLACEHOLDER, reset_mask, set_mask_count, set_mask_norm, set_vector_mask
+from .proposal import (
+    get_mrg_sort_result,
+    get_sort_len,
+    get_sort_offset,
+    mrg_sort,
+    mrg_sort4,
+    proposal_concat,
+    proposal_extract,
+    rp_sort16,
+    sort,
+    sort32,
+)
 from .reduce import (
     block_reduce_max,
     block_reduce_min,
@@ -76,6 +88,16 @@ __all__ = [
     "init_soc_state",
     "set_hccl_context",
     "trap",
+    "sort32",
+    "sort",
+    "mrg_sort",
+    "mrg_sort4",
+    "get_mrg_sort_result",
+    "get_sort_len",
+    "get_sort_offset",
+    "rp_sort16",
+    "proposal_concat",
+    "proposal_extract",
     "scalar_cast",
     "scalar_get_sff_value",
     "scalar_get_count_of_value",

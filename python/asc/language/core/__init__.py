@@ -93,7 +93,6 @@ from .param_structs import (
     LoadData3DParamsV2Pro,
     LoadDataRepeatParam,
     LoadImageToLocalParams,
-    MrgSort4Info,
     SliceInfo,
     TransDataTo5HDParams,
     VdeqInfo,
@@ -109,8 +108,9 @@ from .properties import (
 )
 from .repeat_params import BinaryRepeatParams, CopyRepeatParams, UnaryRepeatParams
 from .shape_info import Array, ShapeInfo, array, get_shape_size
+from .sort_params import MrgSort4Info, MrgSortSrcList
 from .struct import Field, Struct
-from .tensor import GlobalAddress, GlobalTensor, LocalTensor, LocalTensorAuto, MrgSortSrcList
+from .tensor import GlobalAddress, GlobalTensor, LocalTensor, LocalTensorAuto
 
 __all__ = [
     "MrgSortSrcList",

@@ -93,19 +93,6 @@ class LoadImageToLocalParams:
 
 
 @dataclass
-class MrgSort4Info:
-    """mrg_sort4: the lengths of the (up to 4) sorted lists, which of them are valid (bits), repeats."""
-
-    __asc_builtin__ = True
-
-    element_lengths: Any = field(default_factory=lambda: [0, 0, 0, 0])
-    if_exhausted_suspension: Any = False
-    valid_bit: Any = 15
-    repeat_times: Any = 1
-    handle: Any = _handle()
-
-
-@dataclass
 class SliceInfo:
     """One dimension of a sliced data_copy: elements [start_index, end_index] every `stride`, `burst_len`
     32-byte blocks each, of a dimension of `shape_value`. The defaults are one 32-byte block."""

@@ -361,18 +361,3 @@ class LocalTensorAuto(LocalTensor):
         self.dtype, self.position = dtype, TPosition.VECCALC
         self.shape = list(shape) if isinstance(shape, (tuple, list)) else [shape]
         self._shape_info, self._user_tag = None, 0
-
-
-class MrgSortSrcList:
-    """The (2 to 4) sorted lists a mrg_sort merges, LocalTensors of one dtype (the instruction comes with a later
-    issue): ``asc.MrgSortSrcList(dtype, src1, src2, src3=None, src4=None)``."""
-
-    __asc_builtin__ = True
-
-    def __init__(self, dtype: dt.DataType, src1: LocalTensor, src2: LocalTensor, src3: Optional[LocalTensor] = None,
-                 src4: Optional[LocalTensor] = None, handle: Any = None) -> None:  # fmt: skip
-        srcs = [s for s in (src1, src2, src3, src4) if s is not None]
-        for s in srcs:
-            if not isinstance(s, LocalTensor) or s.dtype != dtype:
-                raise CodegenError(f"MrgSortSrcList: the lists must be LocalTensors of {dtype!r}, got {s!r}")
-        self.dtype, self.srcs = dtype, srcs
