@@ -69,6 +69,15 @@ def fused_kernel(x: asc.GlobalAddress, y: asc.GlobalAddress, z: asc.GlobalAddres
             asc.mul_cast(d, s0, s1, a0, a1, params)
         else:
             asc.add_deq_relu(d, s0, s1, a0, a1, params)
+    elif FORM == "counter":  # the mask register in counter mode: a0 elements, repeats as needed
+        asc.set_mask_count()
+        asc.set_vector_mask(a0, dtype=asc.float32, mode=asc.MaskMode.COUNTER)
+        if OP == "add_relu_cast":
+            asc.add_relu_cast(d, s0, s1, asc.MASK_PLACEHOLDER, 1, params, is_set_mask=False)
+        else:
+            asc.add_deq_relu(d, s0, s1, asc.MASK_PLACEHOLDER, 1, params, is_set_mask=False)
+        asc.set_mask_norm()
+        asc.reset_mask()
     else:  # a bit mask [low, high]
         if OP == "add_relu_cast":
             asc.add_relu_cast(d, s0, s1, [a0, a8], a1, params)
@@ -203,6 +212,19 @@ def test_mask_mode(op, src, dst, case, rng):
     z = launch(op, x, y, dst, "bits", as_signed64(low), repeats, *blk, *rep, as_signed64(high))
     want = mask_reference(op, x, y, dst, bits, repeats, blk, rep)
     np.testing.assert_array_equal(z.view(np.uint8), want.view(np.uint8))
+
+
+@pytest.mark.parametrize("op,src", [("add_relu_cast", np.float32), ("add_deq_relu", np.int32)])
+@pytest.mark.parametrize("count", [64, 100, 300])
+def test_counter_mode_with_the_mask_register(op, src, count, rng):
+    # is_set_mask=False in counter mode: ceil(count / 64) repeats of 64 elements, the last one partial;
+    # contiguous strides (a repeat: 8 source blocks, 4 float16 destination blocks)
+    n = N_BYTES // np.dtype(src).itemsize
+    x, y = values(rng, src, n), values(rng, src, n)
+    z = launch(op, x, y, np.float16, "counter", count, 0, 1, 1, 1, 4, 8, 8)
+    want = np.full(N_BYTES, SENTINEL, np.uint8).view(np.float16)
+    want[:count] = lane(op, x[:count], y[:count], np.float16)
+    np.testing.assert_array_equal(z.view(np.uint16), want.view(np.uint16))
 
 
 # ---- cast_deq and set_deq_scale -------------------------------------------------------------------------------
