@@ -330,16 +330,17 @@ def test_cast_deq_int16_count(dst, vec, half, count, rng):
 
 @pytest.mark.parametrize("vec", [False, True])
 @pytest.mark.parametrize("form", ["mask", "bits"])
+@pytest.mark.parametrize("half", [True, False])
 @pytest.mark.parametrize(
     "repeats,dst_blk,src_blk,dst_rep,src_rep", [(1, 1, 1, 8, 8), (3, 1, 1, 8, 8), (2, 2, 1, 16, 9)]
 )
-def test_cast_deq_int16_mask(vec, form, repeats, dst_blk, src_blk, dst_rep, src_rep, rng):
+def test_cast_deq_int16_mask(vec, form, half, repeats, dst_blk, src_blk, dst_rep, src_rep, rng):
     x = rng.integers(-400, 400, N_BYTES // 2).astype(np.int16)
     bits = (1 << 100) - 1 if form == "mask" else int(rng.integers(1, 2**63)) | (int(rng.integers(0, 2**63)) << 64)
     low, high = bits & (2**64 - 1), bits >> 64
     mask = 100 if form == "mask" else as_signed64(low)
     set_form = "vector_signed" if vec else "quant"
-    z, _ = deq_launch(x, np.int8, form, set_form, vec, False, mask, repeats, dst_blk, src_blk, dst_rep, src_rep,
+    z, _ = deq_launch(x, np.int8, form, set_form, vec, half, mask, repeats, dst_blk, src_blk, dst_rep, src_rep,
                       as_signed64(high), scale=1.5, offset=-7, sign=1)  # fmt: skip
     want = np.full(z.nbytes, SENTINEL, np.uint8)
     for r in range(repeats):
@@ -350,7 +351,7 @@ def test_cast_deq_int16_mask(vec, form, repeats, dst_blk, src_blk, dst_rep, src_
             offsets = np.array([offset9(o) for o in VDEQ_OFFSETS])[es % 16]
         else:
             scales, offsets = np.float32(1.5), -7
-        want[deq_positions(es, False, r, dst_blk, dst_rep)] = deq_int16(x[src_at], scales, offsets, True).view(np.uint8)
+        want[deq_positions(es, half, r, dst_blk, dst_rep)] = deq_int16(x[src_at], scales, offsets, True).view(np.uint8)
     np.testing.assert_array_equal(z.view(np.uint8), want)
 
 
