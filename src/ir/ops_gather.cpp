@@ -78,7 +78,8 @@ int64_t gather_mask_extent(const Op& op, const int64_t* in, size_t index, int64_
 // ---- gatherb, get_gather_mask_remain_count, bilinear_interpolation ------------------------------------------
 // Gatherb(dst, src0, offset, repeatTime, GatherRepeatParams(dstBlkStride, dstRepStride)): repeat r copies the 8
 // 32-byte blocks of src0 at byte offsets offset[8r .. 8r + 7] (each 32-byte aligned) to dst blocks
-// r * dstRepStride + b * dstBlkStride; no mask; repeatTime 1..255, dstBlkStride 0..255, dstRepStride 0..4095
+// r * dstRepStride + b * dstBlkStride; no mask; repeatTime 1..255 (the Model takes 0 as no copy), dstBlkStride
+// 0..255, dstRepStride 0..4095
 // (https://compiler-team-ru.github.io/pyasc/python-api/rst/language/generated/asc.language.basic.gatherb.html,
 //  the vgatherb intrinsic's ranges:
 //  https://www.hiascend.com/document/detail/zh/canncommercial/850/API/cceintrinsicapi/cceapi_0058.html).
@@ -94,8 +95,9 @@ int64_t gatherb_extent(const Op& op, const int64_t* in, size_t index, int64_t) {
   int64_t repeats = in[3], blk = in[4], rep = in[5];
   if (index == 0 && (repeats < 0 || repeats > 255 || blk < 0 || blk > 255 || rep < 0 || rep > 4095))
     fail(ASC_ERR_INVALID_ARGUMENT, op.loc,
-         "gatherb: repeat_times {} must be 1..255, dst_blk_stride {} 0..255 and dst_rep_stride {} 0..4095", repeats,
-         blk, rep);
+         "gatherb: repeat_times {} must be 0..255 (0 copies nothing), dst_blk_stride {} 0..255 and dst_rep_stride {} "
+         "0..4095",
+         repeats, blk, rep);
   if (repeats == 0) return 0;
   return index == 0 ? repeats * 8 * 4 : ((repeats - 1) * rep + 7 * blk) * 32 + 32;
 }

@@ -87,7 +87,7 @@ def gatherb(dst: Any, src0: Any, offset: Any, repeat_times: Any, repeat_params: 
     """``AscendC::Gatherb``: repeat r copies the 8 32-byte blocks of src0 at byte offsets
     ``offset[8r .. 8r + 7]`` (a uint32 LocalTensor; each a multiple of 32) to the dst blocks
     ``r * repeat_params.dst_rep_stride + b * repeat_params.dst_blk_stride`` (an asc.GatherRepeatParams); no mask.
-    16- and 32-bit dtypes; repeat_times 1..255."""
+    16- and 32-bit dtypes; repeat_times 0..255 (0 copies nothing)."""
     if not isinstance(repeat_params, GatherRepeatParams):
         raise CodegenError(
             f"gatherb: repeat_params must be an asc.GatherRepeatParams, got {type(repeat_params).__name__}"
