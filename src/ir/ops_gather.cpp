@@ -75,6 +75,84 @@ int64_t gather_mask_extent(const Op& op, const int64_t* in, size_t index, int64_
   return (repeats - 1) * in[8] * 32 + (per_repeat + 7) / 8;  // the pattern's bits
 }
 
+// ---- gatherb, get_gather_mask_remain_count, bilinear_interpolation ------------------------------------------
+// Gatherb(dst, src0, offset, repeatTime, GatherRepeatParams(dstBlkStride, dstRepStride)): repeat r copies the 8
+// 32-byte blocks of src0 at byte offsets offset[8r .. 8r + 7] (each 32-byte aligned) to dst blocks
+// r * dstRepStride + b * dstBlkStride; no mask; repeatTime 1..255 (the Model takes 0 as no copy), dstBlkStride
+// 0..255, dstRepStride 0..4095
+// (https://compiler-team-ru.github.io/pyasc/python-api/rst/language/generated/asc.language.basic.gatherb.html,
+//  the vgatherb intrinsic's ranges:
+//  https://www.hiascend.com/document/detail/zh/canncommercial/850/API/cceintrinsicapi/cceapi_0058.html).
+// gatherb operands: dst, src0, offset, repeat_times, dst_blk_stride, dst_rep_stride. Effect 0 reads the offsets,
+// 1 the src0 blocks (data dependent), 2 writes dst.
+void check_gatherb(const OpView& v) {
+  check_ub_same_dtype(v);
+  require_ub_position(v, 2, "offset");
+  if (v.operand_type(2).dtype != DType::UInt32) type_error(v, "offset must be a LocalTensor of uint32 byte offsets");
+}
+
+int64_t gatherb_extent(const Op& op, const int64_t* in, size_t index, int64_t) {
+  int64_t repeats = in[3], blk = in[4], rep = in[5];
+  if (index == 0 && (repeats < 0 || repeats > 255 || blk < 0 || blk > 255 || rep < 0 || rep > 4095))
+    fail(ASC_ERR_INVALID_ARGUMENT, op.loc,
+         "gatherb: repeat_times {} must be 0..255 (0 copies nothing), dst_blk_stride {} 0..255 and dst_rep_stride {} "
+         "0..4095",
+         repeats, blk, rep);
+  if (repeats == 0) return 0;
+  return index == 0 ? repeats * 8 * 4 : ((repeats - 1) * rep + 7 * blk) * 32 + 32;
+}
+
+// BilinearInterpolation(dst, src0, src0Offset, src1, mask, hRepeat, repeatMode, dstBlkStride, vROffset, vRepeat,
+// sharedTmpBuffer), half: vertical iteration v (vRepeat of them) runs hRepeat horizontal ones; horizontal
+// iteration k = v * hRepeat + h reads the 8 src0 blocks at byte offsets src0Offset[8k .. 8k + 7], multiplies
+// each by src1[k] (repeatMode false) or block b by src1[8k + b] (true), and adds the products into the 8 dst
+// blocks at v * vROffset elements + b * dstBlkStride blocks, the first horizontal iteration writing them; the
+// mask selects elements of the 128. vROffset is 128..65534 elements and a multiple of 16
+// (https://www.hiascend.com/document/detail/en/canncommercial/850/API/ascendcopapi/atlasascendc_api_07_0222.html,
+//  https://gitcode.com/cann/asc-devkit/blob/9.0.0-beta.1/docs/api/context/BilinearInterpolation(ISASI).md).
+// Operands: dst, src0, src0_offset, src1, mask0, mask1, h_repeat, repeat_mode, dst_blk_stride, v_r_offset,
+// v_repeat, shared_tmp_buffer (unused by the Model). Effects: 0 reads src0_offset, 1 src1, 2 src0 (data
+// dependent), 3 writes dst.
+void check_bilinear(const OpView& v) {
+  require_ub_position(v, 0, "dst");
+  require_ub_position(v, 1, "src0");
+  require_ub_position(v, 2, "src0_offset");
+  require_ub_position(v, 3, "src1");
+  require_ub_position(v, 11, "shared_tmp_buffer");
+  for (size_t i : {0, 1, 3})
+    if (v.operand_type(i).dtype != DType::Float16)
+      type_error(v, fmt::format("{} must hold float16 (Atlas A2 interpolates half), got {}",
+                                i == 0   ? "dst"
+                                : i == 1 ? "src0"
+                                         : "src1",
+                                dtype_name(v.operand_type(i).dtype)));
+  if (v.operand_type(2).dtype != DType::UInt32)
+    type_error(v, "src0_offset must be a LocalTensor of uint32 byte offsets");
+  if (v.operand_type(11).dtype != DType::UInt8) type_error(v, "shared_tmp_buffer must be a LocalTensor of uint8");
+  if (v.op.attr_int(0) != 0 && v.op.attr_int(0) != 1)
+    type_error(v, "mask_mode is 0 (continuous: the first mask elements) or 1 (bit mask)");
+}
+
+int64_t bilinear_extent(const Op& op, const int64_t* in, size_t index, int64_t) {
+  int64_t h = in[6], mode = in[7], blk = in[8], voff = in[9], vrep = in[10];
+  if (index == 0) {
+    if (h < 0 || h > 255 || vrep < 0 || vrep > 255 || blk < 0 || blk > 65535)
+      fail(ASC_ERR_INVALID_ARGUMENT, op.loc,
+           "bilinear_interpolation: h_repeat {} and v_repeat {} must be 0..255, dst_blk_stride {} 0..65535", h, vrep,
+           blk);
+    if (voff < 128 || voff >= 65535)
+      fail(ASC_ERR_INVALID_ARGUMENT, op.loc, "bilinear_interpolation: v_r_offset {} must be 128..65534 elements", voff);
+    if (voff % 16 != 0)
+      fail(ASC_ERR_MISALIGNED, op.loc,
+           "bilinear_interpolation: v_r_offset {} elements is {} bytes, not a multiple of 32", voff, voff * 2);
+  }
+  int64_t iterations = h * vrep;
+  if (iterations == 0) return 0;
+  if (index == 0) return iterations * 8 * 4;
+  if (index == 1) return (mode ? iterations * 8 : iterations) * 2;
+  return (vrep - 1) * voff * 2 + 7 * blk * 32 + 32;
+}
+
 }  // namespace
 
 void define_gather_ops(OpTable& t) {
@@ -140,6 +218,44 @@ void define_gather_ops(OpTable& t) {
                  std::string("uint64_t {result} = 0;\n{api}({0}, {1}, ") + (tensor_pattern ? "{2}" : "{2:uint8_t}") +
                      ", {3:bool}, {4:uint32_t}, AscendC::GatherMaskParams({5..9:uint16_t}), {result});");
   }
+  t.def(OpCode::Gatherb, "gatherb")
+      .pipe(Pipe::V)
+      .operands(3, K::LocalTensor)
+      .operands(3, K::IntScalar)
+      .check(check_gatherb)
+      .reads(2, extent())
+      .reads(1, Span::data_dependent().aligned())
+      .writes(0, extent())
+      .extent(gatherb_extent)
+      .dtypes(kBitsDtypes)
+      .cost(CostKind::Vector)
+      .doc("dst block 8r + b = the src0 block at byte offset offset[8r + b]")
+      .ascendc("AscendC::Gatherb", "{api}({0..3}, {3:uint8_t}, AscendC::GatherRepeatParams({4..6:uint16_t}));");
+  // RSVD_CNT, which every gather_mask sets: read once the vector instructions before it ran
+  t.def(OpCode::GetGatherMaskRemainCount, "get_gather_mask_remain_count")
+      .pipe(Pipe::V)
+      .result(uint64_result)
+      .cost(CostKind::Vector)
+      .doc("the kept count of this core's last gather_mask")
+      .ascendc("AscendC::GetGatherMaskRemainCount", "uint64_t {result} = static_cast<uint64_t>({api}());");
+  t.def(OpCode::BilinearInterpolation, "bilinear_interpolation")
+      .pipe(Pipe::V)
+      .operands(4, K::LocalTensor)
+      .operands(7, K::IntScalar)
+      .operands({K::LocalTensor})
+      .attr("mask_mode")
+      .check(check_bilinear)
+      .reads(2, extent())
+      .reads(3, extent())
+      .reads(1, Span::data_dependent().aligned())
+      .writes(0, extent())
+      .extent(bilinear_extent)
+      .dtypes(dtype_bits({DType::Float16}))
+      .mask_register(MaskReg::Operands, 4)
+      .cost(CostKind::Vector)
+      .doc("dst blocks += src0 blocks at src0_offset * src1, per horizontal iteration")
+      .ascendc("AscendC::BilinearInterpolation",
+               "{api}({0..4}, {mask:4}, {6:uint8_t}, {7:bool}, {8:uint16_t}, {9:uint16_t}, {10:uint8_t}, {11});");
 }
 
 }  // namespace asc::rows

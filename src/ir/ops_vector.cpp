@@ -231,9 +231,238 @@ int64_t transpose_extent(const Op& op, const int64_t* in, size_t index, int64_t 
   return elements * size;
 }
 
+// ---- conversions with arithmetic, and the deq-scale register ---------------------------------------
+// Ascend C's fused conversions (Atlas A2 rows of each page's dtype table):
+//   AddReluCast / SubReluCast: dst = Cast(max(src0 +/- src1, 0)): float -> half, half -> int8, int16 -> int8
+//     (https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/800alpha001/apiref/ascendcopapi/atlasascendc_api_07_0044.html,
+//      https://www.hiascend.com/document/detail/en/canncommercial/850/API/ascendcopapi/atlasascendc_api_07_0047.html)
+//   MulCast: dst = Cast(src0 * src1): half -> int8 / uint8
+//   AddDeqRelu: dst = max(Deq(src0 + src1), 0), int32 -> half, Deq(x) = x * DEQSCALE (the half scale of
+//     SetDeqScale(half))
+//     (https://www.hiascend.com/document/detail/en/canncommercial/850/API/ascendcopapi/atlasascendc_api_07_0045.html)
+//   CastDeq<T, U, isVecDeq, halfBlock>: int16 -> int8 / uint8, dst = src * scale + offset with the scale,
+//     offset and sign mode of SetDeqScale(float, int16_t, bool) (isVecDeq = false) or, element e of each
+//     16-element block, group e of the 16 of SetDeqScale(vdeq, VdeqInfo) (isVecDeq = true); the 16 results of
+//     a source block fill the lower (halfBlock) or upper half of the destination block of the same index;
+//     int32 -> half, dst = src * the half scale
+//     (https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/ascendcopapi/atlasascendc_api_07_0074.html)
+//   SetDeqScale (https://gitcode.com/cann/asc-devkit/blob/9.0.0-beta.2/docs/api/context/SetDeqScale.md): the
+//     scalar unit writes the DEQSCALE register; the VdeqInfo form also writes the 16 groups to the 128-byte
+//     uint64 tensor vdeq.
+// The operands of the binary ones are the vector family's (dst, src0, src1, count | mask0, mask1, repeat,
+// 3 block strides, 3 repeat strides); a repeat holds 256 bytes of the wider dtype, as cast's.
+struct FusedPair {
+  DType src, dst;
+};
+
+bool fused_pair_ok(OpCode code, DType src, DType dst) {
+  using D = DType;
+  static const FusedPair kReluCast[] = {{D::Float32, D::Float16}, {D::Float16, D::Int8}, {D::Int16, D::Int8}};
+  static const FusedPair kMulCast[] = {{D::Float16, D::Int8}, {D::Float16, D::UInt8}};
+  static const FusedPair kDeqRelu[] = {{D::Int32, D::Float16}};
+  static const FusedPair kCastDeq[] = {{D::Int16, D::Int8}, {D::Int16, D::UInt8}, {D::Int32, D::Float16}};
+  auto in = [&](const auto& pairs) {
+    for (const FusedPair& p : pairs)
+      if (p.src == src && p.dst == dst) return true;
+    return false;
+  };
+  switch (code) {
+    case OpCode::VAddReluCast:
+    case OpCode::VAddReluCastMask:
+    case OpCode::VSubReluCast:
+    case OpCode::VSubReluCastMask: return in(kReluCast);
+    case OpCode::VMulCast:
+    case OpCode::VMulCastMask: return in(kMulCast);
+    case OpCode::VAddDeqRelu:
+    case OpCode::VAddDeqReluMask: return in(kDeqRelu);
+    default: return in(kCastDeq);
+  }
+}
+
+const char* fused_pairs_text(OpCode code) {
+  switch (code) {
+    case OpCode::VAddReluCast:
+    case OpCode::VAddReluCastMask:
+    case OpCode::VSubReluCast:
+    case OpCode::VSubReluCastMask: return "float32 -> float16, float16 -> int8, int16 -> int8";
+    case OpCode::VMulCast:
+    case OpCode::VMulCastMask: return "float16 -> int8, float16 -> uint8";
+    case OpCode::VAddDeqRelu:
+    case OpCode::VAddDeqReluMask: return "int32 -> float16";
+    default: return "int16 -> int8, int16 -> uint8, int32 -> float16";
+  }
+}
+
+void check_fused(const OpView& v) {
+  const bool binary = v.op.code != OpCode::VCastDeq && v.op.code != OpCode::VCastDeqMask;
+  require_ub_position(v, 0, "dst");
+  require_ub_position(v, 1, binary ? "src0" : "src");
+  if (binary) {
+    require_ub_position(v, 2, "src1");
+    if (v.operand_type(1).dtype != v.operand_type(2).dtype)
+      type_error(v, fmt::format("src0 holds {} but src1 holds {}: they must match", dtype_name(v.operand_type(1).dtype),
+                                dtype_name(v.operand_type(2).dtype)));
+  }
+  DType dst = v.operand_type(0).dtype, src = v.operand_type(1).dtype;
+  if (!fused_pair_ok(v.op.code, src, dst))
+    type_error(
+        v, fmt::format("converts {} (got {} -> {})", fused_pairs_text(v.op.code), dtype_name(src), dtype_name(dst)));
+  if (v.op.info().mask_mode) check_mask_mode(v);
+}
+
+// cast_deq's destination bytes: int16 -> 8-bit, one 32-byte block per 16 source elements (half of it written);
+// int32 -> half, 2 bytes per element. Count form operands dst, src, count; mask form dst, src, mask0, mask1,
+// repeat, dst_blk, src_blk, dst_rep, src_rep (a repeat: 8 source blocks). Effect 0 reads src, 1 writes dst.
+int64_t cast_deq_extent(const Op& op, const int64_t* in, size_t, int64_t size) {
+  const bool to_bytes = size == 1;
+  if (op.code == OpCode::VCastDeq) return to_bytes ? ceil_div(in[2], 16) * 32 : in[2] * 2;
+  int64_t repeats = in[4], blk = in[5], rep = in[7];
+  if (repeats <= 0) return 0;
+  // a repeat writes 8 destination blocks (int16 source) or 4 (64 halves from int32)
+  return ((repeats - 1) * rep + (to_bytes ? 7 : 3) * blk) * 32 + 32;
+}
+
+void check_set_deq_vector(const OpView& v) {
+  require_ub_position(v, 0, "vdeq");
+  if (v.operand_type(0).dtype != DType::UInt64) type_error(v, "vdeq must be a LocalTensor of uint64");
+  int64_t words;  // a constant where the Python API built the op; the CPU proof's one-op kernels pass it in
+  if (v.operand_const_int(1, &words) && words != 16)
+    type_error(v, fmt::format("operand 1 is the 16 words of vdeq (VDEQ_TENSOR_SIZE), got {}", words));
+  for (size_t i = 2; i < 18; ++i)
+    if (!dtype_is_float(v.operand_type(i).dtype))
+      type_error(v, fmt::format("VdeqInfo scale {} must be a float, got {}", i - 2, v.operand_type(i).str()));
+}
+
+// The 16 groups of SetDeqScale(vdeq, VdeqInfo), spelled as VdeqInfo's three arrays.
+std::string vdeq_spelling() {
+  return "{{\nconst float asc_vdeq_scale[16] = {{{2..18:float}}};\n"
+         "const int16_t asc_vdeq_offset[16] = {{{18..34:int16_t}}};\n"
+         "const bool asc_vdeq_sign[16] = {{{34..50:bool}}};\n"
+         "{api}({0}, AscendC::VdeqInfo(asc_vdeq_scale, asc_vdeq_offset, asc_vdeq_sign));\n}}";
+}
+
+void fused_rows(OpTable& t, OpCode count_code, OpCode mask_code, const char* name, const char* mask_name,
+                const char* api, const char* doc) {
+  uint32_t dst_dtypes = 0;
+  for (unsigned d = 0; d < ASC_DTYPE_COUNT; ++d)
+    for (unsigned s = 0; s < ASC_DTYPE_COUNT; ++s)
+      if (fused_pair_ok(count_code, static_cast<DType>(s), static_cast<DType>(d))) dst_dtypes |= 1u << d;
+  t.def(count_code, name)
+      .pipe(Pipe::V)
+      .operands(3, K::LocalTensor)
+      .operands({K::IntScalar})
+      .check(check_fused)
+      .reads(1, count(3))
+      .reads(2, count(3))
+      .writes(0, count(3))
+      .cost(CostKind::Vector)
+      .mask_register(MaskReg::Resets)
+      .dtypes(dst_dtypes)
+      .doc(doc)
+      .ascendc(api, "{api}({0..3}, {3:int32_t});");
+  // mask form: dst, src0, src1, mask0, mask1, repeat_times, 3 block strides, 3 repeat strides
+  t.def(mask_code, mask_name)
+      .pipe(Pipe::V)
+      .operands(3, K::LocalTensor)
+      .operands(9, K::IntScalar)
+      .attr("mask_mode")
+      .vector(VecFamily::NONE, true)
+      .check(check_fused)
+      .reads(1, strided(3, 5, 7, 10))
+      .reads(2, strided(3, 5, 8, 11))
+      .writes(0, strided(3, 5, 6, 9))
+      .cost(CostKind::Vector)
+      .mask_register(MaskReg::Operands, 3)
+      .mask_by_wider_dtype()
+      .dtypes(dst_dtypes)
+      .doc(doc)
+      .ascendc(api,
+               "{api}<{T:0}, {T:1}, {set_mask}>({0..3}, {mask:3}, {5:uint8_t}, "
+               "AscendC::BinaryRepeatParams({6..12:uint16_t}));");
+}
+
+void define_deq_rows(OpTable& t) {
+  fused_rows(t, OpCode::VAddReluCast, OpCode::VAddReluCastMask, "add_relu_cast", "add_relu_cast.mask",
+             "AscendC::AddReluCast", "dst = cast(max(src0 + src1, 0))");
+  fused_rows(t, OpCode::VSubReluCast, OpCode::VSubReluCastMask, "sub_relu_cast", "sub_relu_cast.mask",
+             "AscendC::SubReluCast", "dst = cast(max(src0 - src1, 0))");
+  fused_rows(t, OpCode::VMulCast, OpCode::VMulCastMask, "mul_cast", "mul_cast.mask", "AscendC::MulCast",
+             "dst = cast(src0 * src1)");
+  fused_rows(t, OpCode::VAddDeqRelu, OpCode::VAddDeqReluMask, "add_deq_relu", "add_deq_relu.mask",
+             "AscendC::AddDeqRelu", "dst = max((src0 + src1) * deq_scale, 0)");
+  const uint32_t deq_dtypes = dtype_bits({DType::Int8, DType::UInt8, DType::Float16});
+  t.def(OpCode::VCastDeq, "cast_deq")
+      .pipe(Pipe::V)
+      .operands({K::LocalTensor, K::LocalTensor, K::IntScalar})
+      .attr("is_vec_deq")
+      .attr("half_block")
+      .check(check_fused)
+      .reads(1, count(2))
+      .writes(0, extent())
+      .extent(cast_deq_extent)
+      .cost(CostKind::Vector)
+      .mask_register(MaskReg::Resets)
+      .dtypes(deq_dtypes)
+      .doc("dst = src * deq_scale + deq_offset (the set_deq_scale register)")
+      .ascendc("AscendC::CastDeq",
+               "{api}<{T:0}, {T:1}, {bool:is_vec_deq}, {bool:half_block}>({0}, {1}, {2:uint32_t});");
+  // cast_deq.mask: dst, src, mask0, mask1, repeat_times, dst_blk, src_blk, dst_rep, src_rep
+  t.def(OpCode::VCastDeqMask, "cast_deq.mask")
+      .pipe(Pipe::V)
+      .operands({K::LocalTensor, K::LocalTensor})
+      .operands(7, K::IntScalar)
+      .attr("mask_mode")
+      .attr("is_vec_deq")
+      .attr("half_block")
+      .vector(VecFamily::NONE, true)
+      .check(check_fused)
+      .reads(1, strided(2, 4, 6, 8))
+      .writes(0, extent())
+      .extent(cast_deq_extent)
+      .cost(CostKind::Vector)
+      .mask_register(MaskReg::Operands, 2)
+      .mask_by_wider_dtype()
+      .dtypes(deq_dtypes)
+      .doc("dst = src * deq_scale + deq_offset (the set_deq_scale register)")
+      .ascendc("AscendC::CastDeq",
+               "{api}<{T:0}, {T:1}, {set_mask}, {bool:is_vec_deq}, {bool:half_block}>({0}, {1}, {mask:2}, "
+               "{4:uint8_t}, AscendC::UnaryRepeatParams({5..9:uint16_t}));");
+  // The scalar unit writes DEQSCALE; the vector instructions read it as they are dispatched (sim/cast.cpp).
+  t.def(OpCode::SetDeqScale, "set_deq_scale")
+      .operands({K::AnyScalar})
+      .check([](const OpView& v) {
+        if (!dtype_is_float(v.operand_type(0).dtype))
+          type_error(v, fmt::format("scale must be a float16, got {}", v.operand_type(0).str()));
+      })
+      .doc("DEQSCALE = the half scale (add_deq_relu, cast_deq int32 -> half)")
+      .ascendc("AscendC::SetDeqScale", "{api}({0:half});");
+  t.def(OpCode::SetDeqScaleQuant, "set_deq_scale.quant")
+      .operands({K::AnyScalar, K::IntScalar, K::IntScalar})
+      .check([](const OpView& v) {
+        if (!dtype_is_float(v.operand_type(0).dtype))
+          type_error(v, fmt::format("scale must be a float, got {}", v.operand_type(0).str()));
+      })
+      .doc("DEQSCALE = scale, offset (its low 9 bits, signed) and sign_mode (cast_deq int16 -> 8-bit)")
+      .ascendc("AscendC::SetDeqScale", "{api}({0:float}, {1:int16_t}, {2:bool});");
+  // set_deq_scale.vector: vdeq, the 16 words it writes there (VDEQ_TENSOR_SIZE, not spelled), 16 scales,
+  // 16 offsets, 16 sign modes (a scalar-unit op: wider than a pipe queue entry, and only the first operands can
+  // be sizes)
+  t.def(OpCode::SetDeqScaleVector, "set_deq_scale.vector")
+      .operands({K::LocalTensor, K::IntScalar})
+      .operands(16, K::AnyScalar)
+      .operands(32, K::IntScalar)
+      .check(check_set_deq_vector)
+      .writes(0, count(1))
+      .cost(CostKind::ScalarMemory)
+      .dtypes(dtype_bits({DType::UInt64}))
+      .doc("DEQSCALE = 16 groups of scale, offset, sign_mode, also written to vdeq (cast_deq is_vec_deq)")
+      .ascendc("AscendC::SetDeqScale", vdeq_spelling());
+}
+
 }  // namespace
 
 void define_vector_ops(OpTable& t) {
+  define_deq_rows(t);
   for (const VecSpec& spec : kVecSpecs) vector_rows(t, spec);
   t.def(OpCode::VCast, "cast")
       .pipe(Pipe::V)

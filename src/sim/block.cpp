@@ -150,6 +150,7 @@ void Block::issue(const Op& op) {
   entry.dispatched = timeline_.dispatch();
   entry.mask = mask_reg_;
   entry.atomic = atomic_;
+  if (reads_deq_scale(op.code)) entry.deq = deq_reg_;
   for (size_t i = 0; i < op.operands.size(); ++i) entry.in[i] = regs_[op.operands[i]];
   update_mask_register(op, entry.in.data());
   // Only a pipe that was idle can make progress now; a set_flag may release others.
@@ -181,6 +182,7 @@ bool Block::step(Pipe p) {
       break;
     default: {
       issued_mask_ = head.mask;
+      if (reads_deq_scale(op.code)) issued_deq_ = head.deq;
       running_op_ = &op;
       running_pipe_ = p;
       running_dispatched_ = head.dispatched;
@@ -314,7 +316,7 @@ uint64_t Block::check_effects(const Op& op, Pipe pipe, const RtValue* in) {
       continue;
     }
     std::array<int64_t, kMaxIssuedOperands> ints{};
-    for (size_t k = 0; k < op.operands.size(); ++k) ints[k] = in[k].i;
+    for (size_t k = 0; k < std::min(op.operands.size(), ints.size()); ++k) ints[k] = in[k].i;
     int64_t repeats =
         form == EffectForm::Results ? repeat_mask(*this, op, in, e.mask_operand, e.count_operand, dtype).repeats : 0;
     EffectElements span = decode_effect(op, kernel(), i, ints.data(), repeats);
@@ -336,7 +338,7 @@ uint64_t Block::check_effects(const Op& op, Pipe pipe, const RtValue* in) {
     GmRows rows;
     if (GmRowsFn rows_of = write ? op.info().gm_rows : op.info().gm_read_rows) {
       std::array<int64_t, kMaxIssuedOperands> ints{};
-      for (size_t k = 0; k < op.operands.size(); ++k) ints[k] = in[k].i;
+      for (size_t k = 0; k < std::min(op.operands.size(), ints.size()); ++k) ints[k] = in[k].i;
       rows = rows_of(op, ints.data(), dtype_size(kernel().type_of(op.operands[effects[i].tensor]).dtype));
     }
     auto record = [&](uint64_t from, uint64_t to) {
@@ -408,7 +410,7 @@ uint8_t* Block::strided_memory(const Op& op, const RtValue* in, DType dtype, con
 
 uint64_t Block::work_units(const Op& op, const RtValue* in) const {
   std::array<int64_t, kMaxIssuedOperands> ints{};
-  for (size_t k = 0; k < op.operands.size(); ++k) ints[k] = in[k].i;
+  for (size_t k = 0; k < std::min(op.operands.size(), ints.size()); ++k) ints[k] = in[k].i;
   DType sized = kernel().type_of(op.operands[op.info().extent_size_operand]).dtype;
   return static_cast<uint64_t>(std::max<int64_t>(0, op.info().work(op, ints.data(), dtype_size(sized))));
 }

@@ -107,6 +107,22 @@ struct VectorMaskReg {
   bool counter = false;
 };
 
+// The deq-scale register DEQSCALE, as the vector unit sees it. On the board it is one special register the
+// scalar unit writes (SetDeqScale): a half scale, or a float scale with a 9-bit offset and a sign mode packed in
+// one 64-bit word, or (the VdeqInfo form) the Unified Buffer address of the 128-byte vdeq tensor holding 16
+// such groups. The Model keeps the value the form set (for the vector form a copy of its 16 groups, so a
+// kernel that rewrites vdeq afterwards sees the groups set_deq_scale wrote), and a vector instruction reads the
+// register as it is dispatched, as it reads the mask register.
+struct DeqScaleReg {
+  enum Kind : uint8_t { Unset, HalfScale, Quant, Vector } kind = Unset;
+  struct Group {
+    float scale = 0;
+    int16_t offset = 0;  // sign-extended from its low 9 bits
+    bool sign = false;   // true: an int8 result, false: uint8
+  };
+  Group groups[16];  // HalfScale and Quant: groups[0]
+};
+
 // An op waiting in a pipe queue, with its operands (and the mask register, as
 // the hardware reads it at dispatch) captured at dispatch.
 struct Issued {
@@ -115,7 +131,11 @@ struct Issued {
   uint64_t dispatched = 0;  // cycle
   VectorMaskReg mask{};
   AtomicMode atomic{};
+  DeqScaleReg deq{};  // captured only for the instructions that read it (reads_deq_scale)
 };
+
+// The vector instructions that read DEQSCALE (cast_deq, add_deq_relu).
+bool reads_deq_scale(OpCode code);
 
 // A pipe's queue: issued in order, drained from the front. Slots are reused
 // once the queue empties, and next() hands one out as it is (only the fields
@@ -189,6 +209,11 @@ class Block {
   uint64_t& fixpipe_quant_scalar() { return fixpipe_quant_scalar_; }
   // The scalar unit's view of the mask register (set_vector_mask and friends).
   VectorMaskReg& mask_register() { return mask_reg_; }
+  // The scalar unit's view of DEQSCALE (set_deq_scale), and the register as the running op saw it at dispatch.
+  DeqScaleReg& deq_register() { return deq_reg_; }
+  const DeqScaleReg& issued_deq() const { return issued_deq_; }
+  // RSVD_CNT: how many elements the last gather_mask of this core kept (get_gather_mask_remain_count).
+  uint64_t& gather_mask_remain() { return gather_mask_remain_; }
   // The scalar unit's view of the atomic-write register (set_atomic_add and friends).
   AtomicMode& atomic_mode() { return atomic_; }
   // data_sync_barrier: the scalar unit goes on once the earlier accesses of that memory completed.
@@ -297,6 +322,8 @@ class Block {
   uint64_t cmp_mask_[2] = {0, 0};
   uint64_t fixpipe_quant_scalar_ = 0;
   uint16_t mrg_sort_result_[4] = {0, 0, 0, 0};
+  DeqScaleReg deq_reg_, issued_deq_;
+  uint64_t gather_mask_remain_ = 0;
   const Op* running_op_ = nullptr;  // the pipe op whose handler runs, and its pipe
   Pipe running_pipe_ = Pipe::S;
   uint64_t running_dispatched_ = 0;

@@ -2,6 +2,7 @@
 // selects, packed from dst[0]). Which source (gather) or destination
 // (gather_mask) elements they touch depends on data, so each access goes
 // through Block::dynamic_access: bounds-checked and seen by the sanitizer.
+#include <cmath>
 #include <cstring>
 
 #include "sim/handlers.h"
@@ -80,6 +81,7 @@ void gather_mask(Block& b, const Op& op, const RtValue* in, RtValue* out, bool t
       ++kept;
     }
   out->i = static_cast<int64_t>(kept);
+  b.gather_mask_remain() = kept;  // RSVD_CNT, for get_gather_mask_remain_count
 }
 
 }  // namespace
@@ -87,6 +89,76 @@ void gather_mask(Block& b, const Op& op, const RtValue* in, RtValue* out, bool t
 void exec_GatherMask(Block& b, const Op& op, const RtValue* in, RtValue* out) { gather_mask(b, op, in, out, true); }
 void exec_GatherMaskPattern(Block& b, const Op& op, const RtValue* in, RtValue* out) {
   gather_mask(b, op, in, out, false);
+}
+
+// RSVD_CNT: the kept count of this core's last gather_mask (0 before any).
+void exec_GetGatherMaskRemainCount(Block& b, const Op&, const RtValue*, RtValue* out) {
+  out->i = static_cast<int64_t>(b.gather_mask_remain());
+}
+
+namespace {
+
+// The byte offset entry k of a uint32 offset tensor names: a 32-byte aligned block start.
+int64_t block_offset(const Op& op, const uint8_t* offsets, int64_t k, const char* what) {
+  uint32_t offset;
+  std::memcpy(&offset, offsets + k * 4, 4);
+  if (offset % 32 != 0)
+    fail(ASC_ERR_MISALIGNED, op.loc, "{}: {}[{}] = {} bytes is not a multiple of 32 (a block start)", op.info().name,
+         what, k, offset);
+  return offset;
+}
+
+// A half result of the vector unit: rounded to nearest, saturating (a finite value never becomes inf).
+_Float16 to_half_saturating(float v) {
+  _Float16 h = static_cast<_Float16>(v);
+  if (std::isinf(static_cast<float>(h)) && std::isfinite(v)) return static_cast<_Float16>(v > 0 ? 65504.0f : -65504.0f);
+  return h;
+}
+
+}  // namespace
+
+// gatherb: dst block (r * dst_rep + b * dst_blk) = the src0 block at byte offset offset[8r + b].
+void exec_Gatherb(Block& b, const Op& op, const RtValue* in, RtValue*) {
+  const uint8_t* offsets = b.effect_ptr(0);
+  uint8_t* dst = b.effect_ptr(2);
+  for (int64_t r = 0; r < in[3].i; ++r)
+    for (int64_t k = 0; k < 8; ++k) {
+      int64_t offset = block_offset(op, offsets, r * 8 + k, "offset");
+      std::memcpy(dst + (r * in[5].i + k * in[4].i) * 32, b.dynamic_access(1, offset, 32), 32);
+    }
+}
+
+// bilinear_interpolation (the row's comment in ir/ops_gather.cpp): products and sums round to half.
+void exec_BilinearInterpolation(Block& b, const Op& op, const RtValue* in, RtValue*) {
+  uint64_t mask[2];
+  decode_mask(op, op.attr_int(0) == 0, in[4].i, in[5].i, DType::Float16, mask);
+  const int64_t h_repeat = in[6].i, blk = in[8].i, v_offset = in[9].i, v_repeat = in[10].i;
+  const bool per_block = in[7].i != 0;
+  const uint8_t *offsets = b.effect_ptr(0), *src1 = b.effect_ptr(1);
+  uint8_t* dst = b.effect_ptr(3);
+  for (int64_t v = 0; v < v_repeat; ++v)
+    for (int64_t h = 0; h < h_repeat; ++h) {
+      const int64_t k = v * h_repeat + h;
+      for (int64_t blk_i = 0; blk_i < 8; ++blk_i) {
+        int64_t offset = block_offset(op, offsets, k * 8 + blk_i, "src0_offset");
+        const uint8_t* src = b.dynamic_access(2, offset, 32);
+        _Float16 w;
+        std::memcpy(&w, src1 + (per_block ? k * 8 + blk_i : k) * 2, 2);
+        uint8_t* d = dst + v * v_offset * 2 + blk_i * blk * 32;
+        for (int64_t e = 0; e < 16; ++e) {
+          int64_t i = blk_i * 16 + e;
+          if (!((mask[i / 64] >> (i % 64)) & 1)) continue;
+          _Float16 x, old;
+          std::memcpy(&x, src + e * 2, 2);
+          _Float16 p = to_half_saturating(static_cast<float>(x) * static_cast<float>(w));
+          if (h > 0) {
+            std::memcpy(&old, d + e * 2, 2);
+            p = to_half_saturating(static_cast<float>(old) + static_cast<float>(p));
+          }
+          std::memcpy(d + e * 2, &p, 2);
+        }
+      }
+    }
 }
 
 }  // namespace asc::sim

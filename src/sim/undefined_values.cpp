@@ -80,6 +80,7 @@ void Block::exec_op(const Op& op, const RtValue* in, RtValue* out) {
     }
   exec_fn(op.code)(*this, op, in, out);
   uint64_t cmp_after_first[2] = {cmp_mask_[0], cmp_mask_[1]};
+  const uint64_t remain_after_first = gather_mask_remain_;
   const size_t warnings_after_first = warnings_.size();
   for (Written& w : written) w.first.assign(ub + w.lo, ub + w.hi);
   for (const Written& w : written) std::memcpy(ub + w.lo, w.before.data(), w.before.size());
@@ -100,6 +101,7 @@ void Block::exec_op(const Op& op, const RtValue* in, RtValue* out) {
   for (const Written& w : written) std::memcpy(ub + w.lo, w.first.data(), w.first.size());
   cmp_mask_[0] = cmp_after_first[0];
   cmp_mask_[1] = cmp_after_first[1];
+  gather_mask_remain_ = remain_after_first;
   warnings_.resize(warnings_after_first);
   for (auto [lo, hi] : dependent) race_->mark_undefined(lo, hi, op);
 }

@@ -44,6 +44,8 @@ struct Core {
   uint64_t cmp_mask[2] = {0, 0};
   uint64_t fixpipe_quant = 0;
   uint16_t mrg_sort_result[4] = {0, 0, 0, 0};
+  sim::DeqScaleReg deq{};           // DEQSCALE (set_deq_scale)
+  uint64_t gather_mask_remain = 0;  // RSVD_CNT (the last gather_mask's kept count)
   // Per (HardEvent, id): sets minus waits so far. A wait may come first in
   // program order (issued to its pipe before the set on another pipe); a wait
   // still unmatched when the kernel ends would hang the NPU.
@@ -232,6 +234,8 @@ Operand run_op(const char* name, const Operand* operands, size_t n, const int64_
     std::memcpy(block.cmp_mask(), c.cmp_mask, sizeof c.cmp_mask);
     block.fixpipe_quant_scalar() = c.fixpipe_quant;
     std::memcpy(block.mrg_sort_result(), c.mrg_sort_result, sizeof c.mrg_sort_result);
+    block.deq_register() = c.deq;
+    block.gather_mask_remain() = c.gather_mask_remain;
     block.output_line_start() = c.line_start;
     block.run();
     c.output += block.take_output();
@@ -241,6 +245,8 @@ Operand run_op(const char* name, const Operand* operands, size_t n, const int64_
     std::memcpy(c.cmp_mask, block.cmp_mask(), sizeof c.cmp_mask);
     c.fixpipe_quant = block.fixpipe_quant_scalar();
     std::memcpy(c.mrg_sort_result, block.mrg_sort_result(), sizeof c.mrg_sort_result);
+    c.deq = block.deq_register();
+    c.gather_mask_remain = block.gather_mask_remain();
     if (op.result == kNoValue) return Operand{};
     return from_rt(block.reg(op.result), op.kernel->type_of(op.result));
   } catch (const Error& e) {

@@ -473,6 +473,68 @@ void Cast(const LocalTensor<D>& d, const LocalTensor<S>& s, RoundMode r, const M
   Args().tensor(d).tensor(s).mask(m, repeat).strides(p.v, 4).call("cast.mask", {m.mode, static_cast<int64_t>(r)});
 }
 
+// ---- conversions with arithmetic and the deq-scale register -----------------------------------------
+
+#define ASC_CPU_FUSED_BINARY(Api, name)                                                                                \
+  template <typename T, typename U>                                                                                    \
+  void Api(const LocalTensor<T>& d, const LocalTensor<U>& s0, const LocalTensor<U>& s1, int32_t count) {               \
+    Args().tensor(d).tensor(s0).tensor(s1).value(i32(count)).call(name);                                               \
+  }                                                                                                                    \
+  template <typename T, typename U, bool isSetMask = true, typename M>                                                 \
+  void Api(const LocalTensor<T>& d, const LocalTensor<U>& s0, const LocalTensor<U>& s1, const M& mask, uint8_t repeat, \
+           const BinaryRepeatParams& p) {                                                                              \
+    Mask m(mask, isSetMask);                                                                                           \
+    Args().tensor(d).tensor(s0).tensor(s1).mask(m, repeat).strides(p.v, 6).call(name ".mask", {m.mode});               \
+  }
+ASC_CPU_FUSED_BINARY(AddReluCast, "add_relu_cast")
+ASC_CPU_FUSED_BINARY(SubReluCast, "sub_relu_cast")
+ASC_CPU_FUSED_BINARY(MulCast, "mul_cast")
+ASC_CPU_FUSED_BINARY(AddDeqRelu, "add_deq_relu")
+#undef ASC_CPU_FUSED_BINARY
+
+template <typename T, typename U, bool isVecDeq = true, bool halfBlock = true>
+void CastDeq(const LocalTensor<T>& d, const LocalTensor<U>& s, uint32_t count) {
+  Args().tensor(d).tensor(s).value(scalar(static_cast<int32_t>(count))).call("cast_deq", {isVecDeq, halfBlock});
+}
+template <typename T, typename U, bool isSetMask = true, bool isVecDeq = true, bool halfBlock = true, typename M>
+void CastDeq(const LocalTensor<T>& d, const LocalTensor<U>& s, const M& mask, uint8_t repeat,
+             const UnaryRepeatParams& p) {
+  Mask m(mask, isSetMask);
+  Args().tensor(d).tensor(s).mask(m, repeat).strides(p.v, 4).call("cast_deq.mask", {m.mode, isVecDeq, halfBlock});
+}
+
+inline void SetDeqScale(half scale) { Args().value(scalar(scale)).call("set_deq_scale"); }
+inline void SetDeqScale(float scale, int16_t offset, bool signMode) {
+  Args().value(scalar(scale)).value(scalar(offset)).value(i32(signMode)).call("set_deq_scale.quant");
+}
+constexpr uint8_t VDEQ_TENSOR_SIZE = 16;
+struct VdeqInfo {
+  float vdeqScale[VDEQ_TENSOR_SIZE] = {};
+  int16_t vdeqOffset[VDEQ_TENSOR_SIZE] = {};
+  bool vdeqSignMode[VDEQ_TENSOR_SIZE] = {};
+  VdeqInfo() {}
+  VdeqInfo(const float scale[VDEQ_TENSOR_SIZE], const int16_t offset[VDEQ_TENSOR_SIZE],
+           const bool sign[VDEQ_TENSOR_SIZE]) {
+    for (int i = 0; i < VDEQ_TENSOR_SIZE; ++i) {
+      vdeqScale[i] = scale[i];
+      vdeqOffset[i] = offset[i];
+      vdeqSignMode[i] = sign[i];
+    }
+  }
+};
+template <typename T>
+void SetDeqScale(const LocalTensor<T>& vdeq, const VdeqInfo& info) {
+  Operand items[2 + 3 * VDEQ_TENSOR_SIZE];
+  items[0] = vdeq.operand();
+  items[1] = i32(VDEQ_TENSOR_SIZE);  // the words written to vdeq
+  for (int i = 0; i < VDEQ_TENSOR_SIZE; ++i) {
+    items[2 + i] = scalar(info.vdeqScale[i]);
+    items[2 + VDEQ_TENSOR_SIZE + i] = scalar(info.vdeqOffset[i]);
+    items[2 + 2 * VDEQ_TENSOR_SIZE + i] = scalar(static_cast<int32_t>(info.vdeqSignMode[i]));
+  }
+  ascendc_cpu::call("set_deq_scale.vector", items, 2 + 3 * VDEQ_TENSOR_SIZE, nullptr, 0);
+}
+
 // ---- compare, select, brcb, gather ---------------------------------------------------------
 
 enum class CMPMODE : int { LT = 0, GT, EQ, LE, GE, NE };
@@ -802,6 +864,38 @@ ASC_CPU_BLOCK_REDUCE(BlockReduceSum, "block_reduce_sum")
 ASC_CPU_BLOCK_REDUCE(BlockReduceMax, "block_reduce_max")
 ASC_CPU_BLOCK_REDUCE(BlockReduceMin, "block_reduce_min")
 ASC_CPU_BLOCK_REDUCE(PairReduceSum, "pair_reduce_sum")
+
+struct GatherRepeatParams {
+  uint16_t v[2];
+  GatherRepeatParams(uint16_t dst_blk, uint16_t dst_rep) : v{dst_blk, dst_rep} {}
+};
+template <typename T>
+void Gatherb(const LocalTensor<T>& d, const LocalTensor<T>& s, const LocalTensor<uint32_t>& offsets, uint8_t repeat,
+             const GatherRepeatParams& p) {
+  Args().tensor(d).tensor(s).tensor(offsets).value(i32(repeat)).strides(p.v, 2).call("gatherb");
+}
+inline int64_t GetGatherMaskRemainCount() { return Args().call("get_gather_mask_remain_count").i; }
+
+template <typename T, typename M>
+void BilinearInterpolation(const LocalTensor<T>& d, const LocalTensor<T>& s0, const LocalTensor<uint32_t>& offsets,
+                           const LocalTensor<T>& s1, const M& mask, uint8_t h_repeat, bool repeat_mode,
+                           uint16_t dst_blk, uint16_t v_offset, uint8_t v_repeat, const LocalTensor<uint8_t>& tmp) {
+  Mask m(mask, true);
+  Args()
+      .tensor(d)
+      .tensor(s0)
+      .tensor(offsets)
+      .tensor(s1)
+      .value(m.low)
+      .value(m.high)
+      .value(i32(h_repeat))
+      .value(i32(repeat_mode))
+      .value(i32(dst_blk))
+      .value(i32(v_offset))
+      .value(i32(v_repeat))
+      .tensor(tmp)
+      .call("bilinear_interpolation", {m.mode});
+}
 
 // ---- gather_mask, transpose ---------------------------------------------------------------------------
 

@@ -241,6 +241,56 @@ TEST_F(IrTest, SortRowsAreChecked) {
                        ASC_ERR_TYPE, {"mode_number must be in [0, 5], got 6"}));
 }
 
+// The fused conversions, cast_deq, set_deq_scale and the gather additions: their dtype pairs and operands.
+TEST_F(IrTest, FusedConversionAndGatherRowsAreChecked) {
+  Value f32 = ub(ASC_DTYPE_FLOAT32, ASC_POS_VECIN), f16 = ub(ASC_DTYPE_FLOAT16, ASC_POS_VECIN, 1024);
+  Value i8 = ub(ASC_DTYPE_INT8, ASC_POS_VECOUT, 2048), i16 = ub(ASC_DTYPE_INT16, ASC_POS_VECIN, 4096);
+  Value u32 = ub(ASC_DTYPE_UINT32, ASC_POS_VECIN, 8192), u8 = ub(ASC_DTYPE_UINT8, ASC_POS_VECCALC, 12288);
+  Value n = w_.i32(64);
+  w_.op("add_relu_cast", {f16, f32, f32, n});
+  w_.op("sub_relu_cast", {i8, i16, i16, n});
+  EXPECT_TRUE(is_error(error_of([&] {
+                         w_.op("add_relu_cast", {i8, f32, f32, n});
+                       }),
+                       ASC_ERR_TYPE,
+                       {"add_relu_cast", "float32 -> float16, float16 -> int8, int16 -> int8", "got float32 -> int8"}));
+  EXPECT_TRUE(is_error(error_of([&] {
+                         w_.op("mul_cast", {i8, f16, f32, n});
+                       }),
+                       ASC_ERR_TYPE, {"src0 holds float16 but src1 holds float32"}));
+  EXPECT_TRUE(is_error(error_of([&] {
+                         w_.op("add_deq_relu", {f16, i16, i16, n});
+                       }),
+                       ASC_ERR_TYPE, {"int32 -> float16", "got int16 -> float16"}));
+  w_.op("cast_deq", {i8, i16, n}, {int_attr("is_vec_deq", 0), int_attr("half_block", 1)});
+  EXPECT_TRUE(is_error(error_of([&] {
+                         w_.op("cast_deq", {f16, i16, n}, {int_attr("is_vec_deq", 0), int_attr("half_block", 1)});
+                       }),
+                       ASC_ERR_TYPE, {"cast_deq", "got int16 -> float16"}));
+  EXPECT_TRUE(is_error(error_of([&] { w_.op("set_deq_scale", {n}); }), ASC_ERR_TYPE, {"scale must be a float16"}));
+  Value vdeq = ub(ASC_DTYPE_UINT64, ASC_POS_VECCALC, 16384);
+  std::vector<Value> groups{vdeq, w_.i32(15)};
+  for (int i = 0; i < 16; ++i) groups.push_back(w_.constant_f(ASC_DTYPE_FLOAT32, 1.0));
+  for (int i = 0; i < 32; ++i) groups.push_back(w_.i32(0));
+  EXPECT_TRUE(
+      is_error(error_of([&] { w_.op("set_deq_scale.vector", groups); }), ASC_ERR_TYPE, {"16 words of vdeq", "got 15"}));
+  groups[0] = f16;
+  groups[1] = w_.i32(16);
+  EXPECT_TRUE(is_error(error_of([&] { w_.op("set_deq_scale.vector", groups); }), ASC_ERR_TYPE,
+                       {"vdeq must be a LocalTensor of uint64"}));
+  EXPECT_TRUE(is_error(error_of([&] {
+                         w_.op("gatherb", {f16, f16, f16, n, n, n});
+                       }),
+                       ASC_ERR_TYPE, {"gatherb", "offset must be a LocalTensor of uint32"}));
+  w_.op("gatherb", {f16, f16, u32, n, n, n});
+  std::vector<Value> bilinear{f16, f16, u32, f16, n, n, n, n, n, n, n, u8};
+  w_.op("bilinear_interpolation", bilinear, {int_attr("mask_mode", 0)});
+  bilinear[0] = f32;
+  EXPECT_TRUE(is_error(error_of([&] { w_.op("bilinear_interpolation", bilinear, {int_attr("mask_mode", 0)}); }),
+                       ASC_ERR_TYPE, {"dst must hold float16"}));
+  EXPECT_EQ(type(w_.op("get_gather_mask_remain_count", {})), asc::Type::scalar(asc::DType::UInt64));
+}
+
 // The Matmul markers the front end writes for the Ascend C emitter: a known call with its operands, and a
 // register_matmul with the workspace, the tiling's 49 fields and valid MatmulTypes.
 TEST_F(IrTest, MatmulMarkersAreChecked) {

@@ -22,7 +22,16 @@ from .core_sync import (
 from .cube import fixpipe, load_data, load_data_with_transpose, mmad, set_fix_pipe_pre_quant_flag
 from .data_copy import data_copy, data_copy_pad
 from .debug import dump_tensor, printf
-from .gather import brcb, gather, gather_mask, scatter
+from .fused import add_deq_relu, add_relu_cast, cast_deq, mul_cast, set_deq_scale, sub_relu_cast
+from .gather import (
+    bilinear_interpolation,
+    brcb,
+    gather,
+    gather_mask,
+    gatherb,
+    get_gather_mask_remain_count,
+    scatter,
+)
 from .layout import transpose
 from .mask import MASK_PLACEHOLDER, reset_mask, set_mask_count, set_mask_norm, set_vector_mask
 from .proposal import (
@@ -98,6 +107,15 @@ __all__ = [
     "rp_sort16",
     "proposal_concat",
     "proposal_extract",
+    "add_relu_cast",
+    "sub_relu_cast",
+    "mul_cast",
+    "add_deq_relu",
+    "cast_deq",
+    "set_deq_scale",
+    "gatherb",
+    "get_gather_mask_remain_count",
+    "bilinear_interpolation",
     "scalar_cast",
     "scalar_get_sff_value",
     "scalar_get_count_of_value",

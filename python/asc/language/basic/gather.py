@@ -1,5 +1,5 @@
-"""Gathering instructions on pipe V: brcb, gather, gather_mask (and scatter,
-which Atlas A2 does not have)."""
+"""Gathering instructions on pipe V: brcb, gather, gatherb, gather_mask, get_gather_mask_remain_count,
+bilinear_interpolation (and scatter, which Atlas A2 does not have)."""
 
 from __future__ import annotations
 
@@ -11,9 +11,10 @@ from ..core import dtype as dt
 from ..core.enums import GatherMaskMode
 from ..core.ir_value import Scalar, cast, to_int
 from ..core.layout_params import BrcbRepeatParams, GatherMaskParams
+from ..core.param_structs import GatherRepeatParams
 from ..core.tensor import LocalTensor
 from .utils import builtin, require_local
-from .vector import mask_operands
+from .vector import _mask_operands, mask_operands
 
 
 @builtin
@@ -79,6 +80,67 @@ def gather_mask(
     ints.append(params.src1_repeat_stride)
     handles = [d.handle, s.handle, pattern, *(to_int(v, "gather_mask").handle for v in ints)]
     return Scalar(current_builder().op(name, handles), dt.uint64)
+
+
+@builtin
+def gatherb(dst: Any, src0: Any, offset: Any, repeat_times: Any, repeat_params: Any) -> None:
+    """``AscendC::Gatherb``: repeat r copies the 8 32-byte blocks of src0 at byte offsets
+    ``offset[8r .. 8r + 7]`` (a uint32 LocalTensor; each a multiple of 32) to the dst blocks
+    ``r * repeat_params.dst_rep_stride + b * repeat_params.dst_blk_stride`` (an asc.GatherRepeatParams); no mask.
+    16- and 32-bit dtypes; repeat_times 0..255 (0 copies nothing)."""
+    if not isinstance(repeat_params, GatherRepeatParams):
+        raise CodegenError(
+            f"gatherb: repeat_params must be an asc.GatherRepeatParams, got {type(repeat_params).__name__}"
+        )
+    handles = [
+        require_local(t, "gatherb", role).handle for t, role in ((dst, "dst"), (src0, "src0"), (offset, "offset"))
+    ]
+    ints = (repeat_times, repeat_params.dst_blk_stride, repeat_params.dst_rep_stride)
+    handles += [to_int(v, "gatherb").handle for v in ints]
+    current_builder().op("gatherb", handles)
+
+
+@builtin
+def get_gather_mask_remain_count() -> Scalar:
+    """``AscendC::GetGatherMaskRemainCount``: how many elements this core's last gather_mask kept (0 before
+    any), a uint64 read once the vector instructions issued before it ran."""
+    return Scalar(current_builder().op("get_gather_mask_remain_count", []), dt.uint64)
+
+
+@builtin
+def bilinear_interpolation(
+    dst: Any,
+    src0: Any,
+    src0_offset: Any,
+    src1: Any,
+    mask: Any,
+    h_repeat: Any,
+    repeat_mode: Any,
+    dst_blk_stride: Any,
+    v_r_offset: Any,
+    v_repeat: Any,
+    shared_tmp_buffer: Any,
+) -> None:
+    """``AscendC::BilinearInterpolation`` (float16): v_repeat vertical iterations of h_repeat horizontal ones;
+    horizontal iteration k reads the 8 src0 blocks at byte offsets ``src0_offset[8k .. 8k + 7]`` (uint32),
+    multiplies each by ``src1[k]`` (``repeat_mode=False``) or block b by ``src1[8k + b]`` (True) and adds the
+    products into the 8 dst blocks at ``v * v_r_offset`` elements + ``b * dst_blk_stride`` blocks (the first
+    horizontal iteration writes them). `mask` (an int or a [low, high] pair) selects elements of the 128;
+    v_r_offset is 128..65534 elements, a multiple of 16; shared_tmp_buffer is a uint8 LocalTensor."""
+    tensors = [(dst, "dst"), (src0, "src0"), (src0_offset, "src0_offset"), (src1, "src1")]
+    handles = [require_local(t, "bilinear_interpolation", role).handle for t, role in tensors]
+    mode, mask0, mask1 = _mask_operands(mask)
+    handles += [mask0.handle, mask1.handle]
+    if isinstance(repeat_mode, bool):
+        repeat_mode = int(repeat_mode)
+    elif isinstance(repeat_mode, Scalar) and repeat_mode.dtype == dt.bool_:
+        repeat_mode = cast(repeat_mode, dt.int32)
+    for value, what in ((h_repeat, "h_repeat"), (repeat_mode, "repeat_mode"), (dst_blk_stride, "dst_blk_stride")):
+        handles.append(to_int(value, f"bilinear_interpolation {what}").handle)
+    for value, what in ((v_r_offset, "v_r_offset"), (v_repeat, "v_repeat")):
+        handles.append(to_int(value, f"bilinear_interpolation {what}").handle)
+    handles.append(require_local(shared_tmp_buffer, "bilinear_interpolation", "shared_tmp_buffer").handle)
+    current_builder().op("bilinear_interpolation", handles, {"mask_mode": mode})
 
 
 @builtin
