@@ -10,6 +10,29 @@ namespace {
 constexpr uint32_t kBitsDtypes = dtype_bits(
     {DType::Int16, DType::UInt16, DType::Float16, DType::BFloat16, DType::Int32, DType::UInt32, DType::Float32});
 
+// Scatter(dst, src, dstOffset, dstBase, count | mask, repeatTime, srcRepStride): element i of src goes to byte
+// dstBase + dstOffset[i] of dst (atlasascendc_api_07_0221 "Scatter"; Atlas A2/A3 do not support it, so it runs
+// only on a platform row with Platform::scatter). The mask form's repeat r takes 256 bytes of src
+// src_rep_stride blocks after the previous repeat's.
+void check_scatter(const OpView& v) {
+  check_ub_same_dtype(v);
+  require_ub_position(v, 2, "dst_offset");
+  if (v.operand_type(2).dtype != DType::UInt32)
+    type_error(v, "dst_offset must be a LocalTensor of uint32 byte offsets");
+  if (v.op.code == OpCode::ScatterMaskForm) check_mask_mode(v);
+}
+
+// scatter.mask operands: dst, src, dst_offset, dst_base, mask0, mask1, repeat_times, src_rep_stride. Effect 0
+// reads the offsets, 1 src (256 bytes per repeat, src_rep_stride blocks apart), 2 writes dst (data dependent).
+int64_t scatter_extent(const Op& op, const int64_t* in, size_t index, int64_t size) {
+  int64_t repeats = in[6], rep = in[7];
+  if (repeats > 255 || rep > 255)
+    fail(ASC_ERR_INVALID_ARGUMENT, op.loc, "scatter: repeat_times {} must be 0..255 and src_rep_stride {} 0..255",
+         repeats, rep);
+  if (repeats == 0) return 0;
+  return index == 0 ? repeats * (256 / size) * 4 : (repeats - 1) * rep * 32 + 256;
+}
+
 // brcb operands: dst, src, repeat_times, dst_blk_stride, dst_rep_stride. Effect 0 reads src, 1 writes dst.
 int64_t brcb_extent(const Op& op, const int64_t* in, size_t index, int64_t size) {
   int64_t repeats = in[2], blk = in[3], rep = in[4];
@@ -182,6 +205,33 @@ void define_gather_ops(OpTable& t) {
       .mask_register(MaskReg::Resets)
       .cost(CostKind::Vector)
       .ascendc("AscendC::Gather", "{api}({0..3}, {3:uint32_t}, {4:uint32_t});");
+  t.def(OpCode::Scatter, "scatter")
+      .pipe(Pipe::V)
+      .operands(3, K::LocalTensor)
+      .operands(2, K::IntScalar)
+      .check(check_scatter)
+      .reads(2, count(4))
+      .reads(1, count(4))
+      .writes(0, Span::data_dependent())
+      .dtypes(kBitsDtypes)
+      .mask_register(MaskReg::Resets)
+      .cost(CostKind::Vector)
+      .ascendc("AscendC::Scatter", "{api}({0..3}, {3:uint32_t}, {4:uint32_t});");
+  t.def(OpCode::ScatterMaskForm, "scatter.mask")
+      .pipe(Pipe::V)
+      .operands(3, K::LocalTensor)
+      .operands(5, K::IntScalar)
+      .attr("mask_mode")
+      .check(check_scatter)
+      .reads(2, extent())
+      .reads(1, extent())
+      .writes(0, Span::data_dependent())
+      .extent(scatter_extent)
+      .dtypes(kBitsDtypes)
+      .mask_register(MaskReg::Operands, 4)
+      .cost(CostKind::Vector)
+      .ascendc("AscendC::Scatter",
+               "{api}<{T:0}, {set_mask}>({0..3}, {3:uint32_t}, {mask:4}, {6:uint8_t}, {7:uint8_t});");
   t.def(OpCode::GatherMaskForm, "gather.mask")
       .pipe(Pipe::V)
       .operands(3, K::LocalTensor)

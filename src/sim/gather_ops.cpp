@@ -50,6 +50,53 @@ void exec_GatherMaskForm(Block& b, const Op& op, const RtValue* in, RtValue*) {
 
 namespace {
 
+void require_scatter(const Block& b, const Op& op) {
+  if (!b.platform().scatter)
+    fail(ASC_ERR_UNSUPPORTED, op.loc,
+         "scatter: {} (Atlas A2/A3) has no Scatter instruction (Ascend C reports it as not supported there); write "
+         "the elements with set_value, or restructure the kernel around gather",
+         b.platform().name);
+}
+
+// Element k of src (at `from`) to byte dst_base + dst_offset[k] of dst.
+void scatter_one(Block& b, const Op& op, int64_t size, int64_t base, int64_t k, const uint8_t* from) {
+  uint32_t offset;
+  std::memcpy(&offset, b.effect_ptr(0) + k * 4, 4);
+  int64_t at = base + offset;
+  if (at % size != 0)
+    fail(ASC_ERR_MISALIGNED, op.loc,
+         "scatter: dst_base + dst_offset[{}] = {} bytes is not a multiple of the element size ({} bytes)", k, at, size);
+  std::memcpy(b.dynamic_access(2, at, size), from, static_cast<size_t>(size));
+}
+
+}  // namespace
+
+// Count form: src[i] for i < count, in order (a later element wins where offsets repeat).
+void exec_Scatter(Block& b, const Op& op, const RtValue* in, RtValue*) {
+  require_scatter(b, op);
+  int64_t size = element_size(b, op), count = in[4].i, per_repeat = 256 / size;
+  if (count > 255 * per_repeat)
+    fail(ASC_ERR_INVALID_ARGUMENT, op.loc,
+         "scatter: count {} needs more than 255 repeats of {} elements; the NPU's 8-bit repeat count would wrap", count,
+         per_repeat);
+  const uint8_t* src = b.effect_ptr(1);
+  for (int64_t i = 0; i < count; ++i) scatter_one(b, op, size, in[3].i, i, src + i * size);
+}
+
+// Mask form: repeat r scatters the selected elements of the 256 bytes at src + r * src_rep_stride blocks,
+// element i by offsets[r * N + i].
+void exec_ScatterMaskForm(Block& b, const Op& op, const RtValue* in, RtValue*) {
+  require_scatter(b, op);
+  int64_t size = element_size(b, op), per_repeat = 256 / size, rep = in[7].i;
+  RepeatMask mask = repeat_mask(b, op, in, 4, 6, b.kernel().type_of(op.operands[0]).dtype);
+  const uint8_t* src = b.effect_ptr(1);
+  for (int64_t r = 0; r < mask.repeats; ++r)
+    for (int64_t i = 0; i < per_repeat; ++i)
+      if (mask.selects(r, i)) scatter_one(b, op, size, in[3].i, r * per_repeat + i, src + r * rep * 32 + i * size);
+}
+
+namespace {
+
 // Built-in patterns: 1 even elements, 2 odd, 3..6 one of every four (offset
 // 0..3), 7 all.
 bool builtin_pattern_bit(int64_t pattern, int64_t i) {

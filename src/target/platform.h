@@ -49,6 +49,8 @@ struct Platform {
   // The region-proposal sorts (RpSort16, ProposalConcat, ProposalExtract, MrgSort4) of the Atlas training series
   // and Atlas inference AI Core. No A2/A3 row has them; the Model implements them for a row that does.
   bool region_proposals = false;
+  // Scatter (Atlas inference AI Core; "not supported" on A2/A3, whose rows these all are): the same for it.
+  bool scatter = false;
 };
 
 // Bytes of a core's on-chip memory.

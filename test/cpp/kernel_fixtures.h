@@ -57,8 +57,9 @@ constexpr asc_dtype_t dtype_of() {
   if constexpr (std::is_same_v<T, int16_t>) return ASC_DTYPE_INT16;
   if constexpr (std::is_same_v<T, int32_t>) return ASC_DTYPE_INT32;
   if constexpr (std::is_same_v<T, int64_t>) return ASC_DTYPE_INT64;
+  if constexpr (std::is_same_v<T, uint32_t>) return ASC_DTYPE_UINT32;
   static_assert(std::is_same_v<T, float> || std::is_same_v<T, _Float16> || std::is_same_v<T, int16_t> ||
-                    std::is_same_v<T, int32_t> || std::is_same_v<T, int64_t>,
+                    std::is_same_v<T, int32_t> || std::is_same_v<T, int64_t> || std::is_same_v<T, uint32_t>,
                 "no asc dtype for this host type");
   return ASC_DTYPE_COUNT;
 }

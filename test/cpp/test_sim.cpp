@@ -8,6 +8,7 @@
 #include <limits>
 #include <optional>
 #include <ostream>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -729,3 +730,65 @@ TEST(RegionProposals, AreAnErrorOnAtlasA2) {
 }
 
 }  // namespace
+
+// ---- scatter, on a platform row that has it ---------------------------------------------------------------------
+// No A2/A3 row has Scatter: the launch fails naming the platform. On a copy of the Ascend910B1 row with
+// Platform::scatter set it puts src[i] at byte dst_base + dst_offset[i] of dst (count form; the mask form takes
+// the selected elements of each repeat), checked against a loop written from the documentation.
+namespace {
+struct ScatterKernel {
+  static constexpr int64_t kN = 128;  // float32: two repeats of 64
+  asc::Module m;
+  CoreWriter w{
+      m, "scatter", {gm_addr_type(ASC_DTYPE_FLOAT32), gm_addr_type(ASC_DTYPE_UINT32), gm_addr_type(ASC_DTYPE_FLOAT32)}};
+  std::vector<float> src = random_values<float>(kN, 11, -5, 5), dst = std::vector<float>(2 * kN, -1.0f);
+  std::vector<uint32_t> offsets;
+  explicit ScatterKernel(bool mask_form) {
+    std::vector<uint32_t> slots(2 * kN);
+    for (uint32_t i = 0; i < slots.size(); ++i) slots[i] = i;
+    std::mt19937 rng(5);
+    std::shuffle(slots.begin(), slots.end(), rng);
+    for (int64_t i = 0; i < kN; ++i) offsets.push_back(slots[i] * 4);
+    Value zero = w.i32(0);
+    Value s_gm = w.global_tensor(w.param(0), zero, w.i32(kN));
+    Value o_gm = w.global_tensor(w.param(1), zero, w.i32(kN));
+    Value d_gm = w.global_tensor(w.param(2), zero, w.i32(2 * kN));
+    Value s = w.local_tensor(0, kN, ASC_DTYPE_FLOAT32, ASC_POS_VECIN, "src");
+    Value o = w.local_tensor(1024, kN, ASC_DTYPE_UINT32, ASC_POS_VECIN, "offsets");
+    Value d = w.local_tensor(2048, 2 * kN, ASC_DTYPE_FLOAT32, ASC_POS_VECOUT, "dst");
+    w.data_copy(s, s_gm, w.i32(kN));
+    w.data_copy(o, o_gm, w.i32(kN));
+    w.data_copy(d, d_gm, w.i32(2 * kN));
+    w.sync(MTE2_V, zero);
+    if (mask_form)  // the first 40 elements of each repeat; src repeats 8 blocks apart
+      w.op("scatter.mask", {d, s, o, w.i32(0), w.i32(40), w.i32(0), w.i32(2), w.i32(8)}, {int_attr("mask_mode", 0)});
+    else
+      w.op("scatter", {d, s, o, w.i32(0), w.i32(kN)});
+    w.sync(V_MTE3, zero);
+    w.data_copy(d_gm, d, w.i32(2 * kN));
+  }
+  void run(const asc::Platform& platform) {
+    std::vector<asc_arg_t> args{buffer_arg(src), buffer_arg(offsets), buffer_arg(dst)};
+    (void)asc::sim::run_kernel(w.finish(), platform, 1, args.data(), args.size(), {});
+  }
+};
+}  // namespace
+
+TEST(Scatter, PutsEachElementAtItsByteOffset) {
+  for (bool mask_form : {false, true}) {
+    ScatterKernel k(mask_form);
+    std::vector<float> want = k.dst;
+    for (int64_t i = 0; i < ScatterKernel::kN; ++i)
+      if (!mask_form || i % 64 < 40) want[k.offsets[i] / 4] = k.src[i];
+    asc::Platform with = *asc::find_platform("Ascend910B1");
+    with.scatter = true;
+    k.run(with);
+    EXPECT_EQ(k.dst, want) << (mask_form ? "mask form" : "count form");
+  }
+}
+
+TEST(Scatter, IsAnErrorOnAtlasA2) {
+  ScatterKernel k(false);
+  auto e = error_of([&] { k.run(*asc::find_platform("Ascend910B1")); });
+  EXPECT_TRUE(is_error(e, ASC_ERR_UNSUPPORTED, {"Ascend910B1 (Atlas A2/A3) has no Scatter instruction"}));
+}

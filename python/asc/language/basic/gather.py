@@ -3,10 +3,11 @@ bilinear_interpolation (and scatter, which Atlas A2 does not have)."""
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 from ...codegen.context import current_builder
-from ...errors import CodegenError
+from ...errors import CodegenError, PlatformWarning
 from ..core import dtype as dt
 from ..core.enums import GatherMaskMode
 from ..core.ir_value import Scalar, cast, to_int
@@ -145,8 +146,29 @@ def bilinear_interpolation(
 
 @builtin
 def scatter(dst: Any, src: Any, dst_offset: Any, dst_base: Any, *args: Any, **kwargs: Any) -> None:
-    """Scatter: not available on Atlas A2/A3 (Ascend910B), the Model's platforms."""
-    raise CodegenError(
-        "scatter: Atlas A2/A3 (Ascend910B) has no Scatter instruction (Ascend C reports it as not supported there); "
-        "write the elements with set_value, or restructure the kernel around gather"
+    """``AscendC::Scatter``: src[i] goes to the dst element at byte offset ``dst_base + dst_offset[i]``
+    (dst_offset: uint32 LocalTensor). ``scatter(..., count)`` or ``scatter(..., mask, repeat_times,
+    src_rep_stride)``: repeat r takes 256 bytes of src at ``r * src_rep_stride`` blocks, the elements the mask
+    selects, by offsets ``[r * N, (r + 1) * N)``. Atlas A2/A3, every platform the Model has, lack the instruction:
+    the kernel compiles with a PlatformWarning (as CANN's compiler warns there) and running it is a KernelError."""
+    handles = [require_local(dst, "scatter", "dst").handle, require_local(src, "scatter", "src").handle]
+    handles += [require_local(dst_offset, "scatter", "dst_offset").handle, to_int(dst_base, "dst_base").handle]
+    fields = ["count"] if len(args) + len(kwargs) <= 1 else ["mask", "repeat_times", "src_rep_stride"]
+    values = dict(zip(fields, args), **kwargs)
+    file, line, _ = current_builder().loc
+    warnings.warn_explicit(
+        "scatter (Ascend C Scatter) is not supported on Atlas A2/A3, every platform asc has: the kernel compiles, "
+        "and running it fails. Write the elements with set_value, or restructure the kernel around gather",
+        PlatformWarning,
+        file,
+        line,
     )
+    if set(values) == {"count"}:
+        current_builder().op("scatter", [*handles, to_int(values["count"], "scatter count").handle])
+        return
+    if set(values) != {"mask", "repeat_times", "src_rep_stride"}:
+        raise CodegenError("scatter takes count, or mask, repeat_times and src_rep_stride")
+    mode, mask0, mask1 = mask_operands(values["mask"], True)
+    handles += [mask0.handle, mask1.handle]
+    handles += [to_int(values[f], f"scatter {f}").handle for f in ("repeat_times", "src_rep_stride")]
+    current_builder().op("scatter.mask", handles, {"mask_mode": mode})
