@@ -63,6 +63,7 @@ const std::vector<OpInfo>& table() {
     rows::define_compare_select_ops(table);
     rows::define_gather_ops(table);
     rows::define_cube_ops(table);
+    rows::define_cube_extra_ops(table);
     rows::define_sync_ops(table);
     rows::define_debug_ops(table);
     rows::define_framework_ops(table);

@@ -43,6 +43,7 @@ struct Core {
   sim::AtomicMode atomic{};
   uint64_t cmp_mask[2] = {0, 0};
   uint64_t fixpipe_quant = 0;
+  sim::CubeModes cube;  // HF32, load_data (3-D) registers, the sparse index buffer
   // Per (HardEvent, id): sets minus waits so far. A wait may come first in
   // program order (issued to its pipe before the set on another pipe); a wait
   // still unmatched when the kernel ends would hang the NPU.
@@ -230,6 +231,7 @@ Operand run_op(const char* name, const Operand* operands, size_t n, const int64_
     block.atomic_mode() = c.atomic;
     std::memcpy(block.cmp_mask(), c.cmp_mask, sizeof c.cmp_mask);
     block.fixpipe_quant_scalar() = c.fixpipe_quant;
+    block.cube_modes() = c.cube;
     block.output_line_start() = c.line_start;
     block.run();
     c.output += block.take_output();
@@ -238,6 +240,7 @@ Operand run_op(const char* name, const Operand* operands, size_t n, const int64_
     c.atomic = block.atomic_mode();
     std::memcpy(c.cmp_mask, block.cmp_mask(), sizeof c.cmp_mask);
     c.fixpipe_quant = block.fixpipe_quant_scalar();
+    c.cube = std::move(block.cube_modes());
     if (op.result == kNoValue) return Operand{};
     return from_rt(block.reg(op.result), op.kernel->type_of(op.result));
   } catch (const Error& e) {

@@ -12,6 +12,17 @@ from .cast import cast
 from .compare import compare, compare_scalar, get_cmp_mask, select, set_cmp_mask
 from .core_sync import cross_core_set_flag, cross_core_wait_flag, sync_all
 from .cube import fixpipe, load_data, load_data_with_transpose, mmad, set_fix_pipe_pre_quant_flag
+from .cube_extras import (
+    init_const_value,
+    load_data_with_sparse,
+    mmad_with_sparse,
+    set_hf32_mode,
+    set_hf32_trans_mode,
+    set_load_data_boundary,
+    set_load_data_padding_value,
+    set_load_data_repeat,
+    set_mm_layout_transform,
+)
 from .data_copy import data_copy, data_copy_pad
 from .debug import dump_tensor, printf
 from .gather import brcb, gather, gather_mask, scatter
@@ -74,6 +85,15 @@ __all__ = [
     "load_data_with_transpose",
     "mmad",
     "set_fix_pipe_pre_quant_flag",
+    "init_const_value",
+    "load_data_with_sparse",
+    "mmad_with_sparse",
+    "set_hf32_mode",
+    "set_hf32_trans_mode",
+    "set_load_data_boundary",
+    "set_load_data_padding_value",
+    "set_load_data_repeat",
+    "set_mm_layout_transform",
     "get_cmp_mask",
     "set_cmp_mask",
     "dump_tensor",
