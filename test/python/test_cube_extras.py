@@ -115,7 +115,7 @@ def init_kernel(out: asc.GlobalAddress, eye: asc.GlobalAddress, r: int, b: int, 
         blocks = 8 if POS == "A2" else 8 * 16
         t = asc.LocalTensor(dtype, position, 0, size * view.sizeof() // dtype.sizeof())
         asc.init_const_value(t, asc.InitConstValueParams(1, blocks, 0, base))
-        asc.init_const_value(t, asc.InitConstValueParams(r, b, g, value))
+        asc.init_const_value(dst=t, init_const_value_params=asc.InitConstValueParams(r, b, g, value))
         if POS != "A2":  # L1 -> L0A as it is, fractal for fractal
             sync(E.MTE2_MTE1)
             asc.load_data(a2, t.reinterpret_cast(view), asc.LoadData2DParams(0, 8, 1, 0, 0, False, 0))
@@ -182,7 +182,8 @@ def sparse_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, idx: asc.GlobalAdd
     sync(E.MTE2_MTE1)
     for i in range(m1):
         asc.load_data(a2[i * k1 * 512 :], a1[i * 512 :], asc.LoadData2DParams(0, k1, m1, 0, 0, False, 0))
-    asc.load_data_with_sparse(b2, b1, i1, asc.LoadData2DParams(repeat_times=kf * n1, src_stride=0, if_transpose=False))
+    params = asc.LoadData2DParams(repeat_times=kf * n1, src_stride=0, if_transpose=False)
+    asc.load_data_with_sparse(dst=b2, src=b1, idx=i1, load_data_param=params)
     sync(E.MTE1_M)
     asc.mmad_with_sparse(c1, a2, b2, asc.MmadParams(M, N, K, False, 0, False, False, False))
     if ACC:
