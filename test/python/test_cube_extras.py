@@ -392,7 +392,7 @@ def im2col(fmap, geometry, pad_value):
 def img2col_kernel(fm: asc.GlobalAddress, eye: asc.GlobalAddress, out: asc.GlobalAddress, pad: float, reg_pad: float,
                    G: asc.ConstExpr[tuple], BLOCK: asc.ConstExpr[tuple], DST: asc.ConstExpr[str],
                    TRANSPOSE: asc.ConstExpr[bool], SET_PAD: asc.ConstExpr[bool], REPEAT: asc.ConstExpr[tuple],
-                   BOUNDARY: asc.ConstExpr[int]):  # fmt: skip
+                   BOUNDARY: asc.ConstExpr[int], PRO: asc.ConstExpr[bool] = False):  # fmt: skip
     dtype = fm.dtype
     c0 = 32 // dtype.sizeof()
     channels, h, w, fh, fw, sh, sw, dh, dw, pads = G
@@ -423,6 +423,12 @@ def img2col_kernel(fm: asc.GlobalAddress, eye: asc.GlobalAddress, out: asc.Globa
         asc.set_load_data_repeat(asc.LoadDataRepeatParam(repeat_time=times, repeat_stride=stride, repeat_mode=mode))
     params = asc.LoadData3DParamsV2(pads, h, w, channels, k_ext, m_ext, k_start, m_start, sw, sh, fw, fh, dw, dh,
                                     TRANSPOSE, pad, False, False, False)  # fmt: skip
+    if PRO:  # a V2 load of nothing sets the feature map and the padding; V2Pro packs the rest in two words
+        nothing = asc.LoadData3DParamsV2(pads, h, w, channels, 0, 0, 0, 0, sw, sh, fw, fh, dw, dh, False, pad)
+        asc.load_data(asc.LocalTensor(dtype, asc.TPosition.A2, 0, 256), src, nothing)
+        ext = (m_start << 48) | (k_start << 32) | (m_ext << 16) | k_ext
+        config = (dh << 40) | (dw << 32) | (fh << 24) | (fw << 16) | (sh << 8) | sw
+        params = asc.LoadData3DParamsV2Pro(channels, TRANSPOSE, False, False, False, False, ext, config)
     acc = asc.int32 if dtype == asc.int8 else asc.float32
     c1 = asc.LocalTensor(acc, asc.TPosition.CO1, 0, 128 * 128)
     if DST == "B2":  # B (K = rows of the block, N = its columns) = I x B
@@ -451,7 +457,7 @@ def feature_map(rng, dtype, channels, h, w):
 
 
 def run_img2col(fmap, geometry, block, dst="A2", transpose=False, set_pad=True, pad=0.0, reg_pad=0.0,
-                repeat=(1, 0, 0), boundary=0):  # fmt: skip
+                repeat=(1, 0, 0), boundary=0, pro=False):  # fmt: skip
     times, _, mode = repeat
     mt = times * block[1] if mode == 0 else block[1]
     kt = block[3] if mode == 0 else times * block[3]
@@ -460,7 +466,7 @@ def run_img2col(fmap, geometry, block, dst="A2", transpose=False, set_pad=True, 
     acc = np.int32 if fmap.dtype == np.int8 else np.float32
     out = np.zeros(rows * cols, acc)
     img2col_kernel[1, rt.current_stream()](np.ascontiguousarray(fmap.ravel()), eye, out, pad, reg_pad,
-                                           geometry, block, dst, transpose, set_pad, repeat, boundary)  # fmt: skip
+                                           geometry, block, dst, transpose, set_pad, repeat, boundary, pro)  # fmt: skip
     return out.reshape(rows, cols)
 
 
@@ -511,6 +517,16 @@ def test_img2col_transposed_into_l0a_and_into_l0b(dtype, geometry, rng):
     np.testing.assert_array_equal(run_img2col(fmap, geometry, block, dst="B2", pad=2.5), want)
     # into L0B the block is always transposed: en_transpose changes nothing
     np.testing.assert_array_equal(run_img2col(fmap, geometry, block, dst="B2", transpose=True, pad=2.5), want)
+
+
+@pytest.mark.parametrize("transpose", [False, True])
+def test_v2pro_packs_the_block_and_the_filter(transpose, rng):
+    geometry = (32, 9, 9, 2, 3, 2, 1, 2, 1, (1, 0, 2, 1))
+    fmap = feature_map(rng, np.float16, 2, 9, 9)
+    block = block_for(fmap, geometry, rng, 16)
+    want = expected_block(fmap, geometry, block, -3.0).astype(np.float32)
+    got = run_img2col(fmap, geometry, block, transpose=transpose, pad=-3.0, pro=True)
+    np.testing.assert_array_equal(got, want.T if transpose else want)
 
 
 def test_padding_register_and_is_set_padding(rng):
