@@ -291,6 +291,7 @@ void define_compare_select_ops(OpTable& t);
 void define_gather_ops(OpTable& t);
 void define_sort_ops(OpTable& t);
 void define_cube_ops(OpTable& t);
+void define_cube_extra_ops(OpTable& t);  // ops_cube_extras.cpp
 void define_sync_ops(OpTable& t);
 void define_system_ops(OpTable& t);
 void define_debug_ops(OpTable& t);

@@ -64,6 +64,7 @@ const std::vector<OpInfo>& table() {
     rows::define_gather_ops(table);
     rows::define_sort_ops(table);
     rows::define_cube_ops(table);
+    rows::define_cube_extra_ops(table);
     rows::define_sync_ops(table);
     rows::define_system_ops(table);
     rows::define_debug_ops(table);

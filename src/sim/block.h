@@ -51,6 +51,22 @@ struct LaunchOptions {
 
 class CrossCore;
 
+// A core's cube state that mode setters write and cube instructions read, as the board's registers do:
+// HF32 (set_hf32_mode, set_hf32_trans_mode), the result order (set_mm_layout_transform: the values do not
+// depend on it), load_data (3-D)'s feature map, L1 boundary, padding value and repeat parameters, and the 4:2 sparse
+// index buffer load_data_with_sparse fills (a quarter of L0B: L0B byte x's index byte at x / 4).
+struct CubeModes {
+  bool hf32 = false;
+  bool hf32_towards_zero = false;  // ties towards zero rather than to even
+  bool mm_n_first = false;
+  uint32_t load_boundary = 0;                          // bytes; 0: none
+  int64_t l1_h = 0, l1_w = 0, pads[4] = {0, 0, 0, 0};  // set_fmatrix: the feature map, padding left/right/top/bottom
+  double pad_f = 0;                                    // the padding value, for float and integer tensors
+  int64_t pad_i = 0;
+  int64_t repeat_time = 1, repeat_stride = 0, repeat_mode = 0;
+  std::vector<uint8_t> sparse_index = std::vector<uint8_t>(16384);
+};
+
 struct LaunchContext {
   const Kernel& kernel;
   const Platform& platform;
@@ -207,6 +223,8 @@ class Block {
   uint16_t* mrg_sort_result() { return mrg_sort_result_; }
   // The fixpipe quantisation scalar set_fix_pipe_pre_quant_flag loads (FIX pipe state).
   uint64_t& fixpipe_quant_scalar() { return fixpipe_quant_scalar_; }
+  // The cube's modes and its 4:2 sparse index buffer (sim/cube_extras.cpp).
+  CubeModes& cube_modes() { return cube_modes_; }
   // The scalar unit's view of the mask register (set_vector_mask and friends).
   VectorMaskReg& mask_register() { return mask_reg_; }
   // The scalar unit's view of DEQSCALE (set_deq_scale), and the register as the running op saw it at dispatch.
@@ -324,6 +342,7 @@ class Block {
   uint16_t mrg_sort_result_[4] = {0, 0, 0, 0};
   DeqScaleReg deq_reg_, issued_deq_;
   uint64_t gather_mask_remain_ = 0;
+  CubeModes cube_modes_;
   const Op* running_op_ = nullptr;  // the pipe op whose handler runs, and its pipe
   Pipe running_pipe_ = Pipe::S;
   uint64_t running_dispatched_ = 0;

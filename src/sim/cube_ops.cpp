@@ -24,6 +24,21 @@ double element(const uint8_t* p, DType d) {
   return dtype_is_float(d) ? v.f : static_cast<double>(v.i);
 }
 
+// HF32 (set_hf32_mode): float32 rounded to 11 mantissa bits, the exponent kept ("HF32 ... the same range as
+// float32, 11 mantissa bits", https://hiascend.com/document/detail/zh/CANNCommunityEdition/800alpha001/devaids/
+// devtools/atc/atlasatcparam_16_0076.html), to nearest: ties to even, or with set_hf32_trans_mode(True)
+// ("NEAREST_ZERO ... 以向零靠近的方式四舍五入") ties towards zero. NaN and infinities pass unchanged.
+double hf32(double value, bool towards_zero) {
+  float f = static_cast<float>(value);
+  uint32_t bits;
+  std::memcpy(&bits, &f, 4);
+  if ((bits & 0x7f800000u) == 0x7f800000u) return value;
+  uint32_t rest = bits & 0xfffu, kept = bits & ~0xfffu;
+  if (rest > 0x800u || (rest == 0x800u && !towards_zero && (kept & 0x1000u))) kept += 0x1000u;
+  std::memcpy(&f, &kept, 4);
+  return f;
+}
+
 }  // namespace
 
 // For each of nd_num matrices, n_value rows of d_value elements; row n's
@@ -134,6 +149,8 @@ void mmad(Block& b, const Op& op, const RtValue* in, bool with_bias) {
   const uint8_t* bias = with_bias ? b.effect_ptr(2) : nullptr;
   uint8_t* c = b.effect_ptr(3);
   std::vector<double> rows(static_cast<size_t>(m * k)), cols(static_cast<size_t>(n * k));
+  const CubeModes& modes = b.cube_modes();
+  bool round_hf32 = modes.hf32 && ad == DType::Float32;
   for (int64_t i = 0; i < m; ++i)
     for (int64_t kk = 0; kk < k; ++kk)  // Zz
       rows[static_cast<size_t>(i * k + kk)] =
@@ -142,6 +159,10 @@ void mmad(Block& b, const Op& op, const RtValue* in, bool with_bias) {
     for (int64_t kk = 0; kk < k; ++kk)  // Zn
       cols[static_cast<size_t>(j * k + kk)] =
           element(bm + ((((kk / c0) * n1 + j / 16) * 16 + j % 16) * c0 + kk % c0) * size, ad);
+  if (round_hf32) {
+    for (double& x : rows) x = hf32(x, modes.hf32_towards_zero);
+    for (double& x : cols) x = hf32(x, modes.hf32_towards_zero);
+  }
   for (int64_t i = 0; i < m; ++i)
     for (int64_t j = 0; j < n; ++j) {
       const double* row = rows.data() + i * k;

@@ -425,7 +425,7 @@ struct Mask {
 
 // A call's operand list: tensors, scalars, then (mask forms) the mask, repeat count and strides.
 struct Args {
-  Operand items[16];
+  Operand items[32];
   size_t n = 0;
   template <typename T>
   Args& tensor(const LocalTensor<T>& t) {
@@ -1117,6 +1117,105 @@ void DataCopy(const GlobalTensor<T>& d, const LocalTensor<U>& s, const DataCopyC
 inline void SetFixpipePreQuantFlag(uint64_t config) {
   run("set_fix_pipe_pre_quant_flag", {scalar(static_cast<int64_t>(config))});
 }
+
+// ---- the cube extras: InitConstValue, the 4:2 sparse pair, the img2col load and the modes they read --------
+
+template <typename T>
+struct InitConstValueParams {
+  uint16_t repeatTimes = 0, blockNum = 0, dstGap = 0;
+  T initValue = 0;
+  InitConstValueParams() = default;
+  InitConstValueParams(uint16_t repeat, uint16_t blocks, uint16_t gap, T value)
+      : repeatTimes(repeat), blockNum(blocks), dstGap(gap), initValue(value) {}
+};
+template <typename T, typename U>
+void InitConstValue(const LocalTensor<T>& dst, const InitConstValueParams<U>& p) {
+  uint8_t pos = operand(dst).position;
+  bool l1 = pos == static_cast<uint8_t>(TPosition::A1) || pos == static_cast<uint8_t>(TPosition::B1);
+  Args()
+      .tensor(dst)
+      .value(i32(p.repeatTimes))
+      .value(i32(p.blockNum))
+      .value(i32(p.dstGap))
+      .value(scalar(static_cast<T>(p.initValue)))
+      .call("init_const_value", {l1 ? 1 : 0});
+}
+template <typename T, typename U>
+void LoadDataWithSparse(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<U>& idx,
+                        const LoadData2DParams& p) {
+  Args a;
+  a.tensor(dst).tensor(src).tensor(idx);
+  p.add(a).call("load_data_with_sparse");
+}
+template <typename T, typename U>
+void MmadWithSparse(const LocalTensor<T>& d, const LocalTensor<U>& a, const LocalTensor<U>& b, const MmadParams& p) {
+  Args()
+      .tensor(d)
+      .tensor(a)
+      .tensor(b)
+      .value(i32(p.m))
+      .value(i32(p.n))
+      .value(i32(p.k))
+      .value(i32(p.cmatrixInitVal))
+      .value(i32(p.cmatrixSource))
+      .call("mmad_with_sparse");
+}
+
+// The emitter spells load_data with LoadData3DParamsV2 as SetFmatrix, SetLoadDataPaddingValue and the V2Pro load.
+enum class FmatrixMode : uint8_t { FMATRIX_LEFT = 0, FMATRIX_RIGHT = 1 };
+inline void SetFmatrix(uint16_t l1H, uint16_t l1W, const uint8_t padList[4], const FmatrixMode& mode) {
+  (void)mode;  // FMATRIX_LEFT only (f_matrix_ctrl false)
+  run("set_fmatrix", {i32(l1H), i32(l1W), i32(padList[0]), i32(padList[1]), i32(padList[2]), i32(padList[3])});
+}
+struct LoadData3DParamsV2Pro {
+  uint16_t channelSize = 0;
+  bool enTranspose = false, enSmallK = false, filterSizeW = false, filterSizeH = false, fMatrixCtrl = false;
+  uint64_t extConfig = 0, filterConfig = 0x10101010101ull;
+  LoadData3DParamsV2Pro(uint16_t c, bool transpose, bool smallK, bool sizeW, bool sizeH, bool ctrl, uint64_t ext,
+                        uint64_t filter)
+      : channelSize(c),
+        enTranspose(transpose),
+        enSmallK(smallK),
+        filterSizeW(sizeW),
+        filterSizeH(sizeH),
+        fMatrixCtrl(ctrl),
+        extConfig(ext),
+        filterConfig(filter) {}
+};
+template <typename T>
+void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadData3DParamsV2Pro& p) {
+  Args()
+      .tensor(dst)
+      .tensor(src)
+      .value(i32(p.channelSize))
+      .value(i32(p.enTranspose))
+      .value(i32(p.enSmallK))
+      .value(i32(p.filterSizeW))
+      .value(i32(p.filterSizeH))
+      .value(i32(p.fMatrixCtrl))
+      .value(scalar(p.extConfig))
+      .value(scalar(p.filterConfig))
+      .call("load_data.3dv2pro");
+}
+inline void SetLoadDataBoundary(uint32_t boundaryValue) {
+  run("set_load_data_boundary", {scalar(static_cast<int64_t>(boundaryValue))});
+}
+template <typename T>
+void SetLoadDataPaddingValue(const T padValue) {
+  run("set_load_data_padding_value", {scalar(padValue)});
+}
+struct LoadDataRepeatParam {
+  uint16_t repeatStride = 0;
+  uint8_t repeatTime = 1, repeatMode = 0;
+  LoadDataRepeatParam(uint16_t stride, uint8_t time, uint8_t mode)
+      : repeatStride(stride), repeatTime(time), repeatMode(mode) {}
+};
+inline void SetLoadDataRepeat(const LoadDataRepeatParam& p) {
+  run("set_load_data_repeat", {i32(p.repeatTime), i32(p.repeatStride), i32(p.repeatMode)});
+}
+inline void SetHF32Mode(bool hf32Mode) { run("set_hf32_mode", {i32(hf32Mode)}); }
+inline void SetHF32TransMode(bool hf32TransMode) { run("set_hf32_trans_mode", {i32(hf32TransMode)}); }
+inline void SetMMLayoutTransform(bool mmLayoutMode) { run("set_mm_layout_transform", {i32(mmLayoutMode)}); }
 
 // ---- between cores -----------------------------------------------------------------------------------
 

@@ -291,6 +291,50 @@ TEST_F(IrTest, FusedConversionAndGatherRowsAreChecked) {
   EXPECT_EQ(type(w_.op("get_gather_mask_remain_count", {})), asc::Type::scalar(asc::DType::UInt64));
 }
 
+// The cube extras' rows: positions, dtypes, the init value's dtype and the attribute that picks its pipe.
+TEST_F(IrTest, CubeExtraRowsAreChecked) {
+  auto init = [&](asc_dtype_t d, asc_position_t pos, int64_t l1, Value value) {
+    return error_of([&] {
+      w_.op("init_const_value", {ub(d, pos), w_.i32(1), w_.i32(1), w_.i32(0), value}, {int_attr("l1", l1)});
+    });
+  };
+  Value half = w_.cast(w_.constant_f(ASC_DTYPE_FLOAT32, 1.5), ASC_DTYPE_FLOAT16);
+  EXPECT_FALSE(init(ASC_DTYPE_FLOAT16, ASC_POS_A1, 1, half).has_value());
+  EXPECT_FALSE(init(ASC_DTYPE_FLOAT16, ASC_POS_B2, 0, half).has_value());
+  EXPECT_TRUE(is_error(init(ASC_DTYPE_FLOAT16, ASC_POS_VECIN, 0, half), ASC_ERR_TYPE, {"A1, B1 (L1), A2 (L0A) or B2"}));
+  EXPECT_TRUE(is_error(init(ASC_DTYPE_FLOAT16, ASC_POS_A2, 1, half), ASC_ERR_TYPE, {"attribute l1 disagrees"}));
+  EXPECT_TRUE(is_error(init(ASC_DTYPE_FLOAT16, ASC_POS_A1, 1, w_.i32(1)), ASC_ERR_TYPE, {"init_value is"}));
+  EXPECT_TRUE(
+      is_error(init(ASC_DTYPE_INT8, ASC_POS_A1, 1, w_.cast(w_.i32(1), ASC_DTYPE_INT8)), ASC_ERR_TYPE, {"int8"}));
+  std::vector<Value> fields;
+  for (int i = 0; i < 7; ++i) fields.push_back(w_.i32(0));
+  auto sparse = [&](asc_dtype_t d, asc_dtype_t idx) {
+    std::vector<Value> operands{ub(d, ASC_POS_B2), ub(d, ASC_POS_B1), ub(idx, ASC_POS_B1, 1024)};
+    operands.insert(operands.end(), fields.begin(), fields.end());
+    return error_of([&] { w_.op("load_data_with_sparse", operands); });
+  };
+  EXPECT_FALSE(sparse(ASC_DTYPE_INT8, ASC_DTYPE_UINT8).has_value());
+  EXPECT_TRUE(is_error(sparse(ASC_DTYPE_FLOAT16, ASC_DTYPE_UINT8), ASC_ERR_TYPE, {"dst and src must be int8"}));
+  EXPECT_TRUE(is_error(sparse(ASC_DTYPE_INT8, ASC_DTYPE_INT8), ASC_ERR_TYPE, {"idx must be uint8"}));
+  auto mmad = [&](asc_dtype_t c, asc_dtype_t ab) {
+    return error_of([&] {
+      w_.op("mmad_with_sparse", {ub(c, ASC_POS_CO1), ub(ab, ASC_POS_A2), ub(ab, ASC_POS_B2), w_.i32(16), w_.i32(16),
+                                 w_.i32(16), w_.i32(1), w_.i32(0)});
+    });
+  };
+  EXPECT_FALSE(mmad(ASC_DTYPE_INT32, ASC_DTYPE_INT8).has_value());
+  EXPECT_TRUE(is_error(mmad(ASC_DTYPE_FLOAT32, ASC_DTYPE_FLOAT16), ASC_ERR_TYPE, {"int8 x int8 into int32"}));
+  auto load3d = [&](asc_dtype_t d, asc_position_t dst) {
+    std::vector<Value> operands{ub(d, dst), ub(d, ASC_POS_A1)};
+    for (int i = 0; i < 8; ++i) operands.push_back(w_.i32(0));
+    return error_of([&] { w_.op("load_data.3dv2pro", operands); });
+  };
+  EXPECT_FALSE(load3d(ASC_DTYPE_INT8, ASC_POS_A2).has_value());
+  EXPECT_FALSE(load3d(ASC_DTYPE_FLOAT32, ASC_POS_B2).has_value());
+  EXPECT_TRUE(is_error(load3d(ASC_DTYPE_INT8, ASC_POS_B2), ASC_ERR_TYPE, {"does not move 1-byte types"}));
+  EXPECT_TRUE(is_error(load3d(ASC_DTYPE_FLOAT16, ASC_POS_VECIN), ASC_ERR_TYPE, {"A2 (L0A) or B2 (L0B)"}));
+}
+
 // The Matmul markers the front end writes for the Ascend C emitter: a known call with its operands, and a
 // register_matmul with the workspace, the tiling's 49 fields and valid MatmulTypes.
 TEST_F(IrTest, MatmulMarkersAreChecked) {

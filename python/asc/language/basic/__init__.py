@@ -20,6 +20,17 @@ from .core_sync import (
     wait_pre_block,
 )
 from .cube import fixpipe, load_data, load_data_with_transpose, mmad, set_fix_pipe_pre_quant_flag
+from .cube_extras import (
+    init_const_value,
+    load_data_with_sparse,
+    mmad_with_sparse,
+    set_hf32_mode,
+    set_hf32_trans_mode,
+    set_load_data_boundary,
+    set_load_data_padding_value,
+    set_load_data_repeat,
+    set_mm_layout_transform,
+)
 from .data_copy import data_copy, data_copy_pad
 from .debug import dump_tensor, printf
 from .fused import add_deq_relu, add_relu_cast, cast_deq, mul_cast, set_deq_scale, sub_relu_cast
@@ -150,6 +161,15 @@ __all__ = [
     "load_data_with_transpose",
     "mmad",
     "set_fix_pipe_pre_quant_flag",
+    "init_const_value",
+    "load_data_with_sparse",
+    "mmad_with_sparse",
+    "set_hf32_mode",
+    "set_hf32_trans_mode",
+    "set_load_data_boundary",
+    "set_load_data_padding_value",
+    "set_load_data_repeat",
+    "set_mm_layout_transform",
     "get_cmp_mask",
     "set_cmp_mask",
     "dump_tensor",

@@ -11,8 +11,10 @@ from ...errors import CodegenError
 from ..core.cube_params import FixpipeConfig, FixpipeParamsV220, LoadData2DParams, LoadData2dTransposeParams, MmadParams
 from ..core.enums import CO2Layout, TPosition
 from ..core.ir_value import to_int
+from ..core.param_structs import LoadData3DParamsV1, LoadData3DParamsV2, LoadData3DParamsV2Pro
 from ..core.tensor import GlobalTensor, LocalTensor
 from .positions import addressed_as
+from .cube_extras import load_data_3d
 from .utils import builtin, require_local
 
 
@@ -21,10 +23,17 @@ def _ints(values: list, what: str) -> list[int]:
 
 
 @builtin
-def load_data(dst: Any, src: Any, params: Any) -> None:
-    """L1 (A1/B1) -> L0A (A2) or L0B (B2) in 512-byte fractals, as `asc.LoadData2DParams` says."""
+def load_data(dst: Any, src: Any, params: Any, is_set_padding: Any = True) -> None:
+    """L1 (A1/B1) -> L0A (A2) or L0B (B2): in 512-byte fractals, as `asc.LoadData2DParams` says, or image to
+    column of an NC1HWC0 feature map, as `asc.LoadData3DParamsV2` says (`is_set_padding`: Ascend C's
+    IsResetLoad3dConfig.isSetPadding; False pads with set_load_data_padding_value's value)."""
+    if isinstance(params, (LoadData3DParamsV1, LoadData3DParamsV2, LoadData3DParamsV2Pro)):
+        load_data_3d(dst, src, params, is_set_padding)
+        return
     if not isinstance(params, LoadData2DParams):
-        raise CodegenError(f"load_data: params must be an asc.LoadData2DParams, got {type(params).__name__}")
+        raise CodegenError(
+            f"load_data: params must be an asc.LoadData2DParams or asc.LoadData3DParamsV2, got {type(params).__name__}"
+        )
     d, s = require_local(dst, "load_data", "dst"), require_local(src, "load_data", "src")
     current_builder().op("load_data", [d.handle, s.handle, *_ints(params.fields(), "LoadData2DParams")])
 

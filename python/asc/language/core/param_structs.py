@@ -184,6 +184,14 @@ class LoadData3DParamsV1:
     pad_value: Any = 0
     handle: Any = _handle()
 
+    # pyasc round-trips a struct through its IR value (from_ir(p.to_ir())): here the struct is its own value
+    def to_ir(self) -> LoadData3DParamsV1:
+        return self
+
+    @classmethod
+    def from_ir(cls, handle: Any) -> Any:
+        return handle
+
 
 @dataclass
 class LoadData3DParamsV2:
@@ -211,6 +219,14 @@ class LoadData3DParamsV2:
     filter_size_h: Any = False
     f_matrix_ctrl: Any = False
     handle: Any = _handle()
+
+    # pyasc round-trips a struct through its IR value (from_ir(p.to_ir())): here the struct is its own value
+    def to_ir(self) -> LoadData3DParamsV2:
+        return self
+
+    @classmethod
+    def from_ir(cls, handle: Any) -> Any:
+        return handle
 
 
 @dataclass
