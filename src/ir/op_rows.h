@@ -292,6 +292,7 @@ void define_gather_ops(OpTable& t);
 void define_cube_ops(OpTable& t);
 void define_sync_ops(OpTable& t);
 void define_debug_ops(OpTable& t);
+void define_list_tensor_ops(OpTable& t);
 void define_framework_ops(OpTable& t);
 
 }  // namespace asc::rows

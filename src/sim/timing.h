@@ -44,6 +44,8 @@ class Timeline {
   uint64_t start_of(Pipe pipe, uint64_t issued) const;
   void wait_until(uint64_t cycle) { scalar_ = std::max(scalar_, cycle); }
 
+  // The cycle the scalar unit dispatches its next instruction at (print_time_stamp's timeStamp).
+  uint64_t scalar_cycle() const { return scalar_; }
   uint64_t end() const;
   const std::array<uint64_t, kPipeSlots>& busy() const { return busy_; }
   const std::vector<TraceEvent>& events() const { return events_; }

@@ -8,14 +8,16 @@ from .atomic import (
     set_atomic_type,
     set_store_atomic_config,
 )
+from .cache import data_cache_clean_and_invalid, data_cache_preload, get_icache_preload_status, icache_preload
 from .cast import cast
 from .compare import compare, compare_scalar, get_cmp_mask, select, set_cmp_mask
 from .core_sync import cross_core_set_flag, cross_core_wait_flag, sync_all
 from .cube import fixpipe, load_data, load_data_with_transpose, mmad, set_fix_pipe_pre_quant_flag
 from .data_copy import data_copy, data_copy_pad
-from .debug import dump_tensor, printf
+from .debug import dump_acc_chk_point, dump_tensor, metrics_prof_start, metrics_prof_stop, print_time_stamp, printf
 from .gather import brcb, gather, gather_mask, scatter
 from .layout import transpose
+from .list_tensor import ListTensorDesc, TensorDesc
 from .mask import MASK_PLACEHOLDER, reset_mask, set_mask_count, set_mask_norm, set_vector_mask
 from .reduce import (
     block_reduce_max,
@@ -44,6 +46,16 @@ from .vec_ops import __all__ as _vec_ops_all
 from .workspace import get_sys_workspace, set_sys_workspace
 
 __all__ = [
+    "TensorDesc",
+    "ListTensorDesc",
+    "data_cache_clean_and_invalid",
+    "data_cache_preload",
+    "icache_preload",
+    "get_icache_preload_status",
+    "dump_acc_chk_point",
+    "print_time_stamp",
+    "metrics_prof_start",
+    "metrics_prof_stop",
     "scalar_cast",
     "scalar_get_sff_value",
     "scalar_get_count_of_value",
