@@ -81,6 +81,24 @@ def test_a_kernel_walks_the_host_built_list(dim, rng):
         np.testing.assert_array_equal(tensors[i], 2 * t)  # written through the pointer: the host's own array
 
 
+def test_a_list_of_torch_tensors():
+    torch = pytest.importorskip("torch")
+    torch.manual_seed(0)
+    tensors = [torch.randint(1, 50, shape).to(torch.float32) for shape in [(3, 2), (1, 5), (4, 4)]]
+    before = [t.clone() for t in tensors]
+    desc = list_tensor_desc(tensors)
+    shapes, pointers = decode(desc)
+    assert shapes == [tuple(t.shape) for t in tensors] and pointers == [t.data_ptr() for t in tensors]
+    out = np.zeros(1 + MAX_TENSORS * SLOTS, np.uint64)
+    walk_kernel[1, rt.current_stream()](desc, out, *tensors, desc.nbytes, len(tensors))
+    for i, t in enumerate(before):
+        row = out[1 + i * SLOTS : 1 + (i + 1) * SLOTS]
+        assert tuple(int(v) for v in row[:4]) == (2, i, *t.shape) and row[10] == t.numel()
+        assert torch.equal(tensors[i], 2 * t)
+    with pytest.raises(ValueError, match="not contiguous"):
+        list_tensor_desc([torch.ones(4, 4).t()])
+
+
 @asc.jit
 def pointers_kernel(desc: asc.GlobalAddress, out: asc.GlobalAddress, a: asc.GlobalAddress, b: asc.GlobalAddress):
     out_gm = asc.GlobalTensor()
