@@ -136,7 +136,11 @@ std::string spell_enum(const Op& op, const std::string& attr, int64_t v) {
   static const char* const sel[] = {"VSEL_CMPMASK_SPR", "VSEL_TENSOR_SCALAR_MODE", "VSEL_TENSOR_TENSOR_MODE"};
   static const char* const order[] = {"ORDER_VALUE_INDEX", "ORDER_INDEX_VALUE", "ORDER_ONLY_VALUE", "ORDER_ONLY_INDEX"};
   static const char* const dsb[] = {"ALL", "DDR", "UB", "SEQ"};
+  static const char* const cache_line[] = {"SINGLE_CACHE_LINE", "ENTIRE_DATA_CACHE"};
+  static const char* const dcci_dst[] = {"CACHELINE_ALL", "CACHELINE_UB", "CACHELINE_OUT", "CACHELINE_ATOMIC"};
   if (attr == "round_mode") return enumerator(op, "AscendC::RoundMode::", round, v);
+  if (attr == "entire_type") return enumerator(op, "AscendC::CacheLine::", cache_line, v);
+  if (attr == "dcci_dst") return enumerator(op, "AscendC::DcciDst::", dcci_dst, v);
   if (attr == "cmp_mode") return enumerator(op, "AscendC::CMPMODE::", cmp, v);
   if (attr == "sel_mode") return enumerator(op, "AscendC::SELMODE::", sel, v);
   if (attr == "order") return enumerator(op, "AscendC::ReduceOrder::", order, v);

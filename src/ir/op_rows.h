@@ -295,6 +295,7 @@ void define_cube_extra_ops(OpTable& t);  // ops_cube_extras.cpp
 void define_sync_ops(OpTable& t);
 void define_system_ops(OpTable& t);
 void define_debug_ops(OpTable& t);
+void define_list_tensor_ops(OpTable& t);
 void define_framework_ops(OpTable& t);
 
 }  // namespace asc::rows

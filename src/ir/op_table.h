@@ -100,7 +100,8 @@ struct OpView {
 
 // How the timing model charges an op (see sim/timing.cpp).
 // Cube: OpInfo::work gives the count of 16 x 16 x C0 fractal multiplies, one per cycle.
-enum class CostKind : uint8_t { Scalar, GmCopy, UbCopy, Vector, VectorDiv, ScalarMemory, Flag, Structure, Cube };
+// Cache: a cache-maintenance instruction of the scalar unit, one GM round trip (gm_latency).
+enum class CostKind : uint8_t { Scalar, GmCopy, UbCopy, Vector, VectorDiv, ScalarMemory, Flag, Structure, Cube, Cache };
 
 using CheckFn = void (*)(const OpView&);                  // throws asc::Error (ASC_ERR_TYPE / VERIFY)
 using ResultFn = Type (*)(const OpView&);                 // result type, Type::none() if no result

@@ -124,16 +124,21 @@ void Block::scalar_op(const Op& op) {
     timeline_.scalar(op);
     return;
   }
-  // get_value / set_value: the scalar unit touching the Unified Buffer.
-  uint64_t dispatched = timeline_.dispatch();
-  running_op_ = &op;  // for dynamic_access
+  // get_value / set_value: the scalar unit touching the Unified Buffer. The op runs on S while it does (a
+  // data-dependent access, dump_acc_chk_point's, is resolved against the running op).
+  const Op* was_running = running_op_;
+  Pipe was_pipe = running_pipe_;
+  running_op_ = &op;
   running_pipe_ = Pipe::S;
+  uint64_t dispatched = timeline_.dispatch();
   size_t writes_before = gm_writes_.size();
   uint64_t bytes = check_effects(op, Pipe::S, in);
   exec_fn(op.code)(*this, op, in, out);
   if (staged_count_) flush_staged();
   hash_gm_writes(writes_before);
   timeline_.run(op, Pipe::S, dispatched, bytes);
+  running_op_ = was_running;
+  running_pipe_ = was_pipe;
 }
 
 void Block::issue(const Op& op) {

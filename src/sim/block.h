@@ -199,6 +199,7 @@ class Block {
   uint32_t block_dim() const { return ctx_.block_dim; }
   const Kernel& kernel() const { return ctx_.kernel; }
   const Platform& platform() const { return ctx_.platform; }
+  const std::vector<GmBuffer>& gm() const { return ctx_.gm; }  // the launch's GM arguments, by parameter index
   RtValue& reg(uint32_t v) { return regs_[v]; }
   // Checked pointer to the bytes of the op's i-th memory effect (op table
   // order), valid while a pipe op's handler runs.

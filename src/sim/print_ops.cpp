@@ -1,5 +1,6 @@
-// printf and dump_tensor on the scalar unit: text goes to the block's output
-// (Block::print), which the launch returns in block order.
+// printf, dump_tensor, dump_acc_chk_point and print_time_stamp on the scalar unit: text goes to the block's
+// output (Block::print), which the launch returns in block order. Also the instructions that have no functional
+// effect on the Model: the msProf markers and the cache instructions (their cost is the timing model's).
 #include <cstdio>
 #include <string>
 
@@ -97,5 +98,36 @@ void exec_DumpTensor(Block& b, const Op& op, const RtValue* in, RtValue*) {
   text += std::string(static_cast<size_t>(depth), ']') + "\n";
   b.print(text);
 }
+
+// "DumpAccChkPoint: index=I, count_off=C, addr=A, data_type=..., position=..., dump_size=N", then the N elements
+// from element C on, as dump_tensor prints them; addr is element C's.
+void exec_DumpAccChkPoint(Block& b, const Op& op, const RtValue* in, RtValue*) {
+  const Type& t = b.kernel().type_of(op.operands[0]);
+  DType d = t.dtype;
+  int64_t index = in[1].i, off = in[2].i, n = in[3].i, size = dtype_size(d);
+  const char* position = t.kind == TypeKind::GlobalTensor ? "GM" : "UB";
+  const uint8_t* data = b.dynamic_access(0, off * size, n * size);
+  std::string text = fmt::format(
+      "DumpAccChkPoint: index={}, count_off={}, addr={:#x}, data_type={}, position={}, "
+      "dump_size={}\n[",
+      index, off, in[0].addr + off * size, dtype_name(d), position, n);
+  for (int64_t i = 0; i < n; ++i) text += (i ? ", " : "") + element_text(data + i * size, d);
+  b.print(text + "]\n");
+}
+
+// Ascend C's line; the timestamp is the cycle the scalar unit dispatches this instruction at, on the core's
+// timeline from 0 at the launch (the board's is a system cycle counter); the Model has no program counter
+void exec_PrintTimeStamp(Block& b, const Op&, const RtValue* in, RtValue*) {
+  b.print(fmt::format("descId is {}, rsv is 0, timeStamp is {}, pcPtr is 0, entry is 0.\n",
+                      static_cast<uint32_t>(in[0].i), b.timeline().scalar_cycle()));
+}
+
+void exec_MetricsProfStart(Block&, const Op&, const RtValue*, RtValue*) {}
+void exec_MetricsProfStop(Block&, const Op&, const RtValue*, RtValue*) {}
+void exec_DataCacheCleanAndInvalid(Block&, const Op&, const RtValue*, RtValue*) {}
+void exec_DataCacheCleanAndInvalidNoDst(Block&, const Op&, const RtValue*, RtValue*) {}
+void exec_DataCachePreload(Block&, const Op&, const RtValue*, RtValue*) {}
+void exec_ICachePreload(Block&, const Op&, const RtValue*, RtValue*) {}
+void exec_GetICachePreloadStatus(Block&, const Op&, const RtValue*, RtValue* out) { set_int(*out, DType::Int64, 0); }
 
 }  // namespace asc::sim

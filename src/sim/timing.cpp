@@ -33,7 +33,11 @@ uint64_t Timeline::cost_of(const Op& op, uint64_t bytes) const {
     case CostKind::Flag: return 1;
     case CostKind::Structure: return 0;
     case CostKind::Scalar: return cost_.scalar_issue;
-    case CostKind::Cube: return cost_.cube_startup + bytes;  // bytes: the op's work units (OpInfo::work)
+    case CostKind::Cube:
+      return cost_.cube_startup + bytes;  // bytes: the op's work units (OpInfo::work)
+    // dcci / dc_preload / icache preload move a cache line between the scalar unit's cache and GM: the scalar
+    // unit waits one GM round trip
+    case CostKind::Cache: return cost_.gm_latency;
   }
   return 1;
 }

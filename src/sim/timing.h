@@ -44,8 +44,9 @@ class Timeline {
   uint64_t start_of(Pipe pipe, uint64_t issued) const;
   void wait_until(uint64_t cycle) { scalar_ = std::max(scalar_, cycle); }
 
+  // The cycle the scalar unit dispatches its next instruction at (get_system_cycle, print_time_stamp's timeStamp).
+  uint64_t scalar_cycle() const { return scalar_; }
   uint64_t end() const;
-  uint64_t scalar_cycle() const { return scalar_; }  // where the scalar unit is
   // The scalar unit waits for the earlier instructions of `pipes` (bit = Pipe) to complete.
   void wait_for_pipes(const Op& op, uint32_t pipes);
   const std::array<uint64_t, kPipeSlots>& busy() const { return busy_; }

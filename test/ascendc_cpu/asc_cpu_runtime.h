@@ -44,6 +44,11 @@ void write_local(const Operand& tensor, const void* bytes, size_t n);
 // legal order of the pipes; a wait is checked against an earlier set.
 void flag(bool set, int event, int64_t id);
 
+// A GM address a launch's buffer holds (a ListTensorDesc's data pointers) names the caller's buffer; the CPU runs
+// on copies of the buffers (asc_cpu_set_origins says where the originals are): the same byte of the copy, or
+// `address` itself when it is in no original.
+uint64_t relocate_gm(uint64_t address);
+
 // The current core: block index, block count, sub-block index and count, and whether it is a cube core.
 int64_t block_idx();
 int64_t block_num();

@@ -46,7 +46,7 @@ struct Core {
   uint16_t mrg_sort_result[4] = {0, 0, 0, 0};
   sim::DeqScaleReg deq{};           // DEQSCALE (set_deq_scale)
   uint64_t gather_mask_remain = 0;  // RSVD_CNT (the last gather_mask's kept count)
-  sim::CubeModes cube;  // HF32, load_data (3-D) registers, the sparse index buffer
+  sim::CubeModes cube;              // HF32, load_data (3-D) registers, the sparse index buffer
   // Per (HardEvent, id): sets minus waits so far. A wait may come first in
   // program order (issued to its pipe before the set on another pipe); a wait
   // still unmatched when the kernel ends would hang the NPU.
@@ -289,6 +289,18 @@ Operand global_tensor(const void* p, uint8_t dtype, bool has_length, uint64_t le
   return o;
 }
 
+std::vector<std::pair<uint64_t, uint64_t>> origins;  // the caller's (address, bytes) of each launch argument
+
+uint64_t relocate_gm(uint64_t address) {
+  Core& c = core();
+  for (size_t i = 0; i < origins.size() && i < c.gm.size(); ++i) {
+    auto [base, size] = origins[i];
+    if (c.gm[i].ptr && address >= base && address < base + size)
+      return reinterpret_cast<uintptr_t>(c.gm[i].ptr) + (address - base);
+  }
+  return address;
+}
+
 void flag(bool set, int event, int64_t id) { core().flags[{event, id}] += set ? 1 : -1; }
 
 void check_gm(const void* begin, const void* end) {
@@ -437,6 +449,13 @@ extern "C" __attribute__((visibility("default"))) int asc_cpu_run(const char* so
   }
   dlclose(so);
   return status;
+}
+
+// Where the next asc_cpu_run's buffers came from: argument i copies `sizes[i]` bytes at `addresses[i]` (0: a scalar).
+extern "C" __attribute__((visibility("default"))) void asc_cpu_set_origins(const uint64_t* addresses,
+                                                                           const uint64_t* sizes, size_t n) {
+  ascendc_cpu::origins.clear();
+  for (size_t i = 0; i < n; ++i) ascendc_cpu::origins.emplace_back(addresses[i], sizes[i]);
 }
 
 // What the last asc_cpu_run printed (printf, DumpTensor), as the Model's stream output reads.

@@ -1328,6 +1328,114 @@ void DumpTensor(const Tensor& t, uint32_t desc, uint32_t size, const ShapeInfo& 
   a.call("dump_tensor");
 }
 
+template <typename Tensor>
+void DumpAccChkPoint(const Tensor& t, uint32_t index, uint32_t countOff, uint32_t dumpSize) {
+  run("dump_acc_chk_point", {operand(t), u32(index), u32(countOff), u32(dumpSize)});
+}
+inline void PrintTimeStamp(uint32_t descId) { run("print_time_stamp", {u32(descId)}); }
+inline void MetricsProfStart() { run("metrics_prof_start", {}); }
+inline void MetricsProfStop() { run("metrics_prof_stop", {}); }
+
+// ---- caches: no data changes; the Model's handlers charge their time ---------------------------------------
+
+enum class CacheLine : uint64_t { SINGLE_CACHE_LINE = 0, ENTIRE_DATA_CACHE };
+enum class DcciDst : uint64_t { CACHELINE_ALL = 0, CACHELINE_UB, CACHELINE_OUT, CACHELINE_ATOMIC };
+template <typename T, CacheLine entireType, DcciDst dcciDst>
+void DataCacheCleanAndInvalid(const GlobalTensor<T>& dst) {
+  run("data_cache_clean_and_invalid", {operand(dst)},
+      {static_cast<int64_t>(entireType), static_cast<int64_t>(dcciDst)});
+}
+template <typename T, CacheLine entireType>
+void DataCacheCleanAndInvalid(const GlobalTensor<T>& dst) {
+  run("data_cache_clean_and_invalid.no_dst", {operand(dst)}, {static_cast<int64_t>(entireType)});
+}
+template <typename T>
+void DataCachePreload(const GlobalTensor<uint64_t>& src, const T cacheOffset) {
+  run("data_cache_preload", {operand(src), scalar(static_cast<int64_t>(cacheOffset))});
+}
+inline void ICachePreLoad(const int64_t preFetchLen) { run("icache_preload", {scalar(preFetchLen)}); }
+inline int64_t GetICachePreloadStatus() { return from_operand<int64_t>(run("get_icache_preload_status", {})); }
+
+// ---- list tensors: native, written apart from the Model's handlers (the buffer's layout: ir/ops_list_tensor.cpp)
+
+class ListTensorDesc;
+template <class T>
+class TensorDesc {
+ public:
+  void SetShapeAddr(uint64_t* shapePtr) {
+    if (!shapePtr) throw std::runtime_error("TensorDesc::SetShapeAddr(nullptr)");
+    shape_ = shapePtr;
+  }
+  uint64_t GetDim() { return dim_; }
+  uint64_t GetIndex() { return index_; }
+  uint64_t GetShape(uint32_t offset) {
+    if (offset >= dim_) throw std::runtime_error("TensorDesc::GetShape: offset past the dims");
+    return shape_[offset];
+  }
+  __gm__ T* GetDataPtr() { return ptr_; }
+  GlobalTensor<T> GetDataObj() {
+    uint64_t n = 1;
+    for (uint32_t i = 0; i < dim_; ++i) n *= shape_[i];
+    GlobalTensor<T> g;
+    g.SetGlobalBuffer(ptr_, n);
+    return g;
+  }
+
+ private:
+  friend class ListTensorDesc;
+  uint32_t dim_ = 0, index_ = 0;
+  uint64_t* shape_ = nullptr;
+  __gm__ T* ptr_ = nullptr;
+};
+
+class ListTensorDesc {
+ public:
+  ListTensorDesc() = default;
+  ListTensorDesc(__gm__ void* data, uint32_t length = 0xffffffff, uint32_t shapeSize = 0xffffffff) {
+    Init(data, length, shapeSize);
+  }
+  void Init(__gm__ void* data, uint32_t length = 0xffffffff, uint32_t shapeSize = 0xffffffff) {
+    words_ = static_cast<const uint64_t*>(data);
+    uint64_t ptrOffset = word(0);
+    uint64_t head = word(1);
+    dim_ = static_cast<uint32_t>(head);
+    recordWords_ = dim_ == 0 ? 2 : 1 + dim_;
+    ptrWord_ = ptrOffset / 8;
+    count_ = (head >> 32) != 0 ? static_cast<uint32_t>(head >> 32)
+                               : static_cast<uint32_t>(word(ptrWord_ - recordWords_) >> 32) + 1;
+    bool layout = dim_ != 0
+                      ? count_ == (ptrOffset - 8) / (8 * recordWords_) && (ptrOffset - 8) % (8 * recordWords_) == 0
+                      : ptrOffset == 24 && word(2) == 0xffffffffu;
+    if (!layout) throw std::runtime_error("ListTensorDesc: the buffer is not a list tensor's layout");
+    if (length != 0xffffffffu && shapeSize != 0xffffffffu && (count_ != shapeSize || length != ptrOffset + 8 * count_))
+      throw std::runtime_error("ListTensorDesc: length or shapeSize does not match the buffer");
+    word(ptrWord_ + count_ - 1);
+  }
+  template <class T>
+  void GetDesc(TensorDesc<T>& desc, uint32_t index) {
+    if (index >= count_ || dim_ == 0 || !desc.shape_) throw std::runtime_error("ListTensorDesc::GetDesc");
+    desc.dim_ = dim_;
+    desc.index_ = index;
+    desc.ptr_ = GetDataPtr<T>(index);
+    for (uint32_t k = 0; k < dim_; ++k) desc.shape_[k] = word(1 + index * recordWords_ + 1 + k);
+  }
+  template <class T>
+  __gm__ T* GetDataPtr(uint32_t index) {
+    if (index >= count_) throw std::runtime_error("ListTensorDesc::GetDataPtr: index past the list");
+    return reinterpret_cast<__gm__ T*>(static_cast<uintptr_t>(ascendc_cpu::relocate_gm(word(ptrWord_ + index))));
+  }
+  uint32_t GetSize() { return count_; }
+
+ private:
+  uint64_t word(uint64_t i) const {
+    ascendc_cpu::check_gm(words_ + i, words_ + i + 1);
+    return words_[i];
+  }
+  const uint64_t* words_ = nullptr;
+  uint32_t dim_ = 0, recordWords_ = 0, count_ = 0;
+  uint64_t ptrWord_ = 0;
+};
+
 }  // namespace AscendC
 
 using AscendC::QuantMode_t;

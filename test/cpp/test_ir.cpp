@@ -335,6 +335,48 @@ TEST_F(IrTest, CubeExtraRowsAreChecked) {
   EXPECT_TRUE(is_error(load3d(ASC_DTYPE_FLOAT16, ASC_POS_VECIN), ASC_ERR_TYPE, {"A2 (L0A) or B2 (L0B)"}));
 }
 
+// List tensors: a ListTensorDesc is the uint64 GM address list_tensor_desc.init makes, a TensorDesc a GM address
+// of its dtype from tensor_desc.create / get_desc; the methods take nothing else. The cache rows' enumerators.
+TEST_F(IrTest, ListTensorAndCacheRowsAreChecked) {
+  Value list = w_.op("list_tensor_desc.init", {w_.param(0), w_.i32(-1), w_.i32(-1)});
+  EXPECT_EQ(type(list), asc::Type::gm_addr(asc::DType::UInt64));
+  EXPECT_EQ(type(w_.op("list_tensor_desc.get_size", {list})), asc::Type::scalar(asc::DType::UInt32));
+  EXPECT_TRUE(is_error(error_of([&] { w_.op("list_tensor_desc.get_size", {w_.param(0)}); }), ASC_ERR_TYPE,
+                       {"must come from ListTensorDesc"}));
+  Value desc = w_.op("tensor_desc.create", {}, {int_attr("dtype", ASC_DTYPE_FLOAT16)});
+  EXPECT_EQ(type(desc), asc::Type::gm_addr(asc::DType::Float16));
+  Value filled = w_.op("list_tensor_desc.get_desc", {list, desc, w_.i32(0)});
+  EXPECT_EQ(type(filled), type(desc));
+  EXPECT_EQ(type(w_.op("tensor_desc.get_data_obj", {filled})), asc::Type::global_tensor(asc::DType::Float16));
+  EXPECT_TRUE(is_error(error_of([&] {
+                         w_.op("list_tensor_desc.get_desc", {list, w_.param(1), w_.i32(0)});
+                       }),
+                       ASC_ERR_TYPE, {"the TensorDesc must come from TensorDesc()"}));
+  EXPECT_TRUE(is_error(error_of([&] { w_.op("tensor_desc.get_dim", {list}); }), ASC_ERR_TYPE, {"TensorDesc"}));
+  EXPECT_TRUE(is_error(error_of([&] { w_.op("tensor_desc.create", {}, {int_attr("dtype", ASC_DTYPE_BOOL)}); }),
+                       ASC_ERR_TYPE, {"bool"}));
+  EXPECT_EQ(type(w_.op("list_tensor_desc.get_data_ptr", {list, w_.i32(1)}, {int_attr("dtype", ASC_DTYPE_INT8)})),
+            asc::Type::gm_addr(asc::DType::Int8));
+  Value gm = w_.global_tensor(w_.param(0), w_.i32(0), w_.i32(64));
+  EXPECT_TRUE(is_error(error_of([&] { w_.op("data_cache_preload", {gm, w_.i32(0)}); }), ASC_ERR_TYPE, {"uint64"}));
+  EXPECT_TRUE(
+      is_error(error_of([&] {
+                 w_.op("data_cache_clean_and_invalid", {gm}, {int_attr("entire_type", 2), int_attr("dcci_dst", 0)});
+               }),
+               ASC_ERR_TYPE, {"unknown CacheLine 2"}));
+  EXPECT_TRUE(
+      is_error(error_of([&] {
+                 w_.op("data_cache_clean_and_invalid", {gm}, {int_attr("entire_type", 0), int_attr("dcci_dst", 4)});
+               }),
+               ASC_ERR_TYPE, {"unknown DcciDst 4"}));
+  w_.op("data_cache_clean_and_invalid.no_dst", {gm}, {int_attr("entire_type", 1)});
+  EXPECT_TRUE(is_error(error_of([&] {
+                         w_.op("dump_acc_chk_point", {w_.i32(1), w_.i32(0), w_.i32(0), w_.i32(1)});
+                       }),
+                       ASC_ERR_TYPE, {"LocalTensor or a GlobalTensor"}));
+  EXPECT_EQ(type(w_.op("get_icache_preload_status", {})), asc::Type::scalar(asc::DType::Int64));
+}
+
 // The Matmul markers the front end writes for the Ascend C emitter: a known call with its operands, and a
 // register_matmul with the workspace, the tiling's 49 fields and valid MatmulTypes.
 TEST_F(IrTest, MatmulMarkersAreChecked) {

@@ -8,6 +8,7 @@ from .atomic import (
     set_atomic_type,
     set_store_atomic_config,
 )
+from .cache import data_cache_clean_and_invalid, data_cache_preload, get_icache_preload_status, icache_preload
 from .cast import cast
 from .compare import compare, compare_scalar, get_cmp_mask, select, set_cmp_mask
 from .core_sync import (
@@ -32,7 +33,7 @@ from .cube_extras import (
     set_mm_layout_transform,
 )
 from .data_copy import data_copy, data_copy_pad
-from .debug import dump_tensor, printf
+from .debug import dump_acc_chk_point, dump_tensor, metrics_prof_start, metrics_prof_stop, print_time_stamp, printf
 from .fused import add_deq_relu, add_relu_cast, cast_deq, mul_cast, set_deq_scale, sub_relu_cast
 from .gather import (
     bilinear_interpolation,
@@ -44,6 +45,7 @@ from .gather import (
     scatter,
 )
 from .layout import transpose
+from .list_tensor import ListTensorDesc, TensorDesc
 from .mask import MASK_PLACEHOLDER, reset_mask, set_mask_count, set_mask_norm, set_vector_mask
 from .proposal import (
     get_mrg_sort_result,
@@ -127,6 +129,16 @@ __all__ = [
     "gatherb",
     "get_gather_mask_remain_count",
     "bilinear_interpolation",
+    "TensorDesc",
+    "ListTensorDesc",
+    "data_cache_clean_and_invalid",
+    "data_cache_preload",
+    "icache_preload",
+    "get_icache_preload_status",
+    "dump_acc_chk_point",
+    "print_time_stamp",
+    "metrics_prof_start",
+    "metrics_prof_stop",
     "scalar_cast",
     "scalar_get_sff_value",
     "scalar_get_count_of_value",

@@ -13,8 +13,8 @@ from ..core.enums import CO2Layout, TPosition
 from ..core.ir_value import to_int
 from ..core.param_structs import LoadData3DParamsV1, LoadData3DParamsV2, LoadData3DParamsV2Pro
 from ..core.tensor import GlobalTensor, LocalTensor
-from .positions import addressed_as
 from .cube_extras import load_data_3d
+from .positions import addressed_as
 from .utils import builtin, require_local
 
 

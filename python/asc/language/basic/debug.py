@@ -1,6 +1,6 @@
-"""Debugging from inside a kernel: asc.printf and asc.dump_tensor. On the Model
-the text is printed after the launch (also a failed one), in block order, each
-line prefixed with ``[Block i/n]``."""
+"""Debugging from inside a kernel: asc.printf, asc.dump_tensor, asc.dump_acc_chk_point and asc.print_time_stamp,
+and msProf's range markers asc.metrics_prof_start / asc.metrics_prof_stop. On the Model the text is printed after
+the launch (also a failed one), in block order, each line prefixed with ``[Block i/n]``."""
 
 from __future__ import annotations
 
@@ -81,3 +81,44 @@ def dump_tensor(tensor: Any, desc: Any, dump_size: Any, shape_info: Optional[Sha
     operands += [to_int(d, "a ShapeInfo dimension").handle for d in dims]
     current_builder().op("dump_tensor", operands)
     current_builder().prints = True
+
+
+@builtin
+def dump_acc_chk_point(tensor: Any, index: Any, count_off: Any, dump_size: Any) -> None:
+    """``AscendC::DumpAccChkPoint``: as dump_tensor, `dump_size` elements of a LocalTensor (in the Unified Buffer)
+    or GlobalTensor from element `count_off` on, under the checkpoint number `index`. Prints
+    ``DumpAccChkPoint: index=.., count_off=.., addr=.., data_type=.., position=.., dump_size=N`` and the elements."""
+    if isinstance(tensor, GlobalTensor):
+        handle = tensor._require()
+    elif isinstance(tensor, LocalTensor):
+        handle = tensor.handle
+    else:
+        raise CodegenError(
+            f"dump_acc_chk_point: the tensor must be a LocalTensor or GlobalTensor, got {type(tensor).__name__}"
+        )
+    named = ((index, "index"), (count_off, "count_off"), (dump_size, "dump_size"))
+    operands = [handle] + [to_int(v, f"dump_acc_chk_point {name}").handle for v, name in named]
+    current_builder().op("dump_acc_chk_point", operands)
+    current_builder().prints = True
+
+
+@builtin
+def print_time_stamp(desc_id: Any) -> None:
+    """``AscendC::PrintTimeStamp(descId)``: prints ``descId is D, rsv is 0, timeStamp is C, pcPtr is 0, entry is 0.``
+    where C is the core's cycle on the Model's timeline when the instruction is dispatched (the board prints its
+    system cycle counter and program counter). Ids up to 0xffff are Ascend C's own; use larger ones."""
+    current_builder().op("print_time_stamp", [to_int(desc_id, "print_time_stamp desc_id").handle])
+    current_builder().prints = True
+
+
+@builtin
+def metrics_prof_start() -> None:
+    """``AscendC::MetricsProfStart()``: where msProf starts sampling on the board. The Model times every
+    instruction anyway: it only appears in traces."""
+    current_builder().op("metrics_prof_start")
+
+
+@builtin
+def metrics_prof_stop() -> None:
+    """``AscendC::MetricsProfStop()``: where msProf stops sampling on the board (see metrics_prof_start)."""
+    current_builder().op("metrics_prof_stop")

@@ -1,6 +1,7 @@
-"""asc.lib.host: host-side helpers — the SoC's platform facts and Matmul tiling."""
+"""asc.lib.host: host-side helpers — the SoC's platform facts, Matmul tiling, and ListTensorDesc buffers."""
 
 from ..runtime.state import current_platform
+from .list_tensor import list_tensor_desc
 from .matmul_tiling import BatchMatmulTiling, CubeFormat, MatmulApiTiling, MultiCoreMatmulTiling
 from .platform import PlatformAscendC, PlatformAscendCManager
 from .tiling_types import (
@@ -20,6 +21,7 @@ def get_ascendc_platform() -> PlatformAscendC:
 
 
 __all__ = [
+    "list_tensor_desc",
     "BatchMatmulTiling",
     "CubeFormat",
     "DataType",
