@@ -1,5 +1,6 @@
 """asc.language.basic: the instruction-level API."""
 
+from .aipp import set_aipp_functions
 from .atomic import (
     set_atomic_add,
     set_atomic_max,
@@ -20,7 +21,7 @@ from .core_sync import (
     wait_pre_block,
 )
 from .cube import fixpipe, load_data, load_data_with_transpose, mmad, set_fix_pipe_pre_quant_flag
-from .data_copy import data_copy, data_copy_pad
+from .data_copy import data_copy, data_copy_pad, load_image_to_local, set_pad_value
 from .debug import dump_tensor, printf
 from .fused import add_deq_relu, add_relu_cast, cast_deq, mul_cast, set_deq_scale, sub_relu_cast
 from .gather import (
@@ -32,7 +33,7 @@ from .gather import (
     get_gather_mask_remain_count,
     scatter,
 )
-from .layout import transpose
+from .layout import trans_data_to_5hd, transpose
 from .mask import MASK_PLACEHOLDER, reset_mask, set_mask_count, set_mask_norm, set_vector_mask
 from .proposal import (
     get_mrg_sort_result,
@@ -167,6 +168,10 @@ __all__ = [
     "compare_scalar",
     "data_copy",
     "data_copy_pad",
+    "set_pad_value",
+    "load_image_to_local",
+    "set_aipp_functions",
+    "trans_data_to_5hd",
     "get_block_idx",
     "get_block_num",
     "pair_reduce_sum",
