@@ -321,6 +321,41 @@ class Emitter {
         return call(op, fmt::format("{}, AscendC::ShapeInfo(static_cast<uint8_t>({}), {})", head,
                                     op.operands.size() - 3, shape));
       }
+      case OpCode::CopySliceGmToLocal:
+      case OpCode::CopySliceLocalToGm: {  // two SliceInfo arrays of dims entries, declared first
+        size_t dims = static_cast<size_t>(op.attr_int(0));
+        std::string names[2];
+        for (size_t side = 0; side < 2; ++side) {
+          std::string entries;
+          for (size_t d = 0; d < dims; ++d) {
+            size_t first = 2 + (side * dims + d) * 5;
+            std::string fields;
+            for (size_t i = first; i < first + 5; ++i)
+              fields += fmt::format("{}static_cast<uint32_t>({})", i > first ? ", " : "", o(op, i));
+            entries += fmt::format("{}{{{}}}", d ? ", " : "", fields);
+          }
+          names[side] = fmt::format("asc_slices{}_{}", op.index, side ? "src" : "dst");
+          line(fmt::format("AscendC::SliceInfo {}[] = {{{}}};", names[side], entries));
+        }
+        return call(
+            op, fmt::format("{}, {}, {}, {}, static_cast<uint32_t>({})", o(op, 0), o(op, 1), names[0], names[1], dims));
+      }
+      case OpCode::TransDataTo5HDList: {  // the uint64_t address arrays, declared first
+        std::string dst = fmt::format("asc_5hd{}_dst", op.index), src = fmt::format("asc_5hd{}_src", op.index);
+        auto addrs = [&](size_t from) {
+          std::string s;
+          for (size_t i = from; i < from + 16; ++i)
+            s += fmt::format("{}static_cast<uint64_t>({})", i > from ? ", " : "", o(op, i));
+          return s;
+        };
+        line(fmt::format("uint64_t {}[16] = {{{}}};", dst, addrs(0)));
+        line(fmt::format("uint64_t {}[16] = {{{}}};", src, addrs(16)));
+        return line(
+            fmt::format("{}<{}>({}, {}, AscendC::TransDataTo5HDParams(static_cast<bool>({}), static_cast<bool>({}), "
+                        "static_cast<uint8_t>({}), static_cast<uint16_t>({}), static_cast<uint16_t>({})));",
+                        api(op), c_type(static_cast<DType>(op.attr_int(0))), dst, src, o(op, 32), o(op, 33), o(op, 34),
+                        o(op, 35), o(op, 36)));
+      }
       default:
         fail(ASC_ERR_INTERNAL, op.loc, "{} is hand-spelled in its row but the emitter has no code for it", info.name);
     }
@@ -416,6 +451,9 @@ bool ascendc_hand_spelled(OpCode code) {
       OpCode::MatmulCallEnd,
       OpCode::Printf,
       OpCode::DumpTensor,
+      OpCode::CopySliceGmToLocal,
+      OpCode::CopySliceLocalToGm,
+      OpCode::TransDataTo5HDList,
   };
   for (OpCode c : kHandSpelled)
     if (c == code) return true;

@@ -147,6 +147,9 @@ std::string spell_enum(const Op& op, const std::string& attr, int64_t v) {
   if (attr == "mem") return enumerator(op, "AscendC::MemDsbT::", dsb, v);
   if (attr == "event" && hard_event_valid(v)) return std::string("AscendC::HardEvent::") + hard_event(v).name;
   if (attr == "pipe" && pipe_valid(v)) return std::string("PIPE_") + pipe_name(static_cast<Pipe>(v));
+  if (attr == "pos" && v == 12) return "AscendC::TPosition::MAX";
+  if (attr == "pos" && position_valid(static_cast<uint32_t>(v)))
+    return std::string("AscendC::TPosition::") + position_name(static_cast<Position>(v));
   fail(ASC_ERR_UNSUPPORTED, op.loc,
        "the Ascend C emitter cannot spell {} yet: its attribute has no Ascend C enumerator", op.info().name);
 }

@@ -11,7 +11,7 @@
 //   {mask:N}       the mask argument of operands N, N + 1: a count, or a {low, high} array declared first
 //   {set_mask}     isSetMask: false when the mask comes from the register (mask_mode 2)
 //   {enum:name}    attribute `name` as its Ascend C enumerator (round_mode, cmp_mode, sel_mode, order, mem,
-//                  event, pipe)
+//                  event, pipe, pos)
 //   {attr:name}    attribute `name`'s integer value          {bool:name}  it as true / false
 #pragma once
 

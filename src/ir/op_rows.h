@@ -285,6 +285,7 @@ class OpTable {
 void define_scalar_ops(OpTable& t);
 void define_tensor_ops(OpTable& t);
 void define_data_copy_ops(OpTable& t);
+void define_data_movement_ops(OpTable& t);
 void define_vector_ops(OpTable& t);
 void define_reduce_ops(OpTable& t);
 void define_compare_select_ops(OpTable& t);

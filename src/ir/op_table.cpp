@@ -58,6 +58,7 @@ const std::vector<OpInfo>& table() {
     rows::define_scalar_ops(table);
     rows::define_tensor_ops(table);
     rows::define_data_copy_ops(table);
+    rows::define_data_movement_ops(table);
     rows::define_vector_ops(table);
     rows::define_reduce_ops(table);
     rows::define_compare_select_ops(table);

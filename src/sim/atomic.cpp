@@ -73,7 +73,7 @@ void Block::exec_atomic(const Op& op, const Issued& entry, RtValue* out, size_t 
   std::vector<Staged> staged;
   const auto& effects = op.info().effects;
   for (size_t i = 0; i < effects.size(); ++i) {
-    const RtValue& t = entry.in[effects[i].tensor];
+    const RtValue& t = entry.args()[effects[i].tensor];
     if (!effects[i].write || is_local_mem(t.mem)) continue;
     auto [lo, hi] = effect_ranges_[i];
     const GmBuffer& gm = ctx_.gm[t.mem];
@@ -87,7 +87,7 @@ void Block::exec_atomic(const Op& op, const Issued& entry, RtValue* out, size_t 
   }
   for (bool flipped : {false, true}) {
     for (Staged& s : staged) effect_ptrs_[s.effect] = (flipped ? s.over_flipped : s.over_old).data() + (s.lo - s.start);
-    exec_fn(op.code)(*this, op, entry.in.data(), out);
+    exec_fn(op.code)(*this, op, entry.args(), out);
   }
   // Which elements were written; all are checked before GM changes.
   std::vector<std::vector<bool>> written(staged.size());

@@ -109,7 +109,7 @@ void Block::scalar_op(const Op& op) {
     return;
   }
   if (op.code == OpCode::SetFlag) {
-    Issued entry{&op, {}, timeline_.dispatch()};
+    Issued entry{&op, {}, timeline_.dispatch(), {}, {}, {}, {}};
     entry.in[0] = regs_[op.operands[0]];
     set_flag(entry);
     drain();
@@ -147,7 +147,7 @@ void Block::issue(const Op& op) {
     if (pipe == Pipe::All) barrier_all(op);
     return;
   }
-  if (op.operands.size() > kMaxIssuedOperands)
+  if (op.operands.size() > kMaxOperands)
     fail(ASC_ERR_INTERNAL, op.loc, "{} has more operands than a pipe queue entry holds", op.info().name);
   auto& q = queues_[static_cast<size_t>(pipe)];
   Issued& entry = q.next();
@@ -156,8 +156,15 @@ void Block::issue(const Op& op) {
   entry.mask = mask_reg_;
   entry.atomic = atomic_;
   if (reads_deq_scale(op.code)) entry.deq = deq_reg_;
-  for (size_t i = 0; i < op.operands.size(); ++i) entry.in[i] = regs_[op.operands[i]];
-  update_mask_register(op, entry.in.data());
+  RtValue* args = entry.in.data();
+  if (op.operands.size() > kMaxIssuedOperands) {
+    entry.wide.resize(op.operands.size());
+    args = entry.wide.data();
+  } else if (!entry.wide.empty()) {
+    entry.wide.clear();
+  }
+  for (size_t i = 0; i < op.operands.size(); ++i) args[i] = regs_[op.operands[i]];
+  update_mask_register(op, args);
   // Only a pipe that was idle can make progress now; a set_flag may release others.
   if (q.size() == 1 && step(pipe) && op.code == OpCode::SetFlag) drain();
   if (op.result == kNoValue) return;
@@ -192,14 +199,15 @@ bool Block::step(Pipe p) {
       running_pipe_ = p;
       running_dispatched_ = head.dispatched;
       size_t writes_before = gm_writes_.size();
-      uint64_t bytes = check_effects(op, p, head.in.data());
-      if (op.info().work) bytes = work_units(op, head.in.data());
+      const RtValue* args = head.args();
+      uint64_t bytes = check_effects(op, p, args);
+      if (op.info().work) bytes = work_units(op, args);
       // An op with a result (gather_mask's count) holds the scalar unit until it ran: see issue().
       RtValue* out = op.result == kNoValue ? nullptr : &regs_[op.result];
-      if (head.atomic.op != AtomicOp::None && writes_gm(op, head.in.data()))
+      if (head.atomic.op != AtomicOp::None && writes_gm(op, args))
         exec_atomic(op, head, out, writes_before);
       else
-        exec_op(op, head.in.data(), out);
+        exec_op(op, args, out);
       if (staged_count_) flush_staged();
       hash_gm_writes(writes_before);
       timeline_.run(op, p, head.dispatched, bytes);
@@ -259,7 +267,7 @@ bool Block::wait_flag(const Issued& entry) {
 
 void Block::wait_on_scalar(const Op& op, int64_t event, int64_t id) {
   drain();
-  Issued entry{&op, {}, timeline_.dispatch()};
+  Issued entry{&op, {}, timeline_.dispatch(), {}, {}, {}, {}};
   entry.in[0].i = id;
   if (!wait_flag(entry)) deadlock(entry);
   (void)event;
@@ -320,7 +328,7 @@ uint64_t Block::check_effects(const Op& op, Pipe pipe, const RtValue* in) {
       largest = std::max(largest, effect_ranges_[i].second - effect_ranges_[i].first);
       continue;
     }
-    std::array<int64_t, kMaxIssuedOperands> ints{};
+    std::array<int64_t, kMaxOperands> ints;  // only the op's operands are set and read
     for (size_t k = 0; k < std::min(op.operands.size(), ints.size()); ++k) ints[k] = in[k].i;
     int64_t repeats =
         form == EffectForm::Results ? repeat_mask(*this, op, in, e.mask_operand, e.count_operand, dtype).repeats : 0;
@@ -342,7 +350,7 @@ uint64_t Block::check_effects(const Op& op, Pipe pipe, const RtValue* in) {
     const bool write = effects[i].write;
     GmRows rows;
     if (GmRowsFn rows_of = write ? op.info().gm_rows : op.info().gm_read_rows) {
-      std::array<int64_t, kMaxIssuedOperands> ints{};
+      std::array<int64_t, kMaxOperands> ints;  // only the op's operands are set and read
       for (size_t k = 0; k < std::min(op.operands.size(), ints.size()); ++k) ints[k] = in[k].i;
       rows = rows_of(op, ints.data(), dtype_size(kernel().type_of(op.operands[effects[i].tensor]).dtype));
     }
@@ -414,7 +422,7 @@ uint8_t* Block::strided_memory(const Op& op, const RtValue* in, DType dtype, con
 }
 
 uint64_t Block::work_units(const Op& op, const RtValue* in) const {
-  std::array<int64_t, kMaxIssuedOperands> ints{};
+  std::array<int64_t, kMaxOperands> ints;  // only the op's operands are set and read
   for (size_t k = 0; k < std::min(op.operands.size(), ints.size()); ++k) ints[k] = in[k].i;
   DType sized = kernel().type_of(op.operands[op.info().extent_size_operand]).dtype;
   return static_cast<uint64_t>(std::max<int64_t>(0, op.info().work(op, ints.data(), dtype_size(sized))));
@@ -607,6 +615,19 @@ void Block::print(std::string_view text) {
     output_ += c;
     output_line_start_ = c == '\n';
   }
+}
+
+uint8_t* Block::raw_access(const RtValue& t, int64_t offset, int64_t bytes, bool write) {
+  const Op& op = *running_op_;
+  bool local = is_local_mem(t.mem);
+  uint64_t limit = local ? local_bytes(t, op) : ctx_.gm[t.mem].size;
+  int64_t lo = t.addr + offset;
+  if (lo < 0 || bytes < 0 || static_cast<uint64_t>(lo) + static_cast<uint64_t>(bytes) > limit)
+    fail(ASC_ERR_OUT_OF_BOUNDS, op.loc, "{} {} bytes [{}, {}) of {}, which has {} bytes", op.info().name,
+         write ? "writes" : "reads", lo, lo + bytes, local ? memory_name(memory_of(t)) : "its GM buffer", limit);
+  if (race_ && bytes > 0)
+    race_->access(op, running_pipe_, space_of(t), static_cast<uint64_t>(lo), static_cast<uint64_t>(lo + bytes), write);
+  return (local ? local_base(t) : ctx_.gm[t.mem].ptr) + lo;
 }
 
 uint8_t* Block::dynamic_access(size_t effect, int64_t offset, int64_t bytes) {

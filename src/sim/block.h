@@ -113,7 +113,10 @@ struct AtomicMode {
 // What a data_sync_barrier waits for: every memory access, GM ones, Unified Buffer ones (MemDsbT ALL, DDR, UB).
 enum class MemBarrier : uint8_t { All, Ddr, Ub };
 
-constexpr size_t kMaxIssuedOperands = 13;  // the widest op: select in mask mode
+constexpr size_t kMaxIssuedOperands = 13;  // held in a queue entry itself: select in mask mode is that wide
+// The widest op a pipe runs (its operands past kMaxIssuedOperands live in the entry's `wide` vector): a data_copy
+// of 8-dimensional SliceInfo lists (2 tensors, 80 fields).
+constexpr size_t kMaxOperands = 96;
 
 // The vector mask register (set_vector_mask, set_mask_count/set_mask_norm,
 // reset_mask). In normal mode `bits` selects elements of each repeat; in
@@ -147,7 +150,26 @@ struct Issued {
   uint64_t dispatched = 0;  // cycle
   VectorMaskReg mask{};
   AtomicMode atomic{};
-  DeqScaleReg deq{};  // captured only for the instructions that read it (reads_deq_scale)
+  DeqScaleReg deq{};            // captured only for the instructions that read it (reads_deq_scale)
+  std::vector<RtValue> wide{};  // all the operands of an op wider than `in` (empty otherwise)
+  const RtValue* args() const { return wide.empty() ? in.data() : wide.data(); }
+};
+
+// The pad-value register SetPadValue writes: data_copy_pad GM -> UB without is_pad fills its pads with it.
+struct PadValueReg {
+  bool set = false;
+  uint64_t bits = 0;  // the value's bytes, little-endian; a copy of dtype T uses the low sizeof(T)
+};
+
+// The AIPP registers set_aipp_functions writes and load_image_to_local reads: the source image (two GM tensors
+// for YUV420SP), its format, the output dtype and the 37 configuration fields in the row's operand order.
+constexpr size_t kAippFields = 37;
+struct AippRegs {
+  bool set = false;
+  int64_t format = 0;
+  DType dtype = DType::Int8;
+  RtValue src0{}, src1{};
+  std::array<RtValue, kAippFields> fields{};
 };
 
 // The vector instructions that read DEQSCALE (cast_deq, add_deq_relu).
@@ -239,6 +261,13 @@ class Block {
   void data_sync_barrier(const Op& op, MemBarrier what);
   // The HCCL context of communication domain 0 or 1 (set_hccl_context); none until the kernel sets one.
   std::optional<RtValue>& hccl_context(int64_t index) { return hccl_context_[index != 0]; }
+  // The MTE2 pad-value register (set_pad_value) and the AIPP registers (set_aipp_functions).
+  PadValueReg& pad_value_register() { return pad_value_; }
+  AippRegs& aipp_registers() { return aipp_; }
+  // Bytes [offset, offset + bytes) of tensor `t` (a GM argument or a local memory) that the running pipe op reaches
+  // through a register or an address value rather than an operand's effect: bounds-checked against the buffer or
+  // memory, and recorded for the race checker.
+  uint8_t* raw_access(const RtValue& t, int64_t offset, int64_t bytes, bool write);
 
   // Results, once run() returned.
   const Timeline& timeline() const { return timeline_; }
@@ -337,6 +366,8 @@ class Block {
   VectorMaskReg mask_reg_;
   AtomicMode atomic_;
   std::array<std::optional<RtValue>, 2> hccl_context_;
+  PadValueReg pad_value_;
+  AippRegs aipp_;
   VectorMaskReg issued_mask_;
   uint64_t cmp_mask_[2] = {0, 0};
   uint64_t fixpipe_quant_scalar_ = 0;

@@ -24,8 +24,9 @@ static void copy_blocks(Block& b, const RtValue* in) {
 
 // data_copy_pad, GM -> UB: each row lands as [left pad][block_len bytes][right
 // pad] rounded up to 32 bytes; pads and the rest of the last block take
-// pad_value when is_pad (otherwise the rest of the block repeats the row's
-// first element when there are no pads, and is left unwritten otherwise).
+// pad_value when is_pad, or the pad-value register once set_pad_value set it
+// (otherwise the rest of the block repeats the row's first element when there
+// are no pads, and is left unwritten otherwise).
 static void copy_pad_in(Block& b, const Op& op, const RtValue* in) {
   DType d = b.kernel().type_of(op.operands[0]).dtype;
   int64_t size = dtype_size(d), rows = in[2].i, len = in[3].i, src_gap = in[4].i, dst_gap = in[5].i;
@@ -38,6 +39,12 @@ static void copy_pad_in(Block& b, const Op& op, const RtValue* in) {
   int64_t row_bytes = ((left + right) * size + len + 31) / 32 * 32;
   uint8_t pad[8];
   store_scalar(pad, d, in[8]);
+  // without is_pad the pads take the pad-value register once set_pad_value has set it (its low bytes)
+  const PadValueReg& reg = b.pad_value_register();
+  if (!is_pad && reg.set) {
+    std::memcpy(pad, &reg.bits, 8);
+    is_pad = true;
+  }
   for (int64_t r = 0; r < rows; ++r) {
     const uint8_t* src = b.effect_ptr(0) + r * (len + src_gap);
     uint8_t* dst = b.effect_ptr(1) + r * (row_bytes + dst_gap * 32);

@@ -47,6 +47,8 @@ struct Core {
   sim::DeqScaleReg deq{};           // DEQSCALE (set_deq_scale)
   uint64_t gather_mask_remain = 0;  // RSVD_CNT (the last gather_mask's kept count)
   sim::CubeModes cube;              // HF32, load_data (3-D) registers, the sparse index buffer
+  sim::PadValueReg pad_value{};
+  sim::AippRegs aipp{};
   // Per (HardEvent, id): sets minus waits so far. A wait may come first in
   // program order (issued to its pipe before the set on another pipe); a wait
   // still unmatched when the kernel ends would hang the NPU.
@@ -238,6 +240,8 @@ Operand run_op(const char* name, const Operand* operands, size_t n, const int64_
     block.deq_register() = c.deq;
     block.gather_mask_remain() = c.gather_mask_remain;
     block.cube_modes() = c.cube;
+    block.pad_value_register() = c.pad_value;
+    block.aipp_registers() = c.aipp;
     block.output_line_start() = c.line_start;
     block.run();
     c.output += block.take_output();
@@ -250,6 +254,8 @@ Operand run_op(const char* name, const Operand* operands, size_t n, const int64_
     c.deq = block.deq_register();
     c.gather_mask_remain = block.gather_mask_remain();
     c.cube = std::move(block.cube_modes());
+    c.pad_value = block.pad_value_register();
+    c.aipp = block.aipp_registers();
     if (op.result == kNoValue) return Operand{};
     return from_rt(block.reg(op.result), op.kernel->type_of(op.result));
   } catch (const Error& e) {

@@ -108,7 +108,7 @@ inline Operand run(const char* name, std::initializer_list<Operand> operands,
   return ascendc_cpu::call(name, operands.begin(), operands.size(), attrs.begin(), attrs.size());
 }
 
-enum class TPosition : uint8_t { GM = 0, A1, A2, B1, B2, C1, C2, CO1, CO2, VECIN, VECOUT, VECCALC };
+enum class TPosition : uint8_t { GM = 0, A1, A2, B1, B2, C1, C2, CO1, CO2, VECIN, VECOUT, VECCALC, MAX };
 enum class RoundMode : int { CAST_NONE = 0, CAST_RINT, CAST_FLOOR, CAST_CEIL, CAST_ROUND, CAST_TRUNC, CAST_ODD };
 enum class MaskMode : int { NORMAL = 0, COUNTER = 1 };
 // In the order of pyasc's HardEvent (src/ir/pipes.cpp).
@@ -425,7 +425,7 @@ struct Mask {
 
 // A call's operand list: tensors, scalars, then (mask forms) the mask, repeat count and strides.
 struct Args {
-  Operand items[32];
+  Operand items[96];  // the widest call: data_copy with 8-dimensional SliceInfo lists
   size_t n = 0;
   template <typename T>
   Args& tensor(const LocalTensor<T>& t) {
@@ -1001,6 +1001,165 @@ void LoadDataWithTranspose(const LocalTensor<T>& dst, const LocalTensor<T>& src,
   Args a;
   a.tensor(dst).tensor(src);
   p.add(a).call("load_data_with_transpose");
+}
+
+// ---- SliceInfo copies, the pad-value register, AIPP and TransDataTo5HD: each call is its IR op ----------------
+
+struct SliceInfo {
+  uint32_t startIndex, endIndex, stride, burstLen, shapeValue;
+};
+
+template <typename T, TPosition pos = TPosition::MAX>
+void SetPadValue(T paddingValue) {
+  run("set_pad_value", {scalar(paddingValue)}, {static_cast<int64_t>(pos)});
+}
+
+enum class AippInputFormat : uint8_t { YUV420SP_U8 = 0, XRGB8888_U8 = 1, RGB888_U8 = 4, YUV400_U8 = 9 };
+template <typename U>
+struct AippPaddingParams {
+  uint32_t paddingMode{0};
+  U paddingValueCh0{0}, paddingValueCh1{0}, paddingValueCh2{0}, paddingValueCh3{0};
+};
+struct AippSwapParams {
+  bool isSwapRB{false}, isSwapUV{false}, isSwapAX{false};
+};
+struct AippSingleLineParams {
+  bool isSingleLineCopy{false};
+};
+struct AippDataTypeConvParams {
+  uint8_t dtcMeanCh0{0}, dtcMeanCh1{0}, dtcMeanCh2{0};
+  half dtcMinCh0{0}, dtcMinCh1{0}, dtcMinCh2{0};
+  half dtcVarCh0{1.0}, dtcVarCh1{1.0}, dtcVarCh2{1.0};
+  uint32_t dtcRoundMode{0};
+};
+template <typename U>
+struct AippChannelPaddingParams {
+  uint32_t cPaddingMode;
+  U cPaddingValue;
+};
+struct AippColorSpaceConvParams {
+  bool isEnableCsc{false};
+  int16_t cscMatrixR0C0{0}, cscMatrixR0C1{0}, cscMatrixR0C2{0}, cscMatrixR1C0{0}, cscMatrixR1C1{0}, cscMatrixR1C2{0},
+      cscMatrixR2C0{0}, cscMatrixR2C1{0}, cscMatrixR2C2{0};
+  uint8_t cscBiasIn0{0}, cscBiasIn1{0}, cscBiasIn2{0}, cscBiasOut0{0}, cscBiasOut1{0}, cscBiasOut2{0};
+};
+template <typename U>
+struct AippParams {
+  AippPaddingParams<U> paddingParams;
+  AippSwapParams swapParams;
+  AippSingleLineParams singleLineParams;
+  AippDataTypeConvParams dtcParams;
+  AippChannelPaddingParams<U> cPaddingParams;
+  AippColorSpaceConvParams cscParams;
+  // The IR's 37 fields, in the row's order.
+  Args& add(Args& a) const {
+    const AippPaddingParams<U>& p = paddingParams;
+    a.value(scalar(p.paddingMode)).value(scalar(p.paddingValueCh0)).value(scalar(p.paddingValueCh1));
+    a.value(scalar(p.paddingValueCh2)).value(scalar(p.paddingValueCh3));
+    a.value(scalar(swapParams.isSwapRB)).value(scalar(swapParams.isSwapUV)).value(scalar(swapParams.isSwapAX));
+    a.value(scalar(singleLineParams.isSingleLineCopy));
+    const AippDataTypeConvParams& d = dtcParams;
+    for (uint8_t m : {d.dtcMeanCh0, d.dtcMeanCh1, d.dtcMeanCh2}) a.value(scalar(m));
+    for (half h : {d.dtcMinCh0, d.dtcMinCh1, d.dtcMinCh2, d.dtcVarCh0, d.dtcVarCh1, d.dtcVarCh2}) a.value(scalar(h));
+    a.value(scalar(d.dtcRoundMode))
+        .value(scalar(cPaddingParams.cPaddingMode))
+        .value(scalar(cPaddingParams.cPaddingValue));
+    const AippColorSpaceConvParams& c = cscParams;
+    a.value(scalar(c.isEnableCsc));
+    for (int16_t m : {c.cscMatrixR0C0, c.cscMatrixR0C1, c.cscMatrixR0C2, c.cscMatrixR1C0, c.cscMatrixR1C1,
+                      c.cscMatrixR1C2, c.cscMatrixR2C0, c.cscMatrixR2C1, c.cscMatrixR2C2})
+      a.value(scalar(m));
+    for (uint8_t b : {c.cscBiasIn0, c.cscBiasIn1, c.cscBiasIn2, c.cscBiasOut0, c.cscBiasOut1, c.cscBiasOut2})
+      a.value(scalar(b));
+    return a;
+  }
+};
+template <typename T, typename U>
+void SetAippFunctions(const GlobalTensor<T>& src0, AippInputFormat format, AippParams<U> config) {
+  Args a;
+  a.value(operand(src0));
+  config.add(a).call("set_aipp_functions", {static_cast<int64_t>(format), DtypeOf<U>::value});
+}
+template <typename T, typename U>
+void SetAippFunctions(const GlobalTensor<T>& src0, const GlobalTensor<T>& src1, AippInputFormat format,
+                      AippParams<U> config) {
+  Args a;
+  a.value(operand(src0)).value(operand(src1));
+  config.add(a).call("set_aipp_functions.dual", {static_cast<int64_t>(format), DtypeOf<U>::value});
+}
+struct LoadImageToLocalParams {
+  uint16_t horizSize, vertSize, horizStartPos, vertStartPos, srcHorizSize;
+  uint8_t topPadSize, botPadSize;
+  uint16_t leftPadSize, rightPadSize;
+};
+template <typename T>
+void LoadImageToLocal(const LocalTensor<T>& dst, const LoadImageToLocalParams& p) {
+  Args a;
+  a.tensor(dst);
+  for (uint32_t v : {uint32_t{p.horizSize}, uint32_t{p.vertSize}, uint32_t{p.horizStartPos}, uint32_t{p.vertStartPos},
+                     uint32_t{p.srcHorizSize}, uint32_t{p.topPadSize}, uint32_t{p.botPadSize}, uint32_t{p.leftPadSize},
+                     uint32_t{p.rightPadSize}})
+    a.value(scalar(static_cast<int32_t>(v)));
+  a.call("load_image_to_local");
+}
+struct TransDataTo5HDParams {
+  bool dstHighHalf, srcHighHalf;
+  uint8_t repeatTimes;
+  uint16_t dstRepStride, srcRepStride;
+  TransDataTo5HDParams(bool dst_high, bool src_high, uint8_t repeat, uint16_t dst_rep, uint16_t src_rep)
+      : dstHighHalf(dst_high),
+        srcHighHalf(src_high),
+        repeatTimes(repeat),
+        dstRepStride(dst_rep),
+        srcRepStride(src_rep) {}
+  Args& add(Args& a) const {
+    a.value(scalar(static_cast<int32_t>(dstHighHalf))).value(scalar(static_cast<int32_t>(srcHighHalf)));
+    a.value(scalar(static_cast<int32_t>(repeatTimes))).value(scalar(static_cast<int32_t>(dstRepStride)));
+    return a.value(scalar(static_cast<int32_t>(srcRepStride)));
+  }
+};
+template <typename T>
+void TransDataTo5HD(const LocalTensor<uint64_t>& dst, const LocalTensor<uint64_t>& src, const TransDataTo5HDParams& p) {
+  Args a;
+  a.tensor(dst).tensor(src);
+  p.add(a).call("trans_data_to_5hd", {DtypeOf<T>::value});
+}
+template <typename T>
+void TransDataTo5HD(uint64_t dstList[16], uint64_t srcList[16], const TransDataTo5HDParams& p) {
+  Args a;
+  for (int i = 0; i < 16; ++i) a.value(scalar(dstList[i]));
+  for (int i = 0; i < 16; ++i) a.value(scalar(srcList[i]));
+  p.add(a).call("trans_data_to_5hd.list", {DtypeOf<T>::value});
+}
+
+template <typename D, typename S>
+void SliceCopy(const char* name, const D& dst, const S& src, const SliceInfo* d, const SliceInfo* s, uint32_t dims) {
+  Args a;
+  a.value(operand(dst)).value(operand(src));
+  for (const SliceInfo* side : {d, s})
+    for (uint32_t i = 0; i < dims; ++i)
+      for (uint32_t v : {side[i].startIndex, side[i].endIndex, side[i].stride, side[i].burstLen, side[i].shapeValue})
+        a.value(u32(v));
+  a.call(name, {static_cast<int64_t>(dims)});
+}
+template <typename T>
+void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const SliceInfo dstSliceInfo[],
+              const SliceInfo srcSliceInfo[], const uint32_t dimValue = 1) {
+  SliceCopy("data_copy.slice.gm_to_local", dst, src, dstSliceInfo, srcSliceInfo, dimValue);
+}
+template <typename T>
+void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const SliceInfo dstSliceInfo[],
+              const SliceInfo srcSliceInfo[], const uint32_t dimValue = 1) {
+  SliceCopy("data_copy.slice.local_to_gm", dst, src, dstSliceInfo, srcSliceInfo, dimValue);
+}
+// VECIN/VECOUT -> TSCM: the DataCopyExtParams rows, then ND2NZ
+template <typename T>
+void DataCopyPad(const LocalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyExtParams& p,
+                 const Nd2NzParams& nd2nz) {
+  Args a;
+  a.tensor(dst).tensor(src).value(u32(p.blockCount)).value(u32(p.blockLen)).value(u32(p.srcStride));
+  a.value(u32(p.dstStride));
+  nd2nz.add(a).call("data_copy_pad.nd2nz");
 }
 
 struct MmadParams {

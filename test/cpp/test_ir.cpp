@@ -377,6 +377,52 @@ TEST_F(IrTest, ListTensorAndCacheRowsAreChecked) {
   EXPECT_EQ(type(w_.op("get_icache_preload_status", {})), asc::Type::scalar(asc::DType::Int64));
 }
 
+// The data-movement rows (ir/ops_data_movement.cpp): SliceInfo lists, the pad register's position, the AIPP
+// forms and their output dtype, TransDataTo5HD's address tensors and data dtype.
+TEST_F(IrTest, DataMovementRowsAreChecked) {
+  Value gm = w_.global_tensor(w_.param(0), w_.i32(0), w_.i32(64));
+  Value x = ub(ASC_DTYPE_FLOAT32, ASC_POS_VECIN);
+  auto slice = [&](int64_t dims, int64_t burst1, int64_t attr_dims = 0) {
+    std::vector<Value> operands{x, gm};
+    for (int side = 0; side < 2; ++side)
+      for (int64_t d = 0; d < dims; ++d)
+        for (int64_t f : {int64_t{0}, int64_t{7}, int64_t{0}, d ? burst1 : 1, int64_t{8}})
+          operands.push_back(w_.i32(f));
+    return error_of(
+        [&] { w_.op("data_copy.slice.gm_to_local", operands, {int_attr("dims", attr_dims ? attr_dims : dims)}); });
+  };
+  EXPECT_FALSE(slice(2, 1).has_value());
+  EXPECT_TRUE(is_error(slice(2, 2), ASC_ERR_TYPE, {"burst_len of dimension 1 must be 1"}));
+  EXPECT_TRUE(is_error(slice(1, 1, 9), ASC_ERR_TYPE, {"dim_value must be 1 to 8"}));
+  EXPECT_TRUE(is_error(slice(1, 1, 2), ASC_ERR_TYPE, {"takes 20 SliceInfo fields for dim_value 2"}));
+  auto pad_value = [&](int64_t pos) {
+    return error_of([&] { w_.op("set_pad_value", {w_.i32(3)}, {int_attr("pos", pos)}); });
+  };
+  EXPECT_FALSE(pad_value(ASC_POS_VECOUT).has_value());
+  EXPECT_TRUE(is_error(pad_value(ASC_POS_A1), ASC_ERR_TYPE, {"pos must be TPosition.VECIN, VECOUT or MAX"}));
+  auto aipp = [&](const char* name, std::vector<Value> srcs, int64_t format, asc_dtype_t out) {
+    Value zero = w_.cast(w_.i32(0), ASC_DTYPE_INT8);
+    for (int i = 0; i < 37; ++i) srcs.push_back(i >= 1 && i <= 4 ? zero : i == 20 ? zero : w_.i32(0));
+    return error_of([&] { w_.op(name, srcs, {int_attr("format", format), int_attr("dtype", out)}); });
+  };
+  EXPECT_FALSE(aipp("set_aipp_functions", {gm}, 4, ASC_DTYPE_INT8).has_value());
+  EXPECT_FALSE(aipp("set_aipp_functions.dual", {gm, gm}, 0, ASC_DTYPE_INT8).has_value());
+  EXPECT_TRUE(is_error(aipp("set_aipp_functions", {gm}, 0, ASC_DTYPE_INT8), ASC_ERR_TYPE, {"needs src1"}));
+  EXPECT_TRUE(is_error(aipp("set_aipp_functions", {gm}, 5, ASC_DTYPE_INT8), ASC_ERR_TYPE, {"unknown AippInputFormat"}));
+  EXPECT_TRUE(is_error(aipp("set_aipp_functions", {gm}, 4, ASC_DTYPE_FLOAT16), ASC_ERR_TYPE, {"padding values"}));
+  Value list = ub(ASC_DTYPE_UINT64, ASC_POS_VECCALC, 1024);
+  auto trans = [&](Value d, Value s, asc_dtype_t data, int64_t high) {
+    return error_of([&] {
+      w_.op("trans_data_to_5hd", {d, s, w_.i32(high), w_.i32(0), w_.i32(1), w_.i32(0), w_.i32(0)},
+            {int_attr("dtype", data)});
+    });
+  };
+  EXPECT_FALSE(trans(list, list, ASC_DTYPE_FLOAT16, 0).has_value());
+  EXPECT_TRUE(is_error(trans(x, list, ASC_DTYPE_FLOAT16, 0), ASC_ERR_TYPE, {"uint64 addresses"}));
+  EXPECT_TRUE(is_error(trans(list, list, ASC_DTYPE_FLOAT16, 1), ASC_ERR_TYPE, {"int8 and uint8 only"}));
+  EXPECT_TRUE(is_error(trans(list, list, ASC_DTYPE_INT64, 0), ASC_ERR_TYPE, {"not int64"}));
+}
+
 // The Matmul markers the front end writes for the Ascend C emitter: a known call with its operands, and a
 // register_matmul with the workspace, the tiling's 49 fields and valid MatmulTypes.
 TEST_F(IrTest, MatmulMarkersAreChecked) {

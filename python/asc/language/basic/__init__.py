@@ -1,5 +1,6 @@
 """asc.language.basic: the instruction-level API."""
 
+from .aipp import set_aipp_functions
 from .atomic import (
     set_atomic_add,
     set_atomic_max,
@@ -32,7 +33,7 @@ from .cube_extras import (
     set_load_data_repeat,
     set_mm_layout_transform,
 )
-from .data_copy import data_copy, data_copy_pad
+from .data_copy import data_copy, data_copy_pad, load_image_to_local, set_pad_value
 from .debug import dump_acc_chk_point, dump_tensor, metrics_prof_start, metrics_prof_stop, print_time_stamp, printf
 from .fused import add_deq_relu, add_relu_cast, cast_deq, mul_cast, set_deq_scale, sub_relu_cast
 from .gather import (
@@ -44,7 +45,7 @@ from .gather import (
     get_gather_mask_remain_count,
     scatter,
 )
-from .layout import transpose
+from .layout import trans_data_to_5hd, transpose
 from .list_tensor import ListTensorDesc, TensorDesc
 from .mask import MASK_PLACEHOLDER, reset_mask, set_mask_count, set_mask_norm, set_vector_mask
 from .proposal import (
@@ -199,6 +200,10 @@ __all__ = [
     "compare_scalar",
     "data_copy",
     "data_copy_pad",
+    "set_pad_value",
+    "load_image_to_local",
+    "set_aipp_functions",
+    "trans_data_to_5hd",
     "get_block_idx",
     "get_block_num",
     "pair_reduce_sum",

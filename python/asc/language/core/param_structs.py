@@ -20,20 +20,27 @@ def _handle() -> Any:
     return field(default=None, repr=False, compare=False)
 
 
-@dataclass
 class DataCopyEnhancedParams:
-    """data_copy's enhanced options: block mode, dequantisation, relu and padding on the way."""
+    """data_copy's enhanced options: block mode, dequantisation, relu and padding on the way. pyasc's keywords
+    are deq_value_in, sid_store_mode_in, is_relu_in, pad_mode_in, pad_value_in (the attributes drop the _in)."""
 
     __asc_builtin__ = True
 
-    block_mode: Any = BlockMode.BLOCK_MODE_NORMAL
-    deq_scale: Any = DeqScale.DEQ_NONE
-    deq_value: Any = 0
-    sid_store_mode: Any = 0
-    is_relu: Any = False
-    pad_mode: Any = pad_t.PAD_NONE
-    pad_value: Any = 0
-    handle: Any = _handle()
+    def __init__(self, block_mode: Any = BlockMode.BLOCK_MODE_NORMAL, deq_scale: Any = DeqScale.DEQ_NONE,
+                 deq_value_in: Any = 0, sid_store_mode_in: Any = 0, is_relu_in: Any = False,
+                 pad_mode_in: Any = pad_t.PAD_NONE, pad_value_in: Any = 0, handle: Any = None) -> None:  # fmt: skip
+        self.block_mode, self.deq_scale, self.deq_value = block_mode, deq_scale, deq_value_in
+        self.sid_store_mode, self.is_relu, self.pad_mode, self.pad_value = (
+            sid_store_mode_in,
+            is_relu_in,
+            pad_mode_in,
+            pad_value_in,
+        )
+        self.handle = handle
+
+    def __repr__(self) -> str:
+        fields = ("block_mode", "deq_scale", "deq_value", "sid_store_mode", "is_relu", "pad_mode", "pad_value")
+        return "DataCopyEnhancedParams(" + ", ".join(f"{f}={getattr(self, f)!r}" for f in fields) + ")"
 
 
 @dataclass

@@ -8,8 +8,10 @@ from ...codegen.context import current_builder
 from ...errors import CodegenError
 from . import dtype as dt
 from .enums import CacheMode, CacheRwMode, TPosition
-from .ir_value import IRObject, Scalar, cast, is_runtime, to_int, to_scalar
+from .ir_value import IRObject, Scalar, cast, const, is_runtime, to_int, to_scalar
 from .shape_info import ShapeInfo
+
+ADDR_LIST_SIZE = 16  # NCHW_CONV_ADDR_LIST_SIZE: the addresses of one trans_data_to_5hd list
 
 
 def _rebind(tensor: IRObject, handle: int) -> None:
@@ -209,10 +211,25 @@ class LocalTensor(IRObject):
         return t
 
     def _require(self, what: str) -> int:
+        if self.handle is None and self.dtype == dt.uint64 and what in ("get_value", "set_value", "trans_data_to_5hd"):
+            self._materialise_address_list(what)
         if self.handle is None:
             raise CodegenError(f"LocalTensor.{what}: the tensor has no memory yet (declared by LocalTensor(dtype); "
                                "give it some with set_addr_with_offset)")  # fmt: skip
         return self.handle
+
+    def _materialise_address_list(self, what: str) -> None:
+        """A declared ``LocalTensor(asc.uint64)`` written element by element is pyasc's address list of
+        trans_data_to_5hd (16 Unified Buffer addresses): it gets a compiler-placed Unified Buffer tensor of
+        ADDR_LIST_SIZE (16) elements, at the kernel's top level."""
+        builder = current_builder()
+        if builder.depth:
+            raise CodegenError(f"LocalTensor.{what}: a LocalTensor(asc.uint64) declared without memory gets its 16 "
+                               "address slots where it is first used, which must be outside loops and branches; "
+                               "use it once before them or give it memory (a TQue or TBuf tensor)")  # fmt: skip
+        length = const(ADDR_LIST_SIZE, dt.int32)
+        self.handle = builder.op("local_tensor.auto", [length.handle], {"dtype": dt.uint64.code})
+        self.position = TPosition.VECCALC
 
     def get_position(self) -> TPosition:
         return self.position
@@ -232,7 +249,11 @@ class LocalTensor(IRObject):
         """Writes element `index` from the scalar unit (pipe S)."""
         i = to_int(index, "set_value index")
         v = to_scalar(value, self.dtype) if not isinstance(value, Scalar) else cast(value, self.dtype)
-        current_builder().op("local_tensor.set_value", [self._require("set_value"), i.handle, v.handle])
+        builder = current_builder()
+        handle = self._require("set_value")
+        builder.op("local_tensor.set_value", [handle, i.handle, v.handle])
+        if isinstance(value, Scalar) and value.handle in builder.addr_dtypes:  # an address list
+            builder.addr_dtypes[handle] = builder.addr_dtypes[value.handle]
 
     def get_size(self) -> Scalar:
         """The length in elements (an int32)."""
@@ -256,7 +277,9 @@ class LocalTensor(IRObject):
     def get_phy_addr(self, offset: Any = 0) -> Scalar:
         """The byte address (a uint64) of element `offset` in the tensor's local memory."""
         off = to_int(offset, "get_phy_addr offset")
-        handle = current_builder().op("local_tensor.get_phy_addr", [self._require("get_phy_addr"), off.handle])
+        builder = current_builder()
+        handle = builder.op("local_tensor.get_phy_addr", [self._require("get_phy_addr"), off.handle])
+        builder.addr_dtypes[handle] = self.dtype  # what an address list of trans_data_to_5hd points at
         return Scalar(handle, dt.uint64)
 
     def reinterpret_cast(self, dtype: dt.DataType) -> LocalTensor:
