@@ -85,6 +85,14 @@ void define_system_ops(OpTable& t) {
       .check(check_hccl_index)
       .result(gm_u8_result)
       .ascendc("AscendC::GetHcclContext", "GM_ADDR {result} = {api}<{attr:index}>();");
+  // CheckLocalMemoryIA(CheckLocalMemoryIAParam): watch register enable_bit (0..3) raises on the enabled kinds of
+  // access (scalar, vector, MTE reads and writes) to Unified Buffer bytes [start_addr * 32, end_addr * 32);
+  // is_enable false turns it off. Operands: the param's ten fields in order.
+  t.def(OpCode::CheckLocalMemoryIa, "check_local_memory_ia")
+      .operands(10, K::IntScalar)
+      .ascendc("AscendC::CheckLocalMemoryIA",
+               "AscendC::CheckLocalMemoryIAParam {result}_p{{{0:uint8_t}, {1:uint32_t}, {2:uint32_t}, {3..9:bool}}};\n"
+               "{api}({result}_p);");
   // GetSysWorkSpacePtr in a kernel that never called SetSysWorkspace (the Python front end binds the address a
   // kernel did set at compile time): the framework's workspace, which the Model's launches do not provide.
   t.def(OpCode::GetSysWorkspace, "get_sys_workspace")

@@ -281,6 +281,20 @@ void Block::barrier_all(const Op& op) {
   timeline_.barrier_all(op);
 }
 
+void Block::check_ub_watch(const Op& op, Pipe pipe, uint64_t lo, uint64_t hi, bool write) const {
+  const unsigned kind = (pipe == Pipe::S ? 0u : pipe == Pipe::V ? 2u : 4u) + (write ? 1u : 0u);
+  static const char* const kNames[] = {"scalar read",  "scalar write", "vector read",
+                                       "vector write", "MTE read",     "MTE write"};
+  for (size_t r = 0; r < ub_watch_.size(); ++r) {
+    const UbWatch& w = ub_watch_[r];
+    if ((w.kinds >> kind & 1u) && lo < w.hi && w.lo < hi)
+      fail(ASC_ERR_RUNTIME, op.loc,
+           "check_local_memory_ia: {} {} ({}) touches Unified Buffer bytes [{}, {}) that watch register {} guards "
+           "([{}, {})): the board raises an exception",
+           label(), op.info().name, kNames[kind], std::max(lo, w.lo), std::min(hi, w.hi), r, w.lo, w.hi);
+  }
+}
+
 void Block::data_sync_barrier(const Op& op, MemBarrier what) {
   constexpr auto bit = [](Pipe p) { return 1u << static_cast<unsigned>(p); };
   const uint32_t gm_pipes = bit(Pipe::MTE2) | bit(Pipe::MTE3) | bit(Pipe::FIX);
@@ -338,6 +352,9 @@ uint64_t Block::check_effects(const Op& op, Pipe pipe, const RtValue* in) {
         span.moved >= 0 ? static_cast<uint64_t>(span.moved) : effect_ranges_[i].second - effect_ranges_[i].first;
     largest = std::max(largest, moved);
   }
+  for (size_t i = 0; i < effects.size(); ++i)
+    if (in[effects[i].tensor].mem == kMemUB)
+      check_ub_watch(op, pipe, effect_ranges_[i].first, effect_ranges_[i].second, effects[i].write);
   if (!race_) return largest;
   race_->tick(pipe);
   undefined_reads_.clear();
@@ -643,6 +660,7 @@ uint8_t* Block::dynamic_access(size_t effect, int64_t offset, int64_t bytes) {
     fail(ASC_ERR_OUT_OF_BOUNDS, op.loc, "{} {} bytes [{}, {}) of operand {}, a tensor of {} bytes", op.info().name,
          e.write ? "writes" : "reads", offset, end, e.tensor, limit);
   uint64_t lo = static_cast<uint64_t>(t.addr + offset);
+  if (t.mem == kMemUB) check_ub_watch(op, running_pipe_, lo, lo + bytes, e.write);
   if (race_ && bytes > 0) race_->access(op, running_pipe_, space_of(t), lo, lo + bytes, e.write);
   return effect_ptrs_[effect] + offset;
 }

@@ -257,6 +257,12 @@ class Block {
   uint64_t& gather_mask_remain() { return gather_mask_remain_; }
   // The scalar unit's view of the atomic-write register (set_atomic_add and friends).
   AtomicMode& atomic_mode() { return atomic_; }
+  // check_local_memory_ia: watch register `index` (0..3) raises on the access kinds `kinds` selects (bit 0 scalar
+  // read, 1 scalar write, 2 vector read, 3 vector write, 4 MTE read, 5 MTE write) to UB bytes [lo, hi); 0 turns
+  // it off.
+  void watch_unified_buffer(size_t index, uint64_t lo, uint64_t hi, uint32_t kinds) {
+    ub_watch_[index] = {lo, hi, kinds};
+  }
   // data_sync_barrier: the scalar unit goes on once the earlier accesses of that memory completed.
   void data_sync_barrier(const Op& op, MemBarrier what);
   // The HCCL context of communication domain 0 or 1 (set_hccl_context); none until the kernel sets one.
@@ -366,6 +372,12 @@ class Block {
   VectorMaskReg mask_reg_;
   AtomicMode atomic_;
   std::array<std::optional<RtValue>, 2> hccl_context_;
+  struct UbWatch {
+    uint64_t lo = 0, hi = 0;
+    uint32_t kinds = 0;
+  };
+  std::array<UbWatch, 4> ub_watch_{};
+  void check_ub_watch(const Op& op, Pipe pipe, uint64_t lo, uint64_t hi, bool write) const;
   PadValueReg pad_value_;
   AippRegs aipp_;
   VectorMaskReg issued_mask_;

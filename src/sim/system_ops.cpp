@@ -86,6 +86,20 @@ void exec_GetHcclContext(Block& b, const Op& op, const RtValue*, RtValue* out) {
   *out = *context;
 }
 
+void exec_CheckLocalMemoryIa(Block& b, const Op& op, const RtValue* in, RtValue*) {
+  const int64_t index = in[0].i, start = in[1].i, end = in[2].i;
+  if (index < 0 || index > 3)
+    fail(ASC_ERR_INVALID_ARGUMENT, op.loc, "check_local_memory_ia: enable_bit {} is not 0..3", index);
+  if (start < 0 || start > 65535 || end < 0 || end > 65535)
+    fail(ASC_ERR_INVALID_ARGUMENT, op.loc,
+         "check_local_memory_ia: start_addr {} and end_addr {} are 32-byte units in 0..65535", start, end);
+  uint32_t kinds = 0;
+  for (int k = 0; k < 6; ++k) kinds |= (in[3 + k].i != 0 ? 1u : 0u) << k;
+  if (in[9].i == 0) kinds = 0;  // is_enable false: the register is off
+  b.watch_unified_buffer(static_cast<size_t>(index), static_cast<uint64_t>(start) * 32, static_cast<uint64_t>(end) * 32,
+                         kinds);
+}
+
 void exec_GetSysWorkspace(Block&, const Op& op, const RtValue*, RtValue*) {
   fail(ASC_ERR_RUNTIME, op.loc,
        "get_sys_workspace: no system workspace: the Model's launches provide none (on the board the framework "

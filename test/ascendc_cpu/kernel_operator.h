@@ -1437,6 +1437,18 @@ void DataSyncBarrier() {
   run("data_sync_barrier", {}, {static_cast<int64_t>(arg0)});
 }
 inline void InitSocState() { run("init_soc_state", {}); }
+struct CheckLocalMemoryIAParam {
+  uint8_t enableBit = 0;
+  uint32_t startAddr = 0, endAddr = 0;
+  bool isScalarRead = false, isScalarWrite = false, isVectorRead = false, isVectorWrite = false;
+  bool isMteRead = false, isMteWrite = false, isEnable = false;
+};
+inline void CheckLocalMemoryIA(const CheckLocalMemoryIAParam& p) {
+  run("check_local_memory_ia",
+      {scalar(int32_t{p.enableBit}), scalar(p.startAddr), scalar(p.endAddr), scalar(p.isScalarRead),
+       scalar(p.isScalarWrite), scalar(p.isVectorRead), scalar(p.isVectorWrite), scalar(p.isMteRead),
+       scalar(p.isMteWrite), scalar(p.isEnable)});
+}
 inline void GetStoreAtomicConfig(uint16_t& atomicType, uint16_t& atomicOp) {
   atomicType = from_operand<uint16_t>(run("get_store_atomic_config", {}, {0}));
   atomicOp = from_operand<uint16_t>(run("get_store_atomic_config", {}, {1}));

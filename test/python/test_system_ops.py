@@ -257,3 +257,41 @@ def test_bad_arguments_are_named(body, message):
 
     with pytest.raises(asc.CodegenError, match=message):
         kernel[1, rt.current_stream()](np.zeros(4, np.int32))
+
+
+@asc.jit
+def watched(x: asc.GlobalAddress, kind: asc.ConstExpr):
+    x_gm = asc.GlobalTensor()
+    x_gm.set_global_buffer(x)
+    buf = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, 64)  # UB bytes [0, 256)
+    params = asc.CheckLocalMemoryIAParam(
+        enable_bit=2, start_addr=4, end_addr=8, is_mte_write=kind == "mte", is_vector_read=kind == "vector",
+        is_enable=kind != "off",
+    )  # fmt: skip
+    asc.check_local_memory_ia(params)  # bytes [128, 256)
+    asc.data_copy(buf, x_gm, 64)
+    asc.set_flag(asc.HardEvent.MTE2_V, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_V, 0)
+    asc.adds(buf[32:], buf[32:], 1.0, 8)  # reads and writes bytes [128, 160)
+    asc.set_flag(asc.HardEvent.V_MTE3, 0)
+    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
+    asc.data_copy(x_gm, buf, 64)
+
+
+@pytest.mark.parametrize(
+    "kind, message",
+    [
+        ("mte", r"data_copy.gm_to_local \(MTE write\) touches Unified Buffer bytes \[128, 256\) that watch register 2"),
+        ("vector", r"adds \(vector read\) touches Unified Buffer bytes \[128, 160\)"),
+    ],
+)
+def test_a_watched_unified_buffer_range_raises_on_the_kinds_chosen(kind, message):
+    with pytest.raises(asc.errors.KernelError, match=message) as e:
+        watched[1, rt.current_stream()](np.zeros(64, np.float32), kind)
+    assert "test_system_ops.py" in str(e.value)
+
+
+def test_a_watch_register_turned_off_lets_everything_through():
+    x = np.arange(64, dtype=np.float32)
+    watched[1, rt.current_stream()](x, "off")
+    np.testing.assert_array_equal(x, np.arange(64) + (np.arange(64) // 32 == 1) * (np.arange(64) % 32 < 8))

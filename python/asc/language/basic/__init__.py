@@ -83,6 +83,7 @@ from .scalar import (
 from .sync import pipe_barrier, set_flag, wait_flag
 from .sys_var import ascend_is_aic, ascend_is_aiv, get_block_idx, get_block_num, get_sub_block_idx, get_sub_block_num
 from .system import (
+    check_local_memory_ia,
     data_sync_barrier,
     get_arch_version,
     get_data_block_size_in_bytes,
@@ -101,6 +102,7 @@ from .workspace import get_sys_workspace, set_sys_workspace
 
 __all__ = [
     "data_sync_barrier",
+    "check_local_memory_ia",
     "get_arch_version",
     "get_data_block_size_in_bytes",
     "get_hccl_context",

@@ -12,7 +12,8 @@ from ...codegen.context import current_builder
 from ...errors import CodegenError
 from ..core import dtype as dt
 from ..core.enums import MemDsbT
-from ..core.ir_value import Scalar
+from ..core.ir_value import Scalar, to_int
+from ..core.param_structs import CheckLocalMemoryIAParam
 from ..core.tensor import GlobalAddress
 from .utils import builtin
 
@@ -127,3 +128,24 @@ def get_hccl_context(index: int) -> GlobalAddress:
     domain's context first."""
     idx = _hccl_index(index, "get_hccl_context")
     return GlobalAddress(current_builder().op("get_hccl_context", [], {"index": idx}), dt.uint8)
+
+
+_IA_FIELDS = ("enable_bit", "start_addr", "end_addr", "is_scalar_read", "is_scalar_write", "is_vector_read",
+              "is_vector_write", "is_mte_read", "is_mte_write", "is_enable")  # fmt: skip
+
+
+@builtin
+def check_local_memory_ia(check_params: CheckLocalMemoryIAParam) -> None:
+    """``AscendC::CheckLocalMemoryIA``: watch register `enable_bit` (0..3) makes the access kinds the flags
+    select (scalar, vector, MTE reads and writes) to Unified Buffer bytes [start_addr * 32, end_addr * 32) raise
+    (on the board an exception; on the Model a KernelError naming the instruction and the core); is_enable=False
+    turns the register off."""
+    if not isinstance(check_params, CheckLocalMemoryIAParam):
+        raise CodegenError(
+            f"check_local_memory_ia: expected an asc.CheckLocalMemoryIAParam, got {type(check_params).__name__}"
+        )
+    values = []
+    for field in _IA_FIELDS:
+        value = getattr(check_params, field)
+        values.append(to_int(int(value) if isinstance(value, bool) else value, f"CheckLocalMemoryIAParam.{field}"))
+    current_builder().op("check_local_memory_ia", [v.handle for v in values])
