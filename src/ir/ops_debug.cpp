@@ -23,7 +23,17 @@ void check_printf(const OpView& v) {
     if (!p.conversion) continue;
     if (arg >= v.op.operands.size())
       type_error(v, fmt::format("the format has more conversions than the {} values given", v.op.operands.size()));
-    DType d = v.operand_type(arg).dtype;
+    const Type& t = v.operand_type(arg);
+    bool address = t.kind == TypeKind::GmAddr || t.kind == TypeKind::GlobalTensor;
+    if (conversion_is_address(p.conversion) != address)
+      type_error(v, fmt::format("{} (value {}) needs {}, got {}", p.text, arg + 1,
+                                address ? "an integer or floating-point value" : "a GM address", t.str()));
+    if (address) {
+      ++arg;
+      continue;
+    }
+    if (t.kind != TypeKind::Scalar) type_error(v, fmt::format("value {} is a {}, not a number", arg + 1, t.str()));
+    DType d = t.dtype;
     bool integer = dtype_is_int(d) || d == DType::Bool;
     if (conversion_is_integer(p.conversion) != integer)
       type_error(v, fmt::format("{} (value {}) needs {} value, got {}", p.text, arg + 1,
@@ -72,7 +82,7 @@ void check_data_cache_preload(const OpView& v) {
 void define_debug_ops(OpTable& t) {
   // the format is a C string literal of the emitted file: hand-spelled
   t.def(OpCode::Printf, "printf")
-      .operands(kMaxPrintfArgs, K::AnyScalar)
+      .operands(kMaxPrintfArgs, K::Any)  // numbers, and GM addresses for %s / %p
       .optional_from(0)
       .attr("format", ASC_ATTR_STRING)
       .check(check_printf)

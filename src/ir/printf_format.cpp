@@ -26,10 +26,11 @@ std::vector<FormatPiece> parse_printf_format(std::string_view format) {
     if (i < format.size() && format[i] == '.')
       for (++i; i < format.size() && format[i] >= '0' && format[i] <= '9';) ++i;  // precision
     while (i < format.size() && (format[i] == 'l' || format[i] == 'h')) ++i;      // length (the Model widens)
-    if (i >= format.size() || !std::strchr("diuxXofFeEgGc", format[i]))
+    if (i >= format.size() || !std::strchr("diuxXofFeEgGcsp", format[i]))
       fail(ASC_ERR_TYPE,
            "printf: unsupported conversion '{}' in the format (supported: %d %i %u %x %X %o %f %F %e %E "
-           "%g %G %c %%, with flags, width, precision and l/ll/h/hh; %s takes a Python string)",
+           "%g %G %c %%, with flags, width, precision and l/ll/h/hh; %s and %p of a GM address; %s also takes a "
+           "Python string)",
            std::string(format.substr(start, i + 1 - start)));
     if (!text.empty()) pieces.push_back({std::move(text), 0});
     text.clear();

@@ -1,7 +1,9 @@
 // printf, dump_tensor, dump_acc_chk_point and print_time_stamp on the scalar unit: text goes to the block's
 // output (Block::print), which the launch returns in block order. Also the instructions that have no functional
 // effect on the Model: the msProf markers and the cache instructions (their cost is the timing model's).
+#include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <string>
 
 #include "ir/printf_format.h"
@@ -32,6 +34,35 @@ std::string format_one(const FormatPiece& piece, const RtValue& v, DType d) {
   return buf;
 }
 
+// %p: the Model's GM has no device addresses: a GM address prints as its byte offset in its kernel argument.
+// %s: the bytes there up to a NUL, which must come before the argument's buffer ends (the board would read on into
+// whatever follows it).
+std::string format_address(const Block& b, const Op& op, const FormatPiece& piece, const RtValue& v) {
+  char buf[64];
+  if (piece.conversion == 'p') {
+    std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v.addr));
+    return buf;
+  }
+  const GmBuffer& gm = b.gm()[v.mem];
+  if (v.addr < 0 || static_cast<uint64_t>(v.addr) > gm.size)
+    fail(ASC_ERR_OUT_OF_BOUNDS, op.loc, "printf: %s of GM byte {} outside kernel argument {}'s {} bytes", v.addr, v.mem,
+         gm.size);
+  const char* start = reinterpret_cast<const char*>(gm.ptr) + v.addr;
+  const size_t room = gm.size - static_cast<uint64_t>(v.addr);
+  size_t n = strnlen(start, room);
+  if (n == room)
+    fail(ASC_ERR_OUT_OF_BOUNDS, op.loc,
+         "printf: %s of kernel argument {} from byte {}: no NUL before the buffer ends ({} bytes); the board would "
+         "read on into whatever follows it",
+         v.mem, v.addr, gm.size);
+  std::string spec = piece.text;  // width and precision apply as printf's
+  std::string text(start, n);
+  int len = std::snprintf(nullptr, 0, spec.c_str(), text.c_str());
+  std::string out(static_cast<size_t>(std::max(len, 0)), '\0');
+  std::snprintf(out.data(), out.size() + 1, spec.c_str(), text.c_str());
+  return out;
+}
+
 std::string element_text(const uint8_t* p, DType d) {
   RtValue v;
   load_scalar(v, d, p);
@@ -55,7 +86,10 @@ void exec_Printf(Block& b, const Op& op, const RtValue* in, RtValue*) {
       text += piece.text;
       continue;
     }
-    text += format_one(piece, in[arg], b.kernel().type_of(op.operands[arg]).dtype);
+    if (conversion_is_address(piece.conversion))
+      text += format_address(b, op, piece, in[arg]);
+    else
+      text += format_one(piece, in[arg], b.kernel().type_of(op.operands[arg]).dtype);
     ++arg;
   }
   b.print(text);

@@ -1474,9 +1474,16 @@ GM_ADDR GetHcclContext() {
 
 // ---- debugging -----------------------------------------------------------------------------------------
 
+// A printf value: a number, or a GM address (%s, %p) as the GlobalTensor over it the Model formats.
+template <typename T>
+Operand printf_value(T v) {
+  return scalar(v);
+}
+inline Operand printf_value(GM_ADDR p) { return ascendc_cpu::global_tensor(p, DtypeOf<uint8_t>::value, false, 0); }
+
 template <typename... A>
 void printf(const char* format, A... values) {
-  Operand operands[] = {scalar(values)..., Operand{}};
+  Operand operands[] = {printf_value(values)..., Operand{}};
   ascendc_cpu::call_with_text("printf", operands, sizeof...(A), format);
 }
 

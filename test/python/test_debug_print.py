@@ -131,13 +131,32 @@ def bad(fmt, *values):
     ("%d", (1, 2), "1 values more than the format"),
     ("%f", (1,), "%f .value 1. needs a floating-point value, got int32"),
     ("%d", (1.5,), "%d .value 1. needs an integer value, got float32"),
-    ("%s", (3,), "%s takes a Python string"),
-    ("%p", (3,), "unsupported conversion '%p'"),
+    ("%s", (3,), "%s takes a Python string or a GM address"),
+    ("%p", (3,), "%p takes a GM address"),
+    ("%y", (3,), "unsupported conversion '%y'"),
 ])  # fmt: skip
 def test_printf_errors_name_the_problem_and_line(fmt, values, message):
     with pytest.raises(asc.CodegenError, match=message) as err:
         bad(fmt, *values)
     assert "test_debug_print.py" in str(err.value)
+
+
+@asc.jit
+def print_text(text: asc.GlobalAddress, at: int):
+    asc.printf("name=[%s] padded=[%8s] at %p\\n", text + at, text, text + at)
+
+
+def test_printf_of_a_gm_address_prints_the_text_there_and_its_offset(capsys):
+    text = np.frombuffer(b"hello\0world\0", np.uint8).copy()
+    print_text[1, rt.current_stream()](text, 6)
+    assert capsys.readouterr().out == "[Block 0/1] name=[world] padded=[   hello] at 0x6\n"
+
+
+def test_printf_of_text_without_a_nul_is_an_error_not_a_read_past_the_buffer():
+    text = np.frombuffer(b"abc", np.uint8).copy()
+    with pytest.raises(asc.errors.OutOfBoundsError, match="no NUL before the buffer ends .3 bytes.") as e:
+        print_text[1, rt.current_stream()](text, 1)
+    assert "test_debug_print.py" in str(e.value)
 
 
 def test_dump_past_the_tensor_is_out_of_bounds():

@@ -12,11 +12,18 @@ from ...errors import CodegenError
 from ..core import dtype as dt
 from ..core.ir_value import Scalar, to_int, to_scalar
 from ..core.shape_info import ShapeInfo
-from ..core.tensor import GlobalTensor, LocalTensor
+from ..core.tensor import GlobalAddress, GlobalTensor, LocalTensor
 from .utils import builtin
 
 _CONVERSION = re.compile(r"%(%|[-+ #0]*\d*(?:\.\d+)?(?:hh|h|ll|l)?[a-zA-Z])")
 MAX_VALUES = 12
+
+
+class _Handle:
+    """A GlobalTensor's address as a printf value."""
+
+    def __init__(self, handle: int):
+        self.handle = handle
 
 
 def _value(param: Any, spec: str) -> Scalar:
@@ -30,7 +37,9 @@ def _value(param: Any, spec: str) -> Scalar:
 @builtin
 def printf(desc: str, *params: Any) -> None:
     """C-style printf from the scalar unit: ``asc.printf("x[%d] = %f\\n", i, v)``. Conversions: %d %i %u
-    %x %X %o %c (integers), %f %F %e %E %g %G (floats), %% and %s (a Python string, substituted now)."""
+    %x %X %o %c (integers), %f %F %e %E %g %G (floats), %%, %s (a Python string, substituted now, or a GM
+    address: the NUL-terminated bytes there, the NUL inside its buffer) and %p (a GM address; the Model prints
+    its byte offset in its kernel argument, having no device addresses)."""
     if not isinstance(desc, str):
         raise CodegenError(f"printf: the format must be a Python string, got {type(desc).__name__}")
     desc = desc.replace("\\n", "\n")  # Ascend C's printf wants "\\n" in Python source; a real newline works too
@@ -46,11 +55,18 @@ def printf(desc: str, *params: Any) -> None:
         if not rest:
             raise CodegenError(f"printf: the format has more conversions than the {len(params)} values given")
         param = rest.pop(0)
+        if spec[-1] in "sp" and isinstance(param, (GlobalAddress, GlobalTensor)):
+            # a GM address: %s prints the NUL-terminated bytes there, %p the address, at run time
+            out.append(spec)
+            values.append(param if isinstance(param, GlobalAddress) else _Handle(param._require()))
+            continue
         if spec.endswith("s"):
             if not isinstance(param, str):
-                raise CodegenError(f"printf: %s takes a Python string, got {type(param).__name__}")
+                raise CodegenError(f"printf: %s takes a Python string or a GM address, got {type(param).__name__}")
             out.append(param.replace("%", "%%"))
             continue
+        if spec.endswith("p"):
+            raise CodegenError(f"printf: %p takes a GM address, got {type(param).__name__}")
         out.append(spec)
         values.append(_value(param, spec))
     out.append(desc[pos:])
