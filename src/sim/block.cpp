@@ -352,7 +352,7 @@ uint64_t Block::check_effects(const Op& op, Pipe pipe, const RtValue* in) {
         span.moved >= 0 ? static_cast<uint64_t>(span.moved) : effect_ranges_[i].second - effect_ranges_[i].first;
     largest = std::max(largest, moved);
   }
-  for (size_t i = 0; i < effects.size(); ++i)
+  for (size_t i = 0; ub_watched_ && i < effects.size(); ++i)
     if (in[effects[i].tensor].mem == kMemUB)
       check_ub_watch(op, pipe, effect_ranges_[i].first, effect_ranges_[i].second, effects[i].write);
   if (!race_) return largest;
@@ -660,7 +660,7 @@ uint8_t* Block::dynamic_access(size_t effect, int64_t offset, int64_t bytes) {
     fail(ASC_ERR_OUT_OF_BOUNDS, op.loc, "{} {} bytes [{}, {}) of operand {}, a tensor of {} bytes", op.info().name,
          e.write ? "writes" : "reads", offset, end, e.tensor, limit);
   uint64_t lo = static_cast<uint64_t>(t.addr + offset);
-  if (t.mem == kMemUB) check_ub_watch(op, running_pipe_, lo, lo + bytes, e.write);
+  if (ub_watched_ && t.mem == kMemUB) check_ub_watch(op, running_pipe_, lo, lo + bytes, e.write);
   if (race_ && bytes > 0) race_->access(op, running_pipe_, space_of(t), lo, lo + bytes, e.write);
   return effect_ptrs_[effect] + offset;
 }

@@ -262,6 +262,8 @@ class Block {
   // it off.
   void watch_unified_buffer(size_t index, uint64_t lo, uint64_t hi, uint32_t kinds) {
     ub_watch_[index] = {lo, hi, kinds};
+    ub_watched_ = false;
+    for (const UbWatch& w : ub_watch_) ub_watched_ = ub_watched_ || w.kinds != 0;
   }
   // data_sync_barrier: the scalar unit goes on once the earlier accesses of that memory completed.
   void data_sync_barrier(const Op& op, MemBarrier what);
@@ -377,6 +379,7 @@ class Block {
     uint32_t kinds = 0;
   };
   std::array<UbWatch, 4> ub_watch_{};
+  bool ub_watched_ = false;  // any watch register on: only then do accesses look at them
   void check_ub_watch(const Op& op, Pipe pipe, uint64_t lo, uint64_t hi, bool write) const;
   PadValueReg pad_value_;
   AippRegs aipp_;
