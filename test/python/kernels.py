@@ -5,6 +5,7 @@ import sys
 from pathlib import Path
 
 import asc
+from asc._ffi import ffi, lib
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "examples"))
 
@@ -26,3 +27,12 @@ def block_views(x: asc.GlobalAddress, y: asc.GlobalAddress, z: asc.GlobalAddress
     y_gm.set_global_buffer(y + offset, block_length)
     z_gm.set_global_buffer(z + offset, block_length)
     return (x_gm, y_gm, z_gm), block_length // TILE_NUM
+
+
+def ascendc_source(compiled) -> str:
+    """The Ascend C a compiled kernel (``kernel.compile(...)``) is emitted as."""
+    size = ffi.new("size_t*")
+    lib.asc_kernel_source(compiled.handle, ffi.NULL, 0, size)
+    buf = ffi.new("char[]", size[0] + 1)
+    assert lib.asc_kernel_source(compiled.handle, buf, size[0] + 1, size) == lib.ASC_OK
+    return ffi.string(buf).decode()

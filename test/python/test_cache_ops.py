@@ -12,8 +12,9 @@ import pytest
 
 import asc
 import asc.lib.runtime as rt
-from asc._ffi import ffi, lib
 from asc.runtime.jit import MockTensor
+
+from kernels import ascendc_source
 
 L = asc.CacheLine
 D = asc.DcciDst
@@ -212,14 +213,6 @@ BAD = [(0, "GlobalTensor of asc.uint64"), (1, "entire_type must be an asc.CacheL
 def test_bad_arguments_are_compile_errors(what, message):
     with pytest.raises(asc.CodegenError, match=message):
         bad_kernel[1, rt.current_stream()](np.zeros(8, np.float32), what)
-
-
-def ascendc_source(compiled) -> str:
-    size = ffi.new("size_t*")
-    lib.asc_kernel_source(compiled.handle, ffi.NULL, 0, size)
-    buf = ffi.new("char[]", size[0] + 1)
-    assert lib.asc_kernel_source(compiled.handle, buf, size[0] + 1, size) == lib.ASC_OK
-    return ffi.string(buf).decode()
 
 
 def test_emitted_ascendc_spells_the_instructions():

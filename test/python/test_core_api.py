@@ -8,19 +8,11 @@ import pytest
 
 import asc
 import asc.lib.runtime as rt
-from asc._ffi import ffi, lib
 from asc.language.core.dtype import KnownTypes
 from asc.language.core.struct import Field, Struct, StructField
 from asc.runtime.jit import MockTensor
 
-
-def ascendc_source(compiled) -> str:
-    size = ffi.new("size_t*")
-    lib.asc_kernel_source(compiled.handle, ffi.NULL, 0, size)
-    buf = ffi.new("char[]", size[0] + 1)
-    assert lib.asc_kernel_source(compiled.handle, buf, size[0] + 1, size) == lib.ASC_OK
-    return ffi.string(buf).decode()
-
+from kernels import ascendc_source
 
 N = 256  # float32 elements of the tests' Unified Buffer tensors
 

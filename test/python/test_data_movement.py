@@ -9,9 +9,10 @@ import pytest
 
 import asc
 import asc.lib.runtime as rt
-from asc._ffi import ffi, lib
 from asc.runtime.config import KernelType
 from asc.runtime.jit import MockTensor
+
+from kernels import ascendc_source
 
 NP = {asc.float32: np.float32, asc.float16: np.float16, asc.int16: np.int16, asc.int32: np.int32,
       asc.int8: np.int8, asc.uint8: np.uint8, asc.uint16: np.uint16}  # fmt: skip
@@ -614,14 +615,6 @@ def test_5hd_errors(case, message):
 
 
 # ---- the emitted Ascend C ---------------------------------------------------------------------------------
-
-
-def ascendc_source(compiled) -> str:
-    size = ffi.new("size_t*")
-    lib.asc_kernel_source(compiled.handle, ffi.NULL, 0, size)
-    buf = ffi.new("char[]", size[0] + 1)
-    assert lib.asc_kernel_source(compiled.handle, buf, size[0] + 1, size) == lib.ASC_OK
-    return ffi.string(buf).decode()
 
 
 def test_emitted_ascendc_spells_the_instructions():

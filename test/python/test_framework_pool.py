@@ -6,17 +6,10 @@ import pytest
 
 import asc
 import asc.lib.runtime as rt
-from asc._ffi import ffi, lib
+
+from kernels import ascendc_source
 
 F32 = asc.float32
-
-
-def ascendc_source(compiled) -> str:
-    size = ffi.new("size_t*")
-    lib.asc_kernel_source(compiled.handle, ffi.NULL, 0, size)
-    buf = ffi.new("char[]", size[0] + 1)
-    assert lib.asc_kernel_source(compiled.handle, buf, size[0] + 1, size) == lib.ASC_OK
-    return ffi.string(buf).decode()
 
 
 @asc.jit

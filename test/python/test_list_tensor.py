@@ -9,9 +9,10 @@ import pytest
 
 import asc
 import asc.lib.runtime as rt
-from asc._ffi import ffi, lib
 from asc.lib.host import list_tensor_desc
 from asc.runtime.jit import MockTensor
+
+from kernels import ascendc_source
 
 MAX_TENSORS, SLOTS = 4, 12  # per tensor in `out`: dim, index, shape[0..7], element count, first element
 
@@ -255,14 +256,6 @@ def misuse_kernel(desc: asc.GlobalAddress, WHAT: asc.ConstExpr[int]):
 def test_misuse_is_a_compile_error(what, message):
     with pytest.raises(asc.CodegenError, match=message):
         misuse_kernel[1, rt.current_stream()](np.zeros(8, np.uint64), what)
-
-
-def ascendc_source(compiled) -> str:
-    size = ffi.new("size_t*")
-    lib.asc_kernel_source(compiled.handle, ffi.NULL, 0, size)
-    buf = ffi.new("char[]", size[0] + 1)
-    assert lib.asc_kernel_source(compiled.handle, buf, size[0] + 1, size) == lib.ASC_OK
-    return ffi.string(buf).decode()
 
 
 def test_emitted_ascendc_spells_the_classes():

@@ -8,8 +8,9 @@ import pytest
 
 import asc
 import asc.lib.runtime as rt
-from asc._ffi import ffi, lib
 from asc.runtime.jit import MockTensor
+
+from kernels import ascendc_source
 
 M = asc.RoundMode
 MASK = (1 << 64) - 1
@@ -253,14 +254,6 @@ def bad_dtype_kernel(out: asc.GlobalAddress):
     out_gm = asc.GlobalTensor()
     out_gm.set_global_buffer(out)
     out_gm.set_value(0, asc.scalar_cast(1.5, asc.int64, asc.RoundMode.CAST_RINT))
-
-
-def ascendc_source(compiled) -> str:
-    size = ffi.new("size_t*")
-    lib.asc_kernel_source(compiled.handle, ffi.NULL, 0, size)
-    buf = ffi.new("char[]", size[0] + 1)
-    assert lib.asc_kernel_source(compiled.handle, buf, size[0] + 1, size) == lib.ASC_OK
-    return ffi.string(buf).decode()
 
 
 def test_emitted_ascendc_spells_the_instructions():

@@ -18,8 +18,9 @@ import pytest
 
 import asc
 import asc.lib.runtime as rt
-from asc._ffi import ffi, lib
 from asc.runtime.jit import MockTensor
+
+from kernels import ascendc_source
 
 N = 256  # scores per sort launch (8 groups of 32)
 LIST_BYTES = 8192  # the merge's source buffer: up to 1024 structures
@@ -345,14 +346,6 @@ def proposal_kernel(out: asc.GlobalAddress, OP: asc.ConstExpr[str]):
     asc.set_flag(asc.HardEvent.V_MTE3, 0)
     asc.wait_flag(asc.HardEvent.V_MTE3, 0)
     asc.data_copy(out_gm, dst, 2048)
-
-
-def ascendc_source(compiled) -> str:
-    size = ffi.new("size_t*")
-    lib.asc_kernel_source(compiled.handle, ffi.NULL, 0, size)
-    buf = ffi.new("char[]", size[0] + 1)
-    assert lib.asc_kernel_source(compiled.handle, buf, size[0] + 1, size) == lib.ASC_OK
-    return ffi.string(buf).decode()
 
 
 PROPOSAL_OPS = {"rp_sort16": "AscendC::RpSort16(", "proposal_concat": "AscendC::ProposalConcat(",
