@@ -78,18 +78,19 @@ def printf(desc: str, *params: Any) -> None:
     current_builder().prints = True
 
 
+def _tensor_handle(tensor: Any, fn: str) -> int:
+    if isinstance(tensor, GlobalTensor):
+        return tensor._require()
+    if isinstance(tensor, LocalTensor):
+        return tensor.handle
+    raise CodegenError(f"{fn}: the tensor must be a LocalTensor or GlobalTensor, got {type(tensor).__name__}")
+
+
 @builtin
 def dump_tensor(tensor: Any, desc: Any, dump_size: Any, shape_info: Optional[ShapeInfo] = None) -> None:
     """Prints ``DumpTensor: desc=.., addr=.., data_type=.., position=.., dump_size=N`` and the first
     `dump_size` elements of a LocalTensor or GlobalTensor (laid out by `shape_info`, if given)."""
-    if isinstance(tensor, GlobalTensor):
-        handle = tensor._require()
-    elif isinstance(tensor, LocalTensor):
-        handle = tensor.handle
-    else:
-        raise CodegenError(
-            f"dump_tensor: the tensor must be a LocalTensor or GlobalTensor, got {type(tensor).__name__}"
-        )
+    handle = _tensor_handle(tensor, "dump_tensor")
     if shape_info is not None and not isinstance(shape_info, ShapeInfo):
         raise CodegenError(f"dump_tensor: shape_info must be an asc.ShapeInfo, got {type(shape_info).__name__}")
     dims = [] if shape_info is None else shape_info.shape
@@ -104,14 +105,7 @@ def dump_acc_chk_point(tensor: Any, index: Any, count_off: Any, dump_size: Any) 
     """``AscendC::DumpAccChkPoint``: as dump_tensor, `dump_size` elements of a LocalTensor (in the Unified Buffer)
     or GlobalTensor from element `count_off` on, under the checkpoint number `index`. Prints
     ``DumpAccChkPoint: index=.., count_off=.., addr=.., data_type=.., position=.., dump_size=N`` and the elements."""
-    if isinstance(tensor, GlobalTensor):
-        handle = tensor._require()
-    elif isinstance(tensor, LocalTensor):
-        handle = tensor.handle
-    else:
-        raise CodegenError(
-            f"dump_acc_chk_point: the tensor must be a LocalTensor or GlobalTensor, got {type(tensor).__name__}"
-        )
+    handle = _tensor_handle(tensor, "dump_acc_chk_point")
     named = ((index, "index"), (count_off, "count_off"), (dump_size, "dump_size"))
     operands = [handle] + [to_int(v, f"dump_acc_chk_point {name}").handle for v, name in named]
     current_builder().op("dump_acc_chk_point", operands)
