@@ -31,7 +31,9 @@ std::pair<int64_t, int64_t> selected_range(const uint64_t m[2], int64_t per_repe
 
 bool RepeatMask::extent(int64_t element_size, int64_t blk, int64_t rep, int64_t* lo, int64_t* hi) const {
   if (repeats <= 0) return false;
-  int64_t per_repeat = 256 / element_size, per_block = 32 / element_size;
+  // A repeat's mask has 128 bits: a destination narrower than the dtype the mask counts in (add_relu_cast's
+  // int8 from float16) has no more selected elements than that.
+  int64_t per_repeat = std::min<int64_t>(256 / element_size, 128), per_block = 32 / element_size;
   // Strides are non-negative: the lowest block is in repeat 0, the highest in
   // one of the last two repeats (the last may select fewer elements).
   bool found = false;
