@@ -93,16 +93,24 @@ void require_vector_core(Block& b, const Op& op) {
     fail(ASC_ERR_RUNTIME, op.loc, "{} on {}: only vector cores take part", op.info().name, b.label());
 }
 
+// notify_next_block / wait_pre_block: vector cores only, GM block_num * 32 bytes, UB block_num * 32 + 32;
+// returns block_num (the launch's vector cores).
+int64_t turn_workspaces(Block& b, const Op& op, const RtValue* in) {
+  require_vector_core(b, op);
+  const int64_t blocks = b.core().of;
+  require_bytes(op, in[0], blocks * kSlotBytes, "GM", "block_num * 32 bytes");
+  require_bytes(op, in[1], blocks * kSlotBytes + kSlotBytes, "UB", "block_num * 32 + 32 bytes");
+  return blocks;
+}
+
 }  // namespace
 
 void exec_IbSet(Block& b, const Op& op, const RtValue* in, RtValue*) { semaphore(b, op, in, 0, 1); }
 void exec_IbWait(Block& b, const Op& op, const RtValue* in, RtValue*) { semaphore(b, op, in, 1, 0); }
 
 void exec_NotifyNextBlock(Block& b, const Op& op, const RtValue* in, RtValue*) {
-  require_vector_core(b, op);
-  const int64_t blocks = b.core().of, self = b.block_idx();
-  require_bytes(op, in[0], blocks * kSlotBytes, "GM", "block_num * 32 bytes");
-  require_bytes(op, in[1], blocks * kSlotBytes + kSlotBytes, "UB", "block_num * 32 + 32 bytes");
+  turn_workspaces(b, op, in);
+  const int64_t self = b.block_idx();
   b.data_sync_barrier(op, MemBarrier::All);
   uint8_t* slot = b.dynamic_access(0, self * kSlotBytes, kSlotBytes);
   b.dynamic_access(1, self * kSlotBytes, kSlotBytes);
@@ -118,10 +126,7 @@ void exec_NotifyNextBlock(Block& b, const Op& op, const RtValue* in, RtValue*) {
 }
 
 void exec_WaitPreBlock(Block& b, const Op& op, const RtValue* in, RtValue*) {
-  require_vector_core(b, op);
-  const int64_t blocks = b.core().of, self = b.block_idx();
-  require_bytes(op, in[0], blocks * kSlotBytes, "GM", "block_num * 32 bytes");
-  require_bytes(op, in[1], blocks * kSlotBytes + kSlotBytes, "UB", "block_num * 32 + 32 bytes");
+  const int64_t blocks = turn_workspaces(b, op, in), self = b.block_idx();
   const int64_t round = b.cross().next_round(static_cast<uint32_t>(b.core().index), kWaitPre);
   b.data_sync_barrier(op, MemBarrier::All);
   const int64_t previous = self == 0 ? blocks - 1 : self - 1, need = self == 0 ? round : round + 1;
