@@ -29,10 +29,12 @@ def block_views(x: asc.GlobalAddress, y: asc.GlobalAddress, z: asc.GlobalAddress
     return (x_gm, y_gm, z_gm), block_length // TILE_NUM
 
 
-def ascendc_source(compiled) -> str:
-    """The Ascend C a compiled kernel (``kernel.compile(...)``) is emitted as."""
+def ascendc_source(compiled, expanded: bool = False) -> str:
+    """The Ascend C a compiled kernel (``kernel.compile(...)``) is emitted as: with adv calls as the AscendC::
+    library calls (for the board), or `expanded` into the basic API (the CPU proof's form)."""
+    emit = lib.asc_kernel_source_expanded if expanded else lib.asc_kernel_source
     size = ffi.new("size_t*")
-    lib.asc_kernel_source(compiled.handle, ffi.NULL, 0, size)
+    emit(compiled.handle, ffi.NULL, 0, size)
     buf = ffi.new("char[]", size[0] + 1)
-    assert lib.asc_kernel_source(compiled.handle, buf, size[0] + 1, size) == lib.ASC_OK
+    assert emit(compiled.handle, buf, size[0] + 1, size) == lib.ASC_OK
     return ffi.string(buf).decode()
