@@ -1,8 +1,27 @@
 """asc.adv: the high-level API: Matmul and its tiling, and the library functions built over the basic API
 (library.py says how)."""
 
+from .activation import softmax, softmax_flash_v2, swiglu
 from .math import sinh
 from .matmul import Matmul, MatmulConfig, MatmulType, register_matmul
-from .tiling import TCubeTiling
+from .normalization import rmsnorm
+from .tiling import RmsNormTiling, SoftmaxTiling, TCubeTiling
+from .types import SoftmaxConfig, SoftmaxMode, SoftMaxShapeInfo
 
-__all__ = ["Matmul", "MatmulConfig", "MatmulType", "TCubeTiling", "register_matmul", "sinh"]
+__all__ = [
+    "Matmul",
+    "MatmulConfig",
+    "MatmulType",
+    "RmsNormTiling",
+    "SoftMaxShapeInfo",
+    "SoftmaxConfig",
+    "SoftmaxMode",
+    "SoftmaxTiling",
+    "TCubeTiling",
+    "register_matmul",
+    "rmsnorm",
+    "sinh",
+    "softmax",
+    "softmax_flash_v2",
+    "swiglu",
+]
