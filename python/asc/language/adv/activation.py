@@ -193,8 +193,8 @@ def _softmax_like(api: str, call: str, operands: list, t: dict, tmp: Any, shape:
         f = tmp.reinterpret_cast(dt.float32)
         red, blk = f, f[_RED:]
         aux_max = f[_RED + _BLK :]  # a copy of the row's value while red and blk carry it out
-        aux = f[_RED + _BLK + 8 :]  # update: the earlier max, sum and exp_max blocks (8 float32s each)
-        x_f = f[_RED + _BLK + 8 + (24 if update else 0) :]  # float16: the row widened
+        aux = f[_RED + _BLK + 8 :] if update else None  # update: the earlier max, sum and exp_max blocks
+        x_f = f[_RED + _BLK + 8 + (24 if update else 0) :] if half else None  # float16: the row widened
         asc.duplicate(red, 0.0, _RED)  # brcb reads the whole block of the row's value
 
         @builtin

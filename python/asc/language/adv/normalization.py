@@ -104,10 +104,11 @@ def rmsnorm(dst: Any, src: Any, gamma: Any, epsilon: Any, tiling: Any, temp_buff
         eps32 = to_scalar(epsilon, dt.float32) if not isinstance(epsilon, Scalar) else to_scalar(eps, dt.float32)
         f = tmp.reinterpret_cast(dt.float32)
         red, blk, sq = f, f[_RED:], f[_RED + _BLK :]
-        x_f, g_f = sq[h:], sq[h * 2 :]
         asc.duplicate(red, 0.0, _RED)  # brcb reads the whole block of the row's value
         gam = g
-        if half:
+        x_f = None
+        if half:  # the widened row and gamma after the squares
+            x_f, g_f = sq[h:], sq[h * 2 :]
             asc.cast(g_f, g, RoundMode.CAST_NONE, h)
             gam = g_f
 
