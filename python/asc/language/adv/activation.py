@@ -146,23 +146,23 @@ def _stats_dtype(api: str, src: Any, stat: Any) -> tuple:
 
 
 def _write_stat(out: Any, r: Any, value: Any, red: Any, blk: Any) -> None:
-    """Row r's value (the 8 float32s at value) over its 32-byte block of a per-row output. float16: 16
+    """(Copies are muls by 1, which keep -0.0 and NaN.) Row r's value (the 8 float32s at value) over its 32-byte block of a per-row output. float16: 16
     elements, the value narrowed into red and broadcast by a float16 brcb into blk (both free by then)."""
     row = out[r * per_row(out.dtype) :]
     if out.dtype == dt.float32:
-        asc.adds(row, value, 0.0, 8)
+        asc.muls(row, value, 1.0, 8)
         return
     red_h, blk_h = red.reinterpret_cast(dt.float16), blk.reinterpret_cast(dt.float16)
     asc.cast(red_h, value, RoundMode.CAST_RINT, 8)
     asc.brcb(blk_h, red_h, 1, asc.BrcbRepeatParams(1, 8))
-    asc.adds(row, blk_h, 0.0, 16)
+    asc.muls(row, blk_h, 1.0, 16)
 
 
 def _read_stat(work: Any, src: Any, r: Any) -> None:
     """Row r's value of a per-row input as 8 float32s at work (the first 8 elements of its block)."""
     row = src[r * per_row(src.dtype) :]
     if src.dtype == dt.float32:
-        asc.adds(work, row, 0.0, 8)
+        asc.muls(work, row, 1.0, 8)
     else:
         asc.cast(work, row, RoundMode.CAST_NONE, 8)
 
@@ -217,7 +217,7 @@ def _softmax_like(api: str, call: str, operands: list, t: dict, tmp: Any, shape:
                 asc.exp(exp_max, exp_max, 8)
             inline(_row_broadcast, asc.sub, y, x, blk, k)
             # red and blk are free until the sum: the max (and exp_max) go out through them
-            asc.adds(aux_max, blk, 0.0, 8)
+            asc.muls(aux_max, blk, 1.0, 8)
             _write_stat(t["max"], r, aux_max, red, blk)
             if update:
                 _write_stat(t["exp_max"], r, exp_max, red, blk)
@@ -231,7 +231,7 @@ def _softmax_like(api: str, call: str, operands: list, t: dict, tmp: Any, shape:
             asc.brcb(blk, red, 1, asc.BrcbRepeatParams(1, 8))
             if normalize:
                 inline(_row_broadcast, asc.div, y, y, blk, k)
-            asc.adds(aux_max, blk, 0.0, 8)
+            asc.muls(aux_max, blk, 1.0, 8)
             _write_stat(t["sum"], r, aux_max, red, blk)
             asc.duplicate(red, 0.0, _RED)
             if half:
@@ -413,7 +413,7 @@ def swiglu(dst_tensor: Any, src_tensor0: Any, src_tensor1: Any, scalar_value: An
             compute(work[3], work[2], work, m)
             asc.cast(dst_c, work[3], RoundMode.CAST_RINT, m)
         else:
-            asc.adds(work[1], a_c, 0.0, m)
+            asc.muls(work[1], a_c, 1.0, m)
             compute(dst_c, b_c, work, m)
 
     library_call(call, operands, lambda: inline(_swiglu_chunks, body, d, a, b, tmp, n, buffers, api))
