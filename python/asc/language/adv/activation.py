@@ -146,8 +146,9 @@ def _stats_dtype(api: str, src: Any, stat: Any) -> tuple:
 
 
 def _write_stat(out: Any, r: Any, value: Any, red: Any, blk: Any) -> None:
-    """(Copies are muls by 1, which keep -0.0 and NaN.) Row r's value (the 8 float32s at value) over its 32-byte block of a per-row output. float16: 16
-    elements, the value narrowed into red and broadcast by a float16 brcb into blk (both free by then)."""
+    """Row r's value (the 8 float32s at value) over its 32-byte block of a per-row output. float16: 16
+    elements, the value narrowed into red and broadcast by a float16 brcb into blk (both free by then).
+    Copies are muls by 1, which keep -0.0 and NaN."""
     row = out[r * per_row(out.dtype) :]
     if out.dtype == dt.float32:
         asc.muls(row, value, 1.0, 8)
