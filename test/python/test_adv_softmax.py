@@ -170,15 +170,18 @@ def flash_harness(x: asc.GlobalAddress, y: asc.GlobalAddress, st: asc.GlobalAddr
     asc.data_copy(s_gm, sl, 5 * n)
 
 
-@pytest.mark.parametrize("dtype, update", [(np.float32, False), (np.float32, True), (np.float16, True)])
-def test_softmax_flash_v2_running_statistics(dtype, update):
-    """The per-row tensors broadcast over their blocks; cols 144 with the reductions over the first 130 (the
-    padding still computed, not reduced)."""
+@pytest.mark.parametrize("dtype, update, brc",
+                         [(np.float32, False, True), (np.float32, True, True), (np.float16, True, True),
+                          (np.float32, True, False), (np.float16, True, False)])  # fmt: skip
+def test_softmax_flash_v2_running_statistics(dtype, update, brc):
+    """The per-row tensors broadcast over their blocks (SOFTMAX_NORMAL) or one value per row
+    (SOFTMAX_OUTPUT_WITHOUT_BRC); cols 144 with the reductions over the first 130 (the padding still computed,
+    not reduced)."""
     rows, cols, ori = 9, 144, 130
     rng = np.random.default_rng(3)
     x = rng.uniform(-4, 4, (rows, cols)).astype(dtype)
-    per = _per_row(dtype)
-    n = ROWS * per
+    per = _per_row(dtype) if brc else 1
+    n = ROWS * _per_row(dtype)
     in_max = rng.uniform(-2, 5, rows).astype(dtype)
     in_sum = rng.uniform(1, 30, rows).astype(dtype)
     st = np.full(5 * n, 7, dtype)
@@ -187,7 +190,7 @@ def test_softmax_flash_v2_running_statistics(dtype, update):
     flat = np.zeros(CAP, dtype)
     flat[: x.size] = x.ravel()
     y = np.zeros(CAP, dtype)
-    flash_harness[1, rt.current_stream()](flat, y, st, rows, cols, ori, update, 0)
+    flash_harness[1, rt.current_stream()](flat, y, st, rows, cols, ori, update, 0 if brc else 1)
     x64 = x.astype(np.float64)
     row_max = x64[:, :ori].max(axis=1)
     if update:

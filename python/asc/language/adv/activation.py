@@ -168,10 +168,17 @@ def _read_stat(work: Any, src: Any, r: Any) -> None:
         asc.cast(work, row, RoundMode.CAST_NONE, 8)
 
 
+# Rows the per-row staging of SOFTMAX_OUTPUT_WITHOUT_BRC handles: brcb and block_reduce_max take 8 rows a
+# repeat, at most 255 repeats.
+MAX_UNBROADCAST_ROWS = 255 * 8
+
+
 def _softmax_like(api: str, call: str, operands: list, t: dict, tmp: Any, shape: tuple, need: Any,
-                  update: bool, normalize: bool) -> None:  # fmt: skip
+                  update: bool, normalize: bool, brc: bool = True) -> None:  # fmt: skip
     """The expansion shared by softmax (normalize) and softmax_flash_v2 (update: with the running max and sum
-    of the earlier blocks)."""
+    of the earlier blocks). Without brc (SOFTMAX_OUTPUT_WITHOUT_BRC) the per-row tensors hold one value per
+    row: the inputs are broadcast into float32 blocks in the temporary buffer first (brcb), the outputs staged
+    there as blocks and reduced to one value each at the end (block_reduce_max over 8 equal values)."""
     dst, src = t["dst"], t["src"]
     half = src.dtype == dt.float16
 
@@ -186,17 +193,38 @@ def _softmax_like(api: str, call: str, operands: list, t: dict, tmp: Any, shape:
             f"{api}: src_k must be 32-byte aligned ({per_row(src.dtype)} {src.dtype.name} elements)",
         )
         req = need(k)
-        require(
-            tmp.get_size() >= req,
-            f"{api}: the temporary buffer is too small for rows of this length; it needs "
-            f"(row length x 4 + {need(0)}) bytes",
-        )
+        inputs = ["in_max", "in_sum"] if update else []
+        outputs = ["max", "sum"] + (["exp_max"] if update else [])
+        rows8 = (m + 7) // 8 * 8
+        staged = len(inputs) + len(outputs)
+        if not brc:
+            require(
+                m <= MAX_UNBROADCAST_ROWS,
+                f"{api}: SOFTMAX_OUTPUT_WITHOUT_BRC takes at most {MAX_UNBROADCAST_ROWS} rows",
+            )
+            req = req + (rows8 + staged * rows8 * 8) * 4
+        need_text = f"(row length x 4 + {need(0)})" if half else str(need(0))
+        if not brc:
+            need_text += f" + (rows rounded up to 8) x {4 + staged * 32}"
+        require(tmp.get_size() >= req, f"{api}: the temporary buffer is too small; it needs {need_text} bytes")
         f = tmp.reinterpret_cast(dt.float32)
         red, blk = f, f[_RED:]
         aux_max = f[_RED + _BLK :]  # a copy of the row's value while red and blk carry it out
         aux = f[_RED + _BLK + 8 :] if update else None  # update: the earlier max, sum and exp_max blocks
         x_f = f[_RED + _BLK + 8 + (24 if update else 0) :] if half else None  # float16: the row widened
         asc.duplicate(red, 0.0, _RED)  # brcb reads the whole block of the row's value
+        per = dict(t)  # where the row loop reads and writes the per-row values (as blocks)
+        if not brc:
+            base = _RED + _BLK + 8 + (24 if update else 0) + (k if half else 0)
+            vals = f[base:]
+            for i, name in enumerate(inputs + outputs):
+                per[name] = f[base + rows8 + i * rows8 * 8 :]
+            for name in inputs:
+                asc.duplicate(vals, 0.0, rows8)
+                _copy_values(vals, t[name], m, RoundMode.CAST_NONE)
+                asc.brcb(per[name], vals, rows8 // 8, asc.BrcbRepeatParams(1, 8))
+            for name in outputs:  # block_reduce_max reads whole 8-row repeats
+                asc.duplicate(per[name], 0.0, rows8 * 8)
 
         @builtin
         def row(r: Any) -> None:
@@ -210,7 +238,7 @@ def _softmax_like(api: str, call: str, operands: list, t: dict, tmp: Any, shape:
             asc.reduce_max(red, x, blk, ori_k)
             if update:
                 in_max, in_sum, exp_max = aux, aux[8:], aux[16:]
-                _read_stat(in_max, t["in_max"], r)
+                _read_stat(in_max, per["in_max"], r)
                 asc.max(red, red, in_max, 1)
             asc.brcb(blk, red, 1, asc.BrcbRepeatParams(1, 8))
             if update:
@@ -219,28 +247,40 @@ def _softmax_like(api: str, call: str, operands: list, t: dict, tmp: Any, shape:
             inline(_row_broadcast, asc.sub, y, x, blk, k)
             # red and blk are free until the sum: the max (and exp_max) go out through them
             asc.muls(aux_max, blk, 1.0, 8)
-            _write_stat(t["max"], r, aux_max, red, blk)
+            _write_stat(per["max"], r, aux_max, red, blk)
             if update:
-                _write_stat(t["exp_max"], r, exp_max, red, blk)
+                _write_stat(per["exp_max"], r, exp_max, red, blk)
             asc.exp(y, y, k)
             asc.duplicate(red, 0.0, _RED)
             asc.reduce_sum(red, y, blk, ori_k)
             if update:
-                _read_stat(in_sum, t["in_sum"], r)
+                _read_stat(in_sum, per["in_sum"], r)
                 asc.mul(in_sum, in_sum, exp_max, 1)
                 asc.add(red, red, in_sum, 1)
             asc.brcb(blk, red, 1, asc.BrcbRepeatParams(1, 8))
             if normalize:
                 inline(_row_broadcast, asc.div, y, y, blk, k)
             asc.muls(aux_max, blk, 1.0, 8)
-            _write_stat(t["sum"], r, aux_max, red, blk)
+            _write_stat(per["sum"], r, aux_max, red, blk)
             asc.duplicate(red, 0.0, _RED)
             if half:
                 asc.cast(x_dst, x_f, RoundMode.CAST_RINT, k)
 
         inline(_over_rows, row, m)
+        if not brc:
+            for name in outputs:  # each row's block of 8 equal values to the one value
+                asc.block_reduce_max(vals, per[name], rows8 // 8, 64, 1, 1, 8)
+                _copy_values(t[name], vals, m, RoundMode.CAST_RINT)
 
     library_call(call, operands, expansion)
+
+
+def _copy_values(dst: Any, src: Any, n: Any, mode: RoundMode) -> None:
+    """n elements, converted when the dtypes differ (muls by 1 keeps -0.0 and NaN)."""
+    if dst.dtype == src.dtype:
+        asc.muls(dst, src, 1.0, n)
+    else:
+        asc.cast(dst, src, mode, n)
 
 
 def _need(half: bool, update: bool) -> Any:
@@ -327,9 +367,6 @@ def softmax_flash_v2(dst_tensor: Any, exp_sum_tensor: Any, max_tensor: Any, src_
     args = ", ".join(f"{{{i}}}" for i in range(first))
     flags = _flags(is_update, is_reuse_source, is_basic_block, is_data_format_nz)
     cfg = config if config is not None else SoftmaxConfig()
-    if cfg.mode != SoftmaxMode.SOFTMAX_NORMAL:
-        # one value per row sits at 4- or 2-byte offsets, which the vector instructions cannot address
-        raise CodegenError(f"{api}: SoftmaxMode.SOFTMAX_OUTPUT_WITHOUT_BRC is not supported (only SOFTMAX_NORMAL)")
     prefix, cfg_arg = "", ""
     if not cfg.is_default():
         # a template argument of reference type: a constexpr object with static storage, declared at the call
@@ -341,7 +378,8 @@ def softmax_flash_v2(dst_tensor: Any, exp_sum_tensor: Any, max_tensor: Any, src_
     call = f"{prefix}AscendC::SoftmaxFlashV2<{{T:0}}, {flags}{cfg_arg}>({args}, {spelled_tiling}{info_spelled})"
     shape = _shape(t["src"], softmax_shape_info, tiling)
     need = _need(compute == dt.float16, is_update)
-    _softmax_like(api, call, operands, t, tmp, shape, need, is_update, False)
+    brc = cfg.mode == SoftmaxMode.SOFTMAX_NORMAL
+    _softmax_like(api, call, operands, t, tmp, shape, need, is_update, False, brc)
 
 
 def _swiglu_body(beta: Any) -> Any:
