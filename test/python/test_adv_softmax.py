@@ -10,7 +10,7 @@ import pytest
 import asc
 import asc.lib.runtime as rt
 from asc.errors import CodegenError, KernelError
-from asc.lib.host import get_softmax_min_tmp_size, softmax_tiling_func
+from asc.lib.host import get_softmax_flash_v2_min_tmp_size, get_softmax_min_tmp_size, softmax_tiling_func
 
 from kernels import ascendc_source
 
@@ -289,6 +289,9 @@ def test_host_sizes_match_ascend_c():
     softmax_tiling_func([32, 128], 4, 32 * 1024, t)
     assert (t.src_m, t.src_k, t.src_size, t.out_max_k, t.out_max_size) == (32, 128, 4096, 8, 256)
     assert t.split_m * (8 + 128 + 64) * 4 <= 32 * 1024 and t.range_m * t.split_m + t.tail_m == 32
+    # the flash update: Ascend C's (4 blocks + 2 k) float32s; without broadcast asc's staging of 9 -> 16 rows
+    assert get_softmax_flash_v2_min_tmp_size([9, 144], 4, 4, True) == (4 * 8 + 2 * 144) * 4
+    assert get_softmax_flash_v2_min_tmp_size([9, 144], 4, 4, True, False, True) == 1280 + 16 * (4 + 5 * 32)
 
 
 def test_the_board_gets_the_library_call_with_its_tiling_struct():

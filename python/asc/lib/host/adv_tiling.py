@@ -92,20 +92,29 @@ def softmax_tiling_func(src_shape: Sequence[int], data_type_size: int, local_wor
     _fill(softmax_tiling, m, k, data_type_size, local_work_space_size, _per_row_softmax(k, data_type_size))
 
 
+def _unbroadcast_bytes(m: int, is_update: bool, is_flash_output_brc: bool) -> int:
+    """SOFTMAX_OUTPUT_WITHOUT_BRC (is_flash_output_brc: the per-row tensors not broadcast): asc stages every
+    row's value as a float32 block per per-row tensor (5 with the update, else 2) and the values once."""
+    if not is_flash_output_brc:
+        return 0
+    rows8 = (m + 7) // 8 * 8
+    return rows8 * (4 + (5 if is_update else 2) * 32)
+
+
 def get_softmax_flash_v2_max_tmp_size(src_shape: Sequence[int], data_type_size1: int, data_type_size2: int,
                                       is_update: bool = False, is_basic_block: bool = False,
                                       is_flash_output_brc: bool = False) -> int:  # fmt: skip
     """GetSoftMaxFlashV2MaxTmpSize: every row in one pass."""
     m, k = _rows_cols(src_shape, data_type_size1, "get_softmax_flash_v2_max_tmp_size")
-    return m * _per_row_softmax(k, data_type_size1, is_update)
+    return m * _per_row_softmax(k, data_type_size1, is_update) + _unbroadcast_bytes(m, is_update, is_flash_output_brc)
 
 
 def get_softmax_flash_v2_min_tmp_size(src_shape: Sequence[int], data_type_size1: int, data_type_size2: int,
                                       is_update: bool = False, is_basic_block: bool = False,
                                       is_flash_output_brc: bool = False) -> int:  # fmt: skip
     """GetSoftMaxFlashV2MinTmpSize: a row at a time."""
-    _, k = _rows_cols(src_shape, data_type_size1, "get_softmax_flash_v2_min_tmp_size")
-    return _per_row_softmax(k, data_type_size1, is_update)
+    m, k = _rows_cols(src_shape, data_type_size1, "get_softmax_flash_v2_min_tmp_size")
+    return _per_row_softmax(k, data_type_size1, is_update) + _unbroadcast_bytes(m, is_update, is_flash_output_brc)
 
 
 def softmax_flash_v2_tiling_func(src_shape: Sequence[int], data_type_size1: int, data_type_size2: int,
