@@ -171,8 +171,8 @@ def flash_harness(x: asc.GlobalAddress, y: asc.GlobalAddress, st: asc.GlobalAddr
 
 
 @pytest.mark.parametrize("dtype, update, brc",
-                         [(np.float32, False, True), (np.float32, True, True), (np.float16, True, True),
-                          (np.float32, True, False), (np.float16, True, False)])  # fmt: skip
+                         [(np.float32, False, True), (np.float16, True, True), (np.float32, True, False),
+                          (np.float16, True, False)])  # fmt: skip
 def test_softmax_flash_v2_running_statistics(dtype, update, brc):
     """The per-row tensors broadcast over their blocks (SOFTMAX_NORMAL) or one value per row
     (SOFTMAX_OUTPUT_WITHOUT_BRC); cols 144 with the reductions over the first 130 (the padding still computed,
