@@ -12,7 +12,7 @@ import pytest
 
 import asc
 import asc.lib.runtime as rt
-from asc.errors import CodegenError
+from asc.errors import CodegenError, KernelError
 
 from kernels import ADV_N, ascendc_source, run_adv_unary
 
@@ -269,6 +269,28 @@ def test_power_with_a_scalar_exponent_or_base():
     assert np.all(got[COUNT:] == 7)
 
 
+def _int_power(x, y):
+    """int32 x^y modulo 2^32; trunc(1 / x^|y|) for y < 0 (0 when x^|y| is 0), as Ascend C's int32 Power."""
+    out = np.empty(x.size, np.int64)
+    for i, (b, e) in enumerate(zip(x.tolist(), y.tolist())):
+        r = pow(b, abs(e), 1 << 32)
+        r = r - (1 << 32) if r >= 1 << 31 else r
+        out[i] = r if e >= 0 else (0 if r == 0 else int(1 / r))
+    return out.astype(np.int32)
+
+
+@pytest.mark.parametrize("form", [TENSORS, TENSOR_SCALAR])
+def test_int32_power_wraps_and_truncates(form):
+    rng = np.random.default_rng(7)
+    x = np.concatenate([rng.integers(-12, 13, 2000), rng.integers(-(2**31), 2**31, 1000), [0, 0, 1, -1, -1, 2, 3]])
+    y = np.concatenate([rng.integers(-3, 11, 2000), rng.integers(0, 2**31, 1000), [0, -2, -5, -3, -4, -1, 40]])
+    x, y = np.resize(x, ADV_N).astype(np.int32), np.resize(y, ADV_N).astype(np.int32)
+    got = run_binary(asc.adv.power, x, y, np.full(ADV_N, 7, np.int32), 3007, 8192, form, 5)
+    want = _int_power(x[:3007], y[:3007] if form == TENSORS else np.full(3007, 5, np.int32))
+    np.testing.assert_array_equal(got[:3007], want)
+    assert np.all(got[3007:] == 7)
+
+
 def test_power_special_cases():
     """x^0 = 1 (0^0 too), 0^y (y > 0) = 0, (-2)^3 = -8, (-2)^2 = 4, a negative base's non-integer power is NaN."""
     x = np.resize(np.array([0.0, 5.0, 0.0, -2.0, -2.0, -2.0, 1.0, 3.0], np.float32), ADV_N)
@@ -318,8 +340,10 @@ def test_axpy_adds_the_scaled_source_to_dst(dst, src, tmp_bytes):
      r"must all be int16 or all uint16, got float16"),
     (lambda: run_binary(asc.adv.axpy, *[np.zeros(ADV_N, np.float16)] * 2, np.zeros(ADV_N, np.int32), 100, 512,
                         TENSOR_SCALAR, 1.0), r"adv.axpy: \(dst, src\) must be"),
-    (lambda: run_binary(asc.adv.power, *[np.zeros(ADV_N, np.int32)] * 3, 100, 512), r"adv.power: float16 and "
-     r"float32 are implemented, got int32"),
+    (lambda: run_binary(asc.adv.power, *[np.zeros(ADV_N, np.int16)] * 3, 100, 512), r"adv.power: dst must be "
+     r"float16, float32 or int32, got int16"),
+    (lambda: run_binary(asc.adv.power, *[np.zeros(ADV_N, np.int32)] * 3, 100, 512, TENSOR_SCALAR, 2.5),
+     r"adv.power: a source must be a LocalTensor or a number of dst's dtype \(int32\), got 2.5"),
     (lambda: run_adv_unary(_exp_level(256), np.zeros(ADV_N, np.float32), 100, 1024), r"taylor_expand_level must "
      r"be in \[0, 255\]"),
     (lambda: run_adv_unary(asc.adv.erf, np.zeros(ADV_N, np.int16), 100, 1024), r"adv.erf: dst and src must both be "
@@ -328,6 +352,13 @@ def test_axpy_adds_the_scaled_source_to_dst(dst, src, tmp_bytes):
 def test_bad_calls_are_errors_naming_the_problem(call, message):
     with pytest.raises(CodegenError, match=message):
         call()
+
+
+def test_a_temporary_buffer_too_small_is_an_error_at_the_call():
+    # erf keeps 9 float32 intermediates (11 for float16) of one 64-element repeat
+    with pytest.raises(KernelError, match=r"adv.erf: the temporary buffer holds fewer than 2304 bytes") as e:
+        run_adv_unary(asc.adv.erf, np.zeros(ADV_N, np.float32), 256, 256)
+    assert "kernels.py" in str(e.value)  # the harness's call, not the library
 
 
 def test_the_board_gets_the_library_calls():
@@ -340,3 +371,6 @@ def test_the_board_gets_the_library_calls():
     z = np.zeros(ADV_N, np.float32)
     compiled = adv_binary.compile(z, z, z, 100, asc.adv.power, 4096, TENSOR_SCALAR, 2.0)
     assert "AscendC::Power<float, false>(" in ascendc_source(compiled)
+    compiled = adv_unary.compile(z, z, 100, asc.adv.log, 256)
+    board = ascendc_source(compiled)
+    assert "AscendC::Log<float, false>(" in board and "AscendC::Ln(" not in board  # Log takes no buffer

@@ -393,39 +393,83 @@ def _power(out: Any, x: Any, y: Any, work: list, n: Any) -> None:
     _where(out, mask, y, CMPMODE.NE, 0.0, a, 1.0, n)
 
 
-def _float_source(value: Any, dtype: dt.DataType) -> Any:
+def _power_int(out: Any, x: Any, y: Any, work: list, n: Any) -> None:
+    """int32 x^y by binary exponentiation over the 31 bits of |y| (products wrap modulo 2^32, as int32 Mul
+    does); a negative y gives trunc(1 / x^|y|): 1 or -1 for x = 1 or -1, else 0 (0 for x = 0 too)."""
+    e, base, r, h, t = (w.reinterpret_cast(dt.int32) for w in work[:5])
+    f, g = work[5], work[6]
+    asc.muls(h, y, -1, n)
+    asc.max(e, y, h, n)  # |y|
+    asc.adds(base, x, 0, n)
+    asc.duplicate(r, 1, n)
+    for _ in range(31):
+        asc.shift_right(h, e, 1, n)
+        asc.shift_left(t, h, 1, n)
+        asc.sub(t, e, t, n)  # the low bit of e
+        asc.adds(e, base, -1, n)
+        asc.mul(t, t, e, n)
+        asc.adds(t, t, 1, n)  # base where the bit is 1, else 1
+        asc.mul(r, r, t, n)
+        asc.mul(base, base, base, n)
+        asc.adds(e, h, 0, n)
+    # trunc(1 / r) for a negative y: 1/r clamped to [-1, 1] and zeroed where r = 0
+    asc.cast(f, r, RoundMode.CAST_RINT, n)
+    asc.reciprocal(g, f, n)
+    asc.maxs(g, g, -1.0, n)
+    asc.mins(g, g, 1.0, n)
+    asc.abs(f, f, n)
+    asc.mins(f, f, 1.0, n)
+    asc.mul(g, g, f, n)
+    asc.cast(t, g, RoundMode.CAST_TRUNC, n)
+    # out = r + [y < 0] (t - r)
+    asc.muls(h, y, -1, n)
+    asc.maxs(h, h, 0, n)
+    asc.mins(h, h, 1, n)
+    asc.sub(t, t, r, n)
+    asc.mul(t, t, h, n)
+    asc.add(out, r, t, n)
+
+
+def _source(value: Any, dtype: dt.DataType) -> Any:
     """A tensor source as it is; a scalar (Python number or Scalar) as a Scalar of the operation's dtype."""
     if isinstance(value, LocalTensor):
         return value
-    if isinstance(value, (int, float, Scalar)) and not isinstance(value, bool):
-        return cast(value, dtype) if isinstance(value, Scalar) else to_scalar(float(value), dtype)
-    raise CodegenError(f"adv.power: a source must be a LocalTensor or a number, got {type(value).__name__}")
+    if isinstance(value, Scalar):
+        return cast(value, dtype)
+    if dtype == dt.int32 and isinstance(value, int) and not isinstance(value, bool):
+        return to_scalar(value, dtype)
+    if dtype != dt.int32 and isinstance(value, (int, float)) and not isinstance(value, bool):
+        return to_scalar(float(value), dtype)
+    raise CodegenError(
+        f"adv.power: a source must be a LocalTensor or a number of dst's dtype ({dtype.name}), got {value!r}"
+    )
 
 
 @builtin
 def power(dst: Any, src0: Any, src1: Any, count: Optional[Any] = None, temp_buffer: Optional[Any] = None,
           is_reuse_source: bool = False) -> None:  # fmt: skip
     """Ascend C ``Power``: dst = src0 ^ src1 element-wise; src0 or src1 may be a scalar (Ascend C's
-    tensor-scalar and scalar-tensor forms). float16 and float32."""
+    tensor-scalar and scalar-tensor forms). float16, float32 and int32."""
     d = require_local(dst, "adv.power", "dst")
-    if d.dtype not in (dt.float16, dt.float32):
-        raise CodegenError(
-            f"adv.power: float16 and float32 are implemented, got {d.dtype.name} (int32 Power is not yet)"
-        )
-    a, b = _float_source(src0, d.dtype), _float_source(src1, d.dtype)
+    if d.dtype not in (dt.float16, dt.float32, dt.int32):
+        raise CodegenError(f"adv.power: dst must be float16, float32 or int32, got {d.dtype.name}")
+    a, b = _source(src0, d.dtype), _source(src1, d.dtype)
     tensors = [t for t in (a, b) if isinstance(t, LocalTensor)]
     if not tensors:
         raise CodegenError("adv.power: src0 and src1 cannot both be scalars")
     for t, name in ((a, "src0"), (b, "src1")):
         if isinstance(t, LocalTensor) and t.dtype != d.dtype:
             raise CodegenError(f"adv.power: {name} must be {d.dtype.name} as dst is, got {t.dtype.name}")
-    _binary("Power", d, a, b, count, temp_buffer, is_reuse_source, 5, _power, tensors[0])
+    integer = d.dtype == dt.int32
+    compute = _power_int if integer else _power
+    _binary("Power", d, a, b, count, temp_buffer, is_reuse_source, 7 if integer else 5, compute, tensors[0])
 
 
 def _binary(api: str, d: LocalTensor, a: Any, b: Any, count: Any, temp_buffer: Any, is_reuse_source: Any,
             buffers: int, compute: Callable[..., None], like: LocalTensor) -> None:  # fmt: skip
-    """compute(out, x, y, work, n) on float32 chunks: x and y the sources widened (float16) or copied (float32)
-    into the temporary buffer, a scalar source duplicated there; `like` the tensor source the count follows."""
+    """compute(out, x, y, work, n) on float32 chunks: x and y the sources widened (float16) or copied (float32,
+    int32: then int32 views) into the temporary buffer, a scalar source duplicated there; `like` the tensor source
+    the count follows."""
     name = f"adv.{api.lower()}"
     tmp_given = temp_buffer is not None
     tmp = temp_buffer_of(temp_buffer, name)
@@ -440,11 +484,17 @@ def _binary(api: str, d: LocalTensor, a: Any, b: Any, count: Any, temp_buffer: A
         args += f", {{{len(operands) - 1}}}"
     reuse = "true" if is_reuse_source else "false"
     call = f"AscendC::{api}<{{T:0}}, {reuse}>({args})"
-    half = d.dtype == dt.float16
+    half, integer = d.dtype == dt.float16, d.dtype == dt.int32
     extra = 3 if half else 2
 
     def load(w: Any, src: Any, m: Any) -> None:
-        if not isinstance(src, LocalTensor):
+        if integer:
+            w = w.reinterpret_cast(dt.int32)
+            if isinstance(src, LocalTensor):
+                asc.adds(w, src, 0, m)
+            else:
+                asc.duplicate(w, src, m)
+        elif not isinstance(src, LocalTensor):
             asc.duplicate(w, cast(src, dt.float32), m)
         elif half:
             asc.cast(w, src, RoundMode.CAST_NONE, m)
@@ -457,6 +507,8 @@ def _binary(api: str, d: LocalTensor, a: Any, b: Any, count: Any, temp_buffer: A
         x, y = work[buffers], work[buffers + 1]
         load(x, a_c if isinstance(a, LocalTensor) else a, m)
         load(y, b_c if isinstance(b, LocalTensor) else b, m)
+        if integer:
+            x, y = x.reinterpret_cast(dt.int32), y.reinterpret_cast(dt.int32)
         if half:
             out = work[buffers + 2]
             compute(out, x, y, work, m)
