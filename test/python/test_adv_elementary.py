@@ -84,7 +84,8 @@ def _inputs(fn, dtype, rng):
                             [1e-3, 1.4616321, 2.0, 1.0], np.geomspace(20, 1e6 if not half else 6e4, 30)])  # fmt: skip
     elif fn == "lgamma":
         x = np.concatenate([u(0.01, 20, 300), _off_poles(rng, -10, 0, 200, 0.02 if not half else 0.05),
-                            [1e-3, 1.0, 2.0, 0.5, 2.5], np.geomspace(20, 1e6 if not half else 4e3, 30)])  # fmt: skip
+                            [1e-3, 1.0, 2.0, 0.5, 2.5, 0.0, -1.0, -3.0],  # lgamma(1) = lgamma(2) = 0, poles +inf
+                            np.geomspace(20, 1e6 if not half else 4e3, 30)])  # fmt: skip
     elif fn == "exp":
         x = np.concatenate([u(-80, 80, 400) if not half else u(-10, 11, 400), [0.0, -0.0, 1.0, -1.0, 0.5, -0.5]])
     elif fn == "log":
