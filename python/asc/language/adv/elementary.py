@@ -182,8 +182,7 @@ def _frac(out: Any, x: Any, work: list, n: Any) -> None:
 
 
 def _sign_fn(out: Any, x: Any, work: list, n: Any) -> None:
-    _sign(work[0], x, n)
-    _copy(out, work[0], n)
+    _sign(out, x, n)
 
 
 def _unary_fn(api: str, buffers: int, compute: Callable[..., None], doc: str) -> Any:
