@@ -2,6 +2,7 @@
 (library.py says how)."""
 
 from .activation import softmax, softmax_flash_v2, swiglu
+from .elementary import axpy, ceil, digamma, erf, erfc, exp, floor, frac, lgamma, log, power, round, sign, trunc, xor
 from .math import sinh
 from .matmul import Matmul, MatmulConfig, MatmulType, register_matmul
 from .normalization import rmsnorm
@@ -18,10 +19,25 @@ __all__ = [
     "SoftmaxMode",
     "SoftmaxTiling",
     "TCubeTiling",
+    "axpy",
+    "ceil",
+    "digamma",
+    "erf",
+    "erfc",
+    "exp",
+    "floor",
+    "frac",
+    "lgamma",
+    "log",
+    "power",
     "register_matmul",
     "rmsnorm",
+    "round",
+    "sign",
     "sinh",
     "softmax",
     "softmax_flash_v2",
     "swiglu",
+    "trunc",
+    "xor",
 ]
