@@ -3,6 +3,20 @@
 
 from .math import sinh
 from .matmul import Matmul, MatmulConfig, MatmulType, register_matmul
+from .quantization import quant
+from .sort import concat, extract
 from .tiling import TCubeTiling
+from .types import QuantConfig
 
-__all__ = ["Matmul", "MatmulConfig", "MatmulType", "TCubeTiling", "register_matmul", "sinh"]
+__all__ = [
+    "Matmul",
+    "MatmulConfig",
+    "MatmulType",
+    "QuantConfig",
+    "TCubeTiling",
+    "concat",
+    "extract",
+    "quant",
+    "register_matmul",
+    "sinh",
+]
