@@ -225,3 +225,70 @@ def test_the_board_gets_the_library_call_and_the_cpu_proof_the_expansion():
     assert "AscendC::Muls(" in cpu and "// AscendC::AscendQuantConfig" in cpu
     compiled = quant_kernel.compile(*args, 100, 1.0, 0.0, 64, 512, "channel", None)
     assert "AscendC::AscendQuant<float, false>(" in ascendc_source(compiled)
+
+
+@asc.jit(insert_sync=True)
+def quant_dynamic(x: asc.GlobalAddress, y: asc.GlobalAddress, z: asc.GlobalAddress, rows: asc.ConstExpr[int],
+                  cols: int, tmp_bytes: int, scale: float, offset: float):  # fmt: skip
+    """pyasc's dynamic-shape quant: LocalTensorAuto tensors of run-time lengths (the compiler places them when the
+    kernel runs), the temporary buffer's too; z gets a constant-length tensor written first and read last, which
+    the run-time ones must not overlap."""
+    x_gm = asc.GlobalTensor()
+    x_gm.set_global_buffer(x)
+    y_gm = asc.GlobalTensor()
+    y_gm.set_global_buffer(y)
+    z_gm = asc.GlobalTensor()
+    z_gm.set_global_buffer(z)
+    k = asc.LocalTensorAuto(asc.float32, 256)
+    asc.duplicate(k, 3.0, 256)
+    a = asc.LocalTensorAuto(x.dtype, (rows, cols))
+    asc.data_copy(a, x_gm, rows * cols)
+    b = asc.LocalTensorAuto(asc.int8, (rows, cols))
+    tmp = asc.LocalTensorAuto(asc.uint8, tmp_bytes)
+    asc.adv.quant(b, a, scale, offset, rows * cols, tmp)
+    asc.data_copy(y_gm, b, rows * cols)
+    asc.data_copy(z_gm, k, 256)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_run_time_shapes(dtype):
+    rng = np.random.default_rng(6)
+    for cols, tmp_bytes in [(8, 512), (200, 96), (1024, 2048)]:
+        x = rng.uniform(-60.0, 60.0, 4 * cols).astype(dtype)
+        y, z = np.zeros(4 * cols, np.int8), np.zeros(256, np.float32)
+        quant_dynamic[1, rt.current_stream()](x, y, z, 4, cols, tmp_bytes, 2.0, 0.9)
+        np.testing.assert_array_equal(y, model(x, np.float32(2.0), np.float32(0.9)), err_msg=f"cols {cols}")
+        assert np.all(z == 3.0)
+
+
+def test_run_time_shapes_past_the_unified_buffer_fail_the_launch():
+    x = np.zeros(4 * 30000, np.float32)
+    with pytest.raises(KernelError):
+        quant_dynamic[1, rt.current_stream()](x, np.zeros(x.size, np.int8), np.zeros(256, np.float32), 4, 30000, 512,
+                                              1.0, 0.0)  # fmt: skip
+
+
+@asc.jit(insert_sync=True)
+def dynamic_misuse(x: asc.GlobalAddress, n: int, case: asc.ConstExpr[str]):
+    if case == "loop":
+        for i in asc.range(2):
+            a = asc.LocalTensorAuto(asc.float16, n + i)
+            asc.duplicate(a, 1.0, n)
+    else:
+        pipe = asc.TPipe()
+        buf = asc.TBuf(asc.TPosition.VECCALC)
+        pipe.init_buffer(buf, 1024)
+        a = asc.LocalTensorAuto(asc.float16, n)
+        asc.duplicate(a, 1.0, n)
+
+
+@pytest.mark.parametrize(
+    "case, message",
+    [
+        ("loop", "run-time length must be created at the kernel's top level"),
+        ("pipe", "cannot share a kernel with a TPipe"),
+    ],
+)
+def test_run_time_shapes_at_the_top_level_without_a_pipe(case, message):
+    with pytest.raises(CodegenError, match=message):
+        dynamic_misuse.compile(np.zeros(4, np.float16), 16, case)
