@@ -53,7 +53,7 @@ def sort_kernel(x: asc.GlobalAddress, idx: asc.GlobalAddress, values: asc.Global
     asc.duplicate(concat, -9.0, S)
     asc.adv.concat(concat, scores, tmp, GROUPS * 2)
     asc.sort(sorted_, concat, index, tmp, GROUPS)
-    asc.adv.extract(out_v, out_i, sorted_, repeat)
+    asc.adv.extract(dst_value=out_v, dst_index=out_i, src=sorted_, repeat_time=repeat)  # pyasc's keywords
     asc.set_flag(asc.HardEvent.V_MTE3, 0)
     asc.wait_flag(asc.HardEvent.V_MTE3, 0)
     asc.data_copy(v_gm, out_v, S)
