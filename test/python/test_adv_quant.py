@@ -129,16 +129,19 @@ def test_the_framework_buffer():
     assert np.all(y[1500:] == 7)
 
 
-@pytest.mark.parametrize("dtype", DTYPES)
-def test_per_channel_with_offset_tensors_row_by_row(dtype):
+@pytest.mark.parametrize(
+    "dtype, form", [(np.float16, "channel"), (np.float32, "channel"), (np.float16, "channel-scalar")]
+)
+def test_per_channel_row_by_row(dtype, form):
     rng = np.random.default_rng(3)
     x = data(dtype, rng)
     sc = rng.uniform(-3.0, 3.0, C).astype(dtype)
     off = rng.uniform(-4.0, 4.0, C).astype(dtype)
     # 96 channels of 256 in chunks of 64 float16 (128 bytes): a whole chunk and a tail in every row
-    channels, count = 96, 96 * 10
-    y = run(x, count, sc=sc, off=off, scale_count=channels, tmp_bytes=128, form="channel")
-    want = model(x[:count].reshape(-1, channels), sc[:channels], off[:channels]).ravel()
+    channels, count, offset = 96, 96 * 10, -2.3
+    y = run(x, count, 0.0, offset, sc=sc, off=off, scale_count=channels, tmp_bytes=128, form=form)
+    offsets = off[:channels] if form == "channel" else np.asarray(offset, dtype)  # Ascend C's `const T offset`
+    want = model(x[:count].reshape(-1, channels), sc[:channels], offsets).ravel()
     np.testing.assert_array_equal(y[:count], want)
     assert np.all(y[count:] == 7)
 
