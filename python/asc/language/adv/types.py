@@ -17,11 +17,12 @@ def _uint32(value: object, what: str) -> int:
 
 
 class QuantConfig:
-    """Ascend C's ``AscendQuantConfig`` (the ``config`` template argument of AscendQuant): with ``calc_count`` and
-    ``work_local_size`` non-zero (and ``scale_count`` for the per-channel forms) the counts are compile-time
-    constants: the call computes ``calc_count`` elements (instead of its count argument) in chunks of the first
-    ``work_local_size`` bytes of the temporary buffer. ``offset_count`` must equal ``scale_count``
-    (per-channel forms with an offset tensor) and ``scale_count`` be a multiple of 32."""
+    """Ascend C's ``AscendQuantConfig`` (the ``config`` template argument of AscendQuant): compile-time counts that
+    rule over the call's arguments. Per tensor, with ``calc_count`` and ``work_local_size`` non-zero: ``calc_count``
+    elements in chunks of the first ``work_local_size`` bytes of the temporary buffer. Per channel, with
+    ``scale_count`` and ``calc_count`` non-zero: ``calc_count / scale_count`` rows of ``scale_count`` channels
+    (chunks of ``work_local_size`` bytes when it is non-zero). ``offset_count`` must equal ``scale_count`` (forms
+    with an offset tensor) and ``scale_count`` be a multiple of 32."""
 
     __asc_builtin__ = True
 
