@@ -42,14 +42,33 @@ def _in_chunks(body: Any, dst: Any, src: Any, tmp: Any, count: Any, buffers: Any
         body(dst[start:], src[start:], tmp, per, n)
 
 
+@jit
+def _in_chunks2(body: Any, dst: Any, src0: Any, src1: Any, tmp: Any, count: Any, buffers: Any, api: Any):
+    """_in_chunks with two sources: body(dst, src0, src1, work, n) on chunks of both."""
+    per = tmp.get_size() // (buffers * 4 * _REPEAT_ELEMENTS) * _REPEAT_ELEMENTS
+    need = buffers * 4 * _REPEAT_ELEMENTS
+    require(
+        per > 0,
+        f"{api}: the temporary buffer holds fewer than {need} bytes; it needs at least {need} "
+        f"({buffers} float32 intermediates of one 64-element repeat)",
+    )
+    for start in asc.range(0, count, per):
+        n = count - start
+        if n > per:
+            n = per + 0
+        body(dst[start:], src0[start:], src1[start:], tmp, per, n)
+
+
 def _float_work(tmp: Any, chunk: Any, index: int) -> Any:
     """Intermediate `index` of a chunk: `chunk` float32 elements of the temporary buffer."""
     return tmp.reinterpret_cast(dt.float32)[index * chunk :]
 
 
 def _unary(api: str, dst: Any, src: Any, count: Any, temp_buffer: Any, is_reuse_source: Any, buffers: int,
-           compute: Callable[..., None]) -> None:  # fmt: skip
-    """A float element-wise function: compute(out, x, work, n) on float32 tensors, `work` the intermediates."""
+           compute: Callable[..., None], template: str = "", always_count: bool = False) -> None:  # fmt: skip
+    """A float element-wise function: compute(out, x, work, n) on float32 tensors, `work` the intermediates.
+    `template`: more template arguments after T (``", 10"``); `always_count`: the library has no form without
+    calCount (the whole of src is passed as the count)."""
     d, s = require_local(dst, f"adv.{api.lower()}", "dst"), require_local(src, f"adv.{api.lower()}", "src")
     name = f"adv.{api.lower()}"
     if d.dtype != s.dtype or d.dtype not in (dt.float16, dt.float32):
@@ -63,10 +82,10 @@ def _unary(api: str, dst: Any, src: Any, count: Any, temp_buffer: Any, is_reuse_
     if tmp_given:
         operands.append(tmp)
         args += ", {2}"
-    if count is not None:
+    if count is not None or always_count:
         operands.append(n)
         args += f", {{{len(operands) - 1}}}"
-    call = f"AscendC::{api}<{{T:0}}, {reuse}>({args})"
+    call = f"AscendC::{api}<{{T:0}}{template}, {reuse}>({args})"
     half = d.dtype == dt.float16
     # float16: the source chunk is widened into one more float32 intermediate and the result narrowed at the end
     extra = 2 if half else 0
