@@ -6,13 +6,16 @@ from .elementary import axpy, ceil, digamma, erf, erfc, exp, floor, frac, lgamma
 from .math import sinh
 from .matmul import Matmul, MatmulConfig, MatmulType, register_matmul
 from .normalization import rmsnorm
+from .quantization import quant
+from .sort import concat, extract
 from .tiling import RmsNormTiling, SoftmaxTiling, TCubeTiling
-from .types import SoftmaxConfig, SoftmaxMode, SoftMaxShapeInfo
+from .types import QuantConfig, SoftmaxConfig, SoftmaxMode, SoftMaxShapeInfo
 
 __all__ = [
     "Matmul",
     "MatmulConfig",
     "MatmulType",
+    "QuantConfig",
     "RmsNormTiling",
     "SoftMaxShapeInfo",
     "SoftmaxConfig",
@@ -21,15 +24,18 @@ __all__ = [
     "TCubeTiling",
     "axpy",
     "ceil",
+    "concat",
     "digamma",
     "erf",
     "erfc",
     "exp",
+    "extract",
     "floor",
     "frac",
     "lgamma",
     "log",
     "power",
+    "quant",
     "register_matmul",
     "rmsnorm",
     "round",
