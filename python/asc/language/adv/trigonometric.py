@@ -259,9 +259,10 @@ def _atanh(out: Any, x: Any, work: list, n: Any) -> None:
     asc.muls(out, work[0], 0.5, n)
 
 
-# Each public function: pyasc's signature (python/asc/language/adv/math.py there), Ascend C's T = half or float
-# (https://hiascend.com/document/detail/zh/canncommercial/800/apiref/ascendcopapi/atlasascendc_api_07_0500.html
-# and its neighbours, one page per function).
+# Each public function: pyasc's signature (python/asc/language/adv/math.py there); Ascend C's T is half or float on
+# Atlas A2 and the inference AI Core, one page per function from Sin
+# (https://hiascend.com/document/detail/zh/canncommercial/800/apiref/ascendcopapi/atlasascendc_api_07_0500.html)
+# to Atanh (.../atlasascendc_api_07_0556.html). dst may be src: no expansion writes out before its last read of x.
 
 
 @builtin
