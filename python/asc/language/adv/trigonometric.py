@@ -10,7 +10,8 @@ The methods (docs/adv.md states each one's measured error bound):
   or cotangent the quadrant asks for.
 * asin, acos, atan: the odd polynomial on a small interval after the classical reductions (asin |x| > 1/2 through
   sqrt((1-|x|)/2); atan |x| > 1 through 1/|x|, then the half-angle formula).
-* sinh, cosh, tanh, asinh, acosh, atanh: their exp / ln formulas.
+* sinh, cosh, tanh, asinh, acosh, atanh: their exp / ln formulas; near 0, where those lose the relative
+  accuracy, an odd polynomial for sinh, tanh, asinh and atanh.
 
 The polynomial coefficients are near-minimax fits made for this file (Lawson-weighted least squares on Chebyshev
 nodes, the relative error of the function weighted). Branches are blended arithmetically with a 0/1 tensor e as
@@ -44,6 +45,17 @@ _ASIN = (0.16666753590106964, 0.07495241612195969, 0.04547709971666336, 0.024147
 # atan u = u + u z P(z), |u| <= tan(pi/8) (7e-10)
 _ATAN = (-0.33333316445350647, 0.19998489320278168, -0.14243848621845245, 0.10596001148223877,
          -0.060834530740976334)  # fmt: skip
+
+
+# Near 0, where the exp / ln formulas lose the relative accuracy (sinh, tanh, asinh, atanh of |x| < c): x + x z P(z)
+# on |x| <= c, for (c, P): sinh (1, 6e-11), tanh (0.55, 3e-11), asinh and atanh (1/2, 5e-11 and 1.4e-9)
+_SINH_0 = (1.0, (0.1666666716337204, 0.008333350531756878, 0.0001983606634894386, 2.8174395083624404e-06))
+_TANH_0 = (0.55, (-0.3333333134651184, 0.13333295285701752, -0.053959790617227554, 0.021783767268061638,
+                  -0.008416794240474701, 0.002398999407887459))  # fmt: skip
+_ASINH_0 = (0.5, (-0.1666666567325592, 0.0749989002943039, -0.044613443315029144, 0.03001450002193451,
+                  -0.019985634833574295, 0.009175388142466545))  # fmt: skip
+_ATANH_0 = (0.5, (0.33333298563957214, 0.20002587139606476, 0.14221486449241638, 0.11833959817886353,
+                  0.05098551884293556, 0.1771964728832245))  # fmt: skip
 
 
 def _odd_poly(out: Any, r: Any, z: Any, coeffs: Sequence[float], n: Any) -> None:
@@ -198,13 +210,41 @@ def _atan(out: Any, x: Any, work: list, n: Any) -> None:
     asc.mul(out, q, e, n)
 
 
+def _near_zero(x: Any, work: list, n: Any, small: tuple) -> Any:
+    """The polynomial on x clamped to [-c, c] into work[2] (work[0..2] used): the caller then computes its formula
+    in work[0..1] and blends with _blend_near_zero."""
+    c, coeffs = small
+    xs, z, p = work[0], work[1], work[2]
+    asc.mins(xs, x, c, n)
+    asc.maxs(xs, xs, -c, n)
+    asc.mul(z, xs, xs, n)
+    _odd_poly(p, xs, z, coeffs, n)
+    return p
+
+
+def _blend_near_zero(out: Any, far: Any, x: Any, work: list, n: Any, small: tuple) -> None:
+    """out = far where |x| >= c, else the polynomial in work[2] (e = min(floor(|x| / c), 1); work[1] used)."""
+    e, p = work[1], work[2]
+    asc.abs(e, x, n)
+    asc.muls(e, e, 1.0 / small[0], n)
+    asc.cast(e, e, RoundMode.CAST_FLOOR, n)
+    asc.mins(e, e, 1.0, n)
+    asc.mul(far, far, e, n)
+    asc.muls(e, e, -1.0, n)
+    asc.adds(e, e, 1.0, n)
+    asc.mul(p, p, e, n)
+    asc.add(out, far, p, n)
+
+
 def _sinh(out: Any, x: Any, work: list, n: Any) -> None:
-    """sinh x = (e^x - e^-x) / 2."""
+    """sinh x = (e^x - e^-x) / 2; the polynomial for |x| < 1."""
+    _near_zero(x, work, n, _SINH_0)
     asc.exp(work[0], x, n)
     asc.muls(work[1], x, -1.0, n)
     asc.exp(work[1], work[1], n)
     asc.sub(work[0], work[0], work[1], n)
-    asc.muls(out, work[0], 0.5, n)
+    asc.muls(work[0], work[0], 0.5, n)
+    _blend_near_zero(out, work[0], x, work, n, _SINH_0)
 
 
 def _cosh(out: Any, x: Any, work: list, n: Any) -> None:
@@ -217,17 +257,20 @@ def _cosh(out: Any, x: Any, work: list, n: Any) -> None:
 
 
 def _tanh(out: Any, x: Any, work: list, n: Any) -> None:
-    """tanh x = 1 - 2 / (e^2x + 1): 1 where e^2x overflows, -1 where it is 0."""
+    """tanh x = 1 - 2 / (e^2x + 1): 1 where e^2x overflows, -1 where it is 0; the polynomial for |x| < 0.55."""
+    _near_zero(x, work, n, _TANH_0)
     asc.muls(work[0], x, 2.0, n)
     asc.exp(work[0], work[0], n)
     asc.adds(work[0], work[0], 1.0, n)
     asc.reciprocal(work[0], work[0], n)
     asc.muls(work[0], work[0], -2.0, n)
-    asc.adds(out, work[0], 1.0, n)
+    asc.adds(work[0], work[0], 1.0, n)
+    _blend_near_zero(out, work[0], x, work, n, _TANH_0)
 
 
 def _asinh(out: Any, x: Any, work: list, n: Any) -> None:
-    """asinh x = sign(x) ln(|x| + sqrt(x^2 + 1))."""
+    """asinh x = sign(x) ln(|x| + sqrt(x^2 + 1)); the polynomial for |x| < 1/2."""
+    _near_zero(x, work, n, _ASINH_0)
     a, y = work[0], work[1]
     asc.abs(a, x, n)
     asc.mul(y, a, a, n)
@@ -236,7 +279,8 @@ def _asinh(out: Any, x: Any, work: list, n: Any) -> None:
     asc.add(y, y, a, n)
     asc.ln(y, y, n)
     _sign(a, x, n)
-    asc.mul(out, y, a, n)
+    asc.mul(a, y, a, n)
+    _blend_near_zero(out, a, x, work, n, _ASINH_0)
 
 
 def _acosh(out: Any, x: Any, work: list, n: Any) -> None:
@@ -250,13 +294,15 @@ def _acosh(out: Any, x: Any, work: list, n: Any) -> None:
 
 
 def _atanh(out: Any, x: Any, work: list, n: Any) -> None:
-    """atanh x = ln((1 + x) / (1 - x)) / 2."""
+    """atanh x = ln((1 + x) / (1 - x)) / 2; the polynomial for |x| < 1/2."""
+    _near_zero(x, work, n, _ATANH_0)
     asc.adds(work[0], x, 1.0, n)
     asc.muls(work[1], x, -1.0, n)
     asc.adds(work[1], work[1], 1.0, n)
     asc.div(work[0], work[0], work[1], n)
     asc.ln(work[0], work[0], n)
-    asc.muls(out, work[0], 0.5, n)
+    asc.muls(work[0], work[0], 0.5, n)
+    _blend_near_zero(out, work[0], x, work, n, _ATANH_0)
 
 
 # Each public function: pyasc's signature (python/asc/language/adv/math.py there); Ascend C's T is half or float on
@@ -310,8 +356,8 @@ def atan(dst: Any, src: Any, count: Optional[Any] = None, temp_buffer: Optional[
 @builtin
 def sinh(dst: Any, src: Any, count: Optional[Any] = None, temp_buffer: Optional[Any] = None,
          is_reuse_source: bool = False) -> None:  # fmt: skip
-    """Ascend C ``Sinh``: dst = sinh(src) element-wise, as (e^x - e^-x) / 2."""
-    _unary("Sinh", dst, src, count, temp_buffer, is_reuse_source, 2, _sinh)
+    """Ascend C ``Sinh``: dst = sinh(src) element-wise."""
+    _unary("Sinh", dst, src, count, temp_buffer, is_reuse_source, 3, _sinh)
 
 
 @builtin
@@ -324,15 +370,15 @@ def cosh(dst: Any, src: Any, count: Optional[Any] = None, temp_buffer: Optional[
 @builtin
 def tanh(dst: Any, src: Any, count: Optional[Any] = None, temp_buffer: Optional[Any] = None,
          is_reuse_source: bool = False) -> None:  # fmt: skip
-    """Ascend C ``Tanh``: dst = tanh(src) element-wise, as 1 - 2 / (e^2x + 1)."""
-    _unary("Tanh", dst, src, count, temp_buffer, is_reuse_source, 1, _tanh)
+    """Ascend C ``Tanh``: dst = tanh(src) element-wise."""
+    _unary("Tanh", dst, src, count, temp_buffer, is_reuse_source, 3, _tanh)
 
 
 @builtin
 def asinh(dst: Any, src: Any, count: Optional[Any] = None, temp_buffer: Optional[Any] = None,
           is_reuse_source: bool = False) -> None:  # fmt: skip
     """Ascend C ``Asinh``: dst = asinh(src) element-wise."""
-    _unary("Asinh", dst, src, count, temp_buffer, is_reuse_source, 2, _asinh)
+    _unary("Asinh", dst, src, count, temp_buffer, is_reuse_source, 3, _asinh)
 
 
 @builtin
@@ -346,4 +392,4 @@ def acosh(dst: Any, src: Any, count: Optional[Any] = None, temp_buffer: Optional
 def atanh(dst: Any, src: Any, count: Optional[Any] = None, temp_buffer: Optional[Any] = None,
           is_reuse_source: bool = False) -> None:  # fmt: skip
     """Ascend C ``Atanh``: dst = atanh(src) element-wise, src in (-1, 1)."""
-    _unary("Atanh", dst, src, count, temp_buffer, is_reuse_source, 2, _atanh)
+    _unary("Atanh", dst, src, count, temp_buffer, is_reuse_source, 3, _atanh)
