@@ -87,9 +87,13 @@ FUNCTIONS = {
 }
 
 
-# The odd functions keep a relative error bound near 0 as well, where the metric above is absolute: over the inputs
-# with 0 < |x| < 1 (float16: results at least its smallest normal), |result - exact| / |exact| <= REL[dtype].
+# Where a function's result goes to 0 the metric above is absolute; there the functions keep a relative bound as
+# well: |result - exact| / |exact| <= REL[dtype] over the inputs NEAR picks (float16: results of at least its
+# smallest normal) — the odd functions near 0, acos near 1, acosh near 1.
 ODD = ("asin", "asinh", "atan", "atanh", "sin", "sinh", "tan", "tanh")
+NEAR = {fn: (lambda x: (x != 0) & (np.abs(x) < 1)) for fn in ODD}
+NEAR["acos"] = lambda x: (x > 0.5) & (x < 1)
+NEAR["acosh"] = lambda x: (x > 1) & (x < 1.5)
 REL = {np.float32: 2.5e-7, np.float16: B16}
 
 
@@ -112,7 +116,7 @@ def error(fn: str, x: np.ndarray, y: np.ndarray) -> np.ndarray:
 
 def tmp_bytes(fn: str, dtype) -> int:
     """Room for two 64-element repeats of the function's float32 intermediates: the input goes in 32 chunks."""
-    buffers = {"asin": 5, "acos": 5, "atan": 4, "cosh": 2, "acosh": 2}.get(fn, 3)
+    buffers = {"asin": 5, "acos": 5, "atan": 4, "sinh": 2, "cosh": 2}.get(fn, 3)
     return 2 * 256 * (buffers + (2 if dtype == np.float16 else 0))
 
 
@@ -125,10 +129,10 @@ def test_matches_numpy_within_its_bound(fn, dtype):
     bound = FUNCTIONS[fn][2 if dtype == np.float32 else 3]
     assert not np.isnan(err).any(), f"NaN at x = {x[:COUNT][np.isnan(err)][:4]}"
     assert err.max() <= bound, f"{err.max():.3g} at x = {x[np.argmax(err)]!r}"
-    if fn in ODD:
+    if fn in NEAR:
         xs, ys = x[:COUNT], y[:COUNT].astype(np.float64)
         exact = FUNCTIONS[fn][0](xs.astype(np.float64))
-        near = (np.abs(xs) < 1) & (np.abs(exact) >= np.finfo(dtype).tiny) & (xs != 0)
+        near = NEAR[fn](xs) & (np.abs(exact) >= np.finfo(dtype).tiny)
         rel = np.abs(ys[near] - exact[near]) / np.abs(exact[near])
         assert near.sum() > 200 and rel.max() <= REL[dtype], f"{rel.max():.3g} at x = {xs[near][np.argmax(rel)]!r}"
     assert np.all(y[COUNT:] == 7)  # nothing past count is written

@@ -48,12 +48,16 @@ _ATAN = (-0.33333316445350647, 0.19998489320278168, -0.14243848621845245, 0.1059
 
 
 # Near 0, where the exp / ln formulas lose the relative accuracy (sinh, tanh, asinh, atanh of |x| < c): x + x z P(z)
-# on |x| <= c, for (c, P): sinh (1, 6e-11), tanh (0.55, 3e-11), asinh and atanh (1/2, 5e-11 and 1.4e-9)
+# on |x| <= c, for (c, P): sinh (1, 6e-11; all P's coefficients positive), tanh (0.55, 3e-11), asinh and atanh
+# (1/2, 5e-11 and 1.4e-9)
 _SINH_0 = (1.0, (0.1666666716337204, 0.008333350531756878, 0.0001983606634894386, 2.8174395083624404e-06))
 _TANH_0 = (0.55, (-0.3333333134651184, 0.13333295285701752, -0.053959790617227554, 0.021783767268061638,
                   -0.008416794240474701, 0.002398999407887459))  # fmt: skip
 _ASINH_0 = (0.5, (-0.1666666567325592, 0.0749989002943039, -0.044613443315029144, 0.03001450002193451,
                   -0.019985634833574295, 0.009175388142466545))  # fmt: skip
+# acosh(1 + d) = sqrt(2d) Q(d), 0 <= d <= 1/2 (1.1e-9)
+_ACOSH_1 = (1.0, -0.08333318680524826, 0.018746228888630867, -0.005546187050640583, 0.0017567550530657172,
+            -0.00041086654528044164)  # fmt: skip
 _ATANH_0 = (0.5, (0.33333298563957214, 0.20002587139606476, 0.14221486449241638, 0.11833959817886353,
                   0.05098551884293556, 0.1771964728832245))  # fmt: skip
 
@@ -137,8 +141,9 @@ def _tan(out: Any, x: Any, work: list, n: Any) -> None:
     asc.div(out, out, r, n)
 
 
-def _asin_abs(x: Any, work: list, n: Any) -> Any:
-    """asin |x| into work[0] (work[0..4] used; x is still read by the caller)."""
+def _asin_parts(x: Any, work: list, n: Any) -> Any:
+    """q = asin s (the polynomial) into work[0], e (1 where |x| >= 1/2, else 0) in work[1]; work[0..4] used.
+    asin |x| is q where e is 0, pi/2 - 2q where it is 1."""
     a, e, ne, z, s = work[0], work[1], work[2], work[3], work[4]
     asc.abs(a, x, n)
     # e = 1 where |x| >= 1/2 (about: either branch is sound near 1/2), there asin a = pi/2 - 2 asin sqrt((1-a)/2)
@@ -159,6 +164,12 @@ def _asin_abs(x: Any, work: list, n: Any) -> Any:
     asc.add(s, s, a, n)
     q = a
     _odd_poly(q, s, z, _ASIN, n)
+    return q
+
+
+def _asin_abs(x: Any, work: list, n: Any) -> Any:
+    """asin |x| into work[0] (work[0..4] used; x is still read by the caller)."""
+    q, e, ne = _asin_parts(x, work, n), work[1], work[2]
     # e (pi/2 - 2q) + (1-e) q = q (1 - 3e) + e pi/2
     asc.muls(ne, e, -3.0, n)
     asc.adds(ne, ne, 1.0, n)
@@ -175,12 +186,18 @@ def _asin(out: Any, x: Any, work: list, n: Any) -> None:
 
 
 def _acos(out: Any, x: Any, work: list, n: Any) -> None:
-    """acos x = pi/2 - asin x."""
-    q = _asin_abs(x, work, n)
-    _sign(work[1], x, n)
-    asc.mul(q, q, work[1], n)
-    asc.muls(q, q, -1.0, n)
-    asc.adds(out, q, _HALF_PI, n)
+    """acos x = pi/2 - sign(x) q for |x| < 1/2, else 2q (x > 0) or pi - 2q: acos keeps its relative accuracy
+    near 1. As one expression: sign(x) q (3e - 1) + pi/2 (1 - e sign(x)), each product exact."""
+    q, e, t, sg, c = _asin_parts(x, work, n), work[1], work[2], work[3], work[4]
+    _sign(sg, x, n)
+    asc.muls(t, e, 3.0, n)
+    asc.adds(t, t, -1.0, n)
+    asc.mul(q, q, t, n)
+    asc.mul(q, q, sg, n)
+    asc.mul(c, e, sg, n)
+    asc.muls(c, c, -_HALF_PI, n)
+    asc.adds(c, c, _HALF_PI, n)
+    asc.add(out, q, c, n)
 
 
 def _atan(out: Any, x: Any, work: list, n: Any) -> None:
@@ -237,14 +254,35 @@ def _blend_near_zero(out: Any, far: Any, x: Any, work: list, n: Any, small: tupl
 
 
 def _sinh(out: Any, x: Any, work: list, n: Any) -> None:
-    """sinh x = (e^x - e^-x) / 2; the polynomial for |x| < 1."""
-    _near_zero(x, work, n, _SINH_0)
-    asc.exp(work[0], x, n)
-    asc.muls(work[1], x, -1.0, n)
-    asc.exp(work[1], work[1], n)
-    asc.sub(work[0], work[0], work[1], n)
-    asc.muls(work[0], work[0], 0.5, n)
-    _blend_near_zero(out, work[0], x, work, n, _SINH_0)
+    """sinh x = (e^x - e^-x) / 2; the polynomial for |x| < 1. In two intermediates, as before the polynomial: it
+    is evaluated on x itself (its coefficients are all positive, so no inf - inf) and clamped to [-2, 2], and the
+    blend's e goes in out, written first where x is read for the last time."""
+    far, p = work[0], work[1]
+    asc.exp(far, x, n)
+    asc.muls(p, x, -1.0, n)
+    asc.exp(p, p, n)
+    asc.sub(far, far, p, n)
+    asc.muls(far, far, 0.5, n)
+    coeffs = _SINH_0[1]
+    asc.mul(p, x, x, n)
+    asc.muls(p, p, coeffs[-1], n)
+    for c in reversed(coeffs[:-1]):
+        asc.adds(p, p, c, n)
+        asc.mul(p, p, x, n)
+        asc.mul(p, p, x, n)
+    asc.mul(p, p, x, n)
+    asc.add(p, p, x, n)
+    asc.mins(p, p, 2.0, n)
+    asc.maxs(p, p, -2.0, n)
+    e = out  # e = min(floor(|x|), 1): the formula where |x| >= 1
+    asc.abs(e, x, n)
+    asc.cast(e, e, RoundMode.CAST_FLOOR, n)
+    asc.mins(e, e, 1.0, n)
+    asc.mul(far, far, e, n)
+    asc.muls(e, e, -1.0, n)
+    asc.adds(e, e, 1.0, n)
+    asc.mul(p, p, e, n)
+    asc.add(out, far, p, n)
 
 
 def _cosh(out: Any, x: Any, work: list, n: Any) -> None:
@@ -284,13 +322,36 @@ def _asinh(out: Any, x: Any, work: list, n: Any) -> None:
 
 
 def _acosh(out: Any, x: Any, work: list, n: Any) -> None:
-    """acosh x = ln(x + sqrt((x - 1)(x + 1))): (x-1)(x+1) keeps the digits x^2 - 1 loses near 1."""
-    asc.adds(work[0], x, -1.0, n)
-    asc.adds(work[1], x, 1.0, n)
-    asc.mul(work[0], work[0], work[1], n)
-    asc.sqrt(work[0], work[0], n)
-    asc.add(work[0], work[0], x, n)
-    asc.ln(out, work[0], n)
+    """acosh x = ln(x + sqrt((x - 1)(x + 1))) ((x-1)(x+1) keeps the digits x^2 - 1 loses near 1); for x < 3/2,
+    where the ln of a sum near 1 loses the relative accuracy, sqrt(2d) Q(d), d = x - 1 (exact) clamped to 1/2."""
+    d, near, t = work[0], work[1], work[2]
+    asc.adds(d, x, -1.0, n)
+    asc.mins(d, d, 0.5, n)
+    asc.muls(t, d, _ACOSH_1[-1], n)  # Q by Horner's rule
+    for i in range(len(_ACOSH_1) - 2, -1, -1):
+        asc.adds(t, t, _ACOSH_1[i], n)
+        if i:
+            asc.mul(t, t, d, n)
+    asc.muls(near, d, 2.0, n)
+    asc.sqrt(near, near, n)
+    asc.mul(near, near, t, n)
+    asc.adds(d, x, -1.0, n)
+    asc.adds(t, x, 1.0, n)
+    asc.mul(d, d, t, n)
+    asc.sqrt(d, d, n)
+    asc.add(d, d, x, n)
+    asc.ln(d, d, n)
+    # e = min(floor(2 (x - 1)), 1): the formula where x >= 3/2
+    e = t
+    asc.adds(e, x, -1.0, n)
+    asc.muls(e, e, 2.0, n)
+    asc.cast(e, e, RoundMode.CAST_FLOOR, n)
+    asc.mins(e, e, 1.0, n)
+    asc.mul(d, d, e, n)
+    asc.muls(e, e, -1.0, n)
+    asc.adds(e, e, 1.0, n)
+    asc.mul(near, near, e, n)
+    asc.add(out, d, near, n)
 
 
 def _atanh(out: Any, x: Any, work: list, n: Any) -> None:
@@ -357,7 +418,7 @@ def atan(dst: Any, src: Any, count: Optional[Any] = None, temp_buffer: Optional[
 def sinh(dst: Any, src: Any, count: Optional[Any] = None, temp_buffer: Optional[Any] = None,
          is_reuse_source: bool = False) -> None:  # fmt: skip
     """Ascend C ``Sinh``: dst = sinh(src) element-wise."""
-    _unary("Sinh", dst, src, count, temp_buffer, is_reuse_source, 3, _sinh)
+    _unary("Sinh", dst, src, count, temp_buffer, is_reuse_source, 2, _sinh)
 
 
 @builtin
@@ -385,7 +446,7 @@ def asinh(dst: Any, src: Any, count: Optional[Any] = None, temp_buffer: Optional
 def acosh(dst: Any, src: Any, count: Optional[Any] = None, temp_buffer: Optional[Any] = None,
           is_reuse_source: bool = False) -> None:  # fmt: skip
     """Ascend C ``Acosh``: dst = acosh(src) element-wise, src >= 1."""
-    _unary("Acosh", dst, src, count, temp_buffer, is_reuse_source, 2, _acosh)
+    _unary("Acosh", dst, src, count, temp_buffer, is_reuse_source, 3, _acosh)
 
 
 @builtin
