@@ -10,8 +10,8 @@ The methods (docs/adv.md states each one's measured error bound):
   or cotangent the quadrant asks for.
 * asin, acos, atan: the odd polynomial on a small interval after the classical reductions (asin |x| > 1/2 through
   sqrt((1-|x|)/2); atan |x| > 1 through 1/|x|, then the half-angle formula).
-* sinh, cosh, tanh, asinh, acosh, atanh: their exp / ln formulas; near 0, where those lose the relative
-  accuracy, an odd polynomial for sinh, tanh, asinh and atanh.
+* sinh, cosh, tanh, asinh, acosh, atanh: their exp / ln formulas; where those lose the relative accuracy (near
+  0, and acosh near 1) an odd polynomial for sinh, tanh, asinh and atanh, sqrt(2(x-1)) Q(x-1) for acosh.
 
 The polynomial coefficients are near-minimax fits made for this file (Lawson-weighted least squares on Chebyshev
 nodes, the relative error of the function weighted). Branches are blended arithmetically with a 0/1 tensor e as
