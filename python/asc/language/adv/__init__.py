@@ -3,12 +3,12 @@
 
 from .activation import softmax, softmax_flash_v2, swiglu
 from .elementary import axpy, ceil, digamma, erf, erfc, exp, floor, frac, lgamma, log, power, round, sign, trunc, xor
-from .math import sinh
 from .matmul import Matmul, MatmulConfig, MatmulType, register_matmul
 from .normalization import rmsnorm
 from .quantization import quant
 from .sort import concat, extract
 from .tiling import RmsNormTiling, SoftmaxTiling, TCubeTiling
+from .trigonometric import acos, acosh, asin, asinh, atan, atanh, cos, cosh, sin, sinh, tan, tanh
 from .types import QuantConfig, SoftmaxConfig, SoftmaxMode, SoftMaxShapeInfo
 
 __all__ = [
@@ -22,9 +22,17 @@ __all__ = [
     "SoftmaxMode",
     "SoftmaxTiling",
     "TCubeTiling",
+    "acos",
+    "acosh",
+    "asin",
+    "asinh",
+    "atan",
+    "atanh",
     "axpy",
     "ceil",
     "concat",
+    "cos",
+    "cosh",
     "digamma",
     "erf",
     "erfc",
@@ -40,10 +48,13 @@ __all__ = [
     "rmsnorm",
     "round",
     "sign",
+    "sin",
     "sinh",
     "softmax",
     "softmax_flash_v2",
     "swiglu",
+    "tan",
+    "tanh",
     "trunc",
     "xor",
 ]
