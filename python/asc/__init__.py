@@ -18,6 +18,10 @@ def __getattr__(name: str):
         from .language import adv
 
         return adv
+    if name == "SoftmaxMode":  # pyasc's newer release exports it at the top level too
+        from .language.adv.types import SoftmaxMode
+
+        return SoftmaxMode
     raise AttributeError(f"module 'asc' has no attribute {name!r}")
 
 
@@ -32,6 +36,7 @@ __all__ = [
     "core",
     "fwk",
     "adv",  # noqa: F405 - loaded on first use (__getattr__)
+    "SoftmaxMode",  # noqa: F405 - from asc.adv, loaded on first use
     "errors",
     "jit",
     *_language_all,

@@ -303,3 +303,8 @@ def test_the_board_gets_the_library_call_with_its_tiling_struct():
     assert "AscendC::Exp(" not in board  # the expansion is left out
     cpu = ascendc_source(compiled, expanded=True)
     assert "AscendC::Exp(" in cpu and "AscendC::Brcb(" in cpu
+
+
+def test_softmax_mode_is_also_at_the_top_level_as_in_pyascs_newer_release():
+    assert asc.SoftmaxMode is asc.adv.SoftmaxMode
+    assert asc.SoftmaxMode.SOFTMAX_OUTPUT_WITHOUT_BRC == 1

@@ -43,6 +43,10 @@ def _c_text(s: str):
     return c
 
 
+# dtype codes from here on are pyasc's names with no element type on the Model's platforms (language/core/dtype.py)
+_FIRST_NON_ELEMENT_CODE = 100
+
+
 def _encode_attrs(attrs: dict[str, AttrValue]):
     c_attrs = ffi.new("asc_attr_t[]", len(attrs))
     for i, (key, value) in enumerate(attrs.items()):
@@ -117,6 +121,8 @@ class IRBuilder:
         self, name: str, operands: Sequence[int] = (), attrs: Optional[dict[str, AttrValue]] = None
     ) -> Optional[int]:
         c_operands = ffi.new("asc_value_t[]", list(operands)) if operands else ffi.NULL
+        if attrs and isinstance(attrs.get("dtype"), int) and attrs["dtype"] >= _FIRST_NON_ELEMENT_CODE:
+            self._refuse_dtype(attrs["dtype"])
         c_attrs, n_attrs = (_encode_attrs(attrs), len(attrs)) if attrs else (ffi.NULL, 0)
         name_b = _text(name)
         result = self._result
@@ -125,6 +131,13 @@ class IRBuilder:
         if status:
             self._check(status)
         return None if result[0] == NO_VALUE else int(result[0])
+
+    def _refuse_dtype(self, code: int) -> None:
+        """A dtype of pyasc's that no platform of the Model has (float64, the fp8 types) reaching the IR."""
+        from ..language.core import dtype as dt
+
+        d = next((t for t in (dt.float64, dt.void, *dt.FLOAT8_DTYPES) if t.code == code), None)
+        raise CodegenError(dt.unsupported_reason(d) if d else f"unknown dtype code {code}", *self.loc)
 
     def value_type(self, value: int) -> tuple[int, int, int]:
         out = ffi.new("asc_type_t*")

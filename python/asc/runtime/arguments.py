@@ -52,6 +52,9 @@ def describe(value: Any, kernel: str, param: str) -> ArgSpec:
     np = numpy_module()
     if (np is not None and isinstance(value, np.ndarray)) or _is_torch_tensor(value):
         spec = _buffer_spec(value.dtype)
+        fp8 = dt.float8_of_numpy(str(value.dtype))
+        if fp8 is not None:  # ml_dtypes' 8-bit floats
+            raise LaunchArgumentError(f"{kernel}(): argument '{param}' is {fp8.name}: {dt.unsupported_reason(fp8)}")
         if spec is None:
             raise LaunchArgumentError(
                 f"{kernel}(): argument '{param}' has dtype {value.dtype}, which kernels do not support"

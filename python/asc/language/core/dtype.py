@@ -88,6 +88,21 @@ float32 = DataType("float32", 11, 32, "float")
 # of them is refused (codes past the C ABI's asc_dtype_t).
 float64 = DataType("float64", 100, 64, "float")
 void = DataType("void", 101, 0, "void")
+# The 8-bit floats of pyasc's newer release (numpy side: ml_dtypes' types of the same names). They are Ascend 950
+# (arch C310) element types; the Model's platforms, Atlas A2/A3, have none (neither does their Ascend C: a kernel
+# using one does not compile for them), so a kernel or a launch using one is refused with unsupported_reason().
+float8_e4m3fn = DataType("float8_e4m3fn", 102, 8, "float")
+float8_e5m2 = DataType("float8_e5m2", 103, 8, "float")
+float8_e8m0fnuz = DataType("float8_e8m0fnuz", 104, 8, "float")
+FLOAT8_DTYPES = (float8_e4m3fn, float8_e5m2, float8_e8m0fnuz)
+# numpy dtype names of them: ml_dtypes calls the exponent-only type float8_e8m0fnu (no negative zero)
+_FLOAT8_NUMPY = {"float8_e4m3fn": float8_e4m3fn, "float8_e5m2": float8_e5m2, "float8_e8m0fnu": float8_e8m0fnuz}
+
+
+def float8_of_numpy(name: str) -> Optional[DataType]:
+    """The fp8 DataType of an ml_dtypes dtype name, or None."""
+    return _FLOAT8_NUMPY.get(name)
+
 
 half = float16
 float_ = float32
@@ -98,7 +113,17 @@ ALL_DTYPES = (bool_, int8, uint8, int16, uint16, int32, uint32, int64, uint64, f
 _BY_CODE = {d.code: d for d in ALL_DTYPES}
 _BY_NAME = {d.name: d for d in ALL_DTYPES}
 # The names DataType(name) accepts: pyasc's (its int1 is our bool_) plus ours.
-_BY_SPELLING = {**_BY_NAME, "int1": bool_, "float64": float64, "void": void}
+_BY_SPELLING = {**_BY_NAME, "int1": bool_, "float64": float64, "void": void, **{d.name: d for d in FLOAT8_DTYPES}}
+
+
+def unsupported_reason(d: DataType) -> str:
+    """Why a dtype that is not an element type of the Model's platforms cannot be used there."""
+    if d in FLOAT8_DTYPES:
+        return (
+            f"{d.name} is an Ascend 950 (arch C310) type: Atlas A2/A3, the Model's platforms, have no 8-bit floats "
+            "(their Ascend C has no such type either)"
+        )
+    return f"{d.name} is not an element type of Ascend C's vector and cube units"
 
 
 def from_code(code: int) -> DataType:
