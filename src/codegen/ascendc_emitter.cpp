@@ -126,6 +126,7 @@ class Emitter {
     head += "\n";
     head += kPrelude;
     if (uses_quant_) head += kQuantPrelude;
+    if (matmul_.active()) head += matmul_.globals();
     return head + out_;
   }
 
@@ -199,7 +200,7 @@ class Emitter {
         continue;
       }
       emit(*op);
-      skipping = matmul_.active() && op->code == OpCode::MatmulCall && find_matmul_api(op->attr(1).s)->expands;
+      skipping = matmul_.active() && MatmulSpelling::opens_expansion(*op);
     }
     if (skipping)
       fail(ASC_ERR_VERIFY, "kernel '{}': a matmul.call opening an expansion has no matmul.call_end in its region",
