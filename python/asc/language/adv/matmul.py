@@ -149,6 +149,10 @@ class Matmul:
         """The bias row (N elements): a GlobalTensor, or a LocalTensor in the Unified Buffer, which the Model
         stages through the workspace to reach L1 (as on Atlas A2, which has no UB -> L1 path)."""
         if isinstance(tensor, LocalTensor):
+            if self.tiling is None:
+                raise CodegenError("Matmul.set_bias with a LocalTensor needs the tiling first (its singleCoreN "
+                                   "elements are staged)")  # fmt: skip
+            self._need_workspace("set_bias with a LocalTensor")
             staged = self._api("SetBiasLocal", (tensor,), expansion=lambda: self._call(_bias_from_ub, tensor))
         else:
             staged = _global(tensor, "set_bias")

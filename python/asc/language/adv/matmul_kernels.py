@@ -323,14 +323,16 @@ def _iterate_all_to_ub(mm, ub):
 
 @jit
 def _bias_from_ub(mm, bias_ub):
-    """set_bias(LocalTensor): the UB row copied to this core's bias slot in the workspace, from where the
-    cube path reads it as it reads a GM bias; returns that GlobalTensor."""
+    """set_bias(LocalTensor): the UB row (singleCoreN elements, so set_bias after set_tail / set_single_shape)
+    copied to this core's bias slot in the workspace, from where the cube path reads it as it reads a GM
+    bias; returns that GlobalTensor."""
     staged = asc.GlobalTensor()
     staged.set_global_buffer(mm.workspace.reinterpret(bias_ub.dtype) + (WORKSPACE_BIAS // bias_ub.dtype.sizeof())
                              + asc.get_block_idx() * (16384 // bias_ub.dtype.sizeof()))  # fmt: skip
     asc.set_flag(asc.HardEvent.V_MTE3, 0)
     asc.wait_flag(asc.HardEvent.V_MTE3, 0)
-    asc.data_copy(staged, bias_ub, bias_ub.get_size())
+    sm, sn, sk = _shape(mm)  # the row this core's share reads: singleCoreN elements, exactly
+    asc.data_copy_pad(staged, bias_ub, asc.DataCopyExtParams(1, sn * bias_ub.dtype.sizeof(), 0, 0, 0))
     asc.set_flag(asc.HardEvent.MTE3_MTE2, 0)
     asc.wait_flag(asc.HardEvent.MTE3_MTE2, 0)
     return staged
