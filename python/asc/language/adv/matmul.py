@@ -23,7 +23,7 @@ from ...errors import CodegenError
 from ..basic.utils import builtin
 from ..core import dtype as dt
 from ..core.enums import LayoutMode
-from ..core.ir_value import Scalar, cast, const, to_scalar
+from ..core.ir_value import Scalar, cast, const, minmax, to_scalar
 from ..core.struct import Field, Struct
 from ..core.tensor import GlobalAddress, GlobalTensor, LocalTensor
 from .tiling import MatmulApiStaticTiling, TCubeTiling
@@ -531,6 +531,11 @@ class Matmul:
             raise CodegenError(f"Matmul.get_batch_tensor_c: expected a LocalTensor, got {type(tensor).__name__}")
         self._need_workspace("get_batch_tensor_c")
         out = asc_global_tensor(self, self.c_type.dtype)
+        if self.n_batch is not None:  # where the next group lies, outside the expansion: the call sets it
+            batch_c = _max(p["batch_a"], p["batch_b"])
+            group = batch_c * self._single("m") * self._single("n")
+            out = GlobalTensor()
+            out.set_global_buffer(self.n_batch[3].get_phy_addr() + self.n_batch[2] * group)
         operands = (p["batch_a"], p["batch_b"], tensor if tensor is not None else out)
         api = "GetBatchTensorCLocal" if tensor is not None else "GetBatchTensorC"
         if self.n_batch is None:
@@ -543,7 +548,8 @@ class Matmul:
         return None if tensor is not None else out
 
     def _next_batch(self, batch_a: Any, batch_b: Any, out: GlobalTensor, local: Any) -> None:
-        self._call(_batch_result, batch_a, batch_b, out, local)
+        if local is not None:
+            self._call(_batch_to_ub, batch_a, batch_b, out, local)
         read = self.n_batch[2]
         current_builder().op("assign", [read.handle, (read + 1).handle])
 
@@ -571,6 +577,10 @@ class MatrixOffset(Struct):
 
 _C_DTYPES = (dt.int32, dt.float32, dt.float16, dt.int8, dt.bfloat16)
 _SNAKE = {"AsyncGetTensorC": "async_get_tensor_c", "GetOffsetC": "get_offset_c"}
+
+
+def _max(a: Any, b: Any) -> Any:
+    return max(a, b) if isinstance(a, int) and isinstance(b, int) else minmax("max", [a, b])
 
 
 def _is_scalar(value: Any) -> bool:
@@ -786,7 +796,7 @@ def _offset_of_block(mm: Matmul, fields: tuple) -> None:
 
 from .matmul_kernels import (  # noqa: E402
     WORKSPACE_BLOCK,
-    _batch_result,
+    _batch_to_ub,
     _begin_block,
     _bias_from_ub,
     _block_counts,

@@ -353,15 +353,9 @@ def _iterate_n_batch(mm, ws, batch_loop, batch_a, batch_b, steps):
 
 
 @jit
-def _batch_result(mm, batch_a, batch_b, out, local):
-    """get_batch_tensor_c: the next group of iterate_n_batch's results; `out` moved onto it (and, for the
-    LocalTensor form, copied into `local`)."""
-    batch_c = max(batch_a, batch_b)
+def _batch_to_ub(mm, batch_a, batch_b, group, local):
+    """get_batch_tensor_c(local, ...): the group of iterate_n_batch's results at `group` into `local`."""
     sm, sn, sk = _shape(mm)
-    size = batch_c * sm * sn
-    _, _, read, ws = mm.n_batch
-    out.set_global_buffer(ws.get_phy_addr() + read * size)
-    if local is not None:
-        asc.data_copy(local, out, size)
-        asc.set_flag(asc.HardEvent.MTE2_V, 0)
-        asc.wait_flag(asc.HardEvent.MTE2_V, 0)
+    asc.data_copy(local, group, max(batch_a, batch_b) * sm * sn)
+    asc.set_flag(asc.HardEvent.MTE2_V, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_V, 0)
