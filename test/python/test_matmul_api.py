@@ -249,8 +249,9 @@ def all_into_ub(a: asc.GlobalAddress, b: asc.GlobalAddress, bias: asc.GlobalAddr
     buf = asc.TBuf(asc.TPosition.VECCALC)
     pipe.init_buffer(buf, 4 * size + 1024)
     ub = buf.get(asc.float32)
-    bias_ub = buf.get(asc.float32)[size:]
-    mm = asc.adv.Matmul(*_types(a.dtype, c.dtype))
+    bias_ub = buf.get(bias.dtype)[size * 4 // bias.dtype.sizeof() :]
+    mm = asc.adv.Matmul(*_types(a.dtype, c.dtype), bias=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND,
+                                                                             bias.dtype))  # fmt: skip
     asc.adv.register_matmul(pipe, ws, mm, t)
     if asc.get_block_idx() == 0:
         asc.data_copy(bias_ub, bias_gm, n)
@@ -266,10 +267,12 @@ def all_into_ub(a: asc.GlobalAddress, b: asc.GlobalAddress, bias: asc.GlobalAddr
         mm.end()
 
 
-def test_iterate_all_into_the_ub_with_a_ub_bias(rng):
+@pytest.mark.parametrize("bias_dtype", [np.float32, np.float16], ids=lambda d: np.dtype(d).name)
+def test_iterate_all_into_the_ub_with_a_ub_bias(bias_dtype, rng):
+    """A float16 bias is widened to the float32 bias table on its way from L1."""
     m, n, k = 32, 48, 40
     a, b = operands(rng, np.float16, m, n, k)
-    bias = rng.integers(-20, 20, n).astype(np.float32)
+    bias = (rng.integers(-20, 20, n) + 0.25).astype(bias_dtype)
     t = tiling_for(m, n, k, 1, np.float16, bias=True, fix=(16, 16, -1))
     c = np.zeros((m, n), np.float32)
     all_into_ub[1, rt.current_stream()](a, b, bias, c, t, np.zeros(WORKSPACE, np.uint8), n, m * n)
