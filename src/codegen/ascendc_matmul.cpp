@@ -68,7 +68,22 @@ const char* const kConfigMembers[] = {
     "sharedCO1BufferSize",
     "batchOutMode",
 };
-constexpr size_t kServerConfigAttr = 18, kServerStaticL1Attr = 19;  // after id, fields and the 16 type attributes
+// after id, fields and the 16 type attributes
+constexpr size_t kServerConfigAttr = 18, kServerStaticL1Attr = 19, kServerLayoutsAttr = 20;
+// the front end's LayoutMode values, by Ascend C name
+const char* const kLayouts[] = {"NONE", "NORMAL", "BSNGD", "SBNGD", "BNGS1S2"};
+
+// LayoutMode of operand 0..2 (A, B, C): 0 (NONE) when the server does not say.
+int64_t layout_of(const Op& server, size_t operand) {
+  if (operand > 2 || server.attrs.size() <= kServerLayoutsAttr) return 0;
+  const std::string& text = server.attr(kServerLayoutsAttr).s;
+  size_t start = 0;
+  for (size_t i = 0; i < operand && start != std::string::npos; ++i) {
+    start = text.find(',', start);
+    if (start != std::string::npos) ++start;
+  }
+  return start == std::string::npos || start >= text.size() ? 0 : std::stoll(text.substr(start));
+}
 
 bool has_config(const Op& server) {
   return server.attrs.size() > kServerConfigAttr && !server.attr(kServerConfigAttr).s.empty();
@@ -118,10 +133,15 @@ std::string MatmulSpelling::type(const Op& server, size_t operand, bool trans) c
   int64_t format = server.attr_int(at + 1);
   if (format < 0 || format >= static_cast<int64_t>(std::size(kCubeFormats)))
     cannot(server, fmt::format("CubeFormat {} has no Ascend C name", format));
-  return fmt::format("AscendC::MatmulType<AscendC::TPosition::{}, CubeFormat::{}, {}, {}>",
+  int64_t layout = layout_of(server, operand);
+  if (layout < 0 || layout >= static_cast<int64_t>(std::size(kLayouts)))
+    cannot(server, fmt::format("LayoutMode {} has no Ascend C name", layout));
+  // a batch layout is MatmulType's fifth argument (NONE, the default, is left out)
+  std::string layout_arg = layout ? fmt::format(", LayoutMode::{}", kLayouts[layout]) : "";
+  return fmt::format("AscendC::MatmulType<AscendC::TPosition::{}, CubeFormat::{}, {}, {}{}>",
                      position_name(static_cast<Position>(server.attr_int(at))), kCubeFormats[format],
                      ascendc_type(static_cast<DType>(server.attr_int(at + 2))),
-                     trans || server.attr_int(at + 3) ? "true" : "false");
+                     trans || server.attr_int(at + 3) ? "true" : "false", layout_arg);
 }
 
 std::vector<std::string> MatmulSpelling::declarations() const {

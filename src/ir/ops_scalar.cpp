@@ -260,6 +260,8 @@ void define_scalar_ops(OpTable& t) {
   // the MatmulConfig template argument (its members' values in declaration order), and get_matmul_api_tiling's L1
   // size when the configuration is a MatmulApiStaticTiling
   server.attr_optional("config", ASC_ATTR_STRING).attr_optional("static_l1", ASC_ATTR_INT);
+  // A's, B's and C's LayoutMode (MatmulType's LAYOUT), comma separated
+  server.attr_optional("layouts", ASC_ATTR_STRING);
   server.check(check_matmul_server).ascendc("REGIST_MATMUL_OBJ");
   // markers: the expansion they open is charged op by op
   t.def(OpCode::MatmulCall, "matmul.call")

@@ -28,6 +28,7 @@
 #include "kernel_tiling/kernel_tiling.h"
 
 enum class CubeFormat : int { ND = 0, NZ, ZN, ZZ, NN, ND_ALIGN, SCALAR, VECTOR };
+enum class LayoutMode : int { NONE = 0, NORMAL, BSNGD, SBNGD, BNGS1S2 };
 
 // Ascend C's MatmulConfig: the members the emitter sets, each by its own type (decltype).
 struct MatmulConfig {
@@ -87,11 +88,13 @@ constexpr const MatmulConfig& AscCpuConfigOf(const MatmulApiStaticTiling& t) { r
 
 namespace AscendC {
 
-template <TPosition POSITION, CubeFormat FORMAT, typename TYPE, bool ISTRANS = false>
+template <TPosition POSITION, CubeFormat FORMAT, typename TYPE, bool ISTRANS = false,
+          LayoutMode LAYOUT = LayoutMode::NONE>
 struct MatmulType {
   using T = TYPE;
   static constexpr TPosition pos = POSITION;
   static constexpr bool isTrans = ISTRANS;
+  static constexpr LayoutMode layout = LAYOUT;
 };
 
 struct MatrixOffset {
@@ -271,6 +274,8 @@ class Matmul {
   template <bool sync = true, bool waitIterateBatch = false>
   void IterateNBatch(uint32_t batchLoop, uint32_t batchA, uint32_t batchB, bool, uint32_t strideA = 0,
                      uint32_t strideB = 0, uint32_t = 0) {
+    static_assert(A_TYPE::layout == LayoutMode::NORMAL || A_TYPE::layout == LayoutMode::NONE,
+                  "the CPU stand-in's IterateNBatch models the NORMAL layout only");
     GlobalTensor<DstT> results = workspace_slice();
     GlobalTensor<SrcT> a = a_, b = b_;
     GlobalTensor<BiasT> bias = bias_;

@@ -777,6 +777,8 @@ def register_matmul(pipe: Any, workspace: Any, matmul: Any, tiling: Any = None) 
         if matmul.config is not None:  # the Matmul object's template configuration, member by member
             attrs["config"] = ",".join(str(v) for _, v in matmul.config.members())
             attrs["static_l1"] = matmul.static_tiling.l1_size if matmul.static_tiling is not None else 0
+        # the batch layouts (LayoutMode) of A, B and C: MatmulType's LAYOUT template argument
+        attrs["layouts"] = ",".join(str(int(t.layout or 0)) for t in (matmul.a_type, matmul.b_type, matmul.c_type))
     builder.op("matmul.server", operands, attrs)
 
 
