@@ -437,7 +437,7 @@ def test_config_getters_fill_ascend_cs_members():
 # ---- errors -------------------------------------------------------------------------------------------------------
 @asc.jit
 def tensor_c_too_early(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress, t: asc.adv.TCubeTiling,
-                       ws: asc.GlobalAddress):  # fmt: skip
+                       ws: asc.GlobalAddress, WHEN: asc.ConstExpr[int]):  # fmt: skip
     a_gm, b_gm, c_gm = asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor()
     a_gm.set_global_buffer(a)
     b_gm.set_global_buffer(b)
@@ -447,17 +447,24 @@ def tensor_c_too_early(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.Global
     if asc.get_block_idx() == 0:
         mm.set_tensor_a(a_gm)
         mm.set_tensor_b(b_gm)
-        mm.get_tensor_c(c_gm)  # no iterate yet
+        if WHEN == 0:
+            mm.get_tensor_c(c_gm)  # no iterate yet
+        else:
+            with mm.iterate():
+                mm.get_tensor_c(c_gm)
+            mm.get_tensor_c(c_gm)  # after the loop: no block
         mm.end()
 
 
-def test_get_tensor_c_before_iterate_fails_at_the_users_line(rng):
+@pytest.mark.parametrize("when", [0, 1], ids=["before", "after"])
+def test_get_tensor_c_outside_iterate_fails_at_the_users_line(when, rng):
     a, b = operands(rng, np.float16, 16, 16, 16)
     t = tiling_for(16, 16, 16, 1, np.float16)
-    with pytest.raises(asc.KernelError, match="get_tensor_c is called before iterate") as info:
+    with pytest.raises(asc.KernelError, match=r"get_tensor_c is called outside `with mm.iterate\(\)`") as info:
         tensor_c_too_early[1, rt.current_stream()](a, b, np.zeros((16, 16), np.float32), t,
-                                                   np.zeros(WORKSPACE, np.uint8))  # fmt: skip
-    assert info.value.file.endswith("test_matmul_api.py") and "no iterate yet" in str(info.value)
+                                                   np.zeros(WORKSPACE, np.uint8), when)  # fmt: skip
+    assert info.value.file.endswith("test_matmul_api.py")
+    assert ("no iterate yet" if when == 0 else "after the loop: no block") in str(info.value)
 
 
 @pytest.mark.parametrize(

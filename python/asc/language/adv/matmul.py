@@ -346,15 +346,16 @@ class Matmul:
             raise CodegenError(f"Matmul.{what} needs the workspace given to register_matmul (or set_workspace)")
 
     def _block(self, api: str, operands: tuple = (), flag: int = 0, sequential: int = 0) -> Optional[tuple]:
-        """The current iteration's block, or None outside `with mm.iterate()`: pyasc compiles such a call,
+        """The current iteration's block, or None outside `with mm.iterate()` (before it, or after its loop):
+        pyasc compiles such a call,
         but nothing has computed a block for it, so the call's marker fails the Model's launch with a
         KernelError at the user's line (the emitted Ascend C still makes the call)."""
         if self.current is not None:
             return self.current
         what = _SNAKE.get(api, "get_tensor_c")
-        self._api(api, operands, flag, sequential, error=f"Matmul.{what} is called before iterate: no block "
-                                                         "has been computed to read (call it inside `with "
-                                                         "mm.iterate():`)")  # fmt: skip
+        self._api(api, operands, flag, sequential, error=f"Matmul.{what} is called outside `with mm.iterate()` "
+                                                         "(before iterate, or after its loop): no block has been "
+                                                         "computed for it to read")  # fmt: skip
         return None
 
     @builtin
@@ -728,6 +729,9 @@ class _Iterator:
             mm.current = mm._api("Iterate", expansion=lambda: mm._call(_begin_block, count, counts[0], counts[1]))
 
         return total, begin
+
+    def __asc_loop_end__(self) -> None:
+        self.mm.current = None  # the block was the loop body's: after the loop there is none to read
 
 
 def _counts_and_total(mm: Matmul) -> tuple:
