@@ -503,3 +503,34 @@ def test_bad_calls_are_codegen_errors(call, a_dtype, q_dtype, message):
     with pytest.raises(asc.CodegenError, match=message):
         bad.compile(np.zeros(1, a_dtype), np.zeros(1, c_dtype), np.zeros(1, q_dtype), np.zeros(1, np.uint8),
                     asc.adv.TCubeTiling(), call)  # fmt: skip
+
+
+# ---- the same calls in cube-only kernels (the cube core runs the Matmul; the expansion is the emitted code) ------
+cube_scalar_operand = asc.jit(matmul_cube_only=True)(scalar_operand.fn)
+cube_quantised = asc.jit(matmul_cube_only=True)(quantised.fn)
+cube_hf32_matmul = asc.jit(matmul_cube_only=True)(hf32_matmul.fn)
+
+
+def test_cube_only_kernels_compute_the_same(rng):
+    m, n, k = 40, 64, 48
+    a, b = operands(rng, np.float16, m, n, k)
+    t = tiling_for(m, n, k, 1, np.float16)
+    c = np.zeros((m, n), np.float32)
+    cube_scalar_operand[1, rt.current_stream()](a, b, c, t, np.zeros(WORKSPACE, np.uint8), 0.5, 1)
+    np.testing.assert_allclose(c, reference(a, np.full((k, n), 0.5, np.float16)), rtol=1e-6, atol=1e-3)
+
+    a8 = rng.integers(-128, 128, (m, k)).astype(np.int8)
+    b8 = rng.integers(-128, 128, (k, n)).astype(np.int8)
+    words = np.asarray([quant_word(2.0**-10)] * n, np.uint64)
+    c16 = np.zeros((m, n), np.float16)
+    t8 = tiling_for(m, n, k, 1, np.int8)
+    cube_quantised[1, rt.current_stream()](a8, b8, c16, t8, np.zeros(WORKSPACE, np.uint8), words, int(words[0]), False)
+    product = a8.astype(np.int32) @ b8.astype(np.int32)
+    np.testing.assert_array_equal(c16, quant_reference(product, Q.DEQF16, words, False, np.float16))
+
+    a32 = rng.uniform(-2, 2, (m, k)).astype(np.float32)
+    b32 = rng.uniform(-2, 2, (k, n)).astype(np.float32)
+    t32 = tiling_for(m, n, k, 1, np.float32)
+    cube_hf32_matmul[1, rt.current_stream()](a32, b32, c, t32, np.zeros(WORKSPACE, np.uint8), 0)
+    want = hf32(a32, False).astype(np.float64) @ hf32(b32, False).astype(np.float64)
+    np.testing.assert_allclose(c, want, rtol=1e-5, atol=1e-5)
