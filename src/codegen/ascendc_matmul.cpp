@@ -252,8 +252,9 @@ std::string MatmulSpelling::call(const Op& op, const Name& name) const {
   if (method == "SetWorkspace") return fmt::format("{}.SetWorkspace({});", mm, arg(0));
   if (method == "SetWorkspaceAddr")
     return fmt::format("{}.SetWorkspace({}, static_cast<int>({}));", mm, arg(0), arg(1));
+  // Ascend C's SetHF32 is for cube-only kernels, where the cube core runs the expansion (set_hf32_mode) itself
   if (method == "SetHF32")
-    return fmt::format("{}.SetHF32(static_cast<bool>({}), static_cast<int32_t>({}));", mm, arg(0), arg(1));
+    cannot(op, "Ascend C's Matmul::SetHF32 exists in cube-only kernels only (matmul_cube_only=True)");
   if (method == "SetQuantScalar") return fmt::format("{}.SetQuantScalar(static_cast<uint64_t>({}));", mm, arg(0));
   if (method == "SetQuantVector" || method == "SetSparseIndex" || method == "AsyncGetTensorC")
     return fmt::format("{}.{}({});", mm, method, arg(0));

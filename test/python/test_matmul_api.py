@@ -15,6 +15,7 @@ from test_fixpipe_quant import reference as quant_reference
 
 import asc
 import asc.lib.runtime as rt
+from asc._ffi import ffi, last_error, lib
 
 from kernels import ascendc_source
 from test_matmul_adv import WORKSPACE, operands, reference, tiling_for
@@ -164,14 +165,28 @@ def hf32_matmul(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress
         mm.end()
 
 
+cube_hf32_matmul = asc.jit(matmul_cube_only=True)(hf32_matmul.fn)
+
+
+def test_hf32_in_a_mix_kernel_is_not_emitted():
+    kernel = hf32_matmul.compile(np.zeros(1, np.float32), np.zeros(1, np.float32), np.zeros(1, np.float32),
+                                 asc.adv.TCubeTiling(), np.zeros(1, np.uint8), 0)  # fmt: skip
+    size = ffi.new("size_t*")
+    assert lib.asc_kernel_source(kernel.handle, ffi.NULL, 0, size) == lib.ASC_ERR_UNSUPPORTED
+    message, file, line, _ = last_error()
+    assert "SetHF32 exists in cube-only kernels only" in message and file.endswith("test_matmul_api.py")
+
+
 @pytest.mark.parametrize("trans", [0, 1])
 def test_set_hf32_rounds_the_float32_operands(trans, rng):
+    """In a cube-only kernel, where Ascend C has SetHF32 (a mix kernel computes it the same on the Model; the
+    emitter refuses it there)."""
     m, n, k = 33, 40, 24
     a = rng.uniform(-2, 2, (m, k)).astype(np.float32)
     b = rng.uniform(-2, 2, (k, n)).astype(np.float32)
     t = tiling_for(m, n, k, 1, np.float32)
     c = np.zeros((m, n), np.float32)
-    hf32_matmul[1, rt.current_stream()](a, b, c, t, np.zeros(WORKSPACE, np.uint8), trans)
+    cube_hf32_matmul[1, rt.current_stream()](a, b, c, t, np.zeros(WORKSPACE, np.uint8), trans)
     want = hf32(a, trans).astype(np.float64) @ hf32(b, trans).astype(np.float64)
     np.testing.assert_allclose(c, want, rtol=1e-5, atol=1e-5)
     plain = a.astype(np.float64) @ b.astype(np.float64)
@@ -508,7 +523,6 @@ def test_bad_calls_are_codegen_errors(call, a_dtype, q_dtype, message):
 # ---- the same calls in cube-only kernels (the cube core runs the Matmul; the expansion is the emitted code) ------
 cube_scalar_operand = asc.jit(matmul_cube_only=True)(scalar_operand.fn)
 cube_quantised = asc.jit(matmul_cube_only=True)(quantised.fn)
-cube_hf32_matmul = asc.jit(matmul_cube_only=True)(hf32_matmul.fn)
 
 
 def test_cube_only_kernels_compute_the_same(rng):

@@ -201,8 +201,9 @@ class Matmul:
 
     @builtin
     def set_hf32(self, enable_hf32: Any = False, trans_mode: Any = 0) -> None:
-        """``SetHF32``: float32 A and B rounded to HF32 before each mmad (trans_mode 1: ties towards zero, 0:
-        to even); set_hf32(False) goes back to float32."""
+        """``SetHF32``: float32 A and B rounded to HF32 before each mmad (trans_mode, the rounding: 1 ties
+        towards zero, 0 to even); set_hf32(False) goes back to float32. Ascend C has it in cube-only kernels:
+        the Model computes it in mix kernels too, but the emitter refuses it there."""
         self._api("SetHF32", (enable_hf32, trans_mode),
                   expansion=lambda: _set_hf32(self, enable_hf32, trans_mode))  # fmt: skip
 
