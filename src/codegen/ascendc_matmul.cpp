@@ -252,12 +252,11 @@ std::string MatmulSpelling::call(const Op& op, const Name& name) const {
   if (method == "SetWorkspace") return fmt::format("{}.SetWorkspace({});", mm, arg(0));
   if (method == "SetWorkspaceAddr")
     return fmt::format("{}.SetWorkspace({}, static_cast<int>({}));", mm, arg(0), arg(1));
-  // Ascend C's SetHF32 is for cube-only kernels, where the cube core runs the expansion (set_hf32_mode) itself
-  if (method == "SetHF32")
-    cannot(op, "Ascend C's Matmul::SetHF32 exists in cube-only kernels only (matmul_cube_only=True)");
+  // Ascend C's SetHF32 and SetSparseIndex are for cube-only kernels, where the Matmul's code is the expansion
+  if (method == "SetHF32" || method == "SetSparseIndex")
+    cannot(op, fmt::format("Ascend C's Matmul::{} exists in cube-only kernels only (matmul_cube_only=True)", method));
   if (method == "SetQuantScalar") return fmt::format("{}.SetQuantScalar(static_cast<uint64_t>({}));", mm, arg(0));
-  if (method == "SetQuantVector" || method == "SetSparseIndex" || method == "AsyncGetTensorC")
-    return fmt::format("{}.{}({});", mm, method, arg(0));
+  if (method == "SetQuantVector" || method == "AsyncGetTensorC") return fmt::format("{}.{}({});", mm, method, arg(0));
   if (method == "SetSelfDefineData" || method == "SetUserDefInfo")  // a GM address or an integer, as uint64_t
     return fmt::format("{}.{}((uint64_t)({}));", mm, method, arg(0));
   if (method == "WaitIterateAll" || method == "WaitIterateBatch" || method == "WaitGetTensorC")
