@@ -230,6 +230,10 @@ asc_status_t asc_kernel_source(const asc_kernel_t* kernel, char* buf, size_t cap
   return kernel_text(kernel, buf, cap, len, emit_ascendc);
 }
 
+asc_status_t asc_kernel_source_expanded(const asc_kernel_t* kernel, char* buf, size_t cap, size_t* len) {
+  return kernel_text(kernel, buf, cap, len, emit_ascendc_expanded);
+}
+
 asc_status_t asc_kernel_param_count(const asc_kernel_t* kernel, size_t* out) {
   return guard([&] { *require(out, "out") = capi::live_kernel(kernel).num_params; });
 }

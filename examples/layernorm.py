@@ -5,12 +5,17 @@
 For each row: mean = reduce_sum / C; x -= mean (adds); var = reduce_sum of
 (x * x) / C; x *= 1 / sqrt(var + eps) (rsqrt on a one-block tensor, read back
 by the scalar unit); then y = x * gamma + beta (mul, add).
+
+pyasc's adv API has no layer norm; its normalisation is RMS norm, which rmsnorm_adv_kernel runs through
+asc.adv.rmsnorm (Ascend C's RmsNorm): y = x / sqrt(mean(x^2) + eps) * gamma over the block's rows, the tiling
+from asc.lib.host.get_rms_norm_tiling_info.
 """
 
 import numpy as np
 
 import asc
 import asc.lib.runtime as rt
+from asc.lib.host import get_rms_norm_max_min_tmp_size, get_rms_norm_tiling_info
 
 from common import parse_args
 
@@ -60,6 +65,41 @@ def layernorm_kernel(x: asc.GlobalAddress, gamma: asc.GlobalAddress, beta: asc.G
         asc.wait_flag(asc.HardEvent.MTE3_MTE2, 0)
 
 
+RMS_TMP_BYTES = get_rms_norm_max_min_tmp_size([1, ROWS_PER_BLOCK, COLS], 4)[1]
+
+
+@asc.jit
+def rmsnorm_adv_kernel(x: asc.GlobalAddress, gamma: asc.GlobalAddress, z: asc.GlobalAddress,
+                       tiling: asc.adv.RmsNormTiling):  # fmt: skip
+    n = ROWS_PER_BLOCK * COLS
+    x_gm = asc.GlobalTensor()
+    z_gm = asc.GlobalTensor()
+    g_gm = asc.GlobalTensor()
+    x_gm.set_global_buffer(x + asc.get_block_idx() * n, n)
+    z_gm.set_global_buffer(z + asc.get_block_idx() * n, n)
+    g_gm.set_global_buffer(gamma, COLS)
+    pipe = asc.TPipe()
+    x_buf = asc.TBuf(asc.TPosition.VECIN)
+    g_buf = asc.TBuf(asc.TPosition.VECIN)
+    z_buf = asc.TBuf(asc.TPosition.VECOUT)
+    tmp_buf = asc.TBuf(asc.TPosition.VECCALC)
+    pipe.init_buffer(x_buf, n * 4)
+    pipe.init_buffer(g_buf, COLS * 4)
+    pipe.init_buffer(z_buf, n * 4)
+    pipe.init_buffer(tmp_buf, RMS_TMP_BYTES)
+    xl = x_buf.get(asc.float32)
+    gl = g_buf.get(asc.float32)
+    zl = z_buf.get(asc.float32)
+    asc.data_copy(xl, x_gm, n)
+    asc.data_copy(gl, g_gm, COLS)
+    asc.set_flag(asc.HardEvent.MTE2_V, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_V, 0)
+    asc.adv.rmsnorm(zl, xl, gl, EPS, tiling, tmp_buf.get(asc.uint8))
+    asc.set_flag(asc.HardEvent.V_MTE3, 0)
+    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
+    asc.data_copy(z_gm, zl, n)
+
+
 def main() -> None:
     args = parse_args(__doc__)
     rng = np.random.default_rng()
@@ -73,7 +113,19 @@ def main() -> None:
     err = np.abs(z - want).max()
     if not np.allclose(z, want, rtol=1e-4, atol=1e-5):
         raise SystemExit(f"[FAIL] layernorm: max error {err}")
-    print(f"[PASS] layernorm on {args.r}/{rt.current_platform()}: {x.shape[0]} rows of {COLS}, max error {err:.2e}")
+    tiling = asc.adv.RmsNormTiling()
+    shape = [1, ROWS_PER_BLOCK, COLS]
+    get_rms_norm_tiling_info(shape, shape, RMS_TMP_BYTES, 4, tiling)
+    z2 = np.zeros_like(x)
+    rmsnorm_adv_kernel[CORES, rt.current_stream()](x, gamma, z2, tiling)
+    want2 = x / np.sqrt((x.astype(np.float64) ** 2).mean(axis=1, keepdims=True) + EPS) * gamma
+    err2 = np.abs(z2 - want2).max()
+    if not np.allclose(z2, want2, rtol=1e-5, atol=1e-6):
+        raise SystemExit(f"[FAIL] asc.adv.rmsnorm: max error {err2}")
+    print(
+        f"[PASS] layernorm on {args.r}/{rt.current_platform()}: {x.shape[0]} rows of {COLS}, max error {err:.2e}; "
+        f"asc.adv.rmsnorm max error {err2:.2e}"
+    )
 
 
 if __name__ == "__main__":

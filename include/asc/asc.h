@@ -19,7 +19,7 @@
 #include <stdint.h>
 
 #define ASC_ABI_VERSION_MAJOR 1
-#define ASC_ABI_VERSION_MINOR 12
+#define ASC_ABI_VERSION_MINOR 13
 
 #if defined(_WIN32)
 #define ASC_API __declspec(dllexport)
@@ -257,6 +257,11 @@ ASC_API asc_status_t asc_kernel_param_writes(const asc_kernel_t* kernel, size_t 
    an op the emitter cannot spell yet gives ASC_ERR_UNSUPPORTED naming it and
    its source location (asc_last_error_loc). */
 ASC_API asc_status_t asc_kernel_source(const asc_kernel_t* kernel, char* buf, size_t cap, size_t* len);
+/* (since 1.13) The same source with each adv library call (asc.adv.sin,
+   asc.adv.softmax, ...) written as the basic-API expansion the Model runs in
+   place of the AscendC:: library call asc_kernel_source writes: the form a
+   host build against a CPU implementation of the basic API compiles. */
+ASC_API asc_status_t asc_kernel_source_expanded(const asc_kernel_t* kernel, char* buf, size_t cap, size_t* len);
 
 ASC_API size_t asc_op_count(void);
 ASC_API asc_status_t asc_op_describe(size_t index, asc_op_desc_t* out);

@@ -102,7 +102,7 @@ std::string int_literal(int64_t v, DType d) {
 
 class Emitter {
  public:
-  explicit Emitter(const Kernel& k) : k_(k), matmul_(k) {}
+  Emitter(const Kernel& k, AdvCalls adv) : k_(k), matmul_(k), adv_(adv) {}
 
   std::string run() {
     check_name(k_.name);
@@ -191,9 +191,16 @@ class Emitter {
   }
 
   // In a mix kernel a Matmul call's expansion (its marker up to matmul.call_end) is left out: the call spells it.
+  // So is an adv call's (up to its adv.call_end; adv calls nest) unless the adv calls are expanded.
   void region(const Region& r) {
     bool skipping = false;
+    int adv_depth = 0;  // inside a left-out adv expansion: the adv.call_ends still to come
     for (const auto& op : r.ops) {
+      if (adv_depth > 0) {
+        adv_depth += op->code == OpCode::AdvCall ? 1 : op->code == OpCode::AdvCallEnd ? -1 : 0;
+        if (op->result != kNoValue) skipped_.insert(op->result);
+        continue;
+      }
       if (skipping) {
         skipping = op->code != OpCode::MatmulCallEnd;
         if (op->result != kNoValue) skipped_.insert(op->result);
@@ -201,10 +208,37 @@ class Emitter {
       }
       emit(*op);
       skipping = matmul_.active() && MatmulSpelling::opens_expansion(*op);
+      if (op->code == OpCode::AdvCall && adv_ == AdvCalls::Spelled) adv_depth = 1;
     }
     if (skipping)
       fail(ASC_ERR_VERIFY, "kernel '{}': a matmul.call opening an expansion has no matmul.call_end in its region",
            k_.name);
+    if (adv_depth > 0) fail(ASC_ERR_VERIFY, "kernel '{}': an adv.call has no adv.call_end in its region", k_.name);
+  }
+
+  // An adv call's statement: {N} is operand N's variable, {T:N} its dtype's C type, {{ and }} braces.
+  std::string adv_call(const Op& op) {
+    const std::string& call = op.attr(0).s;
+    std::string text;
+    for (size_t i = 0; i < call.size(); ++i) {
+      char c = call[i];
+      if ((c == '{' || c == '}') && i + 1 < call.size() && call[i + 1] == c) {
+        text += c;
+        ++i;
+        continue;
+      }
+      if (c != '{') {
+        text += c;
+        continue;
+      }
+      size_t end = call.find('}', i);
+      std::string p = call.substr(i + 1, end - i - 1);
+      bool type = p.rfind("T:", 0) == 0;
+      uint32_t operand = op.operands[std::stoul(type ? p.substr(2) : p)];
+      text += type ? std::string(c_type(k_.type_of(operand).dtype)) : v(operand);
+      i = end;
+    }
+    return text + ";";
   }
 
   void define(const Op& op, const std::string& type, const std::string& expr) {
@@ -311,6 +345,15 @@ class Emitter {
         return;
       }
       case OpCode::MatmulCallEnd: return;
+      case OpCode::AdvCall:  // spelled: the library call replaces the expansion; expanded: the call as a comment
+        return line(adv_ == AdvCalls::Spelled ? adv_call(op) : "// " + adv_call(op) + " (expanded)");
+      case OpCode::AdvCallEnd: return;
+      case OpCode::AdvRequire: return line(fmt::format("if (!({})) AscendC::Trap();  // {}", o(op, 0), op.attr(0).s));
+      case OpCode::StackBuffer:  // the framework's temporary buffer: the Unified Buffer from the operand on
+        return line(
+            fmt::format("AscendC::LocalTensor<uint8_t> {0}(AscendC::TPosition::VECCALC, {1}, "
+                        "static_cast<uint32_t>(AscendC::TOTAL_UB_SIZE) - {1});",
+                        v(op.result), fmt::format("static_cast<uint32_t>({})", o(op, 0))));
       case OpCode::Printf:
         return call(op, c_string(op.attr(0).s) + (op.operands.empty() ? "" : ", ") + list(op, 0, op.operands.size()));
       case OpCode::DumpTensor: {
@@ -427,6 +470,7 @@ class Emitter {
   std::string out_;
   int indent_ = 0;
   MatmulSpelling matmul_;
+  AdvCalls adv_;
   std::unordered_set<uint32_t> skipped_;  // values defined in a left-out Matmul expansion
   bool uses_quant_ = false;               // fixpipe: the QuantMode_t helper goes into the file
   std::shared_ptr<const std::string> last_file_;
@@ -450,6 +494,10 @@ bool ascendc_hand_spelled(OpCode code) {
       OpCode::MatmulServer,
       OpCode::MatmulCall,
       OpCode::MatmulCallEnd,
+      OpCode::AdvCall,
+      OpCode::AdvCallEnd,
+      OpCode::AdvRequire,
+      OpCode::StackBuffer,
       OpCode::Printf,
       OpCode::DumpTensor,
       OpCode::CopySliceGmToLocal,
@@ -479,6 +527,7 @@ const char* ascendc_type(DType d) {
   return "void";
 }
 
-std::string emit_ascendc(const Kernel& kernel) { return Emitter(kernel).run(); }
+std::string emit_ascendc(const Kernel& kernel) { return Emitter(kernel, AdvCalls::Spelled).run(); }
+std::string emit_ascendc_expanded(const Kernel& kernel) { return Emitter(kernel, AdvCalls::Expanded).run(); }
 
 }  // namespace asc

@@ -16,6 +16,12 @@ namespace asc {
 // emitter cannot spell yet, with its location.
 std::string emit_ascendc(const Kernel& kernel);
 
+// How adv library calls (asc.adv.*) are written: as the AscendC:: call (for the board: Huawei's implementation
+// runs), or as the expansion the Model runs, in basic API calls (the CPU proof compiles that).
+enum class AdvCalls { Spelled, Expanded };
+// The source with the adv calls expanded.
+std::string emit_ascendc_expanded(const Kernel& kernel);
+
 // Whether the emitter spells `code` by code of its own (the rows that say EmitForm::Hand); every other
 // row is spelled by its template or says why it is not emitted (test_codegen checks all three).
 bool ascendc_hand_spelled(OpCode code);

@@ -297,6 +297,7 @@ void define_sync_ops(OpTable& t);
 void define_system_ops(OpTable& t);
 void define_debug_ops(OpTable& t);
 void define_list_tensor_ops(OpTable& t);
+void define_adv_ops(OpTable& t);  // ops_adv.cpp: the adv library's markers
 void define_framework_ops(OpTable& t);
 
 }  // namespace asc::rows

@@ -70,6 +70,7 @@ const std::vector<OpInfo>& table() {
     rows::define_system_ops(table);
     rows::define_debug_ops(table);
     rows::define_list_tensor_ops(table);
+    rows::define_adv_ops(table);
     rows::define_framework_ops(table);
     return table.finish();
   }();

@@ -112,12 +112,12 @@ Type queue_result(const OpView&) { return Type::object(TypeKind::Queue); }
 
 Type tbuf_result(const OpView&) { return Type::object(TypeKind::TBuf); }
 
+// A run-time length is placed when the kernel runs (passes/allocate_local); a constant one must be positive.
 void check_local_auto(const OpView& v) {
   check_dtype_attr(v);
   int64_t length;
-  if (!v.operand_const_int(0, &length))
-    type_error(v, "LocalTensorAuto's length must be a compile-time constant (asc.ConstExpr or a literal)");
-  if (length <= 0) type_error(v, fmt::format("LocalTensorAuto's length must be positive, got {}", length));
+  if (v.operand_const_int(0, &length) && length <= 0)
+    type_error(v, fmt::format("LocalTensorAuto's length must be positive, got {}", length));
 }
 
 Type local_auto_result(const OpView& v) {

@@ -1,12 +1,16 @@
 // Live ranges are intervals over the ops in program order. A tensor used in a
 // loop that does not contain its definition lives until that loop ends (the
 // loop reads it again on the next iteration). Placement is first fit over
-// the ranges in order of start, 32-byte aligned.
+// the ranges in order of start, 32-byte aligned. A tensor whose length is
+// known only when the kernel runs (a run-time shape) is placed then: above
+// every constant-length one, after the run-time ones before it, for the whole
+// kernel; such tensors are created at the kernel's top level.
 #include "passes/allocate_local.h"
 
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <set>
 
 #include "passes/rewriter.h"
 
@@ -26,7 +30,7 @@ class Liveness {
   explicit Liveness(Kernel& k) : k_(k) {}
 
   std::vector<Interval> run() {
-    walk(k_.body, {});
+    walk(k_.body, {}, true);
     std::vector<Interval> out;
     for (auto& [v, iv] : intervals_) out.push_back(iv);
     std::sort(out.begin(), out.end(), [](const Interval& a, const Interval& b) { return a.start < b.start; });
@@ -35,10 +39,16 @@ class Liveness {
 
  private:
   // `loops`: the enclosing for ops' (start, end) positions, outermost first.
-  void walk(Region& r, std::vector<std::pair<size_t, Op*>> loops) {
+  void walk(Region& r, std::vector<std::pair<size_t, Op*>> loops, bool top) {
     for (auto& op : r.ops) {
       size_t pos = counter_++;
-      if (op->code == OpCode::LocalAuto) {
+      int64_t unused = 0;
+      if (op->code == OpCode::LocalAuto && !OpView{*op, k_}.operand_const_int(0, &unused)) {
+        if (!top)
+          fail(ASC_ERR_UNSUPPORTED, op->loc,
+               "a LocalTensorAuto of run-time length must be created at the kernel's top level, not in a loop or if");
+        dynamic.push_back(op.get());
+      } else if (op->code == OpCode::LocalAuto) {
         int64_t length = 0;
         OpView{*op, k_}.operand_const_int(0, &length);
         int64_t bytes = (length * dtype_size(k_.type_of(op->result).dtype) + 31) / 32 * 32;
@@ -49,11 +59,12 @@ class Liveness {
       if (op->code == OpCode::For) {
         auto inner = loops;
         inner.emplace_back(pos, op.get());
-        walk(op->regions[0], inner);
+        walk(op->regions[0], inner, false);
         loop_end_[op.get()] = counter_;
       } else {
-        for (auto& sub : op->regions) walk(sub, loops);
+        for (auto& sub : op->regions) walk(sub, loops, false);
       }
+      if (op->code == OpCode::PipeCreate || op->code == OpCode::StackBuffer) framework_use = op.get();
     }
     // Loops end after their bodies: stretch ranges used in loops their definition is outside of.
     for (auto& [v, iv] : intervals_)
@@ -78,6 +89,11 @@ class Liveness {
     return def && def->code == OpCode::LocalAuto ? def->result : v;
   }
 
+ public:
+  std::vector<Op*> dynamic;     // the run-time-length tensors, in program order
+  Op* framework_use = nullptr;  // a TPipe or the framework's temporary buffer: they start at the static end
+
+ private:
   Kernel& k_;
   size_t counter_ = 0;
   std::map<uint32_t, Interval> intervals_;
@@ -89,7 +105,12 @@ class Liveness {
 }  // namespace
 
 int64_t allocate_local(Kernel& kernel) {
-  std::vector<Interval> ranges = Liveness(kernel).run();
+  Liveness liveness(kernel);
+  std::vector<Interval> ranges = liveness.run();
+  if (!liveness.dynamic.empty() && liveness.framework_use)
+    fail(ASC_ERR_UNSUPPORTED, liveness.dynamic.front()->loc,
+         "a LocalTensorAuto of run-time length cannot share a kernel with a TPipe or the framework's temporary buffer "
+         "(an adv call without temp_buffer): give it a compile-time length");
   std::vector<const Interval*> placed;
   int64_t high = 0;
   for (Interval& iv : ranges) {
@@ -115,10 +136,27 @@ int64_t allocate_local(Kernel& kernel) {
   Rewriter rw(kernel);
   std::map<Op*, const Interval*> by_op;
   for (const Interval& iv : ranges) by_op[iv.op] = &iv;
+  std::set<Op*> dynamic(liveness.dynamic.begin(), liveness.dynamic.end());
+  uint32_t next = kNoValue;  // the next run-time tensor's address (int32), after the previous one
   std::function<void(Region&)> rewrite = [&](Region& r) {
     OpList out;
     for (auto& op : r.ops) {
       for (auto& sub : op->regions) rewrite(sub);
+      if (dynamic.count(op.get())) {
+        const Location loc = op->loc;
+        if (next == kNoValue) next = rw.const_int(out, DType::Int32, high, loc);
+        uint32_t addr = next;
+        uint32_t length = rw.cast(out, op->operands[0], DType::Int32, loc);
+        int64_t size = dtype_size(kernel.type_of(op->result).dtype);
+        uint32_t bytes = rw.binary_const(out, OpCode::MulS, length, size, loc);
+        uint32_t rounded = rw.binary_const(out, OpCode::AddS, bytes, 31, loc);
+        rounded = rw.binary_const(out, OpCode::FloorDivS, rounded, 32, loc);
+        rounded = rw.binary_const(out, OpCode::MulS, rounded, 32, loc);
+        next = rw.binary(out, OpCode::AddS, addr, rounded, loc);
+        rw.emit(out, OpCode::LocalCreate, {addr, length},
+                {op->attrs[0], int_attr(static_cast<int64_t>(Position::VecCalc)), op->attrs[1]}, loc, op->result);
+        continue;
+      }
       auto it = by_op.find(op.get());
       if (it == by_op.end()) {
         out.push_back(std::move(op));

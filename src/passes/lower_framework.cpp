@@ -129,6 +129,7 @@ class Lowering {
                nested_setup_->name);
         if (!nested_setup_) nested_setup_ = std::move(first);
       }
+      if (op->code == OpCode::StackBuffer && op->operands.empty()) op->operands = {stack_base(out, op->loc)};
       if (!op->info().framework || op->code == OpCode::LocalAuto) {
         out.push_back(std::move(op));
         continue;
@@ -241,6 +242,13 @@ class Lowering {
     }
   }
 
+  // The first Unified Buffer byte nothing has handed out: the latest pipe's next free byte (Ascend C's
+  // PopStackBuffer takes the framework's temporary buffer from there), or the end of the static allocations.
+  uint32_t stack_base(OpList& out, const Location& loc) {
+    auto it = pipe_next_.find({last_pipe_, Memory::UB});
+    return it != pipe_next_.end() ? it->second : i32(out, ub_start_, loc);
+  }
+
   // A tensor whose use is a run-time error: `what` says why.
   uint32_t no_memory(OpList& out, const std::string& what, DType d, Position pos, const Location& loc,
                      uint32_t result = kNoValue) {
@@ -311,7 +319,10 @@ class Lowering {
   void lower(Op& op, OpList& out) {
     const Location& loc = op.loc;
     switch (op.code) {
-      case OpCode::PipeCreate: pipe_next_[{op.result, Memory::UB}] = var(out, i32(out, ub_start_, loc), loc); return;
+      case OpCode::PipeCreate:
+        pipe_next_[{op.result, Memory::UB}] = var(out, i32(out, ub_start_, loc), loc);
+        last_pipe_ = op.result;
+        return;
       case OpCode::QueCreate:
       case OpCode::TBufCreate: return;  // state is created by init_buffer
       case OpCode::InitQueue: return init_queue(op, out);
@@ -625,6 +636,7 @@ class Lowering {
   Kernel& k_;
   Rewriter rw_;
   int64_t ub_start_;
+  uint32_t last_pipe_ = kNoValue;  // the pipe created last: the framework's temporary buffer follows its buffers
   std::map<std::pair<uint32_t, Memory>, uint32_t> pipe_next_;  // (pipe value, memory) -> var of its next free byte
   std::map<uint32_t, QueueState> queues_;
   std::vector<uint32_t> queue_order_;

@@ -228,6 +228,9 @@ const Operand& operand(const GlobalTensor<T>& t) {
 // The emitted code places its tensors statically; a TPipe appears only as REGIST_MATMUL_OBJ's argument.
 class TPipe {};
 
+// The Unified Buffer's size (Atlas A2): the framework's temporary buffer runs to it.
+constexpr uint32_t TOTAL_UB_SIZE = 192 * 1024;
+
 inline int64_t GetBlockIdx() { return ascendc_cpu::block_idx(); }
 inline int64_t GetBlockNum() { return ascendc_cpu::block_num(); }
 inline int64_t GetSubBlockIdx() { return ascendc_cpu::sub_block_idx(); }

@@ -247,6 +247,41 @@ TEST(Allocator, DisjointLiveRangesShareAndOverlappingOnesDoNot) {
   EXPECT_TRUE(same_bits(z, want));
 }
 
+// Run-time lengths are placed when the kernel runs: above the constant-length
+// tensors (k stays intact), one after another, 32-byte aligned. z = [x, 2x, k].
+TEST(Allocator, RunTimeLengthsArePlacedAboveTheConstantOnesOneAfterAnother) {
+  asc::Module m;
+  CoreWriter w(m, "auto_runtime",
+               {gm_addr_type(ASC_DTYPE_FLOAT32),
+                gm_addr_type(ASC_DTYPE_FLOAT32),
+                {ASC_TYPE_SCALAR, ASC_DTYPE_INT32, ASC_POS_GM}});
+  Value n = w.param(2), zero = w.i32(0), sixteen = w.i32(16);
+  Value x_gm = w.global_tensor(w.param(0), zero, n);
+  Value z_gm = w.global_tensor(w.param(1), zero, w.op("arith.add", {w.op("arith.mul", {n, w.i32(2)}), sixteen}));
+  Value k = auto_tensor(w, 16, "k");
+  w.op("duplicate", {k, w.constant_f(ASC_DTYPE_FLOAT32, 3.0), sixteen});
+  Value a = w.op("local_tensor.auto", {n}, {int_attr("dtype", ASC_DTYPE_FLOAT32), string_attr("name", "a")});
+  Value b = w.op("local_tensor.auto", {n}, {int_attr("dtype", ASC_DTYPE_FLOAT32), string_attr("name", "b")});
+  w.data_copy(a, x_gm, n);
+  w.op("add", {b, a, a, n});
+  w.data_copy(z_gm, a, n);
+  w.data_copy(w.global_slice(z_gm, n), b, n);
+  w.data_copy(w.global_slice(z_gm, w.op("arith.mul", {n, w.i32(2)})), k, sixteen);
+  const asc::Kernel& kernel = w.finish();
+  SCOPED_TRACE(asc::print_kernel(kernel));
+
+  EXPECT_EQ(placed_address(kernel, k), 0);
+  EXPECT_EQ(kernel.value_def.at(a)->code, asc::OpCode::LocalCreate);
+  EXPECT_EQ(kernel.value_def.at(b)->code, asc::OpCode::LocalCreate);
+  for (int32_t count : {8, 40}) {  // 40 floats: b starts 160 bytes rounded up to 192 after a
+    std::vector<float> x = random_values<float>(count, 61, -10, 10), z(2 * count + 16, 0.0f), want = x;
+    for (float v : x) want.push_back(v + v);
+    want.resize(z.size(), 3.0f);
+    run_model(kernel, 1, {buffer_arg(x), buffer_arg(z), int_scalar_arg(ASC_DTYPE_INT32, count)});
+    EXPECT_TRUE(same_bits(z, want)) << "count " << count;
+  }
+}
+
 // `a` is last used early in the loop body, but the next iteration reads it
 // again: a tensor defined in the body after that use must not take its place.
 // z[0:64] = z[64:128] = 4 * x.

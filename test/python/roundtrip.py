@@ -80,10 +80,10 @@ class RoundTrip:
 
     def source(self, handle) -> tuple[str | None, str]:
         size = ffi.new("size_t*")
-        if lib.asc_kernel_source(handle, ffi.NULL, 0, size) not in (lib.ASC_OK, lib.ASC_ERR_BUFFER_TOO_SMALL):
+        if lib.asc_kernel_source_expanded(handle, ffi.NULL, 0, size) not in (lib.ASC_OK, lib.ASC_ERR_BUFFER_TOO_SMALL):
             return None, last_error()[0]
         buf = ffi.new("char[]", size[0] + 1)
-        if lib.asc_kernel_source(handle, buf, size[0] + 1, size) != lib.ASC_OK:
+        if lib.asc_kernel_source_expanded(handle, buf, size[0] + 1, size) != lib.ASC_OK:
             return None, last_error()[0]
         return ffi.string(buf).decode(), ""
 

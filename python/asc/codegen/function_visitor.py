@@ -130,7 +130,8 @@ class FunctionVisitor(ast.NodeVisitor):
         if not hasattr(node, "lineno"):
             return super().visit(node)
         saved = self.builder.loc
-        self.builder.loc = self.loc_of(node)
+        if not getattr(self.builder, "loc_pinned", 0):  # an adv expansion keeps the user's line
+            self.builder.loc = self.loc_of(node)
         try:
             return super().visit(node)
         except CodegenError as e:

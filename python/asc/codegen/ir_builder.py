@@ -73,6 +73,7 @@ class IRBuilder:
         self.double_buffer = False
         self.unpaired = 0
         self.depth = 0  # run-time regions (for bodies, if branches) open at the insertion point
+        self.loc_pinned = 0  # > 0 while an adv expansion is built: its ops keep the user's line
         # The element dtype behind uint64 address values: get_phy_addr results, and the uint64 tensors set_value
         # stored them in (by IR value), for trans_data_to_5hd's template argument, as pyasc infers it.
         self.addr_dtypes: dict[int, object] = {}

@@ -112,3 +112,40 @@ class MatmulApiStaticTiling(Struct):
     c_layout_info_s2 = Field(_I32, -1, "CLayoutInfoS2")
     batch_num = Field(_I32, -1, "BatchNum")
     mx_type_para = Field(_I32, -1, "mxTypePara")
+
+
+# SoftMax's and RmsNorm's tilings (Ascend C SoftMaxTiling / RmsNormTiling, uint32 fields there; pyasc declares
+# them int32, the same bytes for every valid value). asc.lib.host's softmax_tiling_func and
+# get_rms_norm_tiling_info fill them; the adv functions read the shape from them when the tensors carry none.
+class SoftmaxTiling(Struct):
+    src_m = Field(_I32, 0, "srcM")
+    src_k = Field(_I32, 0, "srcK")
+    src_size = Field(_I32, 0, "srcSize")
+    out_max_m = Field(_I32, 0, "outMaxM")
+    out_max_k = Field(_I32, 0, "outMaxK")
+    out_max_size = Field(_I32, 0, "outMaxSize")
+    split_m = Field(_I32, 0, "splitM")
+    split_k = Field(_I32, 0, "splitK")
+    split_size = Field(_I32, 0, "splitSize")
+    reduce_m = Field(_I32, 0, "reduceM")
+    reduce_k = Field(_I32, 0, "reduceK")
+    reduce_size = Field(_I32, 0, "reduceSize")
+    range_m = Field(_I32, 0, "rangeM")
+    tail_m = Field(_I32, 0, "tailM")
+    tail_split_size = Field(_I32, 0, "tailSplitSize")
+    tail_reduce_size = Field(_I32, 0, "tailReduceSize")
+
+
+class RmsNormTiling(Struct):
+    b_length = Field(_I32, 0, "bLength")
+    s_length = Field(_I32, 0, "sLength")
+    h_length = Field(_I32, 0, "hLength")
+    original_h_length = Field(_I32, 0, "originalHLength")
+    reciprocal_of_h_length = Field(dt.float32, 0.0, "reciprocalOfHLength")
+    main_bsh_length = Field(_I32, 0, "mainBshLength")
+    main_bs_length = Field(_I32, 0, "mainBsLength")
+    main_bs_length_align = Field(_I32, 0, "mainBsLengthAlign")
+    loop_round = Field(_I32, 0, "loopRound")
+    input_tail_pos = Field(_I32, 0, "inputTailPos")
+    tail_bsh_length = Field(_I32, 0, "tailBshLength")
+    tail_bs_length = Field(_I32, 0, "tailBsLength")

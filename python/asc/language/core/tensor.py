@@ -365,6 +365,7 @@ class LocalTensorAuto(LocalTensor):
     in the Unified Buffer; kernels using it get every synchronisation inserted."""
 
     __slots__ = ("shape",)
+    __asc_builtin__ = True  # called with run-time lengths too
 
     def __init__(self, dtype: dt.DataType, shape: Any, *, double_buffer: bool = False):  # noqa: D107
         """`double_buffer`: a load's destination, which a loop around it builds in pairs of iterations with a
@@ -373,8 +374,8 @@ class LocalTensorAuto(LocalTensor):
         if not isinstance(dtype, dt.DataType):
             raise CodegenError(f"LocalTensorAuto's first argument is a dtype such as asc.float32, got {dtype!r}")
         length = _auto_length(shape)
-        if is_runtime(length):
-            raise CodegenError("LocalTensorAuto's length must be known while compiling (a ConstExpr or literal)")
+        if is_runtime(length) and double_buffer:  # a run-time length is placed when the kernel runs, unpaired
+            raise CodegenError("a double-buffered LocalTensorAuto's length must be known while compiling")
         attrs: dict[str, Any] = {"dtype": dtype.code}
         if builder.pending_name:
             attrs["name"] = builder.pending_name

@@ -1,6 +1,17 @@
 """asc.lib.host: host-side helpers — the SoC's platform facts, Matmul tiling, and ListTensorDesc buffers."""
 
 from ..runtime.state import current_platform
+from .adv_tiling import (
+    get_rms_norm_max_min_tmp_size,
+    get_rms_norm_tiling_info,
+    get_softmax_flash_v2_max_tmp_size,
+    get_softmax_flash_v2_min_tmp_size,
+    get_softmax_max_tmp_size,
+    get_softmax_min_tmp_size,
+    get_swiglu_max_min_tmp_size,
+    softmax_flash_v2_tiling_func,
+    softmax_tiling_func,
+)
 from .list_tensor import list_tensor_desc
 from .matmul_tiling import BatchMatmulTiling, CubeFormat, MatmulApiTiling, MultiCoreMatmulTiling
 from .platform import PlatformAscendC, PlatformAscendCManager
@@ -36,4 +47,13 @@ __all__ = [
     "ScheduleType",
     "TPosition",
     "get_ascendc_platform",
+    "get_rms_norm_max_min_tmp_size",
+    "get_rms_norm_tiling_info",
+    "get_softmax_flash_v2_max_tmp_size",
+    "get_softmax_flash_v2_min_tmp_size",
+    "get_softmax_max_tmp_size",
+    "get_softmax_min_tmp_size",
+    "get_swiglu_max_min_tmp_size",
+    "softmax_flash_v2_tiling_func",
+    "softmax_tiling_func",
 ]
