@@ -3,12 +3,12 @@ basic API (library.py says how)."""
 
 from .activation import softmax, softmax_flash_v2, swiglu
 from .elementary import axpy, ceil, digamma, erf, erfc, exp, floor, frac, lgamma, log, power, round, sign, trunc, xor
-from .math import sinh
 from .matmul import Matmul, MatmulType, MatrixOffset, get_matmul_api_tiling, register_matmul
 from .normalization import rmsnorm
 from .quantization import quant
 from .sort import concat, extract
 from .tiling import MatmulApiStaticTiling, RmsNormTiling, SoftmaxTiling, TCubeTiling
+from .trigonometric import acos, acosh, asin, asinh, atan, atanh, cos, cosh, sin, sinh, tan, tanh
 from .types import (
     MatmulBatchParams,
     MatmulConfig,
@@ -45,9 +45,17 @@ __all__ = [
     "SoftmaxMode",
     "SoftmaxTiling",
     "TCubeTiling",
+    "acos",
+    "acosh",
+    "asin",
+    "asinh",
+    "atan",
+    "atanh",
     "axpy",
     "ceil",
     "concat",
+    "cos",
+    "cosh",
     "digamma",
     "erf",
     "erfc",
@@ -71,10 +79,13 @@ __all__ = [
     "rmsnorm",
     "round",
     "sign",
+    "sin",
     "sinh",
     "softmax",
     "softmax_flash_v2",
     "swiglu",
+    "tan",
+    "tanh",
     "trunc",
     "xor",
 ]

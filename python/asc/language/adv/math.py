@@ -1,4 +1,5 @@
-"""asc.adv's element-wise math functions (Ascend C's advanced Math API: Sinh, Acos, Erf, ...), each built from
+"""asc.adv's element-wise math functions (Ascend C's advanced Math API: Erf, Floor, ...; the
+trigonometric and hyperbolic ones are in trigonometric.py), each built from
 the basic vector instructions over the temporary buffer as the library does on the board (library.py says how).
 
 Every function takes pyasc's arguments ``(dst, src, count=None, temp_buffer=None, is_reuse_source=False)``:
@@ -9,7 +10,7 @@ holds, as Ascend C's implementation does: a larger buffer means fewer, longer ve
 
 from __future__ import annotations
 
-from typing import Any, Callable, Optional
+from typing import Any, Callable
 
 import asc
 
@@ -108,19 +109,3 @@ def raise_type(name: str, d: Any, s: Any) -> None:
     from ...errors import CodegenError
 
     raise CodegenError(f"{name}: dst and src must both be float16 or float32, got {d.dtype.name} and {s.dtype.name}")
-
-
-def _sinh(out: Any, x: Any, work: list, n: Any) -> None:
-    """sinh x = (e^x - e^-x) / 2."""
-    asc.exp(work[0], x, n)
-    asc.muls(work[1], x, -1.0, n)
-    asc.exp(work[1], work[1], n)
-    asc.sub(work[0], work[0], work[1], n)
-    asc.muls(out, work[0], 0.5, n)
-
-
-@builtin
-def sinh(dst: Any, src: Any, count: Optional[Any] = None, temp_buffer: Optional[Any] = None,
-         is_reuse_source: bool = False) -> None:  # fmt: skip
-    """Ascend C ``Sinh``: dst = sinh(src) element-wise, as (e^x - e^-x) / 2."""
-    _unary("Sinh", dst, src, count, temp_buffer, is_reuse_source, 2, _sinh)
