@@ -548,3 +548,46 @@ def test_cube_only_kernels_compute_the_same(rng):
     cube_hf32_matmul[1, rt.current_stream()](a32, b32, c, t32, np.zeros(WORKSPACE, np.uint8), 0)
     want = hf32(a32, False).astype(np.float64) @ hf32(b32, False).astype(np.float64)
     np.testing.assert_allclose(c, want, rtol=1e-5, atol=1e-5)
+
+
+# ---- the calls that only pass data on, and the asynchronous iterate_all -------------------------------------------
+@asc.jit
+def async_all(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress, t: asc.adv.TCubeTiling,
+              ws: asc.GlobalAddress, info: asc.GlobalAddress):  # fmt: skip
+    a_gm, b_gm, c_gm = asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor()
+    a_gm.set_global_buffer(a)
+    b_gm.set_global_buffer(b)
+    c_gm.set_global_buffer(c)
+    mm = asc.adv.Matmul(*_types(a.dtype, c.dtype))
+    asc.adv.register_matmul(asc.TPipe(), ws, mm, t)
+    if asc.get_block_idx() == 0:
+        mm.set_self_define_data(info)
+        mm.set_user_def_info(info)
+        mm.set_workspace(ws, 1024)
+        mm.set_tensor_a(a_gm)
+        mm.set_tensor_b(b_gm)
+        mm.iterate_all(c_gm, sync=False, wait_iterate_all=True)
+        mm.wait_iterate_all()
+        mm.end()
+
+
+def test_async_iterate_all_and_callback_data(rng):
+    m, n, k = 40, 48, 32
+    a, b = operands(rng, np.float16, m, n, k)
+    t = tiling_for(m, n, k, 1, np.float16)
+    c = np.zeros((m, n), np.float32)
+    info = np.arange(8, dtype=np.uint64)
+    async_all[1, rt.current_stream()](a, b, c, t, np.zeros(WORKSPACE, np.uint8), info)
+    np.testing.assert_allclose(c, reference(a, b), rtol=1e-6, atol=1e-3)
+    assert (info == np.arange(8)).all()  # passed on, not written
+    text = ascendc_source(async_all.compile(a, b, c, t, np.zeros(1, np.uint8), info))
+    calls = [
+        ".SetSelfDefineData((uint64_t)(",
+        ".SetUserDefInfo((uint64_t)(",
+        ".SetWorkspace(",
+        ".template IterateAll<false>(",
+        "static_cast<uint8_t>(0), false, true);",
+        ".WaitIterateAll();",
+    ]
+    for call in calls:
+        assert call in text, call
