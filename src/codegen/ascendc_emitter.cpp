@@ -126,6 +126,7 @@ class Emitter {
     head += "\n";
     head += kPrelude;
     if (uses_quant_) head += kQuantPrelude;
+    if (matmul_.active()) head += matmul_.globals();
     return head + out_;
   }
 
@@ -206,7 +207,7 @@ class Emitter {
         continue;
       }
       emit(*op);
-      skipping = matmul_.active() && op->code == OpCode::MatmulCall && find_matmul_api(op->attr(1).s)->expands;
+      skipping = matmul_.active() && MatmulSpelling::opens_expansion(*op);
       if (op->code == OpCode::AdvCall && adv_ == AdvCalls::Spelled) adv_depth = 1;
     }
     if (skipping)

@@ -34,9 +34,14 @@ class MatmulSpelling {
   bool is_iterate_loop(const Op& op) const;
   // The object a marked call (or the Iterate loop's marker) names.
   static std::string object(const Op& call);
+  // The configured objects' MatmulConfig (and constant tiling) definitions, at namespace scope (active only).
+  std::string globals() const;
+  // Whether a marker is followed by its expansion (a marker with an error has none).
+  static bool opens_expansion(const Op& op);
 
  private:
   std::string type(const Op& server, size_t operand, bool trans) const;
+  static std::string config_name(const Op& server);
 
   bool active_ = false;
   std::map<int64_t, const Op*> servers_;       // by Matmul id

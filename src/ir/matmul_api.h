@@ -17,6 +17,10 @@ struct MatmulApi {
 // The API called `name`, or nullptr.
 const MatmulApi* find_matmul_api(std::string_view name);
 
+// matmul.call's optional "error" attribute (index 4): a call the Model cannot run (get_tensor_c before any
+// iterate); it opens no expansion, and running it fails the launch at the user's line.
+constexpr size_t kMatmulErrorAttr = 4;
+
 // The TCubeTiling fields matmul.server takes, after the workspace.
 constexpr size_t kTilingFields = 49;
 

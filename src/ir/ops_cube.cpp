@@ -175,9 +175,14 @@ GmRows fixpipe_rows(const Op& op, const int64_t* in, int64_t size) {
   return {in[3], in[2] * size, in[5] * size};
 }
 
+// L1 -> the bias table: the same dtype, or a half / bfloat16 bias converted to the float32 table as it moves (the
+// Matmul's half bias).
+// https://hiascend.com/document/detail/zh/canncommercial/80RC1/apiref/opdevgapi/atlasascendc_api_07_0110.html
 void check_l1_to_bt(const OpView& v) {
   require_position(v, 0, Memory::BT, "dst", "C2");
   require_position(v, 1, Memory::L1, "src", "C1");
+  DType dst = v.operand_type(0).dtype, src = v.operand_type(1).dtype;
+  if (dst == DType::Float32 && (src == DType::Float16 || src == DType::BFloat16)) return;
   require_same_dtype(v, 0, 1);
 }
 

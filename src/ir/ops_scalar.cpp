@@ -257,15 +257,21 @@ void define_scalar_ops(OpTable& t) {
        {"a_position", "a_format", "a_dtype", "a_trans", "b_position", "b_format", "b_dtype", "b_trans", "c_position",
         "c_format", "c_dtype", "c_trans", "bias_position", "bias_format", "bias_dtype", "bias_trans"})
     server.attr_optional(name, ASC_ATTR_INT);
+  // the MatmulConfig template argument (its members' values in declaration order), and get_matmul_api_tiling's L1
+  // size when the configuration is a MatmulApiStaticTiling
+  server.attr_optional("config", ASC_ATTR_STRING).attr_optional("static_l1", ASC_ATTR_INT);
+  // A's, B's and C's LayoutMode (MatmulType's LAYOUT), comma separated
+  server.attr_optional("layouts", ASC_ATTR_STRING);
   server.check(check_matmul_server).ascendc("REGIST_MATMUL_OBJ");
   // markers: the expansion they open is charged op by op
   t.def(OpCode::MatmulCall, "matmul.call")
-      .operands({K::Any, K::Any, K::Any, K::Any})
+      .operands({K::Any, K::Any, K::Any, K::Any, K::Any, K::Any})
       .optional_from(0)
       .attr("id")
       .attr("api", ASC_ATTR_STRING)
       .attr_optional("flag", ASC_ATTR_INT)
       .attr_optional("sequential", ASC_ATTR_INT)
+      .attr_optional("error", ASC_ATTR_STRING)
       .check(check_matmul_call)
       .cost(CostKind::Structure)
       .hand_emitted();

@@ -305,7 +305,26 @@ void exec_SetFixpipePreQuantFlag(Block& b, const Op&, const RtValue* in, RtValue
 }
 
 void exec_CopyL1ToBt(Block& b, const Op& op, const RtValue* in, RtValue*) {
-  std::memmove(b.effect_ptr(1), b.effect_ptr(0), static_cast<size_t>(in[2].i) * dtype_size(dtype(b, op, 0)));
+  DType dst = dtype(b, op, 0), src = dtype(b, op, 1);
+  size_t n = static_cast<size_t>(in[2].i);
+  if (dst == src) {
+    std::memmove(b.effect_ptr(1), b.effect_ptr(0), n * dtype_size(dst));
+    return;
+  }
+  // a half / bfloat16 bias widened to float32 (exact), read whole before the table is written
+  std::vector<float> wide(n);
+  const uint8_t* from = b.effect_ptr(0);
+  for (size_t i = 0; i < n; ++i) {
+    if (src == DType::Float16) {
+      wide[i] = static_cast<float>(*reinterpret_cast<const _Float16*>(from + 2 * i));
+    } else {
+      uint16_t bits;
+      std::memcpy(&bits, from + 2 * i, 2);
+      uint32_t word = static_cast<uint32_t>(bits) << 16;
+      std::memcpy(&wide[i], &word, 4);
+    }
+  }
+  std::memcpy(b.effect_ptr(1), wide.data(), n * 4);
 }
 
 }  // namespace asc::sim

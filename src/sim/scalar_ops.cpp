@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "ir/matmul_api.h"
 #include "sim/handlers.h"
 #include "sim/scalar_math.h"
 
@@ -226,8 +227,12 @@ void exec_CountBitsCntSameAsSignBit(Block&, const Op&, const RtValue* in, RtValu
 void exec_MatmulServer(Block& b, const Op&, const RtValue*, RtValue*) {
   if (b.core().kind == CoreKind::AIC && is_mix(b.kernel().options.kernel_type)) b.stop();
 }
-// The Model computes a Matmul call by the expansion that follows the marker.
-void exec_MatmulCall(Block&, const Op&, const RtValue*, RtValue*) {}
+// The Model computes a Matmul call by the expansion that follows the marker; a marker with an error is a call
+// with nothing to compute from (get_tensor_c before iterate).
+void exec_MatmulCall(Block& b, const Op& op, const RtValue*, RtValue*) {
+  if (op.attrs.size() > kMatmulErrorAttr && !op.attr(kMatmulErrorAttr).s.empty())
+    fail(ASC_ERR_RUNTIME, op.loc, "{}: {}", b.label(), op.attr(kMatmulErrorAttr).s);
+}
 void exec_MatmulCallEnd(Block&, const Op&, const RtValue*, RtValue*) {}
 void exec_AscendIsAic(Block& b, const Op&, const RtValue*, RtValue* out) {
   set_int(*out, DType::Bool, b.core().kind == CoreKind::AIC);

@@ -290,6 +290,28 @@ TEST_F(IrTest, FusedConversionAndGatherRowsAreChecked) {
 }
 
 // The cube extras' rows: positions, dtypes, the init value's dtype and the attribute that picks its pipe.
+// L1 -> the bias table keeps the dtype, or widens a half / bfloat16 bias into the float32 table (the Matmul's
+// half bias); a matmul.call may carry an error (a call the Model cannot run, e.g. get_tensor_c before iterate).
+TEST_F(IrTest, BiasTableWideningAndMatmulErrorMarkersAreChecked) {
+  auto to_bt = [&](asc_dtype_t dst, asc_dtype_t src) {
+    return error_of([&] { w_.op("data_copy", {ub(dst, ASC_POS_C2), ub(src, ASC_POS_C1), w_.i32(64)}); });
+  };
+  EXPECT_FALSE(to_bt(ASC_DTYPE_FLOAT32, ASC_DTYPE_FLOAT32).has_value());
+  EXPECT_FALSE(to_bt(ASC_DTYPE_FLOAT32, ASC_DTYPE_FLOAT16).has_value());
+  EXPECT_FALSE(to_bt(ASC_DTYPE_FLOAT32, ASC_DTYPE_BFLOAT16).has_value());
+  EXPECT_TRUE(is_error(to_bt(ASC_DTYPE_INT32, ASC_DTYPE_FLOAT16), ASC_ERR_TYPE, {"must have the same dtype"}));
+  auto marker = [&](const char* api, std::vector<Value> operands) {
+    return error_of([&] {
+      w_.op("matmul.call", operands,
+            {int_attr("id", 0), string_attr("api", api), int_attr("flag", 0), int_attr("sequential", 0),
+             string_attr("error", "Matmul.get_tensor_c is called before iterate")});
+    });
+  };
+  EXPECT_FALSE(marker("GetTensorC", {ub(ASC_DTYPE_FLOAT32, ASC_POS_VECCALC)}).has_value());
+  EXPECT_FALSE(marker("IterateNBatch", {w_.i32(2), w_.i32(2), w_.i32(2), w_.i32(0), w_.i32(0), w_.i32(0)}).has_value());
+  EXPECT_TRUE(is_error(marker("GetOffsetC", {w_.i32(0)}), ASC_ERR_TYPE, {"Matmul.GetOffsetC takes 5 operands, got 1"}));
+}
+
 TEST_F(IrTest, CubeExtraRowsAreChecked) {
   auto init = [&](asc_dtype_t d, asc_position_t pos, int64_t l1, Value value) {
     return error_of([&] {

@@ -406,6 +406,9 @@ class FunctionVisitor(ast.NodeVisitor):
         name = item.optional_vars.id if item.optional_vars is not None else f"_with_{node.lineno}"
         iterations, prologue = loop()
         self.range_loop(node, name, (0, iterations, 1), dt.int32, node.body, prologue)
+        end = getattr(ctx, "__asc_loop_end__", None)  # what the loop's values stop meaning after it
+        if end is not None:
+            end()
 
     def visit_If(self, node: ast.If) -> None:
         test = self.visit(node.test)

@@ -1,6 +1,12 @@
 // The CPU stand-in for Ascend C's Matmul object (lib/matmul_intf.h), as the
-// emitter writes it in mix kernels: REGIST_MATMUL_OBJ, SetTensorA/B, SetBias,
-// DisableBias, SetTail, SetOrgShape, Iterate, GetTensorC, IterateAll, End.
+// emitter writes it in mix kernels: REGIST_MATMUL_OBJ, SetTensorA/B (GM or a
+// scalar), SetBias (GM or UB), DisableBias, SetTail / SetSingleShape,
+// SetOrgShape, SetWorkspace, SetHF32, SetQuantScalar / SetQuantVector, the
+// callback data (SetSelfDefineData, SetUserDefInfo, SetSparseIndex: kept, not
+// used), Iterate, GetTensorC (GM, UB, both, or returned from the workspace),
+// AsyncGetTensorC, GetOffsetC, IterateAll (GM or UB), IterateNBatch (NORMAL
+// layout) with GetBatchTensorC, the waits, End; and the MatmulConfig template
+// argument (its iterateOrder is read) with GetMatmulApiTiling.
 // Test tree only. It is an implementation of the documented API of its own,
 // not a copy of the Model's expansion (python/asc/language/adv/
 // matmul_kernels.py): each baseM x baseN block is summed natively, K in baseK
@@ -14,6 +20,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 #include <vector>
 
@@ -21,6 +28,57 @@
 #include "kernel_tiling/kernel_tiling.h"
 
 enum class CubeFormat : int { ND = 0, NZ, ZN, ZZ, NN, ND_ALIGN, SCALAR, VECTOR };
+enum class LayoutMode : int { NONE = 0, NORMAL, BSNGD, SBNGD, BNGS1S2 };
+
+// Ascend C's MatmulConfig: the members the emitter sets, each by its own type (decltype).
+struct MatmulConfig {
+  bool doNorm, doBasicBlock, doMultiDataLoad;
+  uint32_t basicM, basicN, basicK;
+  bool intrinsicsCheck, isNBatch, enVecND2NZ, doSpecialBasicBlock;
+  uint32_t doMTE2Preload, singleCoreM, singleCoreN, singleCoreK, stepM, stepN, baseMN, singleCoreMN;
+  bool enUnitFlag, isPerTensor, hasAntiQuantOffset, doIBShareNorm, doSpecialMDL, enableInit;
+  int32_t batchMode;
+  bool enableEnd, enableGetTensorC, enableSetOrgShape, enableSetBias, enableSetTail, enableQuantVector,
+      enableSetDefineData;
+  uint8_t iterateMode;
+  bool enableReuse, enableUBReuse, enableL1CacheUB, intraBlockPartSum;
+  int32_t iterateOrder, scheduleType;
+  bool enableDoubleCache, isBiasBatch, enableStaticPadZeros, isPartialOutput, enableMixDualMaster, isA2B2Shared,
+      isEnableChannelSplit, enableKdimReorderLoad, isCO1Shared;
+  uint32_t sharedCO1BufferSize;
+  int32_t batchOutMode;
+};
+constexpr MatmulConfig CFG_NORM_SHIM() {
+  MatmulConfig c{};
+  c.doNorm = true;
+  c.iterateOrder = 2;  // UNDEF: the tiling's
+  c.isBiasBatch = true;
+  return c;
+}
+constexpr MatmulConfig CFG_NORM = CFG_NORM_SHIM();
+
+// GetMatmulApiTiling's constant tiling: the configuration's shapes (-1 where it leaves them open) and itself.
+struct MatmulApiStaticTiling {
+  int32_t M = -1, N = -1, Ka = -1, Kb = -1, singleCoreM = -1, singleCoreN = -1, singleCoreK = -1, baseM = -1,
+          baseN = -1, baseK = -1, shareL1Size = -1;
+  MatmulConfig cfg{};
+};
+template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE>
+constexpr MatmulApiStaticTiling GetMatmulApiTiling(const MatmulConfig& cfg, int32_t l1Size = 524288) {
+  auto known = [](uint32_t v) { return v > 0 ? static_cast<int32_t>(v) : -1; };
+  MatmulApiStaticTiling t{};
+  t.M = t.singleCoreM = known(cfg.singleCoreM);
+  t.N = t.singleCoreN = known(cfg.singleCoreN);
+  t.Ka = t.Kb = t.singleCoreK = known(cfg.singleCoreK);
+  t.baseM = known(cfg.basicM);
+  t.baseN = known(cfg.basicN);
+  t.baseK = known(cfg.basicK);
+  t.shareL1Size = l1Size;
+  t.cfg = cfg;
+  return t;
+}
+constexpr const MatmulConfig& AscCpuConfigOf(const MatmulConfig& c) { return c; }
+constexpr const MatmulConfig& AscCpuConfigOf(const MatmulApiStaticTiling& t) { return t.cfg; }
 
 // On the cube core the real macro serves the vector cores' calls and returns, as the Model's cube core stops at
 // register_matmul; a vector core's object takes the workspace and the tiling.
@@ -30,20 +88,31 @@ enum class CubeFormat : int { ND = 0, NZ, ZN, ZZ, NN, ND_ALIGN, SCALAR, VECTOR }
 
 namespace AscendC {
 
-template <TPosition POSITION, CubeFormat FORMAT, typename TYPE, bool ISTRANS = false>
+template <TPosition POSITION, CubeFormat FORMAT, typename TYPE, bool ISTRANS = false,
+          LayoutMode LAYOUT = LayoutMode::NONE>
 struct MatmulType {
   using T = TYPE;
   static constexpr TPosition pos = POSITION;
   static constexpr bool isTrans = ISTRANS;
+  static constexpr LayoutMode layout = LAYOUT;
 };
 
-template <typename A_TYPE, typename B_TYPE, typename C_TYPE, typename BIAS_TYPE = C_TYPE>
+struct MatrixOffset {
+  int32_t offset;
+  int32_t row, col;
+  int32_t height, width;
+};
+
+template <typename A_TYPE, typename B_TYPE, typename C_TYPE, typename BIAS_TYPE = C_TYPE, const auto& MM_CFG = CFG_NORM>
 class Matmul {
   using SrcT = typename A_TYPE::T;
   using DstT = typename C_TYPE::T;
   using BiasT = typename BIAS_TYPE::T;
   using AccT = std::conditional_t<std::is_same_v<SrcT, int8_t>, int32_t, float>;
-  static constexpr uint64_t kWorkspaceBlock = 256 * 1024;  // bytes of workspace per vector core
+  static constexpr uint64_t kWorkspaceBlock = 256 * 1024;                 // bytes of workspace per vector core
+  static constexpr uint64_t kWorkspaceBias = 14 * 1024 * 1024;            // a UB bias staged here, 16 KiB per core
+  static constexpr uint32_t kQuantL1 = 458752;                            // L1 byte address of a block's quant words
+  static constexpr int32_t kOrder = AscCpuConfigOf(MM_CFG).iterateOrder;  // 0 / 1 override the tiling's
 
  public:
   void AscCpuRegister(GM_ADDR workspace, const tiling::TCubeTiling* tiling) {
@@ -54,15 +123,66 @@ class Matmul {
   void SetTensorA(const GlobalTensor<SrcT>& gm, bool transpose = false) {
     a_ = gm;
     a_trans_ = transpose;
+    a_scalar_ = false;
   }
   void SetTensorB(const GlobalTensor<SrcT>& gm, bool transpose = false) {
     b_ = gm;
     b_trans_ = transpose;
+    b_scalar_ = false;
+  }
+  // every element of A (B) is `value`
+  void SetTensorA(SrcT value) {
+    a_scalar_ = true;
+    a_value_ = value;
+  }
+  void SetTensorB(SrcT value) {
+    b_scalar_ = true;
+    b_value_ = value;
   }
   void SetBias(const GlobalTensor<BiasT>& gm) {
     bias_ = gm;
     bias_on_ = true;
   }
+  // a UB bias: its singleCoreN elements through this core's bias slot of the workspace
+  void SetBias(const LocalTensor<BiasT>& ub) {
+    GlobalTensor<BiasT> staged;
+    staged.SetGlobalBuffer(reinterpret_cast<__gm__ BiasT*>(workspace_ + kWorkspaceBias) +
+                           GetBlockIdx() * static_cast<int64_t>(16384 / sizeof(BiasT)));
+    SetFlag<HardEvent::V_MTE3>(0);
+    WaitFlag<HardEvent::V_MTE3>(0);
+    DataCopyPad(staged, ub, DataCopyExtParams(1, static_cast<uint32_t>(single_n() * sizeof(BiasT)), 0, 0, 0));
+    SetFlag<HardEvent::MTE3_MTE2>(0);
+    WaitFlag<HardEvent::MTE3_MTE2>(0);
+    SetBias(staged);
+  }
+  void SetSingleShape(int m, int n, int k) { SetTail(m, n, k); }
+  template <class T>
+  void SetWorkspace(GlobalTensor<T>& addr) {
+    user_ws_ = reinterpret_cast<GM_ADDR>(const_cast<T*>(addr.GetPhyAddr()));
+  }
+  template <class T>
+  void SetWorkspace(__gm__ const T* addr, int) {
+    user_ws_ = reinterpret_cast<GM_ADDR>(const_cast<T*>(addr));
+  }
+  void SetHF32(bool enable = false, int32_t transMode = 0) {
+    hf32_ = enable;
+    hf32_towards_zero_ = transMode != 0;
+  }
+  void SetQuantScalar(uint64_t word) {
+    quant_ = 1;
+    quant_word_ = word;
+  }
+  void SetQuantVector(const GlobalTensor<uint64_t>& words) {
+    quant_ = 2;
+    quant_vector_ = words;
+  }
+  // the board's callbacks read these; the CPU stand-in has none
+  void SetSelfDefineData(uint64_t data) { self_data_ = data; }
+  void SetUserDefInfo(uint64_t info) { user_info_ = info; }
+  void SetSparseIndex(const GlobalTensor<uint8_t>& index) { sparse_index_ = index; }
+  void WaitIterateAll() {}
+  void WaitIterateBatch() {}
+  void WaitGetTensorC() {}
   void DisableBias() { bias_on_ = false; }
   void SetTail(int m = -1, int n = -1, int k = -1) {
     tail_m_ = m;
@@ -85,7 +205,7 @@ class Matmul {
       return false;
     }
     int64_t mi = count_ % m_iter, ni = count_ / m_iter;
-    if (t_.iterateOrder == 1) mi = count_ / n_iter, ni = count_ % n_iter;
+    if (kOrder == 1 || (kOrder == 2 && t_.iterateOrder == 1)) mi = count_ / n_iter, ni = count_ % n_iter;
     ++count_;
     begin_block(mi, ni);
     return true;
@@ -97,7 +217,7 @@ class Matmul {
     else
       out(gm[static_cast<uint64_t>(m0_ * c_row() + n0_)], c_row(), enAtomic);
   }
-  // ... or densely into the Unified Buffer, through the workspace (Atlas A2 has no L0C -> UB path).
+  // ... or densely into the Unified Buffer, through the workspace (Atlas A2 has no L0C -> UB path) ...
   void GetTensorC(const LocalTensor<DstT>& ub, uint8_t = 0, bool = false) {
     GlobalTensor<DstT> staging;
     staging.SetGlobalBuffer(reinterpret_cast<__gm__ DstT*>(workspace_) +
@@ -107,13 +227,91 @@ class Matmul {
     SetFlag<HardEvent::MTE2_V>(0);
     WaitFlag<HardEvent::MTE2_V>(0);
   }
-  void IterateAll(const GlobalTensor<DstT>& gm, uint8_t enAtomic = 0) {
+  // ... or both ...
+  void GetTensorC(const GlobalTensor<DstT>& gm, const LocalTensor<DstT>& ub, uint8_t enAtomic = 0,
+                  bool enSequentialWrite = false) {
+    GetTensorC(gm, enAtomic, enSequentialWrite);
+    GetTensorC(ub);
+  }
+  // ... or left, dense, in this core's slice of the workspace (set_workspace's from its start), returned.
+  template <bool sync = true>
+  GlobalTensor<DstT> GetTensorC(uint8_t = 0, bool = false) {
+    GlobalTensor<DstT> block = workspace_slice();
+    out(block, cn_, 0);
+    return block;
+  }
+  void AsyncGetTensorC(const LocalTensor<DstT>& ub) { GetTensorC(ub); }
+  MatrixOffset GetOffsetC() {
+    return MatrixOffset{static_cast<int32_t>(m0_ * c_row() + n0_), static_cast<int32_t>(m0_), static_cast<int32_t>(n0_),
+                        static_cast<int32_t>(cm_), static_cast<int32_t>(cn_)};
+  }
+  template <bool sync = true>
+  void IterateAll(const GlobalTensor<DstT>& gm, uint8_t enAtomic = 0, bool = false, bool = false, bool = false) {
     int64_t m_iter = ceil_div(single_m(), t_.baseM), n_iter = ceil_div(single_n(), t_.baseN);
     for (int64_t mi = 0; mi < m_iter; ++mi)
       for (int64_t ni = 0; ni < n_iter; ++ni) {
         begin_block(mi, ni);
         out(gm[static_cast<uint64_t>(m0_ * c_row() + n0_)], c_row(), enAtomic);
       }
+  }
+  // the whole result through the workspace slice (rows singleCoreN apart) into the UB, dense
+  void IterateAll(const LocalTensor<DstT>& ub, uint8_t = 0) {
+    GlobalTensor<DstT> staging;
+    staging.SetGlobalBuffer(reinterpret_cast<__gm__ DstT*>(workspace_) +
+                            GetBlockIdx() * static_cast<int64_t>(kWorkspaceBlock / 4));
+    int64_t sn = single_n(), m_iter = ceil_div(single_m(), t_.baseM), n_iter = ceil_div(sn, t_.baseN);
+    for (int64_t mi = 0; mi < m_iter; ++mi)
+      for (int64_t ni = 0; ni < n_iter; ++ni) {
+        begin_block(mi, ni);
+        out(staging[static_cast<uint64_t>(m0_ * sn + n0_)], sn, 0);
+      }
+    DataCopy(ub, staging, static_cast<uint32_t>(single_m() * sn));
+    SetFlag<HardEvent::MTE2_V>(0);
+    WaitFlag<HardEvent::MTE2_V>(0);
+  }
+  // batchLoop groups of max(batchA, batchB) products (NORMAL layout: matrices one after another, the smaller batch
+  // broadcast), each result singleCoreM x singleCoreN and dense, one after another in the workspace slice
+  template <bool sync = true, bool waitIterateBatch = false>
+  void IterateNBatch(uint32_t batchLoop, uint32_t batchA, uint32_t batchB, bool, uint32_t strideA = 0,
+                     uint32_t strideB = 0, uint32_t = 0) {
+    static_assert(A_TYPE::layout == LayoutMode::NORMAL || A_TYPE::layout == LayoutMode::NONE,
+                  "the CPU stand-in's IterateNBatch models the NORMAL layout only");
+    GlobalTensor<DstT> results = workspace_slice();
+    GlobalTensor<SrcT> a = a_, b = b_;
+    GlobalTensor<BiasT> bias = bias_;
+    int64_t sm = single_m(), sn = single_n(), batch_c = std::max(batchA, batchB);
+    int64_t step_a = strideA ? strideA : (org_ ? org_m_ * org_ka_ : int64_t{t_.M} * t_.Ka);
+    int64_t step_b = strideB ? strideB : (org_ ? org_kb_ * org_n_ : int64_t{t_.Kb} * t_.N);
+    int64_t step_bias = AscCpuConfigOf(MM_CFG).isBiasBatch ? t_.N : 0;
+    c_row_ = sn;
+    for (uint32_t loop = 0; loop < batchLoop; ++loop)
+      for (int64_t i = 0; i < batch_c; ++i) {
+        int64_t ia = loop * batchA + i / (batch_c / batchA), ib = loop * batchB + i / (batch_c / batchB);
+        a_ = a[static_cast<uint64_t>(ia * step_a)];
+        b_ = b[static_cast<uint64_t>(ib * step_b)];
+        if (bias_on_) bias_ = bias[static_cast<uint64_t>(i * step_bias)];
+        GlobalTensor<DstT> c = results[static_cast<uint64_t>((loop * batch_c + i) * sm * sn)];
+        IterateAll(c);
+      }
+    a_ = a;
+    b_ = b;
+    bias_ = bias;
+    c_row_ = -1;
+    batch_read_ = 0;
+  }
+  // the next group of IterateNBatch's results: where it lies, or copied into the UB
+  template <bool sync = true>
+  GlobalTensor<DstT> GetBatchTensorC(uint32_t batchA, uint32_t batchB, bool = false) {
+    GlobalTensor<DstT> group = workspace_slice();
+    int64_t size = std::max(batchA, batchB) * single_m() * single_n();
+    return group[static_cast<uint64_t>(batch_read_++ * size)];
+  }
+  template <bool sync = true>
+  void GetBatchTensorC(const LocalTensor<DstT>& ub, uint32_t batchA, uint32_t batchB, bool = false) {
+    GlobalTensor<DstT> group = GetBatchTensorC<sync>(batchA, batchB);
+    DataCopy(ub, group, static_cast<uint32_t>(std::max(batchA, batchB) * single_m() * single_n()));
+    SetFlag<HardEvent::MTE2_V>(0);
+    WaitFlag<HardEvent::MTE2_V>(0);
   }
   void End() {}
 
@@ -125,7 +323,16 @@ class Matmul {
   // Row lengths in GM: A's (Ka, or M stored transposed), B's (N, or Kb transposed), C's (N).
   int64_t a_row() const { return a_trans_ ? (org_ ? org_m_ : t_.M) : (org_ ? org_ka_ : t_.Ka); }
   int64_t b_row() const { return b_trans_ ? (org_ ? org_kb_ : t_.Kb) : (org_ ? org_n_ : t_.N); }
-  int64_t c_row() const { return org_ ? org_n_ : t_.N; }
+  int64_t c_row() const { return c_row_ >= 0 ? c_row_ : org_ ? org_n_ : t_.N; }
+  GlobalTensor<DstT> workspace_slice() const {
+    GlobalTensor<DstT> slice;
+    if (user_ws_)
+      slice.SetGlobalBuffer(reinterpret_cast<__gm__ DstT*>(user_ws_));
+    else
+      slice.SetGlobalBuffer(reinterpret_cast<__gm__ DstT*>(workspace_) +
+                            GetBlockIdx() * static_cast<int64_t>(kWorkspaceBlock / sizeof(DstT)));
+    return slice;
+  }
 
   // Block (mi, ni) into L0C at 0, in its NZ layout: element (i, j) at ((j / 16) * ceil16(m) + i) * 16 + j % 16.
   void begin_block(int64_t mi, int64_t ni) {
@@ -134,14 +341,14 @@ class Matmul {
     cm_ = std::min<int64_t>(t_.baseM, single_m() - m0_);
     cn_ = std::min<int64_t>(t_.baseN, single_n() - n0_);
     int64_t sk = single_k(), ma = ceil_div(cm_, 16) * 16, n1 = ceil_div(cn_, 16);
-    const SrcT* a = a_.GetPhyAddr();
-    const SrcT* b = b_.GetPhyAddr();
+    const SrcT* a = a_scalar_ ? &a_value_ : a_.GetPhyAddr();
+    const SrcT* b = b_scalar_ ? &b_value_ : b_.GetPhyAddr();
     // the elements this block reads, checked once: A's rows m0.., columns ..sk (or transposed), B's likewise
     auto last = [](int64_t rows, int64_t cols, int64_t row) { return (rows - 1) * row + cols; };
-    const SrcT* a_end = a + (a_trans_ ? last(sk, m0_ + cm_, a_row()) : last(m0_ + cm_, sk, a_row()));
-    const SrcT* b_end = b + (b_trans_ ? last(n0_ + cn_, sk, b_row()) : last(sk, n0_ + cn_, b_row()));
-    ascendc_cpu::check_gm(a, a_end);
-    ascendc_cpu::check_gm(b, b_end);
+    if (!a_scalar_)
+      ascendc_cpu::check_gm(a, a + (a_trans_ ? last(sk, m0_ + cm_, a_row()) : last(m0_ + cm_, sk, a_row())));
+    if (!b_scalar_)
+      ascendc_cpu::check_gm(b, b + (b_trans_ ? last(n0_ + cn_, sk, b_row()) : last(sk, n0_ + cn_, b_row())));
     std::vector<AccT> c(static_cast<size_t>(n1 * ma * 16));
     for (int64_t i = 0; i < cm_; ++i)
       for (int64_t j = 0; j < cn_; ++j) {
@@ -149,7 +356,8 @@ class Matmul {
         for (int64_t k0 = 0; k0 < sk; k0 += t_.baseK) {
           double sum = 0;
           for (int64_t k = k0; k < std::min<int64_t>(sk, k0 + t_.baseK); ++k)
-            sum += element(a, m0_ + i, k, a_row(), a_trans_) * element(b, k, n0_ + j, b_row(), b_trans_);
+            sum += element(a, m0_ + i, k, a_row(), a_trans_, a_scalar_) *
+                   element(b, k, n0_ + j, b_row(), b_trans_, b_scalar_);
           acc = accumulate(sum, acc);
         }
         c[static_cast<size_t>(((j / 16) * ma + i) * 16 + j % 16)] = acc;
@@ -157,8 +365,22 @@ class Matmul {
     LocalTensor<AccT> l0c(TPosition::CO1, 0, 32768);
     ascendc_cpu::write_local(l0c.operand(), c.data(), c.size() * sizeof(AccT));
   }
-  static double element(const SrcT* p, int64_t r, int64_t col, int64_t row, bool trans) {
-    return static_cast<double>(static_cast<float>(trans ? p[col * row + r] : p[r * row + col]));
+  double element(const SrcT* p, int64_t r, int64_t col, int64_t row, bool trans, bool scalar) const {
+    float x = static_cast<float>(scalar ? *p : trans ? p[col * row + r] : p[r * row + col]);
+    if constexpr (std::is_same_v<SrcT, float>)
+      if (hf32_) x = to_hf32(x);
+    return static_cast<double>(x);
+  }
+  // float32 rounded to HF32 (11 significant bits): to nearest, ties to even or (transMode 1) towards zero
+  float to_hf32(float x) const {
+    uint32_t bits;
+    std::memcpy(&bits, &x, 4);
+    if ((bits & 0x7F800000u) == 0x7F800000u) return x;
+    uint32_t rest = bits & 0xFFFu, kept = bits & ~0xFFFu;
+    bool up = rest > 0x800u || (rest == 0x800u && !hf32_towards_zero_ && (kept & 0x1000u));
+    kept += up ? 0x1000u : 0;
+    std::memcpy(&x, &kept, 4);
+    return x;
   }
   AccT bias_at(int64_t j) const {
     const BiasT* p = bias_.GetPhyAddr() + j;
@@ -179,14 +401,46 @@ class Matmul {
     if (atomic == 2) SetAtomicMax<DstT>();
     if (atomic == 3) SetAtomicMin<DstT>();
     QuantMode_t quant = std::is_same_v<DstT, half> ? QuantMode_t::F322F16 : QuantMode_t::NoQuant;
-    Fixpipe<DstT, AccT, CFG_ROW_MAJOR>(dst, l0c,
-                                       FixpipeParamsV220(static_cast<uint16_t>(cn_), static_cast<uint16_t>(cm_),
-                                                         static_cast<uint16_t>(ceil_div(cm_, 16) * 16),
-                                                         static_cast<uint32_t>(row), false, quant, 0, 1, 0, 0, 0));
+    QuantMode_t mode = quant_mode();
+    bool quantised = quant_ != 0 && mode != QuantMode_t::NoQuant;
+    FixpipeParamsV220 p(static_cast<uint16_t>(cn_), static_cast<uint16_t>(cm_),
+                        static_cast<uint16_t>(ceil_div(cm_, 16) * 16), static_cast<uint32_t>(row), false,
+                        quantised ? mode : quant, quant_ == 1 && quantised ? static_cast<int64_t>(quant_word_) : 0, 1,
+                        0, 0, 0);
+    if (quant_ == 2 && quantised) {  // the block's columns' words, staged in L1 in 32-byte blocks
+      LocalTensor<uint64_t> words(TPosition::A1, kQuantL1, 1024);
+      DataCopy(words, quant_vector_[static_cast<uint64_t>(n0_)], static_cast<uint32_t>(ceil_div(cn_, 4) * 4));
+      SetFlag<HardEvent::MTE2_FIX>(2);
+      WaitFlag<HardEvent::MTE2_FIX>(2);
+      Fixpipe<DstT, AccT, CFG_ROW_MAJOR>(dst, l0c, words, p);
+    } else {
+      Fixpipe<DstT, AccT, CFG_ROW_MAJOR>(dst, l0c, p);
+    }
     if (atomic) SetAtomicNone();
   }
 
+  // the fixpipe mode a quant factor selects for these dtypes (NoQuant: none applies)
+  static constexpr QuantMode_t quant_kind(bool vector) {
+    if (std::is_same_v<SrcT, int8_t> && std::is_same_v<DstT, half>)
+      return vector ? QuantMode_t::VDEQF16 : QuantMode_t::DEQF16;
+    if (std::is_same_v<SrcT, int8_t> && std::is_same_v<DstT, int8_t>)
+      return vector ? QuantMode_t::VREQ8 : QuantMode_t::REQ8;
+    if ((std::is_same_v<SrcT, half> || std::is_same_v<SrcT, bfloat16_t>)&&std::is_same_v<DstT, int8_t>)
+      return vector ? QuantMode_t::VQF322B8_PRE : QuantMode_t::QF322B8_PRE;
+    return QuantMode_t::NoQuant;
+  }
+  QuantMode_t quant_mode() const { return quant_ ? quant_kind(quant_ == 2) : QuantMode_t::NoQuant; }
+
   tiling::TCubeTiling t_{};
+  GM_ADDR user_ws_ = nullptr;
+  bool a_scalar_ = false, b_scalar_ = false, hf32_ = false, hf32_towards_zero_ = false;
+  SrcT a_value_{}, b_value_{};
+  int quant_ = 0;  // 1: SetQuantScalar, 2: SetQuantVector
+  uint64_t quant_word_ = 0, self_data_ = 0, user_info_ = 0;
+  GlobalTensor<uint64_t> quant_vector_;
+  GlobalTensor<uint8_t> sparse_index_;
+  int64_t c_row_ = -1;      // IterateNBatch's dense rows
+  int64_t batch_read_ = 0;  // GetBatchTensorC calls since IterateNBatch
   GM_ADDR workspace_ = nullptr;
   GlobalTensor<SrcT> a_, b_;
   GlobalTensor<BiasT> bias_;

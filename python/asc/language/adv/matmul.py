@@ -23,9 +23,11 @@ from ...errors import CodegenError
 from ..basic.utils import builtin
 from ..core import dtype as dt
 from ..core.enums import LayoutMode
-from ..core.ir_value import Scalar, const
+from ..core.ir_value import Scalar, cast, const, minmax, to_scalar
+from ..core.struct import Field, Struct
 from ..core.tensor import GlobalAddress, GlobalTensor, LocalTensor
-from .tiling import TCubeTiling
+from .tiling import MatmulApiStaticTiling, TCubeTiling
+from .types import MatmulConfig
 
 
 @dataclass(frozen=True)
@@ -39,15 +41,6 @@ class MatmulType:
     dtype: Any
     is_trans: bool = False
     layout: Any = 0
-
-
-class MatmulConfig:
-    """Accepted for compatibility: the Model runs every configuration as CFG_NORM."""
-
-    __asc_builtin__ = True
-
-    def __init__(self, **options: Any):
-        self.options = options
 
 
 class Matmul:
@@ -78,7 +71,24 @@ class Matmul:
         self.org: Optional[tuple] = None
         self.rows: Optional[tuple] = None
         self.batch_num: Optional[tuple] = None  # set_batch_num
-        self.bias_per_batch = bool(getattr(matmul_config, "options", {}).get("is_bias_batch", True))
+        # the template configuration: a MatmulConfig, or get_matmul_api_tiling's MatmulApiStaticTiling
+        self.static_tiling: Optional[MatmulApiStaticTiling] = None
+        if isinstance(matmul_config, MatmulApiStaticTiling):
+            self.static_tiling, matmul_config = matmul_config, matmul_config.cfg
+        if matmul_config is not None and not isinstance(matmul_config, MatmulConfig):
+            raise CodegenError(f"Matmul: matmul_config must be an asc.adv.MatmulConfig (or get_matmul_api_tiling's "
+                               f"MatmulApiStaticTiling), got {type(matmul_config).__name__}")  # fmt: skip
+        self.config: Optional[MatmulConfig] = matmul_config
+        self.bias_per_batch = bool(matmul_config.is_bias_batch) if matmul_config else True
+        # a configured iterate_order (not UNDEF) overrides the tiling's
+        order = matmul_config.iterate_order if matmul_config else 2
+        self.config_order: Optional[int] = None if order == 2 else int(order)
+        self.a_scalar: Optional[Scalar] = None  # set_tensor_a(scalar): every element of A is this value
+        self.b_scalar: Optional[Scalar] = None
+        self.quant: Optional[tuple] = None  # ("scalar", uint64 Scalar) or ("vector", GlobalTensor of uint64)
+        self.user_workspace: Optional[GlobalAddress] = None  # set_workspace
+        self.current: Optional[tuple] = None  # the block of the iteration being compiled (m0, n0, cm, cn, L0C)
+        self.n_batch: Optional[tuple] = None  # iterate_n_batch's (batch_a, batch_b, results so far variable)
         # set_bias may sit under a run-time `if` (e.g. `if tiling.is_bias:`): whether the bias applies is a
         # run-time flag; has_bias says whether any set_bias was compiled at all
         builder = current_builder()
@@ -88,11 +98,13 @@ class Matmul:
         builder.matmul_count = self.id + 1
 
     def _api(self, api: str, operands: tuple = (), flag: int = 0, sequential: int = 0,
-             expansion: Optional[Callable[[], Any]] = None) -> Any:  # fmt: skip
+             expansion: Optional[Callable[[], Any]] = None, error: str = "") -> Any:  # fmt: skip
         """Marks Ascend C's call `api` in the IR; `expansion` builds what computes it on the Model."""
         builder = current_builder()
-        handles = [(const(v, dt.int32) if isinstance(v, int) else v).handle for v in operands]
+        handles = [(const(int(v), dt.int32) if isinstance(v, int) else v).handle for v in operands]
         attrs = {"id": self.id, "api": api, "flag": int(flag), "sequential": int(sequential)}
+        if error:
+            attrs["error"] = error
         builder.op("matmul.call", handles, attrs)
         if expansion is None:
             return None
@@ -108,25 +120,48 @@ class Matmul:
         self.tiling = tiling
 
     @builtin
-    def set_tensor_a(self, tensor: Any, transpose: bool = False) -> None:
+    def set_tensor_a(self, tensor: Any = None, transpose: bool = False, scalar: Any = None) -> None:
+        """``set_tensor_a(gm, transpose=False)``, or ``set_tensor_a(scalar)``: A is a matrix all of whose
+        elements are `scalar` (float16 / float32 A only)."""
+        if _is_scalar(tensor) or scalar is not None:
+            self.a_scalar = _matrix_scalar(self.a_type, scalar if scalar is not None else tensor, "set_tensor_a")
+            self._api("SetTensorAScalar", (self.a_scalar,))
+            return
         self.a_gm = _global(tensor, "set_tensor_a")
+        self.a_scalar = None
         self.a_trans = bool(transpose) or self.a_type.is_trans
         self._api("SetTensorA", (self.a_gm,), flag=self.a_trans)
 
     @builtin
-    def set_tensor_b(self, tensor: Any, transpose: bool = False) -> None:
+    def set_tensor_b(self, tensor: Any = None, transpose: bool = False, scalar: Any = None) -> None:
+        """``set_tensor_b(gm, transpose=False)``, or ``set_tensor_b(scalar)``: every element of B is `scalar`."""
+        if _is_scalar(tensor) or scalar is not None:
+            self.b_scalar = _matrix_scalar(self.b_type, scalar if scalar is not None else tensor, "set_tensor_b")
+            self._api("SetTensorBScalar", (self.b_scalar,))
+            return
         self.b_gm = _global(tensor, "set_tensor_b")
+        self.b_scalar = None
         self.b_trans = bool(transpose) or self.b_type.is_trans
         self._api("SetTensorB", (self.b_gm,), flag=self.b_trans)
 
     @builtin
     def set_bias(self, tensor: Any) -> None:
-        if self.bias_gm is not None and tensor is not self.bias_gm:
+        """The bias row (N elements): a GlobalTensor, or a LocalTensor in the Unified Buffer, which the Model
+        stages through the workspace to reach L1 (as on Atlas A2, which has no UB -> L1 path)."""
+        if isinstance(tensor, LocalTensor):
+            if self.tiling is None:
+                raise CodegenError("Matmul.set_bias with a LocalTensor needs the tiling first (its singleCoreN "
+                                   "elements are staged)")  # fmt: skip
+            self._need_workspace("set_bias with a LocalTensor")
+            staged = self._api("SetBiasLocal", (tensor,), expansion=lambda: self._call(_bias_from_ub, tensor))
+        else:
+            staged = _global(tensor, "set_bias")
+            self._api("SetBias", (staged,))
+        if self.bias_gm is not None and staged is not self.bias_gm and not isinstance(tensor, LocalTensor):
             raise CodegenError("Matmul.set_bias: one bias tensor per Matmul")
-        self.bias_gm = _global(tensor, "set_bias")
+        self.bias_gm = staged
         self.has_bias = True
         current_builder().op("assign", [self.bias_flag.handle, const(1, dt.int32).handle])
-        self._api("SetBias", (self.bias_gm,))
 
     @builtin
     def disable_bias(self) -> None:
@@ -139,9 +174,82 @@ class Matmul:
         self._api("SetTail", self.tails)
 
     @builtin
+    def set_single_shape(self, single_m: Any, single_n: Any, single_k: Any) -> None:
+        """``SetSingleShape``: this core's singleCoreM / N / K from now on (SetTail's successor)."""
+        self.tails = (single_m, single_n, single_k)
+        self._api("SetSingleShape", self.tails)
+
+    @builtin
     def set_org_shape(self, org_m: Any, org_n: Any, org_ka: Any, org_kb: Any = None, org_kc: Any = None) -> None:
         self.org = (org_m, org_n, org_ka, org_ka if org_kb is None else org_kb)
         self._api("SetOrgShape", self.org)
+
+    @builtin
+    def set_workspace(self, addr: Any, size: Any = None) -> None:
+        """``SetWorkspace``: the GM buffer that iterate_n_batch and get_tensor_c() (no argument) leave results
+        in: a GlobalTensor, or a GlobalAddress and its size in elements."""
+        if isinstance(addr, GlobalTensor):
+            addr._require()
+            self.user_workspace = addr.get_phy_addr()
+            self._api("SetWorkspace", (addr,))
+        elif isinstance(addr, GlobalAddress):
+            self.user_workspace = addr
+            self._api("SetWorkspaceAddr", (addr, 0 if size is None else size), flag=size is not None)
+        else:
+            raise CodegenError(f"Matmul.set_workspace: expected a GlobalTensor or a GlobalAddress, got "
+                               f"{type(addr).__name__}")  # fmt: skip
+
+    @builtin
+    def set_hf32(self, enable_hf32: Any = False, trans_mode: Any = 0) -> None:
+        """``SetHF32``: float32 A and B rounded to HF32 before each mmad (trans_mode, the rounding: 1 ties
+        towards zero, 0 to even); set_hf32(False) goes back to float32. Ascend C has it in cube-only kernels:
+        the Model computes it in mix kernels too, but the emitter refuses it there."""
+        self._api("SetHF32", (enable_hf32, trans_mode),
+                  expansion=lambda: _set_hf32(self, enable_hf32, trans_mode))  # fmt: skip
+
+    @builtin
+    def set_quant_scalar(self, quant_scalar: Any) -> None:
+        """``SetQuantScalar``: one (de)quantisation factor for all of C, a uint64 holding float32 bits, applied
+        as C leaves L0C: int8 A and B into float16 C (DEQF16) or int8 C (REQ8), float16 / bfloat16 into int8
+        C (QF322B8_PRE). Other dtype pairs have no quantisation: the factor is not used."""
+        value = to_scalar(quant_scalar, dt.uint64) if not isinstance(quant_scalar, Scalar) else quant_scalar
+        self.quant = ("scalar", value)
+        self._api("SetQuantScalar", (value,))
+
+    @builtin
+    def set_quant_vector(self, quant_vector: Any) -> None:
+        """``SetQuantVector``: one factor per column of C (a GlobalTensor of N uint64), the vector forms of
+        set_quant_scalar's modes (VDEQF16, VREQ8, VQF322B8_PRE)."""
+        gm = _global(quant_vector, "set_quant_vector")
+        if gm.dtype != dt.uint64:
+            raise CodegenError(f"Matmul.set_quant_vector: the quant vector must be uint64, got {gm.dtype.name}")
+        self.quant = ("vector", gm)
+        self._api("SetQuantVector", (gm,))
+
+    @builtin
+    def set_self_define_data(self, data_ptr: Any) -> Any:
+        """``SetSelfDefineData``: data for the Matmul's user callbacks (MatmulCallBackFunc). The Model has no
+        callbacks: it computes nothing with it; the board's callbacks receive it."""
+        value = data_ptr if isinstance(data_ptr, (GlobalAddress, Scalar)) else to_scalar(data_ptr, dt.uint64)
+        self._api("SetSelfDefineData", (value,))
+        return data_ptr
+
+    @builtin
+    def set_user_def_info(self, tiling_ptr: Any) -> Any:
+        """``SetUserDefInfo``: the user's tiling pointer for the Matmul's callbacks (none on the Model)."""
+        if not isinstance(tiling_ptr, GlobalAddress):
+            raise CodegenError(f"Matmul.set_user_def_info: expected a GlobalAddress, got {type(tiling_ptr).__name__}")
+        self._api("SetUserDefInfo", (tiling_ptr,))
+        return tiling_ptr
+
+    @builtin
+    def set_sparse_index(self, index_global: Any) -> None:
+        """``SetSparseIndex``: the index matrix of a 4:2 sparse B (MatmulTypeWithSparse, cube-only MDL). B
+        given as a dense MatmulType is not sparse: the Model records the index and computes the dense product;
+        a sparse B is not modelled yet."""
+        gm = _global(index_global, "set_sparse_index")
+        self.sparse_index = gm
+        self._api("SetSparseIndex", (gm,))
 
     @builtin
     def end(self) -> None:
@@ -151,7 +259,7 @@ class Matmul:
     def _ready(self, what: str) -> TCubeTiling:
         if self.tiling is None:
             raise CodegenError(f"Matmul.{what}: no tiling (pass it to register_matmul or call init)")
-        if self.a_gm is None or self.b_gm is None:
+        if (self.a_gm is None and self.a_scalar is None) or (self.b_gm is None and self.b_scalar is None):
             raise CodegenError(f"Matmul.{what}: set_tensor_a and set_tensor_b first")
         return self.tiling
 
@@ -187,6 +295,14 @@ class Matmul:
     def c_row(self) -> Any:
         return self.rows[2] if self.rows else self.org_n
 
+    @property
+    def a_is_scalar(self) -> bool:
+        return self.a_scalar is not None
+
+    @property
+    def b_is_scalar(self) -> bool:
+        return self.b_scalar is not None
+
     def _call(self, fn: Any, *args: Any) -> Any:
         builder = current_builder()
         return fn.inline(builder, [self, *args], {}, builder.loc)
@@ -194,12 +310,31 @@ class Matmul:
     @builtin
     def iterate_all(self, tensor: Any, en_atomic: int = 0, sync: bool = True, en_sequential_write: Any = None,
                     wait_iterate_all: Any = None, fake_msg: Any = None) -> None:  # fmt: skip
-        """This core's whole singleCoreM x singleCoreN result into the GlobalTensor `tensor` (row stride N)."""
+        """This core's whole singleCoreM x singleCoreN result into the GlobalTensor `tensor` (row stride N), or
+        densely into a LocalTensor. The Model computes it at once: sync=False and wait_iterate_all change when
+        the board's vector core waits, not what it gets."""
         self._ready("iterate_all")
-        c_gm = _global(tensor, "iterate_all")
         atomic = _atomic(en_atomic, "iterate_all")
-        self._api("IterateAll", (c_gm,), atomic, expansion=lambda: self._call(_iterate_all, self.a_gm, self.b_gm, 0,
-                                                                              c_gm, atomic))  # fmt: skip
+        if wait_iterate_all is True and sync is True:
+            raise CodegenError("Matmul.iterate_all: wait_iterate_all=True needs sync=False")
+        if isinstance(tensor, LocalTensor):
+            for name, value in (("en_sequential_write", en_sequential_write), ("wait_iterate_all", wait_iterate_all),
+                                ("fake_msg", fake_msg)):  # fmt: skip
+                if value is not None:
+                    raise CodegenError(f"Matmul.iterate_all into a LocalTensor takes no {name}")
+            self._need_workspace("iterate_all into a LocalTensor")
+            self._api("IterateAll", (tensor,), atomic, expansion=lambda: self._call(_iterate_all_to_ub, tensor))
+            return
+        c_gm = _global(tensor, "iterate_all")
+        # bit 0: asynchronous (IterateAll<false>), bit 1: waited for by wait_iterate_all, bit 2: en_sequential_write
+        mode = int(sync is False) | int(wait_iterate_all is True) << 1 | int(en_sequential_write is True) << 2
+        self._api("IterateAll", (c_gm,), atomic, mode,
+                  expansion=lambda: self._call(_iterate_all, self.a_gm, self.b_gm, 0, c_gm, atomic))  # fmt: skip
+
+    @builtin
+    def wait_iterate_all(self) -> None:
+        """``WaitIterateAll``: waits for an iterate_all(sync=False, wait_iterate_all=True); the Model's is done."""
+        self._api("WaitIterateAll")
 
     @builtin
     def iterate(self, en_partial_sum: bool = False, sync: bool = True, local_c_matrix: Any = None) -> _Iterator:
@@ -207,24 +342,103 @@ class Matmul:
         self._ready("iterate")
         return _Iterator(self)
 
+    def _need_workspace(self, what: str) -> None:
+        if self.workspace is None and self.user_workspace is None:
+            raise CodegenError(f"Matmul.{what} needs the workspace given to register_matmul (or set_workspace)")
+
+    def _block(self, api: str, operands: tuple = (), flag: int = 0, sequential: int = 0) -> Optional[tuple]:
+        """The current iteration's block, or None outside `with mm.iterate()` (before it, or after its loop):
+        pyasc compiles such a call,
+        but nothing has computed a block for it, so the call's marker fails the Model's launch with a
+        KernelError at the user's line (the emitted Ascend C still makes the call)."""
+        if self.current is not None:
+            return self.current
+        what = _SNAKE.get(api, "get_tensor_c")
+        self._api(api, operands, flag, sequential, error=f"Matmul.{what} is called outside `with mm.iterate()` "
+                                                         "(before iterate, or after its loop): no block has been "
+                                                         "computed for it to read")  # fmt: skip
+        return None
+
     @builtin
-    def get_tensor_c(self, tensor: Any, en_atomic: int = 0, en_sequential_write: bool = False, sync: bool = True,
-                     optional_tensor: Any = None) -> None:  # fmt: skip
+    def get_tensor_c(self, tensor: Any = None, en_atomic: int = 0, en_sequential_write: bool = False, sync: bool = True,
+                     optional_tensor: Any = None) -> Any:  # fmt: skip
         """The block the current iteration computed: into a GlobalTensor at its place in C (or at the start
-        with en_sequential_write), or densely into a Unified Buffer tensor."""
+        with en_sequential_write), or densely into a Unified Buffer tensor; with `optional_tensor` (a
+        LocalTensor) into both. ``get_tensor_c(en_atomic=0, en_sequential_write=False, sync=False)`` with no
+        tensor returns a GlobalTensor over the workspace, where the block was left."""
+        if tensor is None or _is_scalar(tensor):
+            if tensor is not None:  # get_tensor_c(en_atomic, en_sequential_write, sync) positionally
+                en_atomic, en_sequential_write, sync = tensor, en_atomic, en_sequential_write
+            if sync is not False:
+                raise CodegenError("Matmul.get_tensor_c with no tensor returns the block in the workspace: it "
+                                   "needs sync=False")  # fmt: skip
+            atomic = _atomic(en_atomic, "get_tensor_c")
+            self._need_workspace("get_tensor_c()")
+            out = asc_global_tensor(self, self.c_type.dtype)
+            if self._block("GetTensorCReturn", (out,), atomic, bool(en_sequential_write)) is None:
+                return out
+            self._api("GetTensorCReturn", (out,), atomic, bool(en_sequential_write),
+                      lambda: self._call(_block_to_workspace, out))  # fmt: skip
+            return out
         atomic = _atomic(en_atomic, "get_tensor_c")
+        for t in (tensor, optional_tensor):
+            if t is not None and t.dtype not in _C_DTYPES:
+                raise CodegenError(f"Matmul.get_tensor_c: C of {t.dtype.name} is not supported "
+                                   f"({', '.join(d.name for d in _C_DTYPES)})")  # fmt: skip
+        both = isinstance(tensor, GlobalTensor) and isinstance(optional_tensor, LocalTensor)
+        if optional_tensor is not None and not both:
+            raise CodegenError("Matmul.get_tensor_c into GM and the Unified Buffer at once takes a GlobalTensor "
+                               "first and a LocalTensor as optional_tensor")  # fmt: skip
         if isinstance(tensor, LocalTensor):
-            if self.workspace is None:
-                raise CodegenError(
-                    "Matmul.get_tensor_c into a LocalTensor needs the workspace given to register_matmul"
-                )
+            self._need_workspace("get_tensor_c into a LocalTensor")
+            if self._block("GetTensorC", (tensor,), atomic, bool(en_sequential_write)) is None:
+                return None
             self._api("GetTensorC", (tensor,), atomic, bool(en_sequential_write),
                       lambda: self._call(_block_to_ub, tensor))  # fmt: skip
-        else:
-            c_gm = _global(tensor, "get_tensor_c")
-            sequential = bool(en_sequential_write)
-            self._api("GetTensorC", (c_gm,), atomic, sequential,
-                      lambda: self._call(_block_to_gm, c_gm, sequential, atomic))  # fmt: skip
+            return None
+        c_gm = _global(tensor, "get_tensor_c")
+        sequential = bool(en_sequential_write)
+        api, operands = ("GetTensorC", (c_gm,))
+        if optional_tensor is not None:
+            api, operands = "GetTensorCBoth", (c_gm, optional_tensor)
+        if self._block(api, operands, atomic, sequential) is None:
+            return None
+        if optional_tensor is not None:
+            self._need_workspace("get_tensor_c into a LocalTensor")
+            self._api("GetTensorCBoth", (c_gm, optional_tensor), atomic, sequential,
+                      lambda: (self._call(_block_to_gm, c_gm, sequential, atomic),
+                               self._call(_block_to_ub, optional_tensor)))  # fmt: skip
+            return None
+        self._api("GetTensorC", (c_gm,), atomic, sequential,
+                  lambda: self._call(_block_to_gm, c_gm, sequential, atomic))  # fmt: skip
+        return None
+
+    @builtin
+    def async_get_tensor_c(self, c: Any) -> None:
+        """``AsyncGetTensorC``: the current block into the LocalTensor `c`; on the Model it is there at once
+        (wait_get_tensor_c has nothing to wait for)."""
+        if not isinstance(c, LocalTensor):
+            raise CodegenError(f"Matmul.async_get_tensor_c: expected a LocalTensor, got {type(c).__name__}")
+        self._need_workspace("async_get_tensor_c")
+        if self._block("AsyncGetTensorC", (c,)) is None:
+            return
+        self._api("AsyncGetTensorC", (c,), expansion=lambda: self._call(_block_to_ub, c))
+
+    @builtin
+    def wait_get_tensor_c(self) -> None:
+        """``WaitGetTensorC``: waits for async_get_tensor_c; the Model's copy is done."""
+        self._api("WaitGetTensorC")
+
+    @builtin
+    def get_offset_c(self) -> MatrixOffset:
+        """``GetOffsetC``: where the current block lies in this core's C: offset (m0 * N + n0, elements), row
+        and col (its first row and column), height and width (its rows and columns)."""
+        out = MatrixOffset(0, 0, 0, 0, 0)
+        fields = (out.offset, out.row, out.col, out.height, out.width)
+        if self._block("GetOffsetC", fields) is None:
+            return out
+        self._api("GetOffsetC", fields, expansion=lambda: _offset_of_block(self, fields))
+        return out
 
     @builtin
     def set_batch_num(self, batch_a: Any, batch_b: Any) -> None:
@@ -260,8 +474,180 @@ class Matmul:
 
     @builtin
     def wait_iterate_batch(self) -> None:
-        """iterate_batch always runs synchronously on the Model: nothing to wait for."""
-        return None
+        """``WaitIterateBatch``: iterate_batch runs synchronously on the Model: nothing to wait for."""
+        self._api("WaitIterateBatch")
+
+    @builtin
+    def iterate_n_batch(self, batch_loop: Any, batch_a: Any, batch_b: Any, en_sequential_write: Any,
+                        matrix_stride_a: Any = 0, matrix_stride_b: Any = 0, matrix_stride_c: Any = 0,
+                        sync: Any = True, wait_iterate_batch: Any = False) -> None:  # fmt: skip
+        """``IterateNBatch``: batch_loop iterate_batch calls of max(batch_a, batch_b) products each, call l
+        reading A's matrices from l * batch_a and B's from l * batch_b; every result, singleCoreM x
+        singleCoreN and dense, goes to the workspace (set_workspace, else register_matmul's, at this core's
+        slice), one after another, where get_batch_tensor_c reads them."""
+        self._ready("iterate_n_batch")
+        if wait_iterate_batch is True and sync is True:
+            raise CodegenError("Matmul.iterate_n_batch: wait_iterate_batch=True needs sync=False")
+        self._need_workspace("iterate_n_batch")
+        steps, rows = _batch_layout(self, matrix_stride_a, matrix_stride_b)
+        sm, sn = self._single("m"), self._single("n")
+        ws = asc_global_tensor(self, self.c_type.dtype)
+        read = Scalar(current_builder().op("var", [const(0, dt.int32).handle]), dt.int32)
+        read._mutable = True
+        self.n_batch = (batch_a, batch_b, read, ws)
+        self.rows = (rows[0], rows[1], sn)
+        try:
+            self._api("IterateNBatch", (batch_loop, batch_a, batch_b, matrix_stride_a, matrix_stride_b,
+                                        matrix_stride_c), flag=bool(en_sequential_write),  # fmt: skip
+                      sequential=int(sync is not False) | int(wait_iterate_batch is True) << 1,
+                      expansion=lambda: self._call(_iterate_n_batch, ws, batch_loop, batch_a, batch_b,
+                                                   (steps[0], steps[1], sm * sn, steps[3])))  # fmt: skip
+        finally:
+            self.rows = None
+
+    @builtin
+    def get_batch_tensor_c(self, *args: Any, **kwargs: Any) -> Any:
+        """``get_batch_tensor_c(batch_a, batch_b, en_sequential_write=False, sync=False)`` returns the next
+        iterate_n_batch result group (max(batch_a, batch_b) x singleCoreM x singleCoreN) as a GlobalTensor
+        over the workspace; ``get_batch_tensor_c(local, batch_a, batch_b, ...)`` copies it into `local`.
+        Only sync=False exists (Ascend C)."""
+        tensor = None
+        if args and isinstance(args[0], LocalTensor):
+            tensor, args = args[0], args[1:]
+        elif "tensor" in kwargs:
+            tensor = kwargs.pop("tensor")
+        names = ("batch_a", "batch_b", "en_sequential_write", "sync")
+        if len(args) > len(names):
+            raise CodegenError(f"Matmul.get_batch_tensor_c takes at most {len(names)} arguments after the tensor")
+        p = {"en_sequential_write": False, "sync": True, **dict(zip(names, args))}
+        for key, value in kwargs.items():
+            if key not in names:
+                raise CodegenError(f"Matmul.get_batch_tensor_c: unexpected argument {key!r}")
+            p[key] = value
+        for key in ("batch_a", "batch_b"):
+            if key not in p:
+                raise CodegenError(f"Matmul.get_batch_tensor_c: missing argument {key!r}")
+        if p["sync"] is not False:
+            raise CodegenError("Matmul.get_batch_tensor_c exists only in the asynchronous form: pass sync=False")
+        if tensor is not None and not isinstance(tensor, LocalTensor):
+            raise CodegenError(f"Matmul.get_batch_tensor_c: expected a LocalTensor, got {type(tensor).__name__}")
+        self._need_workspace("get_batch_tensor_c")
+        out = asc_global_tensor(self, self.c_type.dtype)
+        if self.n_batch is not None:  # where the next group lies, outside the expansion: the call sets it
+            batch_c = _max(p["batch_a"], p["batch_b"])
+            group = batch_c * self._single("m") * self._single("n")
+            out = GlobalTensor()
+            out.set_global_buffer(self.n_batch[3].get_phy_addr() + self.n_batch[2] * group)
+        operands = (p["batch_a"], p["batch_b"], tensor if tensor is not None else out)
+        api = "GetBatchTensorCLocal" if tensor is not None else "GetBatchTensorC"
+        if self.n_batch is None:
+            self._api(api, operands, flag=bool(p["en_sequential_write"]),
+                      error="Matmul.get_batch_tensor_c is called before iterate_n_batch: no results in the "
+                            "workspace to read")  # fmt: skip
+            return None if tensor is not None else out
+        self._api(api, operands, flag=bool(p["en_sequential_write"]),
+                  expansion=lambda: self._next_batch(p["batch_a"], p["batch_b"], out, tensor))  # fmt: skip
+        return None if tensor is not None else out
+
+    def _next_batch(self, batch_a: Any, batch_b: Any, out: GlobalTensor, local: Any) -> None:
+        if local is not None:
+            self._call(_batch_to_ub, batch_a, batch_b, out, local)
+        read = self.n_batch[2]
+        current_builder().op("assign", [read.handle, (read + 1).handle])
+
+    def _single(self, axis: str) -> Any:
+        """singleCoreM / N / K: set_tail's or set_single_shape's when given, else the tiling's."""
+        i = "mnk".index(axis)
+        tail = self.tails[i]
+        if isinstance(tail, int) and tail == -1:
+            return getattr(self.tiling, f"single_core_{axis}")
+        return tail
+
+
+class MatrixOffset(Struct):
+    """get_offset_c's result: Ascend C's MatrixOffset {offset, row, col, height, width} (int32)."""
+
+    offset = Field(dt.int32, 0, "offset")
+    row = Field(dt.int32, 0, "row")
+    col = Field(dt.int32, 0, "col")
+    height = Field(dt.int32, 0, "height")
+    width = Field(dt.int32, 0, "width")
+
+    def __init__(self, offset: Any = 0, row: Any = 0, col: Any = 0, height: Any = 0, width: Any = 0, **kw: Any):
+        super().__init__(offset=offset, row=row, col=col, height=height, width=width, **kw)
+
+
+_C_DTYPES = (dt.int32, dt.float32, dt.float16, dt.int8, dt.bfloat16)
+_SNAKE = {"AsyncGetTensorC": "async_get_tensor_c", "GetOffsetC": "get_offset_c"}
+
+
+def _max(a: Any, b: Any) -> Any:
+    return max(a, b) if isinstance(a, int) and isinstance(b, int) else minmax("max", [a, b])
+
+
+def _is_scalar(value: Any) -> bool:
+    return isinstance(value, (int, float, Scalar)) and not isinstance(value, bool)
+
+
+def _matrix_scalar(t: MatmulType, value: Any, what: str) -> Scalar:
+    """set_tensor_a/b(scalar): the value in the operand's dtype (Ascend C takes half and float only)."""
+    if t.dtype not in (dt.float16, dt.float32):
+        raise CodegenError(f"Matmul.{what} with a scalar needs a float16 or float32 operand, not {t.dtype.name}")
+    return cast(value, t.dtype) if isinstance(value, Scalar) else to_scalar(value, t.dtype)
+
+
+def asc_global_tensor(mm: Matmul, dtype: dt.DataType) -> GlobalTensor:
+    """A GlobalTensor of `dtype` over this core's slice of the workspace (set_workspace's from its start),
+    where the Model leaves what get_tensor_c() and iterate_n_batch return."""
+    from ..basic.sys_var import get_block_idx
+
+    out = GlobalTensor()
+    if mm.user_workspace is not None:
+        out.set_global_buffer(mm.user_workspace.reinterpret(dtype))
+    else:
+        base = mm.workspace.reinterpret(dtype)
+        out.set_global_buffer(base + get_block_idx() * (WORKSPACE_BLOCK // dtype.sizeof()))
+    return out
+
+
+@builtin
+def get_matmul_api_tiling(mm_cfg: Any, l1_size: Any = None, a_type: Any = None, b_type: Any = None,
+                          c_type: Any = None, bias_type: Any = None) -> MatmulApiStaticTiling:  # fmt: skip
+    """``GetMatmulApiTiling<A, B, C, Bias>(mmCFG, l1Size)``: the tiling fields fixed at compile time by the
+    configuration's shapes (single-core and basic sizes; -1 where the configuration leaves them open), for
+    Matmul's matmul_config. l1_size is the L1 the Matmul may use (default: all of it, 512 KiB)."""
+    if not isinstance(mm_cfg, MatmulConfig):
+        raise CodegenError(f"get_matmul_api_tiling: mm_cfg must be an asc.adv.MatmulConfig, got "
+                           f"{type(mm_cfg).__name__}")  # fmt: skip
+    for name, t in (("a_type", a_type), ("b_type", b_type), ("c_type", c_type)):
+        if not isinstance(t, MatmulType):
+            raise CodegenError(f"get_matmul_api_tiling: {name} must be an asc.adv.MatmulType, got {type(t).__name__}")
+    if l1_size is None:
+        l1_size = 512 * 1024
+    if isinstance(l1_size, bool) or not isinstance(l1_size, int) or not 0 < l1_size <= 512 * 1024:
+        raise CodegenError(f"get_matmul_api_tiling: l1_size must be a compile-time int in (0, 524288], got "
+                           f"{l1_size!r}")  # fmt: skip
+    c = mm_cfg
+
+    def known(v: int) -> int:
+        return v if v > 0 else -1
+
+    values = {
+        "m": known(c.single_core_m), "n": known(c.single_core_n), "k_a": known(c.single_core_k),
+        "k_b": known(c.single_core_k), "single_core_m": known(c.single_core_m),
+        "single_core_n": known(c.single_core_n), "single_core_k": known(c.single_core_k),
+        "base_m": known(c.basic_m), "base_n": known(c.basic_n), "base_k": known(c.basic_k),
+        "step_m": known(c.step_m), "step_n": known(c.step_n), "share_l1_size": l1_size,
+        "iterate_order": -1 if c.iterate_order == 2 else c.iterate_order,
+    }  # fmt: skip
+    out = MatmulApiStaticTiling.__new__(MatmulApiStaticTiling)
+    for name, f in MatmulApiStaticTiling._fields:
+        object.__setattr__(out, name, values.get(name, f.default))
+    object.__setattr__(out, "_in_kernel", False)
+    object.__setattr__(out, "cfg", c)
+    object.__setattr__(out, "l1_size", l1_size)
+    object.__setattr__(out, "types", (a_type, b_type, c_type, bias_type or c_type))
+    return out
 
 
 _BATCH_FORM_1 = ("batch_a", "batch_b", "en_sequential_write", "matrix_stride_a", "matrix_stride_b",
@@ -345,6 +731,9 @@ class _Iterator:
 
         return total, begin
 
+    def __asc_loop_end__(self) -> None:
+        self.mm.current = None  # the block was the loop body's: after the loop there is none to read
+
 
 def _counts_and_total(mm: Matmul) -> tuple:
     counts = mm._call(_block_counts)
@@ -390,16 +779,41 @@ def register_matmul(pipe: Any, workspace: Any, matmul: Any, tiling: Any = None) 
         for prefix, t in (("a", matmul.a_type), ("b", matmul.b_type), ("c", matmul.c_type), ("bias", matmul.bias_type)):
             attrs.update({f"{prefix}_position": int(t.position), f"{prefix}_format": int(t.format),
                           f"{prefix}_dtype": t.dtype.code, f"{prefix}_trans": int(bool(t.is_trans))})  # fmt: skip
+        if matmul.config is not None:  # the Matmul object's template configuration, member by member
+            attrs["config"] = ",".join(str(v) for _, v in matmul.config.members())
+            attrs["static_l1"] = matmul.static_tiling.l1_size if matmul.static_tiling is not None else 0
+        # the batch layouts (LayoutMode) of A, B and C: MatmulType's LAYOUT template argument
+        attrs["layouts"] = ",".join(str(int(t.layout or 0)) for t in (matmul.a_type, matmul.b_type, matmul.c_type))
     builder.op("matmul.server", operands, attrs)
 
 
+def _set_hf32(mm: Matmul, enable: Any, trans_mode: Any) -> None:
+    from ..basic.cube_extras import set_hf32_mode, set_hf32_trans_mode
+
+    set_hf32_mode(enable)
+    set_hf32_trans_mode(trans_mode if isinstance(trans_mode, Scalar) else bool(trans_mode))
+
+
+def _offset_of_block(mm: Matmul, fields: tuple) -> None:
+    m0, n0, cm, cn, _ = mm.current
+    builder = current_builder()
+    for var, value in zip(fields, (m0 * mm.c_row + n0, m0, n0, cm, cn)):
+        builder.op("assign", [var.handle, cast(value, dt.int32).handle])
+
+
 from .matmul_kernels import (  # noqa: E402
+    WORKSPACE_BLOCK,
+    _batch_to_ub,
     _begin_block,
+    _bias_from_ub,
     _block_counts,
     _block_to_gm,
     _block_to_ub,
+    _block_to_workspace,
     _iterate_all,
+    _iterate_all_to_ub,
     _iterate_batch,
+    _iterate_n_batch,
 )
 
-__all__ = ["Matmul", "MatmulConfig", "MatmulType", "register_matmul"]
+__all__ = ["Matmul", "MatmulConfig", "MatmulType", "MatrixOffset", "get_matmul_api_tiling", "register_matmul"]

@@ -16,6 +16,23 @@ from asc.runtime.jit import jit
 
 WORKSPACE_ZEROS = 15 * 1024 * 1024  # the workspace's last MiB is never written: zeros for L1 padding
 WORKSPACE_BLOCK = 256 * 1024  # bytes of workspace per vector core for get_tensor_c
+WORKSPACE_BIAS = 14 * 1024 * 1024  # a LocalTensor bias staged here, 16 KiB per core
+QUANT_L1 = 458752  # L1 byte address of a block's quant vector words (after A, B and the bias row)
+
+
+def _quant_mode(mm):
+    """The fixpipe quant mode set_quant_scalar / set_quant_vector select for this Matmul's dtypes, or None."""
+    if mm.quant is None:
+        return None
+    a, c = mm.a_type.dtype, mm.c_type.dtype
+    vector = mm.quant[0] == "vector"
+    if a == asc.int8 and c == asc.float16:
+        return asc.QuantModes.VDEQF16 if vector else asc.QuantModes.DEQF16
+    if a == asc.int8 and c == asc.int8:
+        return asc.QuantModes.VREQ8 if vector else asc.QuantModes.REQ8
+    if a in (asc.float16, asc.bfloat16) and c == asc.int8:
+        return asc.QuantModes.VQF322B8_PRE if vector else asc.QuantModes.QF322B8_PRE
+    return None
 
 
 @jit
@@ -66,8 +83,11 @@ def _compute(mm, a_gm, b_gm, bias_at, m0, n0, cm, cn):
         k1 = (ck + c0 - 1) // c0
         k16 = (ck + 15) // 16 * 16
         asc.pipe_barrier(asc.PipeID.PIPE_ALL)
-        # A^T (K x M) is loaded like B (K x N) and turned round the same way on its way to L0A
-        if mm.a_trans and c0 == 16:  # Nz: 16 x 16 fractals (k rows, m columns) to transpose into Zz
+        # A^T (K x M) is loaded like B (K x N) and turned round the same way on its way to L0A; a scalar A
+        # (set_tensor_a(scalar)) is no copy at all: L0A is filled with it below
+        if mm.a_is_scalar:
+            pass
+        elif mm.a_trans and c0 == 16:  # Nz: 16 x 16 fractals (k rows, m columns) to transpose into Zz
             asc.data_copy(a1, a_gm[k0 * mm.a_row + m0 :], asc.Nd2NzParams(1, ck, cm, 0, mm.a_row, k16, 1, 0))
         elif mm.a_trans and c0 == 8:
             _slabs_to_l1(mm, a1, a_gm[k0 * mm.a_row + m0 :], mm.a_row, ck, cm)
@@ -75,7 +95,9 @@ def _compute(mm, a_gm, b_gm, bias_at, m0, n0, cm, cn):
             asc.data_copy(a1, a_gm[k0 * mm.a_row + m0 :], asc.Nd2NzParams(1, ck, cm, 0, mm.a_row, k1 * 32, 1, 0))
         else:
             asc.data_copy(a1, a_gm[m0 * mm.a_row + k0 :], asc.Nd2NzParams(1, cm, ck, 0, mm.a_row, m1 * 16, 1, 0))
-        if mm.b_trans:
+        if mm.b_is_scalar:
+            pass
+        elif mm.b_trans:
             asc.data_copy(b1, b_gm[n0 * mm.b_row + k0 :], asc.Nd2NzParams(1, cn, ck, 0, mm.b_row, n1 * 16, 1, 0))
         elif c0 == 16:
             asc.data_copy(b1, b_gm[k0 * mm.b_row + n0 :], asc.Nd2NzParams(1, ck, cn, 0, mm.b_row, k16, 1, 0))
@@ -86,7 +108,9 @@ def _compute(mm, a_gm, b_gm, bias_at, m0, n0, cm, cn):
         asc.set_flag(asc.HardEvent.MTE2_MTE1, 0)
         asc.wait_flag(asc.HardEvent.MTE2_MTE1, 0)
         # L0A holds row block i's K fractals at i * k1.. (Zz)
-        if mm.a_trans and c0 == 16:  # row block i's K fractals are consecutive in A^T's Nz
+        if mm.a_is_scalar:  # every fractal of the block the scalar (512-byte blocks)
+            asc.init_const_value(a2, asc.InitConstValueParams(1, m1 * k1, 0, mm.a_scalar))
+        elif mm.a_trans and c0 == 16:  # row block i's K fractals are consecutive in A^T's Nz
             for i in range(m1):
                 asc.load_data(a2[i * k1 * frac :], a1, asc.LoadData2DParams(i * (k16 // 16), k1, 1, 0, 0, True, 0))
         elif mm.a_trans and c0 == 8:
@@ -104,7 +128,9 @@ def _compute(mm, a_gm, b_gm, bias_at, m0, n0, cm, cn):
         else:
             for i in range(m1):
                 asc.load_data(a2[i * k1 * frac :], a1[i * frac :], asc.LoadData2DParams(0, k1, m1, 0, 0, False, 0))
-        if mm.b_trans:
+        if mm.b_is_scalar:
+            asc.init_const_value(b2, asc.InitConstValueParams(1, k1 * n1, 0, mm.b_scalar))
+        elif mm.b_trans:
             for kk in range(k1):
                 asc.load_data(b2[kk * n1 * frac :], b1, asc.LoadData2DParams(kk * n1, n1, 1, 0, 0, False, 0))
         elif c0 == 16:
@@ -152,7 +178,7 @@ def _slabs_to_l1(mm, l1, gm, row, rows, cols):
 def _mmad_first(mm, bias_at, c1, a2, b2, acc_dt, n0, cm, cn, ck):
     """The first K step: L0C = bias + A x B when the bias is set (at run time), else A x B."""
     if mm.bias_flag != 0:
-        bias1 = asc.LocalTensor(acc_dt, asc.TPosition.C1, 393216, 1024)
+        bias1 = asc.LocalTensor(mm.bias_gm.dtype, asc.TPosition.C1, 393216, 1024)  # C1 -> C2 converts a half bias
         bt = asc.LocalTensor(acc_dt, asc.TPosition.C2, 0, 256)
         asc.data_copy(
             bias1, mm.bias_gm[bias_at + n0 :], asc.Nd2NzParams(1, 1, cn, 0, cn, 1, 1, 0)
@@ -168,18 +194,29 @@ def _mmad_first(mm, bias_at, c1, a2, b2, acc_dt, n0, cm, cn, ck):
 
 
 @jit
-def _fixpipe_out(mm, dst, c1, cm, cn, row, atomic):
-    """L0C -> GM, rows `row` elements apart, converted to C's dtype; `atomic` 1, 2, 3 adds to / keeps the
+def _fixpipe_out(mm, dst, c1, n0, cm, cn, row, atomic):
+    """L0C -> GM, rows `row` elements apart, converted to C's dtype (quantised as set_quant_scalar /
+    set_quant_vector say, columns n0..n0 + cn of the quant vector); `atomic` 1, 2, 3 adds to / keeps the
     max / min of what GM holds (en_atomic)."""
     m1 = (cm + 15) // 16
     quant = asc.QuantModes.F322F16 if mm.c_type.dtype == asc.float16 else asc.QuantModes.NoQuant
+    mode = _quant_mode(mm)
     if atomic == 1:
         asc.set_atomic_add(mm.c_type.dtype)
     elif atomic == 2:
         asc.set_atomic_max(mm.c_type.dtype)
     elif atomic == 3:
         asc.set_atomic_min(mm.c_type.dtype)
-    asc.fixpipe(dst, c1, asc.FixpipeParamsV220(cn, cm, m1 * 16, row, quant))
+    if mode is None:
+        asc.fixpipe(dst, c1, asc.FixpipeParamsV220(cn, cm, m1 * 16, row, quant))
+    elif mm.quant[0] == "scalar":
+        asc.fixpipe(dst, c1, asc.FixpipeParamsV220(cn, cm, m1 * 16, row, mode, deq_scalar=mm.quant[1]))
+    else:  # one quant word per column, staged in L1 (the uint64 words 32-byte blocks: 4 columns each)
+        words = asc.LocalTensor(asc.uint64, asc.TPosition.A1, QUANT_L1, 1024)
+        asc.data_copy(words, mm.quant[1][n0:], (cn + 3) // 4 * 4)
+        asc.set_flag(asc.HardEvent.MTE2_FIX, 2)
+        asc.wait_flag(asc.HardEvent.MTE2_FIX, 2)
+        asc.fixpipe(dst, c1, words, asc.FixpipeParamsV220(cn, cm, m1 * 16, row, mode))
     if atomic != 0:
         asc.set_atomic_none()
     asc.pipe_barrier(asc.PipeID.PIPE_ALL)
@@ -198,7 +235,7 @@ def _iterate_all(mm, a_gm, b_gm, bias_at, c_gm, atomic):
             cm = min(t.base_m, sm - m0)
             cn = min(t.base_n, sn - n0)
             c1 = _compute(mm, a_gm, b_gm, bias_at, m0, n0, cm, cn)
-            _fixpipe_out(mm, c_gm[m0 * mm.c_row + n0 :], c1, cm, cn, mm.c_row, atomic)
+            _fixpipe_out(mm, c_gm[m0 * mm.c_row + n0 :], c1, n0, cm, cn, mm.c_row, atomic)
 
 
 @jit
@@ -208,7 +245,10 @@ def _begin_block(mm, count, m_iter, n_iter):
     sm, sn, sk = _shape(mm)
     mi = count % m_iter
     ni = count // m_iter
-    if t.iterate_order == 1:
+    if mm.config_order == 1:
+        mi = count // n_iter
+        ni = count % n_iter
+    elif mm.config_order is None and t.iterate_order == 1:
         mi = count // n_iter
         ni = count % n_iter
     m0 = mi * t.base_m
@@ -222,9 +262,9 @@ def _begin_block(mm, count, m_iter, n_iter):
 def _block_to_gm(mm, c_gm, sequential, atomic):
     m0, n0, cm, cn, c1 = mm.current
     if sequential:
-        _fixpipe_out(mm, c_gm, c1, cm, cn, cn, atomic)
+        _fixpipe_out(mm, c_gm, c1, n0, cm, cn, cn, atomic)
     else:
-        _fixpipe_out(mm, c_gm[m0 * mm.c_row + n0 :], c1, cm, cn, mm.c_row, atomic)
+        _fixpipe_out(mm, c_gm[m0 * mm.c_row + n0 :], c1, n0, cm, cn, mm.c_row, atomic)
 
 
 @jit
@@ -233,7 +273,7 @@ def _block_to_ub(mm, ub):
     m0, n0, cm, cn, c1 = mm.current
     ws = asc.GlobalTensor()
     ws.set_global_buffer(mm.workspace.reinterpret(ub.dtype) + asc.get_block_idx() * (WORKSPACE_BLOCK // 4))
-    _fixpipe_out(mm, ws, c1, cm, cn, cn, 0)
+    _fixpipe_out(mm, ws, c1, n0, cm, cn, cn, 0)
     asc.data_copy(ub, ws, cm * cn)
     asc.set_flag(asc.HardEvent.MTE2_V, 0)
     asc.wait_flag(asc.HardEvent.MTE2_V, 0)
@@ -250,3 +290,72 @@ def _iterate_batch(mm, c_gm, batch_a, batch_b, steps, atomic):
         ia = i // (batch_c // batch_a)
         ib = i // (batch_c // batch_b)
         _iterate_all(mm, mm.a_gm[ia * step_a :], mm.b_gm[ib * step_b :], i * step_bias, c_gm[i * step_c :], atomic)
+
+
+@jit
+def _block_to_workspace(mm, out):
+    """get_tensor_c(): the current block, dense (cn per row), into `out` (this core's workspace slice)."""
+    m0, n0, cm, cn, c1 = mm.current
+    _fixpipe_out(mm, out, c1, n0, cm, cn, cn, 0)
+
+
+@jit
+def _iterate_all_to_ub(mm, ub):
+    """iterate_all into a LocalTensor: each block through the workspace into its place in the dense
+    singleCoreM x singleCoreN result in the Unified Buffer (rows singleCoreN apart)."""
+    t = mm.tiling
+    sm, sn, sk = _shape(mm)
+    m_iter, n_iter = _block_counts(mm)
+    ws = asc.GlobalTensor()
+    ws.set_global_buffer(mm.workspace.reinterpret(ub.dtype) + asc.get_block_idx() * (WORKSPACE_BLOCK // 4))
+    for mi in range(m_iter):
+        for ni in range(n_iter):
+            m0 = mi * t.base_m
+            n0 = ni * t.base_n
+            cm = min(t.base_m, sm - m0)
+            cn = min(t.base_n, sn - n0)
+            c1 = _compute(mm, mm.a_gm, mm.b_gm, 0, m0, n0, cm, cn)
+            _fixpipe_out(mm, ws[m0 * sn + n0 :], c1, n0, cm, cn, sn, 0)
+    asc.data_copy(ub, ws, sm * sn)
+    asc.set_flag(asc.HardEvent.MTE2_V, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_V, 0)
+
+
+@jit
+def _bias_from_ub(mm, bias_ub):
+    """set_bias(LocalTensor): the UB row (singleCoreN elements, so set_bias after set_tail / set_single_shape)
+    copied to this core's bias slot in the workspace, from where the cube path reads it as it reads a GM
+    bias; returns that GlobalTensor."""
+    staged = asc.GlobalTensor()
+    staged.set_global_buffer(mm.workspace.reinterpret(bias_ub.dtype) + (WORKSPACE_BIAS // bias_ub.dtype.sizeof())
+                             + asc.get_block_idx() * (16384 // bias_ub.dtype.sizeof()))  # fmt: skip
+    asc.set_flag(asc.HardEvent.V_MTE3, 0)
+    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
+    sm, sn, sk = _shape(mm)  # the row this core's share reads: singleCoreN elements, exactly
+    asc.data_copy_pad(staged, bias_ub, asc.DataCopyExtParams(1, sn * bias_ub.dtype.sizeof(), 0, 0, 0))
+    asc.set_flag(asc.HardEvent.MTE3_MTE2, 0)
+    asc.wait_flag(asc.HardEvent.MTE3_MTE2, 0)
+    return staged
+
+
+@jit
+def _iterate_n_batch(mm, ws, batch_loop, batch_a, batch_b, steps):
+    """batch_loop iterate_batch calls; call l reads A from matrix l * batch_a, B from l * batch_b and writes
+    its max(batch_a, batch_b) results one after another into the workspace `ws` (step_c apart)."""
+    step_a, step_b, step_c, step_bias = steps
+    batch_c = max(batch_a, batch_b)
+    for loop in range(batch_loop):
+        for i in range(batch_c):
+            ia = loop * batch_a + i // (batch_c // batch_a)
+            ib = loop * batch_b + i // (batch_c // batch_b)
+            _iterate_all(mm, mm.a_gm[ia * step_a :], mm.b_gm[ib * step_b :], i * step_bias,
+                         ws[(loop * batch_c + i) * step_c :], 0)  # fmt: skip
+
+
+@jit
+def _batch_to_ub(mm, batch_a, batch_b, group, local):
+    """get_batch_tensor_c(local, ...): the group of iterate_n_batch's results at `group` into `local`."""
+    sm, sn, sk = _shape(mm)
+    asc.data_copy(local, group, max(batch_a, batch_b) * sm * sn)
+    asc.set_flag(asc.HardEvent.MTE2_V, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_V, 0)

@@ -61,6 +61,59 @@ class TCubeTiling(Struct):
     batch_num = Field(_I32, 0, "BatchNum")
 
 
+class MatmulApiStaticTiling(Struct):
+    """What get_matmul_api_tiling fixes at compile time: TCubeTiling's fields that a MatmulConfig's shape
+    determines (-1 where it does not), with the configuration itself in `cfg`. Given to Matmul as its
+    matmul_config, it is the Ascend C Matmul object's template argument."""
+
+    used_core_num = Field(_I32, -1, "usedCoreNum")
+    m = Field(_I32, -1, "M")
+    n = Field(_I32, -1, "N")
+    k_a = Field(_I32, -1, "Ka")
+    k_b = Field(_I32, -1, "Kb")
+    single_core_m = Field(_I32, -1, "singleCoreM")
+    single_core_n = Field(_I32, -1, "singleCoreN")
+    single_core_k = Field(_I32, -1, "singleCoreK")
+    base_m = Field(_I32, -1, "baseM")
+    base_n = Field(_I32, -1, "baseN")
+    base_k = Field(_I32, -1, "baseK")
+    depth_a1 = Field(_I32, -1, "depthA1")
+    depth_b1 = Field(_I32, -1, "depthB1")
+    step_m = Field(_I32, -1, "stepM")
+    step_n = Field(_I32, -1, "stepN")
+    is_bias = Field(_I32, -1, "isBias")
+    trans_length = Field(_I32, -1, "transLength")
+    iterate_order = Field(_I32, -1, "iterateOrder")
+    share_mode = Field(_I32, -1, "shareMode")
+    share_l1_size = Field(_I32, -1, "shareL1Size")
+    share_l0c_size = Field(_I32, -1, "shareL0CSize")
+    share_ub_size = Field(_I32, -1, "shareUbSize")
+    step_k_a = Field(_I32, -1, "stepKa")
+    step_k_b = Field(_I32, -1, "stepKb")
+    depth_a_l1_cache_ub = Field(_I32, -1, "depthAL1CacheUB")
+    depth_b_l1_cache_ub = Field(_I32, -1, "depthBL1CacheUB")
+    db_l0a = Field(_I32, -1, "dbL0A")
+    db_l0b = Field(_I32, -1, "dbL0B")
+    db_l0c = Field(_I32, -1, "dbL0C")
+    a_layout_info_b = Field(_I32, -1, "ALayoutInfoB")
+    a_layout_info_s = Field(_I32, -1, "ALayoutInfoS")
+    a_layout_info_n = Field(_I32, -1, "ALayoutInfoN")
+    a_layout_info_g = Field(_I32, -1, "ALayoutInfoG")
+    a_layout_info_d = Field(_I32, -1, "ALayoutInfoD")
+    b_layout_info_b = Field(_I32, -1, "BLayoutInfoB")
+    b_layout_info_s = Field(_I32, -1, "BLayoutInfoS")
+    b_layout_info_n = Field(_I32, -1, "BLayoutInfoN")
+    b_layout_info_g = Field(_I32, -1, "BLayoutInfoG")
+    b_layout_info_d = Field(_I32, -1, "BLayoutInfoD")
+    c_layout_info_b = Field(_I32, -1, "CLayoutInfoB")
+    c_layout_info_s1 = Field(_I32, -1, "CLayoutInfoS1")
+    c_layout_info_n = Field(_I32, -1, "CLayoutInfoN")
+    c_layout_info_g = Field(_I32, -1, "CLayoutInfoG")
+    c_layout_info_s2 = Field(_I32, -1, "CLayoutInfoS2")
+    batch_num = Field(_I32, -1, "BatchNum")
+    mx_type_para = Field(_I32, -1, "mxTypePara")
+
+
 # SoftMax's and RmsNorm's tilings (Ascend C SoftMaxTiling / RmsNormTiling, uint32 fields there; pyasc declares
 # them int32, the same bytes for every valid value). asc.lib.host's softmax_tiling_func and
 # get_rms_norm_tiling_info fill them; the adv functions read the shape from them when the tensors carry none.

@@ -278,6 +278,12 @@ class BatchMode(IntEnum):  # Matmul options
     SINGLE_LARGE_THAN_L1 = 3
 
 
+class BatchOutMode(IntEnum):  # how IterateNBatch lays its batches out (MatmulConfig.batch_out_mode)
+    SINGLE_BATCH = 0
+    MULTI_BATCH = 1
+    DYNAMIC = 2
+
+
 class IterateMode(IntEnum):
     ITERATE_MODE_NORMAL = 1
     ITERATE_MODE_ALL = 2

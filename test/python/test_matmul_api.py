@@ -1,0 +1,593 @@
+"""The rest of asc.adv.Matmul's API (pyasc's, Ascend C's semantics) in mix
+kernels, against numpy: scalar operands, set_single_shape, the
+(de)quantisation of set_quant_scalar / set_quant_vector, HF32, get_tensor_c()
+returning the block's place in the workspace, async_get_tensor_c,
+get_offset_c, iterate_all into the Unified Buffer, a bias from the Unified
+Buffer, iterate_n_batch with get_batch_tensor_c, the configurations (which
+must not change the result, only the emitted template argument; a configured
+iterate order changes the block order) and the errors."""
+
+import numpy as np
+import pytest
+from test_cube_extras import hf32
+from test_fixpipe_quant import quant_word
+from test_fixpipe_quant import reference as quant_reference
+
+import asc
+import asc.lib.runtime as rt
+from asc._ffi import ffi, last_error, lib
+
+from kernels import ascendc_source
+from test_matmul_adv import WORKSPACE, operands, reference, tiling_for
+
+Q = asc.QuantModes
+
+
+def _types(a_dtype, c_dtype):
+    """A, B and C in GM, ND."""
+    return (asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, a_dtype),
+            asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, a_dtype),
+            asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, c_dtype))  # fmt: skip
+
+
+# ---- scalar operands and set_single_shape ----------------------------------------------------------------------
+@asc.jit
+def scalar_operand(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress, t: asc.adv.TCubeTiling,
+                   ws: asc.GlobalAddress, value: float, WHICH: asc.ConstExpr[int]):  # fmt: skip
+    a_gm, b_gm, c_gm = asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor()
+    a_gm.set_global_buffer(a)
+    b_gm.set_global_buffer(b)
+    c_gm.set_global_buffer(c)
+    mm = asc.adv.Matmul(*_types(a.dtype, c.dtype))
+    asc.adv.register_matmul(asc.TPipe(), ws, mm, t)
+    if asc.get_block_idx() == 0:
+        mm.set_tensor_a(a_gm)
+        mm.set_tensor_b(b_gm)
+        if WHICH == 0:
+            mm.set_tensor_a(value)  # every element of A is `value`
+        else:
+            mm.set_tensor_b(value)
+        mm.iterate_all(c_gm)
+        mm.end()
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32], ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("which", [0, 1], ids=["a", "b"])
+def test_scalar_operand_is_a_constant_matrix(dtype, which, rng):
+    m, n, k = 40, 48, 72
+    a, b = operands(rng, dtype, m, n, k)
+    value = 1.5
+    t = tiling_for(m, n, k, 1, dtype)
+    c = np.zeros((m, n), np.float32)
+    scalar_operand[1, rt.current_stream()](a, b, c, t, np.zeros(WORKSPACE, np.uint8), value, which)
+    if which == 0:
+        want = reference(np.full((m, k), value, dtype), b)
+    else:
+        want = reference(a, np.full((k, n), value, dtype))
+    np.testing.assert_allclose(c, want, rtol=1e-6, atol=1e-3)
+
+
+@asc.jit
+def single_shape(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress, t: asc.adv.TCubeTiling,
+                 ws: asc.GlobalAddress, m: int, n: int, k: int):  # fmt: skip
+    a_gm, b_gm, c_gm = asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor()
+    a_gm.set_global_buffer(a)
+    b_gm.set_global_buffer(b)
+    c_gm.set_global_buffer(c)
+    mm = asc.adv.Matmul(*_types(a.dtype, c.dtype))
+    asc.adv.register_matmul(asc.TPipe(), ws, mm, t)
+    if asc.get_block_idx() == 0:
+        mm.set_tensor_a(a_gm)
+        mm.set_tensor_b(b_gm)
+        mm.set_single_shape(m, n, k)
+        mm.iterate_all(c_gm)
+        mm.end()
+
+
+def test_set_single_shape_computes_that_corner(rng):
+    big_m, big_n, big_k = 64, 80, 96
+    a, b = operands(rng, np.float16, big_m, big_n, big_k)
+    t = tiling_for(big_m, big_n, big_k, 1, np.float16)
+    c = np.full((big_m, big_n), -7, np.float32)
+    m, n, k = 33, 50, 40
+    single_shape[1, rt.current_stream()](a, b, c, t, np.zeros(WORKSPACE, np.uint8), m, n, k)
+    np.testing.assert_allclose(c[:m, :n], reference(a[:m, :k], b[:k, :n]), rtol=1e-6, atol=1e-3)
+    assert (c[m:, :] == -7).all() and (c[:, n:] == -7).all()
+
+
+# ---- quantisation and HF32 ----------------------------------------------------------------------------------------
+@asc.jit
+def quantised(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress, t: asc.adv.TCubeTiling,
+              ws: asc.GlobalAddress, words: asc.GlobalAddress, WORD: asc.ConstExpr[int],
+              VECTOR: asc.ConstExpr[bool]):  # fmt: skip
+    a_gm, b_gm, c_gm, q_gm = asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor()
+    a_gm.set_global_buffer(a)
+    b_gm.set_global_buffer(b)
+    c_gm.set_global_buffer(c)
+    q_gm.set_global_buffer(words)
+    mm = asc.adv.Matmul(*_types(a.dtype, c.dtype))
+    asc.adv.register_matmul(asc.TPipe(), ws, mm, t)
+    if asc.get_block_idx() == 0:
+        if VECTOR:
+            mm.set_quant_vector(q_gm)
+        else:
+            mm.set_quant_scalar(WORD)
+        mm.set_tensor_a(a_gm)
+        mm.set_tensor_b(b_gm)
+        mm.iterate_all(c_gm)
+        mm.end()
+
+
+QUANT_CASES = [(np.int8, np.float16, Q.DEQF16), (np.int8, np.int8, Q.REQ8), (np.float16, np.int8, Q.QF322B8_PRE)]
+VECTOR_OF = {Q.DEQF16: Q.VDEQF16, Q.REQ8: Q.VREQ8, Q.QF322B8_PRE: Q.VQF322B8_PRE}
+
+
+@pytest.mark.parametrize("case", QUANT_CASES, ids=lambda c: c[2].name)
+@pytest.mark.parametrize("vector", [False, True], ids=["scalar", "vector"])
+def test_quantised_output(case, vector, rng):
+    in_dtype, out_dtype, mode = case
+    m, n, k = 40, 64, 48  # N a multiple of 4: the quant words are copied in 32-byte blocks
+    if in_dtype == np.int8:
+        a = rng.integers(-128, 128, (m, k)).astype(np.int8)
+        b = rng.integers(-128, 128, (k, n)).astype(np.int8)
+        product = a.astype(np.int32) @ b.astype(np.int32)
+    else:
+        a = rng.uniform(-4, 4, (m, k)).astype(np.float16)
+        b = rng.uniform(-4, 4, (k, n)).astype(np.float16)
+        product = (a.astype(np.float64) @ b.astype(np.float64)).astype(np.float32)
+    scale = 2.0**-10 if in_dtype == np.int8 else 0.5
+    if vector:
+        words = np.asarray([quant_word(scale * (1 + j % 3)) for j in range(n)], np.uint64)
+    else:
+        words = np.asarray([quant_word(scale)] * n, np.uint64)
+    t = tiling_for(m, n, k, 1, in_dtype, fix=(16, 32, -1))
+    c = np.zeros((m, n), out_dtype)
+    quantised[1, rt.current_stream()](a, b, c, t, np.zeros(WORKSPACE, np.uint8), words, int(words[0]), vector)
+    want = quant_reference(product, VECTOR_OF[mode] if vector else mode, words, False, out_dtype)
+    np.testing.assert_array_equal(c, want)
+
+
+@asc.jit
+def hf32_matmul(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress, t: asc.adv.TCubeTiling,
+                ws: asc.GlobalAddress, TRANS: asc.ConstExpr[int]):  # fmt: skip
+    a_gm, b_gm, c_gm = asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor()
+    a_gm.set_global_buffer(a)
+    b_gm.set_global_buffer(b)
+    c_gm.set_global_buffer(c)
+    mm = asc.adv.Matmul(*_types(a.dtype, c.dtype))
+    asc.adv.register_matmul(asc.TPipe(), ws, mm, t)
+    if asc.get_block_idx() == 0:
+        mm.set_hf32(True, TRANS)
+        mm.set_tensor_a(a_gm)
+        mm.set_tensor_b(b_gm)
+        mm.iterate_all(c_gm)
+        mm.set_hf32(False)
+        mm.end()
+
+
+cube_hf32_matmul = asc.jit(matmul_cube_only=True)(hf32_matmul.fn)
+
+
+def test_hf32_in_a_mix_kernel_is_not_emitted():
+    kernel = hf32_matmul.compile(np.zeros(1, np.float32), np.zeros(1, np.float32), np.zeros(1, np.float32),
+                                 asc.adv.TCubeTiling(), np.zeros(1, np.uint8), 0)  # fmt: skip
+    size = ffi.new("size_t*")
+    assert lib.asc_kernel_source(kernel.handle, ffi.NULL, 0, size) == lib.ASC_ERR_UNSUPPORTED
+    message, file, line, _ = last_error()
+    assert "SetHF32 exists in cube-only kernels only" in message and file.endswith("test_matmul_api.py")
+
+
+@pytest.mark.parametrize("trans", [0, 1])
+def test_set_hf32_rounds_the_float32_operands(trans, rng):
+    """In a cube-only kernel, where Ascend C has SetHF32 (a mix kernel computes it the same on the Model; the
+    emitter refuses it there)."""
+    m, n, k = 33, 40, 24
+    a = rng.uniform(-2, 2, (m, k)).astype(np.float32)
+    b = rng.uniform(-2, 2, (k, n)).astype(np.float32)
+    t = tiling_for(m, n, k, 1, np.float32)
+    c = np.zeros((m, n), np.float32)
+    cube_hf32_matmul[1, rt.current_stream()](a, b, c, t, np.zeros(WORKSPACE, np.uint8), trans)
+    want = hf32(a, trans).astype(np.float64) @ hf32(b, trans).astype(np.float64)
+    np.testing.assert_allclose(c, want, rtol=1e-5, atol=1e-5)
+    plain = a.astype(np.float64) @ b.astype(np.float64)
+    assert np.abs(c - plain).max() > 1e-4  # HF32 made a difference
+
+
+# ---- reading blocks: get_tensor_c(), async_get_tensor_c, get_offset_c, the Unified Buffer ------------------------
+@asc.jit
+def blocks_out(a: asc.GlobalAddress, b: asc.GlobalAddress, seq: asc.GlobalAddress, offsets: asc.GlobalAddress,
+               t: asc.adv.TCubeTiling, ws: asc.GlobalAddress, HOW: asc.ConstExpr[int]):  # fmt: skip
+    """Each block, dense, one after another into `seq`: HOW 0 through get_tensor_c()'s GlobalTensor, 1 through
+    async_get_tensor_c into the UB; each block's get_offset_c into `offsets` (5 int32 each)."""
+    a_gm, b_gm, seq_gm, off_gm = asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor()
+    a_gm.set_global_buffer(a)
+    b_gm.set_global_buffer(b)
+    seq_gm.set_global_buffer(seq)
+    off_gm.set_global_buffer(offsets)
+    pipe = asc.TPipe()
+    buf = asc.TBuf(asc.TPosition.VECCALC)
+    pipe.init_buffer(buf, 4 * t.base_m * t.base_n)
+    ub = buf.get(asc.float32)
+    mm = asc.adv.Matmul(*_types(a.dtype, seq.dtype))
+    asc.adv.register_matmul(pipe, ws, mm, t)
+    if asc.get_block_idx() == 0:
+        mm.set_tensor_a(a_gm)
+        mm.set_tensor_b(b_gm)
+        with mm.iterate() as count:
+            where = mm.get_offset_c()
+            size = where.height * where.width
+            if HOW == 0:
+                block = mm.get_tensor_c(sync=False)
+                asc.data_copy(ub, block, size)
+            else:
+                mm.async_get_tensor_c(ub)
+                mm.wait_get_tensor_c()
+            asc.set_flag(asc.HardEvent.MTE2_MTE3, 0)
+            asc.wait_flag(asc.HardEvent.MTE2_MTE3, 0)
+            asc.data_copy(seq_gm[count * t.base_m * t.base_n :], ub, size)
+            asc.set_flag(asc.HardEvent.MTE3_MTE2, 0)
+            asc.wait_flag(asc.HardEvent.MTE3_MTE2, 0)
+            off_gm.set_value(count * 5, where.offset)
+            off_gm.set_value(count * 5 + 1, where.row)
+            off_gm.set_value(count * 5 + 2, where.col)
+            off_gm.set_value(count * 5 + 3, where.height)
+            off_gm.set_value(count * 5 + 4, where.width)
+        mm.end()
+
+
+@pytest.mark.parametrize("how", [0, 1], ids=["get_tensor_c()", "async_get_tensor_c"])
+def test_blocks_and_their_offsets(how, rng):
+    m, n, k = 40, 64, 32
+    a, b = operands(rng, np.float16, m, n, k)
+    t = tiling_for(m, n, k, 1, np.float16, fix=(16, 32, -1))
+    seq = np.full(6 * 512, -1, np.float32)
+    offsets = np.full(6 * 5, -9, np.int32)
+    blocks_out[1, rt.current_stream()](a, b, seq, offsets, t, np.zeros(WORKSPACE, np.uint8), how)
+    full = reference(a, b)
+    for count, (mi, ni) in enumerate((mi, ni) for ni in range(2) for mi in range(3)):  # M first
+        rows, cols = min(16, m - 16 * mi), 32
+        got = seq[count * 512 : count * 512 + rows * cols].reshape(rows, cols)
+        np.testing.assert_allclose(got, full[16 * mi : 16 * mi + rows, 32 * ni : 32 * ni + cols], err_msg=str(count))
+        assert list(offsets[count * 5 : count * 5 + 5]) == [16 * mi * n + 32 * ni, 16 * mi, 32 * ni, rows, cols]
+
+
+@asc.jit
+def all_into_ub(a: asc.GlobalAddress, b: asc.GlobalAddress, bias: asc.GlobalAddress, c: asc.GlobalAddress,
+                t: asc.adv.TCubeTiling, ws: asc.GlobalAddress, n: int, size: int):  # fmt: skip
+    """The whole result into the UB (iterate_all(LocalTensor)) with a bias read from the UB, then to GM."""
+    a_gm, b_gm, bias_gm, c_gm = asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor()
+    a_gm.set_global_buffer(a)
+    b_gm.set_global_buffer(b)
+    bias_gm.set_global_buffer(bias)
+    c_gm.set_global_buffer(c)
+    pipe = asc.TPipe()
+    buf = asc.TBuf(asc.TPosition.VECCALC)
+    pipe.init_buffer(buf, 4 * size + 1024)
+    ub = buf.get(asc.float32)
+    bias_ub = buf.get(bias.dtype)[size * 4 // bias.dtype.sizeof() :]
+    mm = asc.adv.Matmul(*_types(a.dtype, c.dtype), bias=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND,
+                                                                             bias.dtype))  # fmt: skip
+    asc.adv.register_matmul(pipe, ws, mm, t)
+    if asc.get_block_idx() == 0:
+        asc.data_copy(bias_ub, bias_gm, n)
+        asc.set_flag(asc.HardEvent.MTE2_V, 0)
+        asc.wait_flag(asc.HardEvent.MTE2_V, 0)
+        mm.set_tensor_a(a_gm)
+        mm.set_tensor_b(b_gm)
+        mm.set_bias(bias_ub)
+        mm.iterate_all(ub)
+        asc.set_flag(asc.HardEvent.MTE2_MTE3, 0)
+        asc.wait_flag(asc.HardEvent.MTE2_MTE3, 0)
+        asc.data_copy(c_gm, ub, size)
+        mm.end()
+
+
+@pytest.mark.parametrize("bias_dtype", [np.float32, np.float16], ids=lambda d: np.dtype(d).name)
+def test_iterate_all_into_the_ub_with_a_ub_bias(bias_dtype, rng):
+    """A float16 bias is widened to the float32 bias table on its way from L1."""
+    m, n, k = 32, 48, 40
+    a, b = operands(rng, np.float16, m, n, k)
+    bias = (rng.integers(-20, 20, n) + 0.25).astype(bias_dtype)
+    t = tiling_for(m, n, k, 1, np.float16, bias=True, fix=(16, 16, -1))
+    c = np.zeros((m, n), np.float32)
+    all_into_ub[1, rt.current_stream()](a, b, bias, c, t, np.zeros(WORKSPACE, np.uint8), n, m * n)
+    np.testing.assert_allclose(c, reference(a, b, bias), rtol=1e-6, atol=1e-3)
+
+
+# ---- iterate_n_batch and get_batch_tensor_c -----------------------------------------------------------------------
+@asc.jit
+def n_batch(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress, t: asc.adv.TCubeTiling,
+            ws: asc.GlobalAddress, results: asc.GlobalAddress, LOOPS: asc.ConstExpr[int], BATCH_A: asc.ConstExpr[int],
+            BATCH_B: asc.ConstExpr[int], size: int):  # fmt: skip
+    """LOOPS iterate_batch calls into the workspace `results`; each group read back with get_batch_tensor_c
+    (the GlobalTensor form) and copied through the UB into C, one group after another."""
+    a_gm, b_gm, c_gm, r_gm = asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor()
+    a_gm.set_global_buffer(a)
+    b_gm.set_global_buffer(b)
+    c_gm.set_global_buffer(c)
+    r_gm.set_global_buffer(results)
+    pipe = asc.TPipe()
+    buf = asc.TBuf(asc.TPosition.VECCALC)
+    pipe.init_buffer(buf, 4 * size)
+    ub = buf.get(asc.float32)
+    nd, normal = asc.CubeFormat.ND, asc.LayoutMode.NORMAL
+    mm = asc.adv.Matmul(a=asc.adv.MatmulType(asc.TPosition.GM, nd, a.dtype, False, normal),
+                        b=asc.adv.MatmulType(asc.TPosition.GM, nd, b.dtype, False, normal),
+                        c=asc.adv.MatmulType(asc.TPosition.GM, nd, c.dtype, False, normal),
+                        matmul_config=asc.adv.get_normal_config(batch_loop=True))  # fmt: skip
+    asc.adv.register_matmul(pipe, ws, mm, t)
+    if asc.get_block_idx() == 0:
+        mm.set_workspace(r_gm)
+        mm.set_tensor_a(a_gm)
+        mm.set_tensor_b(b_gm)
+        mm.iterate_n_batch(LOOPS, BATCH_A, BATCH_B, False, sync=False)
+        for i in range(LOOPS):
+            group = mm.get_batch_tensor_c(BATCH_A, BATCH_B, sync=False)
+            asc.data_copy(ub, group, size)
+            asc.set_flag(asc.HardEvent.MTE2_MTE3, 0)
+            asc.wait_flag(asc.HardEvent.MTE2_MTE3, 0)
+            asc.data_copy(c_gm[i * size :], ub, size)
+            asc.set_flag(asc.HardEvent.MTE3_MTE2, 0)
+            asc.wait_flag(asc.HardEvent.MTE3_MTE2, 0)
+        mm.end()
+
+
+@pytest.mark.parametrize("batches", [(2, 2), (1, 2), (2, 1)], ids=["2x2", "1x2", "2x1"])
+def test_iterate_n_batch_groups(batches, rng):
+    m, n, k = 32, 32, 48
+    loops, batch_a, batch_b = 2, *batches
+    batch_c = max(batch_a, batch_b)
+    a = rng.integers(-4, 5, (loops * batch_a, m, k)).astype(np.float16)
+    b = rng.integers(-4, 5, (loops * batch_b, k, n)).astype(np.float16)
+    t = tiling_for(m, n, k, 1, np.float16, fix=(16, 16, -1))
+    c = np.zeros((loops * batch_c, m, n), np.float32)
+    results = np.zeros(loops * batch_c * m * n, np.float32)
+    n_batch[1, rt.current_stream()](a, b, c, t, np.zeros(WORKSPACE, np.uint8), results, loops, batch_a, batch_b,
+                                    batch_c * m * n)  # fmt: skip
+    for loop in range(loops):
+        for i in range(batch_c):
+            ia = loop * batch_a + i // (batch_c // batch_a)
+            ib = loop * batch_b + i // (batch_c // batch_b)
+            np.testing.assert_allclose(c[loop * batch_c + i], reference(a[ia], b[ib]), err_msg=f"{loop}, {i}")
+    np.testing.assert_array_equal(results, c.ravel())  # the groups were left in set_workspace's buffer
+
+
+# ---- configurations -----------------------------------------------------------------------------------------------
+@asc.jit
+def configured(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress, seq: asc.GlobalAddress,
+               t: asc.adv.TCubeTiling, ws: asc.GlobalAddress, CFG: asc.ConstExpr[int]):  # fmt: skip
+    a_gm, b_gm, c_gm, seq_gm = asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor()
+    a_gm.set_global_buffer(a)
+    b_gm.set_global_buffer(b)
+    c_gm.set_global_buffer(c)
+    seq_gm.set_global_buffer(seq)
+    a_type, b_type, c_type = _types(a.dtype, c.dtype)
+    if CFG == 0:
+        cfg = asc.adv.get_normal_config()
+    elif CFG == 1:
+        cfg = asc.adv.get_mdl_config()
+    elif CFG == 2:
+        cfg = asc.adv.get_basic_config(16, 32, 32)
+    elif CFG == 3:
+        cfg = asc.adv.get_special_basic_config(16, 32, 32, 40, 64, 32, 1, 1)
+    elif CFG == 4:
+        cfg = asc.adv.get_special_mdl_config()
+    elif CFG == 5:
+        cfg = asc.adv.get_ib_share_norm_config()
+    elif CFG == 6:
+        cfg = asc.adv.get_mm_config(asc.MatmulConfigMode.CONFIG_MDL, asc.adv.MatmulShapeParams(40, 64, 32, 16, 32, 32))
+    elif CFG == 7:
+        cfg = asc.adv.get_matmul_api_tiling(asc.adv.get_basic_config(16, 32, 32), 524288, a_type, b_type, c_type)
+    else:  # the tiling's order (M first) overridden: N first
+        cfg = asc.adv.MatmulConfig(iterate_order=asc.IterateOrder.ORDER_N)
+    mm = asc.adv.Matmul(a_type, b_type, c_type, matmul_config=cfg)
+    asc.adv.register_matmul(asc.TPipe(), ws, mm, t)
+    if asc.get_block_idx() == 0:
+        mm.set_tensor_a(a_gm)
+        mm.set_tensor_b(b_gm)
+        with mm.iterate() as count:
+            mm.get_tensor_c(c_gm)
+            mm.get_tensor_c(seq_gm[count * t.base_m * t.base_n :], en_sequential_write=True)
+        mm.end()
+
+
+CONFIGS = ["normal", "mdl", "basic", "special_basic", "special_mdl", "ib_share", "mm_config", "static_tiling",
+           "order_n"]  # fmt: skip
+
+
+@pytest.mark.parametrize("cfg", range(len(CONFIGS)), ids=CONFIGS)
+def test_configurations_compute_the_same_product(cfg, rng):
+    m, n, k = 40, 64, 32
+    a, b = operands(rng, np.float16, m, n, k)
+    t = tiling_for(m, n, k, 1, np.float16, fix=(16, 32, -1))
+    c = np.zeros((m, n), np.float32)
+    seq = np.full(6 * 512, -1, np.float32)
+    configured[1, rt.current_stream()](a, b, c, seq, t, np.zeros(WORKSPACE, np.uint8), cfg)
+    full = reference(a, b)
+    np.testing.assert_allclose(c, full, rtol=1e-6, atol=1e-3)
+    order_n = CONFIGS[cfg] == "order_n"
+    blocks = [(mi, ni) for mi in range(3) for ni in range(2)] if order_n else [(mi, ni) for ni in range(2)
+                                                                               for mi in range(3)]  # fmt: skip
+    for count, (mi, ni) in enumerate(blocks):
+        rows = min(16, m - 16 * mi)
+        got = seq[count * 512 : count * 512 + rows * 32].reshape(rows, 32)
+        np.testing.assert_allclose(got, full[16 * mi : 16 * mi + rows, 32 * ni : 32 * ni + 32])
+
+
+def test_the_configuration_is_the_matmul_objects_template_argument():
+    kernel = configured.compile(np.zeros(1, np.float16), np.zeros(1, np.float16), np.zeros(1, np.float32),
+                                np.zeros(1, np.float32), asc.adv.TCubeTiling(), np.zeros(1, np.uint8), 1)  # fmt: skip
+    text = ascendc_source(kernel)
+    assert "c.doMultiDataLoad = static_cast<decltype(c.doMultiDataLoad)>(1);" in text
+    assert "c.doNorm = static_cast<decltype(c.doNorm)>(0);" in text
+    assert "float, false>, asc_mm0_cfg> asc_mm0;" in text
+    static = configured.compile(np.zeros(1, np.float16), np.zeros(1, np.float16), np.zeros(1, np.float32),
+                                np.zeros(1, np.float32), asc.adv.TCubeTiling(), np.zeros(1, np.uint8), 7)  # fmt: skip
+    text = ascendc_source(static)
+    assert (
+        "GetMatmulApiTiling<" in text and "(asc_mm0_cfg, 524288);" in text and "asc_mm0_static_tiling> asc_mm0;" in text
+    )
+
+
+def test_config_getters_fill_ascend_cs_members():
+    # outside a kernel the getters are plain functions of compile-time values
+    mdl = asc.adv.get_mdl_config(do_mte2_preload=1)
+    assert (mdl.do_multi_data_load, mdl.do_norm, mdl.do_mte2_preload, mdl.en_unit_flag) == (1, 0, 1, 0)
+    basic = asc.adv.get_basic_config(128, 256, 64)
+    assert (basic.do_basic_block, basic.basic_m, basic.basic_n, basic.basic_k) == (1, 128, 256, 64)
+    sb = asc.adv.get_special_basic_config(128, 256, 64, 512, 512, 256, 2, 2)
+    assert (sb.do_special_basic_block, sb.single_core_m, sb.step_n) == (1, 512, 2)
+    assert asc.adv.get_ib_share_norm_config().do_ib_share_norm == 1
+    assert asc.adv.get_special_mdl_config().do_special_mdl == 1
+    mm = asc.adv.get_mm_config(asc.MatmulConfigMode.CONFIG_IBSHARE, asc.adv.MatmulBatchParams(True, 2, False),
+                               asc.adv.MatmulFuncParams(iterate_order=1))  # fmt: skip
+    assert (mm.do_ib_share_norm, mm.do_norm, mm.is_n_batch, mm.batch_mode, mm.iterate_order) == (1, 0, 1, 2, 1)
+    assert asc.adv.get_mm_config() == asc.adv.get_mm_config(asc.MatmulConfigMode.CONFIG_NORM)
+    with pytest.raises(asc.CodegenError, match="batch_mode must be one of"):
+        asc.adv.get_mm_config(asc.adv.MatmulBatchParams(True, 7))
+    with pytest.raises(asc.CodegenError, match="has no member 'do_magic'"):
+        asc.adv.MatmulConfig(do_magic=True)
+
+
+# ---- errors -------------------------------------------------------------------------------------------------------
+@asc.jit
+def tensor_c_too_early(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress, t: asc.adv.TCubeTiling,
+                       ws: asc.GlobalAddress, WHEN: asc.ConstExpr[int]):  # fmt: skip
+    a_gm, b_gm, c_gm = asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor()
+    a_gm.set_global_buffer(a)
+    b_gm.set_global_buffer(b)
+    c_gm.set_global_buffer(c)
+    mm = asc.adv.Matmul(*_types(a.dtype, c.dtype))
+    asc.adv.register_matmul(asc.TPipe(), ws, mm, t)
+    if asc.get_block_idx() == 0:
+        mm.set_tensor_a(a_gm)
+        mm.set_tensor_b(b_gm)
+        if WHEN == 0:
+            mm.get_tensor_c(c_gm)  # no iterate yet
+        else:
+            with mm.iterate():
+                mm.get_tensor_c(c_gm)
+            mm.get_tensor_c(c_gm)  # after the loop: no block
+        mm.end()
+
+
+@pytest.mark.parametrize("when", [0, 1], ids=["before", "after"])
+def test_get_tensor_c_outside_iterate_fails_at_the_users_line(when, rng):
+    a, b = operands(rng, np.float16, 16, 16, 16)
+    t = tiling_for(16, 16, 16, 1, np.float16)
+    with pytest.raises(asc.KernelError, match=r"get_tensor_c is called outside `with mm.iterate\(\)`") as info:
+        tensor_c_too_early[1, rt.current_stream()](a, b, np.zeros((16, 16), np.float32), t,
+                                                   np.zeros(WORKSPACE, np.uint8), when)  # fmt: skip
+    assert info.value.file.endswith("test_matmul_api.py")
+    assert ("no iterate yet" if when == 0 else "after the loop: no block") in str(info.value)
+
+
+@pytest.mark.parametrize(
+    "call,a_dtype,q_dtype,message",
+    [
+        ("get_batch_tensor_c", np.float16, np.uint64, "only in the asynchronous form"),
+        ("get_tensor_c", np.float16, np.uint64, "needs sync=False"),
+        ("scalar", np.int8, np.uint64, "with a scalar needs a float16 or float32 operand"),
+        ("quant_vector", np.int8, np.float32, "the quant vector must be uint64"),
+        ("iterate_all_wait", np.float16, np.uint64, "wait_iterate_all=True needs sync=False"),
+    ],
+)
+def test_bad_calls_are_codegen_errors(call, a_dtype, q_dtype, message):
+    @asc.jit
+    def bad(a: asc.GlobalAddress, c: asc.GlobalAddress, q: asc.GlobalAddress, ws: asc.GlobalAddress,
+            t: asc.adv.TCubeTiling, CALL: asc.ConstExpr[str]):  # fmt: skip
+        c_gm, q_gm = asc.GlobalTensor(), asc.GlobalTensor()
+        c_gm.set_global_buffer(c)
+        q_gm.set_global_buffer(q)
+        mm = asc.adv.Matmul(*_types(a.dtype, c.dtype))
+        asc.adv.register_matmul(asc.TPipe(), ws, mm, t)
+        mm.set_tensor_a(c_gm)
+        mm.set_tensor_b(c_gm)
+        if CALL == "get_batch_tensor_c":
+            mm.get_batch_tensor_c(2, 2)
+        elif CALL == "get_tensor_c":
+            mm.get_tensor_c()
+        elif CALL == "scalar":
+            mm.set_tensor_a(3)
+        elif CALL == "quant_vector":
+            mm.set_quant_vector(q_gm)
+        else:
+            mm.iterate_all(c_gm, wait_iterate_all=True)
+
+    c_dtype = np.int32 if a_dtype == np.int8 else np.float32
+    with pytest.raises(asc.CodegenError, match=message):
+        bad.compile(np.zeros(1, a_dtype), np.zeros(1, c_dtype), np.zeros(1, q_dtype), np.zeros(1, np.uint8),
+                    asc.adv.TCubeTiling(), call)  # fmt: skip
+
+
+# ---- the same calls in cube-only kernels (the cube core runs the Matmul; the expansion is the emitted code) ------
+cube_scalar_operand = asc.jit(matmul_cube_only=True)(scalar_operand.fn)
+cube_quantised = asc.jit(matmul_cube_only=True)(quantised.fn)
+
+
+def test_cube_only_kernels_compute_the_same(rng):
+    m, n, k = 40, 64, 48
+    a, b = operands(rng, np.float16, m, n, k)
+    t = tiling_for(m, n, k, 1, np.float16)
+    c = np.zeros((m, n), np.float32)
+    cube_scalar_operand[1, rt.current_stream()](a, b, c, t, np.zeros(WORKSPACE, np.uint8), 0.5, 1)
+    np.testing.assert_allclose(c, reference(a, np.full((k, n), 0.5, np.float16)), rtol=1e-6, atol=1e-3)
+
+    a8 = rng.integers(-128, 128, (m, k)).astype(np.int8)
+    b8 = rng.integers(-128, 128, (k, n)).astype(np.int8)
+    words = np.asarray([quant_word(2.0**-10)] * n, np.uint64)
+    c16 = np.zeros((m, n), np.float16)
+    t8 = tiling_for(m, n, k, 1, np.int8)
+    cube_quantised[1, rt.current_stream()](a8, b8, c16, t8, np.zeros(WORKSPACE, np.uint8), words, int(words[0]), False)
+    product = a8.astype(np.int32) @ b8.astype(np.int32)
+    np.testing.assert_array_equal(c16, quant_reference(product, Q.DEQF16, words, False, np.float16))
+
+    a32 = rng.uniform(-2, 2, (m, k)).astype(np.float32)
+    b32 = rng.uniform(-2, 2, (k, n)).astype(np.float32)
+    t32 = tiling_for(m, n, k, 1, np.float32)
+    cube_hf32_matmul[1, rt.current_stream()](a32, b32, c, t32, np.zeros(WORKSPACE, np.uint8), 0)
+    want = hf32(a32, False).astype(np.float64) @ hf32(b32, False).astype(np.float64)
+    np.testing.assert_allclose(c, want, rtol=1e-5, atol=1e-5)
+
+
+# ---- the calls that only pass data on, and the asynchronous iterate_all -------------------------------------------
+@asc.jit
+def async_all(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress, t: asc.adv.TCubeTiling,
+              ws: asc.GlobalAddress, info: asc.GlobalAddress):  # fmt: skip
+    a_gm, b_gm, c_gm = asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor()
+    a_gm.set_global_buffer(a)
+    b_gm.set_global_buffer(b)
+    c_gm.set_global_buffer(c)
+    mm = asc.adv.Matmul(*_types(a.dtype, c.dtype))
+    asc.adv.register_matmul(asc.TPipe(), ws, mm, t)
+    if asc.get_block_idx() == 0:
+        mm.set_self_define_data(info)
+        mm.set_user_def_info(info)
+        mm.set_workspace(ws, 1024)
+        mm.set_tensor_a(a_gm)
+        mm.set_tensor_b(b_gm)
+        mm.iterate_all(c_gm, sync=False, wait_iterate_all=True)
+        mm.wait_iterate_all()
+        mm.end()
+
+
+def test_async_iterate_all_and_callback_data(rng):
+    m, n, k = 40, 48, 32
+    a, b = operands(rng, np.float16, m, n, k)
+    t = tiling_for(m, n, k, 1, np.float16)
+    c = np.zeros((m, n), np.float32)
+    info = np.arange(8, dtype=np.uint64)
+    async_all[1, rt.current_stream()](a, b, c, t, np.zeros(WORKSPACE, np.uint8), info)
+    np.testing.assert_allclose(c, reference(a, b), rtol=1e-6, atol=1e-3)
+    assert (info == np.arange(8)).all()  # passed on, not written
+    text = ascendc_source(async_all.compile(a, b, c, t, np.zeros(1, np.uint8), info))
+    calls = [
+        ".SetSelfDefineData((uint64_t)(",
+        ".SetUserDefInfo((uint64_t)(",
+        ".SetWorkspace(",
+        ".template IterateAll<false>(",
+        "static_cast<uint8_t>(0), false, true);",
+        ".WaitIterateAll();",
+    ]
+    for call in calls:
+        assert call in text, call
