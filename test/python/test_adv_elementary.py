@@ -375,3 +375,21 @@ def test_the_board_gets_the_library_calls():
     compiled = adv_unary.compile(z, z, 100, asc.adv.log, 256)
     board = ascendc_source(compiled)
     assert "AscendC::Log<float, false>(" in board and "AscendC::Ln(" not in board  # Log takes no buffer
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.int32])
+def test_power_runs_in_the_hosts_minimum_temporary_buffer_and_not_below(dtype):
+    import asc.lib.host as host
+
+    _, low = host.get_power_max_min_tmp_size([ADV_N], 4, type_is_int=dtype == np.int32)
+    if dtype == np.int32:
+        x, y = np.full(ADV_N, 3, np.int32), np.full(ADV_N, 5, np.int32)
+    else:
+        x, y = _power_inputs(dtype, np.random.default_rng(4))
+    got = run_binary(asc.adv.power, x, y, np.full(ADV_N, 7, dtype), 300, low)
+    if dtype == np.int32:
+        assert np.all(got[:300] == 243)
+    else:
+        assert _power_error(got[:300], x[:300], y[:300]).max() <= POWER_BOUND[dtype]
+    with pytest.raises(KernelError, match=rf"adv.power: the temporary buffer holds fewer than {low} bytes"):
+        run_binary(asc.adv.power, x, y, np.full(ADV_N, 7, dtype), 300, low - 32)

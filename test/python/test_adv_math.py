@@ -24,3 +24,25 @@ def test_the_board_gets_the_library_call_and_the_cpu_proof_the_expansion():
     assert "AscendC::Exp(" not in board  # the expansion is left out
     cpu = ascendc_source(compiled, expanded=True)
     assert "AscendC::Exp(" in cpu and "// AscendC::Sinh<half, false>(" in cpu
+
+
+@pytest.mark.parametrize(
+    "fn, dtype",
+    [("sin", np.float32), ("atan", np.float16), ("erf", np.float32), ("round", np.float16)],
+)
+def test_the_hosts_minimum_temporary_buffer_is_the_devices(fn, dtype):
+    """asc.lib.host's get_<fn>_max_min_tmp_size reports what the expansion needs: its minimum runs (and
+    computes), 32 bytes fewer fails at the call; its maximum is the whole input's."""
+    import asc.lib.host as host
+
+    sizer = getattr(host, f"get_{fn}_max_min_tmp_size")
+    size = np.dtype(dtype).itemsize
+    high, low = sizer([ADV_N], size)
+    assert high == low * ADV_N // 64  # whole 64-element repeats: one at least, all of them at most
+    x = np.random.default_rng(1).uniform(-0.9, 0.9, ADV_N).astype(dtype)
+    y = run_adv_unary(getattr(asc.adv, fn), x, 1000, low)
+    want = {"sin": np.sin, "atan": np.arctan, "erf": None, "round": np.round}[fn]
+    if want is not None:
+        assert np.allclose(y[:1000], want(x[:1000].astype(np.float64)), atol=1e-3)
+    with pytest.raises(KernelError, match=rf"adv\.{fn}: the temporary buffer holds fewer than {low} bytes"):
+        run_adv_unary(getattr(asc.adv, fn), x, 1000, low - 32)

@@ -23,6 +23,7 @@ from ..core.ir_value import Scalar, cast, to_scalar
 from ..core.tensor import LocalTensor
 from .library import count_of, inline, library_call, temp_buffer_of
 from .math import _float_work, _in_chunks, _in_chunks2, _unary
+from .tmp_sizes import BINARY_EXTRA, BINARY_HALF_EXTRA, INTERMEDIATES, POWER_INT32_INTERMEDIATES
 
 # ---- helpers over float32 chunks (every work tensor holds whole 64-element repeats) ----------------------------
 
@@ -132,8 +133,8 @@ def exp(dst: Any, src: Any, count: Any, taylor_expand_level: Any, temp_buffer: O
         reuse = "true" if is_reuse_source else "false"
         library_call(f"AscendC::Exp<{{T:0}}, 0, {reuse}>({args})", operands, lambda: asc.exp(d, s, n))
         return
-    _unary("Exp", dst, src, count, temp_buffer, is_reuse_source, 3, _exp_taylor(level), template=f", {level}",
-           always_count=True)  # fmt: skip
+    _unary("Exp", dst, src, count, temp_buffer, is_reuse_source, INTERMEDIATES["Exp"], _exp_taylor(level),
+           template=f", {level}", always_count=True)  # fmt: skip
 
 
 def _float_pair(name: str, d: LocalTensor, s: LocalTensor) -> None:
@@ -185,24 +186,24 @@ def _sign_fn(out: Any, x: Any, work: list, n: Any) -> None:
     _sign(out, x, n)
 
 
-def _unary_fn(api: str, buffers: int, compute: Callable[..., None], doc: str) -> Any:
+def _unary_fn(api: str, compute: Callable[..., None], doc: str) -> Any:
     def fn(dst: Any, src: Any, count: Optional[Any] = None, temp_buffer: Optional[Any] = None,
            is_reuse_source: bool = False) -> None:  # fmt: skip
-        _unary(api, dst, src, count, temp_buffer, is_reuse_source, buffers, compute)
+        _unary(api, dst, src, count, temp_buffer, is_reuse_source, INTERMEDIATES[api], compute)
 
     fn.__name__ = fn.__qualname__ = api.lower()
     fn.__doc__ = f"Ascend C ``{api}``: {doc}"
     return builtin(fn)
 
 
-ceil = _unary_fn("Ceil", 1, _rounding(RoundMode.CAST_CEIL), "dst = the least integer >= src (Cast CAST_CEIL).")
-floor = _unary_fn("Floor", 1, _rounding(RoundMode.CAST_FLOOR), "dst = the greatest integer <= src (CAST_FLOOR).")
-trunc = _unary_fn("Trunc", 1, _rounding(RoundMode.CAST_TRUNC), "dst = src rounded toward zero (CAST_TRUNC).")
+ceil = _unary_fn("Ceil", _rounding(RoundMode.CAST_CEIL), "dst = the least integer >= src (Cast CAST_CEIL).")
+floor = _unary_fn("Floor", _rounding(RoundMode.CAST_FLOOR), "dst = the greatest integer <= src (CAST_FLOOR).")
+trunc = _unary_fn("Trunc", _rounding(RoundMode.CAST_TRUNC), "dst = src rounded toward zero (CAST_TRUNC).")
 round = _unary_fn(  # noqa: A001 - pyasc's name
-    "Round", 1, _rounding(RoundMode.CAST_RINT), "dst = src rounded to the nearest integer, ties to even (CAST_RINT)."
+    "Round", _rounding(RoundMode.CAST_RINT), "dst = src rounded to the nearest integer, ties to even (CAST_RINT)."
 )
-frac = _unary_fn("Frac", 1, _frac, "dst = src - trunc(src), the fractional part with src's sign.")
-sign = _unary_fn("Sign", 1, _sign_fn, "dst = -1, 0 or 1 as src is negative, zero or positive.")
+frac = _unary_fn("Frac", _frac, "dst = src - trunc(src), the fractional part with src's sign.")
+sign = _unary_fn("Sign", _sign_fn, "dst = -1, 0 or 1 as src is negative, zero or positive.")
 
 
 # ---- Erf, Erfc ---------------------------------------------------------------------------------------------------
@@ -275,8 +276,8 @@ def _erf(out: Any, x: Any, work: list, n: Any) -> None:
     _where(out, work[7:9], z, CMPMODE.LT, 0.5, p, e, n)
 
 
-erf = _unary_fn("Erf", 9, _erf, "the error function: a Maclaurin series below |x| = 1/2, 1 - erfc|x| above.")
-erfc = _unary_fn("Erfc", 6, _erfc, "the complementary error function (Numerical Recipes' Chebyshev fit).")
+erf = _unary_fn("Erf", _erf, "the error function: a Maclaurin series below |x| = 1/2, 1 - erfc|x| above.")
+erfc = _unary_fn("Erfc", _erfc, "the complementary error function (Numerical Recipes' Chebyshev fit).")
 
 
 # ---- Digamma, Lgamma ---------------------------------------------------------------------------------------------
@@ -362,8 +363,8 @@ def _lgamma(out: Any, x: Any, work: list, n: Any) -> None:
     _where(out, mask, xc, CMPMODE.LT, 0.0, a, lg, n)
 
 
-digamma = _unary_fn("Digamma", 8, _digamma, "psi(x), the logarithmic derivative of Gamma.")
-lgamma = _unary_fn("Lgamma", 9, _lgamma, "ln|Gamma(x)|.")
+digamma = _unary_fn("Digamma", _digamma, "psi(x), the logarithmic derivative of Gamma.")
+lgamma = _unary_fn("Lgamma", _lgamma, "ln|Gamma(x)|.")
 
 
 # ---- Power -------------------------------------------------------------------------------------------------------
@@ -461,7 +462,8 @@ def power(dst: Any, src0: Any, src1: Any, count: Optional[Any] = None, temp_buff
             raise CodegenError(f"adv.power: {name} must be {d.dtype.name} as dst is, got {t.dtype.name}")
     integer = d.dtype == dt.int32
     compute = _power_int if integer else _power
-    _binary("Power", d, a, b, count, temp_buffer, is_reuse_source, 7 if integer else 5, compute, tensors[0])
+    buffers = POWER_INT32_INTERMEDIATES if integer else INTERMEDIATES["Power"]
+    _binary("Power", d, a, b, count, temp_buffer, is_reuse_source, buffers, compute, tensors[0])
 
 
 def _binary(api: str, d: LocalTensor, a: Any, b: Any, count: Any, temp_buffer: Any, is_reuse_source: Any,
@@ -484,7 +486,7 @@ def _binary(api: str, d: LocalTensor, a: Any, b: Any, count: Any, temp_buffer: A
     reuse = "true" if is_reuse_source else "false"
     call = f"AscendC::{api}<{{T:0}}, {reuse}>({args})"
     half, integer = d.dtype == dt.float16, d.dtype == dt.int32
-    extra = 3 if half else 2
+    extra = BINARY_HALF_EXTRA if half else BINARY_EXTRA
 
     def load(w: Any, src: Any, m: Any) -> None:
         if integer:

@@ -19,23 +19,28 @@ from ..basic.utils import builtin, require_local
 from ..core import dtype as dt
 from ..core.enums import RoundMode
 from .library import count_of, inline, library_call, require, temp_buffer_of
-
-# Bytes of the temporary buffer one element needs at least, and the granule chunks are cut in: 256 bytes of
-# float32 (one vector repeat), so every chunk but the last is whole repeats.
-_REPEAT_ELEMENTS = 64
+from .tmp_sizes import FLOAT_BYTES, HALF_EXTRA, REPEAT_ELEMENTS
 
 
 @jit
-def _in_chunks(body: Any, dst: Any, src: Any, tmp: Any, count: Any, buffers: Any, api: Any):
-    """body(dst, src, work, n) on chunks of src: `work` is `buffers` float32 tensors of the chunk's length
-    carved from tmp, the chunk as long as tmp allows (a multiple of 64 elements)."""
-    per = tmp.get_size() // (buffers * 4 * _REPEAT_ELEMENTS) * _REPEAT_ELEMENTS
-    need = buffers * 4 * _REPEAT_ELEMENTS
+def _chunk_elements(tmp: Any, buffers: Any, api: Any):
+    """Elements per chunk: as many whole 64-element repeats as `buffers` float32 intermediates of them fit in
+    tmp; fewer than one is an error at the user's line."""
+    need = buffers * FLOAT_BYTES * REPEAT_ELEMENTS
+    per = tmp.get_size() // need * REPEAT_ELEMENTS
     require(
         per > 0,
         f"{api}: the temporary buffer holds fewer than {need} bytes; it needs at least {need} "
         f"({buffers} float32 intermediates of one 64-element repeat)",
     )
+    return per
+
+
+@jit
+def _in_chunks(body: Any, dst: Any, src: Any, tmp: Any, count: Any, buffers: Any, api: Any):
+    """body(dst, src, tmp, chunk, n) on chunks of src: `chunk` elements (the intermediates' stride in tmp), n of
+    them in this one (the last may be shorter)."""
+    per = _chunk_elements(tmp, buffers, api)
     for start in asc.range(0, count, per):
         n = count - start
         if n > per:
@@ -45,14 +50,8 @@ def _in_chunks(body: Any, dst: Any, src: Any, tmp: Any, count: Any, buffers: Any
 
 @jit
 def _in_chunks2(body: Any, dst: Any, src0: Any, src1: Any, tmp: Any, count: Any, buffers: Any, api: Any):
-    """_in_chunks with two sources: body(dst, src0, src1, work, n) on chunks of both."""
-    per = tmp.get_size() // (buffers * 4 * _REPEAT_ELEMENTS) * _REPEAT_ELEMENTS
-    need = buffers * 4 * _REPEAT_ELEMENTS
-    require(
-        per > 0,
-        f"{api}: the temporary buffer holds fewer than {need} bytes; it needs at least {need} "
-        f"({buffers} float32 intermediates of one 64-element repeat)",
-    )
+    """_in_chunks with two sources: body(dst, src0, src1, tmp, chunk, n) on chunks of both."""
+    per = _chunk_elements(tmp, buffers, api)
     for start in asc.range(0, count, per):
         n = count - start
         if n > per:
@@ -89,7 +88,7 @@ def _unary(api: str, dst: Any, src: Any, count: Any, temp_buffer: Any, is_reuse_
     call = f"AscendC::{api}<{{T:0}}{template}, {reuse}>({args})"
     half = d.dtype == dt.float16
     # float16: the source chunk is widened into one more float32 intermediate and the result narrowed at the end
-    extra = 2 if half else 0
+    extra = HALF_EXTRA if half else 0
 
     @builtin
     def body(dst_c: Any, src_c: Any, t: Any, chunk: Any, m: Any) -> None:

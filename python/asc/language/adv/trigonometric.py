@@ -26,6 +26,7 @@ import asc
 from ..basic.utils import builtin
 from ..core.enums import RoundMode
 from .math import _unary
+from .tmp_sizes import INTERMEDIATES
 
 _INV_PI = 0.31830987334251404  # float32(1/pi)
 _HALF_PI = 1.5707963705062866  # float32(pi/2)
@@ -376,81 +377,81 @@ def _atanh(out: Any, x: Any, work: list, n: Any) -> None:
 def sin(dst: Any, src: Any, count: Optional[Any] = None, temp_buffer: Optional[Any] = None,
         is_reuse_source: bool = False) -> None:  # fmt: skip
     """Ascend C ``Sin``: dst = sin(src) element-wise."""
-    _unary("Sin", dst, src, count, temp_buffer, is_reuse_source, 3, _sin)
+    _unary("Sin", dst, src, count, temp_buffer, is_reuse_source, INTERMEDIATES["Sin"], _sin)
 
 
 @builtin
 def cos(dst: Any, src: Any, count: Optional[Any] = None, temp_buffer: Optional[Any] = None,
         is_reuse_source: bool = False) -> None:  # fmt: skip
     """Ascend C ``Cos``: dst = cos(src) element-wise."""
-    _unary("Cos", dst, src, count, temp_buffer, is_reuse_source, 3, _cos)
+    _unary("Cos", dst, src, count, temp_buffer, is_reuse_source, INTERMEDIATES["Cos"], _cos)
 
 
 @builtin
 def tan(dst: Any, src: Any, count: Optional[Any] = None, temp_buffer: Optional[Any] = None,
         is_reuse_source: bool = False) -> None:  # fmt: skip
     """Ascend C ``Tan``: dst = tan(src) element-wise."""
-    _unary("Tan", dst, src, count, temp_buffer, is_reuse_source, 3, _tan)
+    _unary("Tan", dst, src, count, temp_buffer, is_reuse_source, INTERMEDIATES["Tan"], _tan)
 
 
 @builtin
 def asin(dst: Any, src: Any, count: Optional[Any] = None, temp_buffer: Optional[Any] = None,
          is_reuse_source: bool = False) -> None:  # fmt: skip
     """Ascend C ``Asin``: dst = asin(src) element-wise, src in [-1, 1]."""
-    _unary("Asin", dst, src, count, temp_buffer, is_reuse_source, 5, _asin)
+    _unary("Asin", dst, src, count, temp_buffer, is_reuse_source, INTERMEDIATES["Asin"], _asin)
 
 
 @builtin
 def acos(dst: Any, src: Any, count: Optional[Any] = None, temp_buffer: Optional[Any] = None,
          is_reuse_source: bool = False) -> None:  # fmt: skip
     """Ascend C ``Acos``: dst = acos(src) element-wise, src in [-1, 1]."""
-    _unary("Acos", dst, src, count, temp_buffer, is_reuse_source, 5, _acos)
+    _unary("Acos", dst, src, count, temp_buffer, is_reuse_source, INTERMEDIATES["Acos"], _acos)
 
 
 @builtin
 def atan(dst: Any, src: Any, count: Optional[Any] = None, temp_buffer: Optional[Any] = None,
          is_reuse_source: bool = False) -> None:  # fmt: skip
     """Ascend C ``Atan``: dst = atan(src) element-wise."""
-    _unary("Atan", dst, src, count, temp_buffer, is_reuse_source, 4, _atan)
+    _unary("Atan", dst, src, count, temp_buffer, is_reuse_source, INTERMEDIATES["Atan"], _atan)
 
 
 @builtin
 def sinh(dst: Any, src: Any, count: Optional[Any] = None, temp_buffer: Optional[Any] = None,
          is_reuse_source: bool = False) -> None:  # fmt: skip
     """Ascend C ``Sinh``: dst = sinh(src) element-wise."""
-    _unary("Sinh", dst, src, count, temp_buffer, is_reuse_source, 2, _sinh)
+    _unary("Sinh", dst, src, count, temp_buffer, is_reuse_source, INTERMEDIATES["Sinh"], _sinh)
 
 
 @builtin
 def cosh(dst: Any, src: Any, count: Optional[Any] = None, temp_buffer: Optional[Any] = None,
          is_reuse_source: bool = False) -> None:  # fmt: skip
     """Ascend C ``Cosh``: dst = cosh(src) element-wise, as (e^x + e^-x) / 2."""
-    _unary("Cosh", dst, src, count, temp_buffer, is_reuse_source, 2, _cosh)
+    _unary("Cosh", dst, src, count, temp_buffer, is_reuse_source, INTERMEDIATES["Cosh"], _cosh)
 
 
 @builtin
 def tanh(dst: Any, src: Any, count: Optional[Any] = None, temp_buffer: Optional[Any] = None,
          is_reuse_source: bool = False) -> None:  # fmt: skip
     """Ascend C ``Tanh``: dst = tanh(src) element-wise."""
-    _unary("Tanh", dst, src, count, temp_buffer, is_reuse_source, 3, _tanh)
+    _unary("Tanh", dst, src, count, temp_buffer, is_reuse_source, INTERMEDIATES["Tanh"], _tanh)
 
 
 @builtin
 def asinh(dst: Any, src: Any, count: Optional[Any] = None, temp_buffer: Optional[Any] = None,
           is_reuse_source: bool = False) -> None:  # fmt: skip
     """Ascend C ``Asinh``: dst = asinh(src) element-wise."""
-    _unary("Asinh", dst, src, count, temp_buffer, is_reuse_source, 3, _asinh)
+    _unary("Asinh", dst, src, count, temp_buffer, is_reuse_source, INTERMEDIATES["Asinh"], _asinh)
 
 
 @builtin
 def acosh(dst: Any, src: Any, count: Optional[Any] = None, temp_buffer: Optional[Any] = None,
           is_reuse_source: bool = False) -> None:  # fmt: skip
     """Ascend C ``Acosh``: dst = acosh(src) element-wise, src >= 1."""
-    _unary("Acosh", dst, src, count, temp_buffer, is_reuse_source, 3, _acosh)
+    _unary("Acosh", dst, src, count, temp_buffer, is_reuse_source, INTERMEDIATES["Acosh"], _acosh)
 
 
 @builtin
 def atanh(dst: Any, src: Any, count: Optional[Any] = None, temp_buffer: Optional[Any] = None,
           is_reuse_source: bool = False) -> None:  # fmt: skip
     """Ascend C ``Atanh``: dst = atanh(src) element-wise, src in (-1, 1)."""
-    _unary("Atanh", dst, src, count, temp_buffer, is_reuse_source, 3, _atanh)
+    _unary("Atanh", dst, src, count, temp_buffer, is_reuse_source, INTERMEDIATES["Atanh"], _atanh)

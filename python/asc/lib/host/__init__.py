@@ -1,6 +1,9 @@
-"""asc.lib.host: host-side helpers — the SoC's platform facts, Matmul tiling, and ListTensorDesc buffers."""
+"""asc.lib.host: host-side helpers — the SoC's platform facts, Matmul tiling, the adv functions' tilings and
+temporary-buffer sizes (get_<fn>_max_min_tmp_size for each element-wise math function), and ListTensorDesc
+buffers."""
 
 from ..runtime.state import current_platform
+from . import math_tmp_size
 from .adv_tiling import (
     get_rms_norm_max_min_tmp_size,
     get_rms_norm_tiling_info,
@@ -13,6 +16,7 @@ from .adv_tiling import (
     softmax_tiling_func,
 )
 from .list_tensor import list_tensor_desc
+from .math_tmp_size import *  # noqa: F403 - get_<fn>_max_min_tmp_size, one per function
 from .matmul_tiling import BatchMatmulTiling, CubeFormat, MatmulApiTiling, MultiCoreMatmulTiling
 from .platform import PlatformAscendC, PlatformAscendCManager
 from .tiling_types import (
@@ -57,3 +61,4 @@ __all__ = [
     "softmax_flash_v2_tiling_func",
     "softmax_tiling_func",
 ]
+__all__ += math_tmp_size.__all__
