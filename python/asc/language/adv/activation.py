@@ -22,7 +22,7 @@ from ..core import dtype as dt
 from ..core.enums import RoundMode, TPosition
 from ..core.ir_value import Scalar, to_scalar
 from ..core.tensor import LocalTensor
-from .library import inline, library_call, require, temp_buffer_of
+from .library import inline, library_call, require, shape_rows_cols, temp_buffer_of
 from .tiling import SoftmaxTiling
 from .types import SoftmaxConfig, SoftmaxMode, SoftMaxShapeInfo
 
@@ -96,14 +96,7 @@ def _shape(src: Any, shape_info: Optional[SoftMaxShapeInfo], tiling: SoftmaxTili
     """(m, k, ori_k) as int32 scalars: from the SoftMaxShapeInfo argument when it has them, else src's
     set_shape_info (its last axis k, the others' product m), else the tiling's src_m and src_k (Ascend C reads
     the ShapeInfo first; asc falls back on the tiling for tensors that carry no shape)."""
-    dims = list(src.get_shape_info().shape)
-    shape_m: Any = 0
-    shape_k: Any = 0
-    if dims:
-        shape_k = dims[-1]
-        shape_m = 1
-        for d in dims[:-1]:
-            shape_m = shape_m * d
+    shape_m, shape_k = shape_rows_cols(src)
     m = inline(_pick, _int(shape_m), _int(tiling.src_m))
     k = inline(_pick, _int(shape_k), _int(tiling.src_k))
     ori_k = k

@@ -91,3 +91,15 @@ def count_of(count: Optional[Any], dst: LocalTensor, src: LocalTensor, api: str)
     if count is None:
         return src.get_size()
     return to_int(count, f"{api} count")
+
+
+def shape_rows_cols(tensor: LocalTensor) -> tuple[Any, Any]:
+    """A tensor's set_shape_info as (rows, row length): the product of the leading axes and the last one; (0, 0)
+    when it has none."""
+    dims = list(tensor.get_shape_info().shape)
+    if not dims:
+        return 0, 0
+    rows: Any = 1
+    for d in dims[:-1]:
+        rows = rows * d
+    return rows, dims[-1]

@@ -19,7 +19,7 @@ from ..core import dtype as dt
 from ..core.enums import RoundMode
 from ..core.ir_value import Scalar, to_scalar
 from .activation import _BLK, _RED, MAX_ROW, _pick, _row_broadcast, _struct_spelling, local, per_row
-from .library import inline, library_call, require, temp_buffer_of
+from .library import inline, library_call, require, shape_rows_cols, temp_buffer_of
 from .tiling import RmsNormTiling
 
 
@@ -74,14 +74,7 @@ def rmsnorm(dst: Any, src: Any, gamma: Any, epsilon: Any, tiling: Any, temp_buff
     call = f"AscendC::RmsNorm<{{T:0}}, {flag}>({args}, {_struct_spelling('RmsNormTiling', tiling.fields(), first)})"
 
     def expansion() -> None:
-        dims = list(s.get_shape_info().shape)
-        shape_rows: Any = 0
-        shape_h: Any = 0
-        if dims:
-            shape_h = dims[-1]
-            shape_rows = 1
-            for x in dims[:-1]:
-                shape_rows = shape_rows * x
+        shape_rows, shape_h = shape_rows_cols(s)
         i32 = dt.int32
         tiling_rows = to_scalar(tiling.b_length, i32) * to_scalar(tiling.s_length, i32)
         rows = inline(_pick, tiling_rows, to_scalar(shape_rows, i32))

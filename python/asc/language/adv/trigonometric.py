@@ -240,11 +240,12 @@ def _near_zero(x: Any, work: list, n: Any, small: tuple) -> Any:
     return p
 
 
-def _blend_near_zero(out: Any, far: Any, x: Any, work: list, n: Any, small: tuple) -> None:
-    """out = far where |x| >= c, else the polynomial in work[2] (e = min(floor(|x| / c), 1); work[1] used)."""
-    e, p = work[1], work[2]
+def _blend(out: Any, far: Any, p: Any, e: Any, x: Any, n: Any, c: float) -> None:
+    """out = far where |x| >= c, else p: e = min(floor(|x| / c), 1) is exactly 0 or 1, so out = far·e + p·(1 − e)
+    is exactly one branch. e may be out (it is written last)."""
     asc.abs(e, x, n)
-    asc.muls(e, e, 1.0 / small[0], n)
+    if c != 1.0:
+        asc.muls(e, e, 1.0 / c, n)
     asc.cast(e, e, RoundMode.CAST_FLOOR, n)
     asc.mins(e, e, 1.0, n)
     asc.mul(far, far, e, n)
@@ -252,6 +253,11 @@ def _blend_near_zero(out: Any, far: Any, x: Any, work: list, n: Any, small: tupl
     asc.adds(e, e, 1.0, n)
     asc.mul(p, p, e, n)
     asc.add(out, far, p, n)
+
+
+def _blend_near_zero(out: Any, far: Any, x: Any, work: list, n: Any, small: tuple) -> None:
+    """out = far where |x| >= c, else the polynomial in work[2] (work[1] used)."""
+    _blend(out, far, work[2], work[1], x, n, small[0])
 
 
 def _sinh(out: Any, x: Any, work: list, n: Any) -> None:
@@ -275,15 +281,7 @@ def _sinh(out: Any, x: Any, work: list, n: Any) -> None:
     asc.add(p, p, x, n)
     asc.mins(p, p, 2.0, n)
     asc.maxs(p, p, -2.0, n)
-    e = out  # e = min(floor(|x|), 1): the formula where |x| >= 1
-    asc.abs(e, x, n)
-    asc.cast(e, e, RoundMode.CAST_FLOOR, n)
-    asc.mins(e, e, 1.0, n)
-    asc.mul(far, far, e, n)
-    asc.muls(e, e, -1.0, n)
-    asc.adds(e, e, 1.0, n)
-    asc.mul(p, p, e, n)
-    asc.add(out, far, p, n)
+    _blend(out, far, p, out, x, n, 1.0)  # the formula where |x| >= 1; e in out
 
 
 def _cosh(out: Any, x: Any, work: list, n: Any) -> None:
