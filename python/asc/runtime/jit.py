@@ -225,6 +225,8 @@ class JITFunction(Function):
                     stream.pending.append(args)  # queued: its arrays stay alive until synchronize()
                     return
                 if status == 0 and not plan.prints:
+                    if rt_profile.sessions:  # a profiling run records the launch
+                        rt_profile.record_launch(self.__name__, plan.kernel.handle, stats)
                     if stats.n_warnings:  # this launch's stats
                         self._warn(plan.kernel, stream, 4)
                     return
@@ -326,6 +328,8 @@ class JITFunction(Function):
             if error is not None:
                 raise error
         rt._check(status, self.__name__, kernel.param_names)
+        if rt_profile.sessions:  # a profiling run records the launch
+            rt_profile.record_launch(self.__name__, kernel.handle, stats)
         if stats.n_warnings:
             self._warn(kernel, stream, 5)
 

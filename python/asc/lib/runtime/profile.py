@@ -35,6 +35,22 @@ class LineCost:
     count: int
 
 
+# The profiling runs (asc.lib.profiling's Model sessions) that record every launch while they are open.
+sessions: list = []
+
+
+def record_launch(name: str, handle: object, stats: object) -> None:
+    """Gives a successful launch's stats (an asc_launch_stats_t*) to every open profiling run."""
+    kernel_type = ffi.new("int64_t*")
+    option = b"kernel_type"
+    if lib.asc_kernel_option(handle, option, len(option), kernel_type) != lib.ASC_OK:
+        kernel_type[0] = 0
+    busy = {pipe: int(stats.busy_cycles[i]) for pipe, i in PIPES.items()}
+    launch = LaunchStats(int(stats.cycles), float(stats.duration_us), int(stats.blocks), busy, ())
+    for session in list(sessions):
+        session.record(name, int(kernel_type[0]), launch)
+
+
 def last_launch_stats(stream: Optional[object] = None) -> LaunchStats:
     from .state import current_stream
 
