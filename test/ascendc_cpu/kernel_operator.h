@@ -758,6 +758,18 @@ void Select(const LocalTensor<T>& d, const LocalTensor<T>& a, const LocalTensor<
       .strides(p.v, 6)
       .call("select.register", {2});
 }
+// VSEL_TENSOR_SCALAR_MODE with the scalar in CMPMASK (SetCmpMask, or a scalar Select before)
+template <typename T, typename U>
+void Select(const LocalTensor<T>& d, const LocalTensor<U>& sel, const LocalTensor<T>& a, uint8_t repeat,
+            const BinaryRepeatParams& p) {
+  Args()
+      .tensor(d)
+      .tensor(sel)
+      .tensor(a)
+      .mask(Mask(uint64_t{0}, false), repeat)
+      .strides(p.v, 6)
+      .call("select_scalar.register", {2});
+}
 template <typename T>
 void GetCmpMask(const LocalTensor<T>& d) {
   Args().tensor(d).call("get_cmp_mask");
