@@ -3,12 +3,20 @@ Nd2NzParams (GM ND -> L1 Nz), load_data (L1 -> L0A Zz / L0B Zn, with the
 16 x 16 transpose for 2-byte B), mmad (init, accumulate, bias) and fixpipe
 (L0C Nz -> GM ND or Nz, ReLU, F322F16), on shapes that are not multiples of 16."""
 
+import shutil
+import subprocess
+import warnings
+from pathlib import Path
+
 import numpy as np
 import pytest
 
 import asc
 import asc.lib.runtime as rt
 from asc.runtime.config import KernelType
+from asc.runtime.jit import MockTensor
+
+from kernels import ascendc_source
 
 
 def ceil(a, b):
@@ -502,3 +510,67 @@ def test_l0c_to_l1_takes_a_quantisation_and_nz_only():
         l0c_to_l1_misuse[1, rt.current_stream()](np.zeros(8, np.float32), 0, False)
     with pytest.raises(asc.errors.KernelError, match="copies NZ to NZ only; nz2nd_en is Ascend 950's"):
         l0c_to_l1_misuse[1, rt.current_stream()](np.zeros(8, np.float32), 1, True)
+
+
+@asc.jit(kernel_type=KernelType.MIX_AIC_1_1)
+def a_through_the_ub(a: asc.GlobalAddress, b_t: asc.GlobalAddress, c: asc.GlobalAddress, M: asc.ConstExpr[int],
+                     N: asc.ConstExpr[int], K: asc.ConstExpr[int]):  # fmt: skip
+    """A GM -> UB -> L1 (data_copy with Nd2NzParams out of the Unified Buffer), then A x B (B GM -> L1 as Zn).
+    The Model keeps each core's memories apart (Ascend C moves the UB -> L1 copy through the Matmul API's GM
+    workspace to the cube core), so the whole chain runs on the group's vector core: a check of the layout."""
+    m1, n1, k1 = (M + 15) // 16, (N + 15) // 16, (K + 15) // 16
+    a_gm, b_gm, c_gm = asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor()
+    a_gm.set_global_buffer(a)
+    b_gm.set_global_buffer(b_t)
+    c_gm.set_global_buffer(c)
+    if asc.ascend_is_aiv():
+        a1 = asc.LocalTensor(asc.float16, asc.TPosition.A1, 0, m1 * k1 * 256)
+        b1 = asc.LocalTensor(asc.float16, asc.TPosition.B1, 65536, n1 * k1 * 256)
+        a2 = asc.LocalTensor(asc.float16, asc.TPosition.A2, 0, m1 * k1 * 256)
+        b2 = asc.LocalTensor(asc.float16, asc.TPosition.B2, 0, k1 * n1 * 256)
+        c1 = asc.LocalTensor(asc.float32, asc.TPosition.CO1, 0, m1 * n1 * 256)
+        a_ub = asc.LocalTensor(asc.float16, asc.TPosition.VECIN, 0, M * K)
+        asc.data_copy(a_ub, a_gm, M * K)
+        asc.data_copy(b1, b_gm, asc.Nd2NzParams(1, N, K, 0, K, n1 * 16, 1, 0))
+        asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+        asc.data_copy(a1, a_ub, intri_params=asc.Nd2NzParams(1, M, K, 0, K, m1 * 16, 1, 0))
+        asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+        for i in range(m1):
+            asc.load_data(a2[i * k1 * 256 :], a1[i * 256 :], asc.LoadData2DParams(0, k1, m1, 0, 0, False, 0))
+        for kk in range(k1):
+            asc.load_data(b2[kk * n1 * 256 :], b1, asc.LoadData2DParams(kk * n1, n1, 1, 0, 0, False, 0))
+        asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+        asc.mmad(c1, a2, b2, asc.MmadParams(M, N, K))
+        asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+        asc.fixpipe(c_gm, c1, asc.FixpipeParamsV220(N, M, m1 * 16, N, 0))
+
+
+@pytest.mark.parametrize("m,n,k", [(16, 16, 16), (32, 48, 64), (24, 30, 40), (8, 17, 64)])
+def test_nd2nz_from_the_unified_buffer_into_l1(m, n, k, rng):
+    """data_copy(l1, ub_tensor, intri_params=Nd2NzParams(...)) lays A out as the GM form does: A x B matches."""
+    a, b = operands(rng, F16, m, n, k)
+    c = np.full(m * n, 77, np.float32)
+    a_through_the_ub[1, rt.current_stream()](a, np.ascontiguousarray(b.T), c, m, n, k)
+    np.testing.assert_allclose(c.reshape(m, n), product(a, b), rtol=1e-5, atol=1e-4)
+
+
+ROOT = Path(__file__).resolve().parents[2]
+SHIM = ROOT / "build" / "test" / "ascendc_cpu"
+
+
+@pytest.mark.skipif(shutil.which("g++") is None or not (SHIM / "include").is_dir(), reason="needs g++ and the shim")
+def test_the_other_platforms_forms_are_emitted_as_ascend_c_that_compiles(tmp_path):
+    """No A2/A3 launch runs them (so the round trip cannot): the emitted Ascend C still compiles against the CPU
+    shim, spelling Mmad with a half L0C and LoadDataWithTranspose with LoadData2dTransposeParamsV2."""
+    x = MockTensor(asc.float32)
+    with warnings.catch_warnings():  # the warning itself is tested above (a cached kernel does not repeat it)
+        warnings.simplefilter("ignore", asc.errors.PlatformWarning)
+        sources = [ascendc_source(legacy_mmad.compile(x, c, a, b)) for c, a, b in
+                   ((asc.float16, asc.float16, asc.float16), (asc.int32, asc.uint8, asc.int8))]  # fmt: skip
+        sources.append(ascendc_source(transpose_v2.compile(x, int(asc.TPosition.B2))))
+    assert "AscendC::Mmad(" in sources[0] and "AscendC::LoadData2dTransposeParamsV2(" in sources[2]
+    for i, source in enumerate(sources):
+        (tmp_path / f"k{i}.cpp").write_text(source)
+        cmd = ["g++", "-std=c++17", "-fsyntax-only", f"-I{ROOT / 'test' / 'ascendc_cpu'}", f"-I{SHIM / 'include'}"]
+        done = subprocess.run([*cmd, str(tmp_path / f"k{i}.cpp")], capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr[-2000:]
