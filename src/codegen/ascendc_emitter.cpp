@@ -334,7 +334,8 @@ class Emitter {
                                 api(op), t, mode, o(op, 1), o(op, 0)));
       }
       case OpCode::Fixpipe:
-      case OpCode::FixpipeVectorQuant: return fixpipe(op);
+      case OpCode::FixpipeVectorQuant:
+      case OpCode::FixpipeToL1: return fixpipe(op);
       case OpCode::MatmulServer:  // outside mix kernels the core runs the Matmul itself: nothing to serve
         if (!matmul_.active()) return line("// register_matmul: this core runs its own Matmul");
         for (const std::string& text : matmul_.server(op, v)) line(text);
@@ -491,6 +492,7 @@ bool ascendc_hand_spelled(OpCode code) {
       OpCode::SetVectorMask,
       OpCode::Fixpipe,
       OpCode::FixpipeVectorQuant,
+      OpCode::FixpipeToL1,
       OpCode::MatmulServer,
       OpCode::MatmulCall,
       OpCode::MatmulCallEnd,

@@ -109,6 +109,23 @@ void check_select_register(const OpView& v) {
   require_row_dtype(v, v.op.info().dtype_operand);
 }
 
+void check_select_scalar_register(const OpView& v) {
+  require_ub_position(v, 0, "dst");
+  require_ub_position(v, 1, "sel_mask");
+  require_ub_position(v, 2, "src0");
+  require_same_dtype(v, 0, 2);
+  require_row_dtype(v, v.op.info().dtype_operand);
+  if (!dtype_is_int(v.operand_type(1).dtype)) type_error(v, "sel_mask holds bits: use an integer dtype");
+}
+
+// select_scalar.register reads repeat r's N bits at sel_mask + r * N / 8 bytes (its stride does not apply).
+int64_t select_register_bits_extent(const Op& op, const int64_t* in, size_t, int64_t size) {
+  int64_t repeats = in[5];
+  if (repeats > 255)
+    fail(ASC_ERR_INVALID_ARGUMENT, op.loc, "{}: repeat_times {} must be 0..255", op.info().name, repeats);
+  return repeats * (256 / size) / 8;
+}
+
 void check_cmp_mask_tensor(const OpView& v) { require_ub_position(v, 0, "the tensor"); }
 
 }  // namespace
@@ -227,6 +244,27 @@ void define_compare_select_ops(OpTable& t) {
       .ascendc("AscendC::Select",
                "{api}<{T:0}, AscendC::SELMODE::VSEL_CMPMASK_SPR>({0..3}, {5:uint8_t}, "
                "AscendC::BinaryRepeatParams({6..12:uint16_t}));");
+  // select_scalar.register: dst, sel_mask, src0, mask0 (0), mask1 (0), repeat_times, blk x3, rep x3.
+  // VSEL_TENSOR_SCALAR_MODE with the scalar already in CMPMASK (its low sizeof(T) bytes, put there by
+  // set_cmp_mask or by a scalar select) and the mask register's mask: "Select(dst, selMask, src0, repeatTime,
+  // repeatParams) ... 需要和 SetVectorMask、SetCmpMask 配合使用; 模式1 SetCmpMask 中传入 src1"
+  // (https://github.com/cannmirror/asc-devkit docs/zh/api/SIMD-API/基础API/Memory矢量计算/比较与选择/Select.md and
+  // SetCmpMask(ISASI).md).
+  t.def(OpCode::SelectScalarRegister, "select_scalar.register")
+      .pipe(Pipe::V)
+      .operands(3, K::LocalTensor)
+      .operands(9, K::IntScalar)
+      .attr("mask_mode")
+      .check(check_select_scalar_register)
+      .reads(1, extent())
+      .reads(2, strided(3, 5, 7, 10))
+      .writes(0, strided(3, 5, 6, 9))
+      .extent(select_register_bits_extent)
+      .mask_register(MaskReg::Operands, 3)
+      .dtypes(kFLOAT)
+      .cost(CostKind::Vector)
+      .ascendc("AscendC::Select",
+               "{api}<{T:0}, {T:1}>({0..3}, {5:uint8_t}, AscendC::BinaryRepeatParams({6..12:uint16_t}));");
   // the 128 bits of CMPMASK
   auto cmp_mask_bytes = [](const Op&, const int64_t*, size_t, int64_t) -> int64_t { return 16; };
   t.def(OpCode::GetCmpMask, "get_cmp_mask")

@@ -99,8 +99,17 @@ struct SelectOperands {
   }
 };
 
+// A scalar select puts its scalar in CMPMASK, as Ascend C does (set_cmpmask of a block of it before vsel
+// mode 1), where a later select_scalar.register finds it.
+void load_scalar_into_cmp_mask(Block& b, const SelectOperands& s) {
+  uint8_t bits[16];
+  for (int64_t k = 0; k < 16; k += s.size) std::memcpy(bits + k, s.scalar, static_cast<size_t>(s.size));
+  std::memcpy(b.cmp_mask(), bits, 16);
+}
+
 void run_select(Block& b, const Op& op, const RtValue* in, bool scalar) {
   SelectOperands s(b, op, in, scalar);
+  if (scalar) load_scalar_into_cmp_mask(b, s);
   // VSEL_CMPMASK_SPR reuses the first repeat's bits for every repeat
   int64_t period = op.attr_int(0) == 0 ? 256 / s.size : INT64_MAX;
   for (int64_t i = 0; i < in[4].i; ++i)
@@ -137,6 +146,7 @@ void run_select_mask(Block& b, const Op& op, const RtValue* in, bool scalar) {
     select_repeats(b, op, in, s, 4, [&](int64_t, int64_t e) { return bit(sel, e); });
     return;
   }
+  if (scalar) load_scalar_into_cmp_mask(b, s);
   select_repeats(b, op, in, s, 4, [&](int64_t r, int64_t e) { return bit(sel, r * per_repeat + e); });
 }
 
@@ -178,6 +188,18 @@ void exec_SelectRegister(Block& b, const Op& op, const RtValue* in, RtValue*) {
   uint8_t bits[16];
   std::memcpy(bits, b.cmp_mask(), 16);
   select_repeats(b, op, in, s, 3, [&](int64_t, int64_t e) { return bit(bits, e); });
+}
+
+// VSEL_TENSOR_SCALAR_MODE with the scalar in CMPMASK's low sizeof(T) bytes; repeat r takes sel_mask's bits
+// [rN, rN + N). operands: dst, sel_mask, src0, mask0, mask1, repeat_times, block strides, repeat strides.
+void exec_SelectScalarRegister(Block& b, const Op& op, const RtValue* in, RtValue*) {
+  SelectOperands s(b.kernel().type_of(op.operands[0]).dtype, 0.0);
+  std::memcpy(s.scalar, b.cmp_mask(), static_cast<size_t>(s.size));
+  s.sel = b.effect_ptr(0);
+  s.src0 = b.effect_ptr(1);
+  s.dst = b.effect_ptr(2);
+  const int64_t per_repeat = 256 / s.size;
+  select_repeats(b, op, in, s, 3, [&](int64_t r, int64_t e) { return bit(s.sel, r * per_repeat + e); });
 }
 
 void exec_GetCmpMask(Block& b, const Op&, const RtValue*, RtValue*) { std::memcpy(b.effect_ptr(0), b.cmp_mask(), 16); }

@@ -60,6 +60,8 @@ void exec_CopyNd2Nz(Block& b, const Op& op, const RtValue* in, RtValue*) {
       }
 }
 
+void exec_CopyNd2NzFromUb(Block& b, const Op& op, const RtValue* in, RtValue* out) { exec_CopyNd2Nz(b, op, in, out); }
+
 // Unified Buffer Nz -> GM ND: element d of row n of matrix i comes from
 // i * src_nd_matrix_stride * 256 + (d / 16) * src_n_stride * 16 + n * 16 + d % 16.
 void exec_CopyNz2Nd(Block& b, const Op& op, const RtValue* in, RtValue*) {
@@ -132,18 +134,65 @@ void exec_LoadDataTranspose(Block& b, const Op& op, const RtValue* in, RtValue*)
   }
 }
 
+// LoadData2dTransposeParamsV2 (Ascend 950PR/950DT): repeat i's square starts at fractal start_index +/- i *
+// src_stride (512-byte units); a 1-byte square's second 16 x 32 fractal is src_frac_gap fractals after the end of
+// the first. Transposed as in exec_LoadDataTranspose into one fractal (2-byte types) or two, dst_frac_gap apart.
+// Its 4-byte iterations (four 16 x 8 fractals each, LoadDataWithTranspose.md table 4) are not modelled.
+void exec_LoadDataTransposeV2(Block& b, const Op& op, const RtValue* in, RtValue*) {
+  if (!b.platform().load_transpose_v2)
+    fail(ASC_ERR_UNSUPPORTED, op.loc,
+         "load_data_with_transpose: {} (Atlas A2/A3) has no LoadDataWithTranspose with LoadData2dTransposeParamsV2 "
+         "(Ascend C has it on Ascend 950PR/950DT only); use asc.LoadData2dTransposeParams",
+         b.platform().name);
+  int64_t size = dtype_size(dtype(b, op, 0));
+  if (size == 4)
+    fail(ASC_ERR_UNSUPPORTED, op.loc,
+         "load_data_with_transpose: the Model does not implement LoadData2dTransposeParamsV2 for 4-byte types (an "
+         "iteration of four 16 x 8 fractals); use asc.LoadData2dTransposeParams");
+  int64_t start = in[2].i, repeats = in[3].i, stride = in[4].i, gap = in[5].i, frac_gap = in[6].i;
+  int64_t side = size == 1 ? 32 : 16, fractals = size == 1 ? 2 : 1;
+  const uint8_t* src = b.effect_ptr(0);
+  uint8_t* dst = b.effect_ptr(1);
+  for (int64_t i = 0; i < repeats; ++i) {
+    const uint8_t* first = src + (in[8].i ? start - i * stride : start + i * stride) * 512;
+    uint8_t square[1024], t[1024];
+    std::memcpy(square, first, 512);
+    if (fractals == 2) std::memcpy(square + 512, first + (in[7].i + 1) * 512, 512);
+    for (int64_t r = 0; r < side; ++r)  // t[r][c] = square[c][r]
+      for (int64_t c = 0; c < side; ++c) std::memcpy(t + (r * side + c) * size, square + (c * side + r) * size, size);
+    uint8_t* out = dst + (gap + 1) * i * 512;
+    for (int64_t j = 0; j < fractals; ++j) std::memcpy(out + j * (frac_gap + 1) * 512, t + j * 512, 512);
+  }
+}
+
 namespace {
 
+// Atlas A2/A3's Mmad dtypes (float32 <- float16, bfloat16, float32; int32 <- int8); the others the verifier
+// takes are the Atlas training series' and inference AI Core's: a launch on a platform without them fails.
+void require_mmad_dtypes(const Block& b, const Op& op, DType c, DType a, DType f) {
+  bool a2 = (c == DType::Float32 && a != DType::UInt8) || (c == DType::Int32 && a == DType::Int8);
+  if (a2 || b.platform().mmad_legacy_dtypes) return;
+  fail(ASC_ERR_UNSUPPORTED, op.loc,
+       "mmad: {} (Atlas A2/A3) has no mmad of {} x {} into {} (Ascend C lists it for the Atlas training series and "
+       "Atlas inference AI Core only); multiply into a float32 (int32 for int8) L0C and convert on the way out "
+       "(fixpipe quant_pre F322F16 / DEQF16)",
+       b.platform().name, dtype_name(a), dtype_name(f), dtype_name(c));
+}
+
 // C[m, n] = init ? sum : C + sum, or bias[n] + sum; sums exact in double, then
-// rounded once to float32 (int32 sums are exact). The fractal layouts are
-// unpacked first, A's rows and B's columns each into contiguous doubles, so
-// the product's inner loop reads memory in order.
+// rounded once to the L0C dtype: float32, or float16 (the hardware's internal
+// order is not documented: Ascend C warns that this combination misses the
+// 0.1% accuracy bar); integer sums are exact, wrapping to int32 / uint32. The
+// fractal layouts are unpacked first, A's rows and B's columns each into
+// contiguous doubles, so the product's inner loop reads memory in order.
 void mmad(Block& b, const Op& op, const RtValue* in, bool with_bias) {
   size_t base = with_bias ? 4 : 3;
   int64_t m = in[base].i, n = in[base + 1].i, k = in[base + 2].i;
   bool init = !with_bias && in[base + 3].i != 0;
-  DType ad = dtype(b, op, 1), cd = dtype(b, op, 0);
+  DType ad = dtype(b, op, 1), bd = dtype(b, op, 2), cd = dtype(b, op, 0);
+  require_mmad_dtypes(b, op, cd, ad, bd);
   int64_t size = dtype_size(ad), c0 = 32 / size, k1 = ceil_div(k, c0), n1 = ceil_div(n, 16), ma = ceil_div(m, 16) * 16;
+  int64_t c_size = dtype_size(cd);
   const uint8_t* a = b.effect_ptr(0);
   const uint8_t* bm = b.effect_ptr(1);
   const uint8_t* bias = with_bias ? b.effect_ptr(2) : nullptr;
@@ -158,7 +207,7 @@ void mmad(Block& b, const Op& op, const RtValue* in, bool with_bias) {
   for (int64_t j = 0; j < n; ++j)
     for (int64_t kk = 0; kk < k; ++kk)  // Zn
       cols[static_cast<size_t>(j * k + kk)] =
-          element(bm + ((((kk / c0) * n1 + j / 16) * 16 + j % 16) * c0 + kk % c0) * size, ad);
+          element(bm + ((((kk / c0) * n1 + j / 16) * 16 + j % 16) * c0 + kk % c0) * size, bd);
   if (round_hf32) {
     for (double& x : rows) x = hf32(x, modes.hf32_towards_zero);
     for (double& x : cols) x = hf32(x, modes.hf32_towards_zero);
@@ -169,20 +218,19 @@ void mmad(Block& b, const Op& op, const RtValue* in, bool with_bias) {
       const double* col = cols.data() + j * k;
       double sum = 0;
       for (int64_t kk = 0; kk < k; ++kk) sum += row[kk] * col[kk];
-      uint8_t* out = c + ((j / 16) * ma * 16 + i * 16 + j % 16) * 4;
-      if (cd == DType::Int32) {
-        int32_t prev = 0;
-        if (bias) std::memcpy(&prev, bias + j * 4, 4);
-        if (!bias && !init) std::memcpy(&prev, out, 4);
-        int32_t v = static_cast<int32_t>(static_cast<int64_t>(sum) + prev);
-        std::memcpy(out, &v, 4);
-      } else {
-        float prev = 0;
-        if (bias) std::memcpy(&prev, bias + j * 4, 4);
-        if (!bias && !init) std::memcpy(&prev, out, 4);
-        float v = static_cast<float>(sum + prev);
-        std::memcpy(out, &v, 4);
+      uint8_t* out = c + ((j / 16) * ma * 16 + i * 16 + j % 16) * c_size;
+      const uint8_t* prev = bias ? bias + j * c_size : (!init ? out : nullptr);
+      double before = prev ? element(prev, cd) : 0.0;
+      RtValue v;
+      if (dtype_is_float(cd)) {
+        v.f = cd == DType::Float16 ? static_cast<double>(static_cast<_Float16>(sum + before))
+                                   : static_cast<double>(static_cast<float>(sum + before));
+      } else {  // exact in double (k * 255 * 255 < 2^53), wrapping like the 32-bit accumulator
+        uint32_t bits = static_cast<uint32_t>(static_cast<int64_t>(sum) + static_cast<int64_t>(before));
+        v.i = cd == DType::UInt32 ? static_cast<int64_t>(bits) : static_cast<int64_t>(static_cast<int32_t>(bits));
+        v.f = static_cast<double>(v.i);
       }
+      store_scalar(out, cd, v);
     }
 }
 
@@ -294,10 +342,24 @@ void fixpipe(Block& b, const Op& op, const RtValue* in, const uint8_t* words) {
 
 void exec_Mmad(Block& b, const Op& op, const RtValue* in, RtValue*) { mmad(b, op, in, false); }
 void exec_MmadBias(Block& b, const Op& op, const RtValue* in, RtValue*) { mmad(b, op, in, true); }
+void exec_MmadHalf(Block& b, const Op& op, const RtValue* in, RtValue*) { mmad(b, op, in, false); }
+void exec_MmadHalfBias(Block& b, const Op& op, const RtValue* in, RtValue*) { mmad(b, op, in, true); }
 
 void exec_Fixpipe(Block& b, const Op& op, const RtValue* in, RtValue*) { fixpipe(b, op, in, nullptr); }
 void exec_FixpipeVectorQuant(Block& b, const Op& op, const RtValue* in, RtValue*) {
   fixpipe(b, op, in, b.effect_ptr(2));
+}
+
+// L0C -> L1: NZ2NZ only on Atlas A2/A3, and never NoQuant (Ascend C: "此通路不支持NoQuant模式").
+void exec_FixpipeToL1(Block& b, const Op& op, const RtValue* in, RtValue*) {
+  if (op.attr_int(0))
+    fail(ASC_ERR_UNSUPPORTED, op.loc,
+         "data_copy L0C -> L1: {} (Atlas A2/A3) copies NZ to NZ only; nz2nd_en is Ascend 950's", b.platform().name);
+  if (in[6].i == kNoQuant)
+    fail(ASC_ERR_INVALID_ARGUMENT, op.loc,
+         "data_copy L0C -> L1: quant_pre NoQuant is not supported on this path; float32 to float16 / bfloat16 is "
+         "F322F16 / F322BF16, int32 to float16 DEQF16");
+  fixpipe(b, op, in, nullptr);
 }
 
 void exec_SetFixpipePreQuantFlag(Block& b, const Op&, const RtValue* in, RtValue*) {

@@ -51,6 +51,11 @@ struct Platform {
   bool region_proposals = false;
   // Scatter (Atlas inference AI Core; "not supported" on A2/A3, whose rows these all are): the same for it.
   bool scatter = false;
+  // Mmad's float16 <- float16, uint32 / int32 <- uint8 and int32 <- uint8 x int8 (the Atlas training series and
+  // Atlas inference AI Core; A2/A3 multiply into float32 / int32 from int8 only): the same for them.
+  bool mmad_legacy_dtypes = false;
+  // LoadDataWithTranspose with LoadData2dTransposeParamsV2 (Ascend 950PR/950DT): the same for it.
+  bool load_transpose_v2 = false;
 };
 
 // Bytes of a core's on-chip memory.

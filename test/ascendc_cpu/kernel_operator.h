@@ -12,6 +12,7 @@
 #include <initializer_list>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 #include "asc_cpu_runtime.h"
 
@@ -761,6 +762,18 @@ void Select(const LocalTensor<T>& d, const LocalTensor<T>& a, const LocalTensor<
       .strides(p.v, 6)
       .call("select.register", {2});
 }
+// VSEL_TENSOR_SCALAR_MODE with the scalar in CMPMASK (SetCmpMask, or a scalar Select before)
+template <typename T, typename U>
+void Select(const LocalTensor<T>& d, const LocalTensor<U>& sel, const LocalTensor<T>& a, uint8_t repeat,
+            const BinaryRepeatParams& p) {
+  Args()
+      .tensor(d)
+      .tensor(sel)
+      .tensor(a)
+      .mask(Mask(uint64_t{0}, false), repeat)
+      .strides(p.v, 6)
+      .call("select_scalar.register", {2});
+}
 template <typename T>
 void GetCmpMask(const LocalTensor<T>& d) {
   Args().tensor(d).call("get_cmp_mask");
@@ -987,6 +1000,13 @@ void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const Nd2Nz
   a.value(operand(dst)).value(operand(src));
   p.add(a).call("data_copy.nd2nz");
 }
+// Unified Buffer -> L1
+template <typename T>
+void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const Nd2NzParams& p) {
+  Args a;
+  a.value(operand(dst)).value(operand(src));
+  p.add(a).call("data_copy.nd2nz.ub");
+}
 template <typename T>
 void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const Nz2NdParamsFull& p) {
   Args a;
@@ -1004,6 +1024,16 @@ void LoadDataWithTranspose(const LocalTensor<T>& dst, const LocalTensor<T>& src,
   Args a;
   a.tensor(dst).tensor(src);
   p.add(a).call("load_data_with_transpose");
+}
+
+struct LoadData2dTransposeParamsV2 : Fields<7> {  // the last field: addr_mode
+  using Fields::Fields;
+};
+template <typename T>
+void LoadDataWithTranspose(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadData2dTransposeParamsV2& p) {
+  Args a;
+  a.tensor(dst).tensor(src);
+  p.add(a).call("load_data_with_transpose.v2");
 }
 
 // ---- SliceInfo copies, the pad-value register, AIPP and TransDataTo5HD: each call is its IR op ----------------
@@ -1183,12 +1213,13 @@ void Mmad(const LocalTensor<T>& d, const LocalTensor<U>& a, const LocalTensor<S>
       .value(i32(p.k))
       .value(i32(p.cmatrixInitVal))
       .value(i32(p.cmatrixSource))
-      .call("mmad");
+      .call(std::is_same<T, half>::value ? "mmad.f16" : "mmad");  // a float16 L0C: 512-byte fractals
 }
 template <typename T, typename U, typename S, typename V>
 void Mmad(const LocalTensor<T>& d, const LocalTensor<U>& a, const LocalTensor<S>& b, const LocalTensor<V>& bias,
           const MmadParams& p) {
-  Args().tensor(d).tensor(a).tensor(b).tensor(bias).value(i32(p.m)).value(i32(p.n)).value(i32(p.k)).call("mmad.bias");
+  Args().tensor(d).tensor(a).tensor(b).tensor(bias).value(i32(p.m)).value(i32(p.n)).value(i32(p.k)).call(
+      std::is_same<T, half>::value ? "mmad.bias_f16" : "mmad.bias");
 }
 
 enum class QuantMode_t : int {
@@ -1275,6 +1306,14 @@ void DataCopy(const GlobalTensor<T>& d, const LocalTensor<U>& s, const DataCopyC
   a.value(operand(d)).tensor(s);
   FixpipeParamsV220(p.nSize, p.mSize, p.srcStride, p.dstStride, p.reluPre != 0, p.quantPre, 0, 1, 0, 0, 0).add(a);
   a.call("fixpipe", {p.nz2ndEn ? 1 : 0, 1});
+}
+// L0C -> L1 (NZ2NZ), the same register
+template <typename T, typename U>
+void DataCopy(const LocalTensor<T>& d, const LocalTensor<U>& s, const DataCopyCO12DstParams& p) {
+  Args a;
+  a.tensor(d).tensor(s);
+  FixpipeParamsV220(p.nSize, p.mSize, p.srcStride, p.dstStride, p.reluPre != 0, p.quantPre, 0, 1, 0, 0, 0).add(a);
+  a.call("fixpipe.l1", {p.nz2ndEn ? 1 : 0, 1});
 }
 inline void SetFixpipePreQuantFlag(uint64_t config) {
   run("set_fix_pipe_pre_quant_flag", {scalar(static_cast<int64_t>(config))});

@@ -58,8 +58,11 @@ constexpr asc_dtype_t dtype_of() {
   if constexpr (std::is_same_v<T, int32_t>) return ASC_DTYPE_INT32;
   if constexpr (std::is_same_v<T, int64_t>) return ASC_DTYPE_INT64;
   if constexpr (std::is_same_v<T, uint32_t>) return ASC_DTYPE_UINT32;
+  if constexpr (std::is_same_v<T, int8_t>) return ASC_DTYPE_INT8;
+  if constexpr (std::is_same_v<T, uint8_t>) return ASC_DTYPE_UINT8;
   static_assert(std::is_same_v<T, float> || std::is_same_v<T, _Float16> || std::is_same_v<T, int16_t> ||
-                    std::is_same_v<T, int32_t> || std::is_same_v<T, int64_t> || std::is_same_v<T, uint32_t>,
+                    std::is_same_v<T, int32_t> || std::is_same_v<T, int64_t> || std::is_same_v<T, uint32_t> ||
+                    std::is_same_v<T, int8_t> || std::is_same_v<T, uint8_t>,
                 "no asc dtype for this host type");
   return ASC_DTYPE_COUNT;
 }

@@ -10,6 +10,8 @@
 #include <ostream>
 #include <random>
 #include <string>
+#include <tuple>
+#include <type_traits>
 #include <vector>
 
 #include "kernel_fixtures.h"
@@ -791,4 +793,225 @@ TEST(Scatter, IsAnErrorOnAtlasA2) {
   ScatterKernel k(false);
   auto e = error_of([&] { k.run(*asc::find_platform("Ascend910B1")); });
   EXPECT_TRUE(is_error(e, ASC_ERR_UNSUPPORTED, {"Ascend910B1 (Atlas A2/A3) has no Scatter instruction"}));
+}
+
+// ---- mmad's dtypes of the Atlas training series and inference AI Core ------------------------------------------
+// float16 <- float16 (a float16 L0C: 16 x 16 x 2-byte fractals), uint32 / int32 <- uint8 and int32 <- uint8 x int8
+// are not Atlas A2/A3's: the launch fails naming the platform. On a copy of the Ascend910B1 row with
+// Platform::mmad_legacy_dtypes set they multiply, checked against sums written here: A (M x K) and B (K x N) go
+// to GM already in L0A's Zz and L0B's Zn layouts, through L1 to L0A/L0B fractal by fractal, and L0C comes back
+// to GM byte for byte (a fixpipe of it viewed as int32 rows of 16).
+namespace {
+template <typename A, typename B, typename C>
+struct LegacyMmadKernel {
+  static constexpr int64_t kM = 20, kN = 24, kK = 40;  // tails in every direction
+  static constexpr int64_t kC0 = 32 / sizeof(A), kM1 = 2, kN1 = 2, kK1 = (kK + kC0 - 1) / kC0;
+  static constexpr int64_t kA = kM1 * kK1 * 16 * kC0, kB = kK1 * kN1 * 16 * kC0;  // elements of the fractals
+  static constexpr int64_t kCBytes = kM1 * kN1 * 256 * static_cast<int64_t>(sizeof(C));
+  asc::Module m;
+  CoreWriter w{
+      m, "legacy_mmad", {gm_addr_type(dtype_of<A>()), gm_addr_type(dtype_of<B>()), gm_addr_type(ASC_DTYPE_INT32)}};
+  std::vector<A> a = std::vector<A>(kA, A(0));
+  std::vector<B> b = std::vector<B>(kB, B(0));
+  std::vector<int32_t> c = std::vector<int32_t>(kCBytes / 4, 0);
+  std::vector<double> am = std::vector<double>(kM * kK), bm = std::vector<double>(kK * kN);
+
+  LegacyMmadKernel() {
+    std::vector<int> av = random_values<int>(kM * kK, 3, std::is_signed_v<A> ? -6 : 0, 9);
+    std::vector<int> bv = random_values<int>(kK * kN, 4, std::is_signed_v<B> ? -6 : 0, 9);
+    for (int64_t i = 0; i < kM; ++i)
+      for (int64_t k = 0; k < kK; ++k) {
+        A v = static_cast<A>(std::is_floating_point_v<A> ? av[i * kK + k] * 0.25 : av[i * kK + k]);
+        a[(((i / 16) * kK1 + k / kC0) * 16 + i % 16) * kC0 + k % kC0] = v;  // Zz
+        am[i * kK + k] = static_cast<double>(v);
+      }
+    for (int64_t k = 0; k < kK; ++k)
+      for (int64_t j = 0; j < kN; ++j) {
+        B v = static_cast<B>(std::is_floating_point_v<B> ? bv[k * kN + j] * 0.5 : bv[k * kN + j]);
+        b[(((k / kC0) * kN1 + j / 16) * 16 + j % 16) * kC0 + k % kC0] = v;  // Zn
+        bm[k * kN + j] = static_cast<double>(v);
+      }
+    w.builder().set_option("kernel_type", static_cast<int64_t>(asc::KernelType::AicOnly));
+    Value zero = w.i32(0);
+    Value a_gm = w.global_tensor(w.param(0), zero, w.i32(kA));
+    Value b_gm = w.global_tensor(w.param(1), zero, w.i32(kB));
+    Value c_gm = w.global_tensor(w.param(2), zero, w.i32(kCBytes / 4));
+    int64_t a_bytes = kA * sizeof(A);
+    Value a1 = w.local_tensor(0, kA, dtype_of<A>(), ASC_POS_A1, "a1");
+    Value b1 = w.local_tensor(a_bytes, kB, dtype_of<B>(), ASC_POS_B1, "b1");
+    Value a2 = w.local_tensor(0, kA, dtype_of<A>(), ASC_POS_A2, "a2");
+    Value b2 = w.local_tensor(0, kB, dtype_of<B>(), ASC_POS_B2, "b2");
+    Value c1 = w.local_tensor(0, kCBytes / sizeof(C), dtype_of<C>(), ASC_POS_CO1, "c1");
+    Value raw = w.local_tensor(0, kCBytes / 4, ASC_DTYPE_INT32, ASC_POS_CO1, "c1_as_int32");
+    auto barrier = [&] { w.op("pipe_barrier", {}, {int_attr("pipe", 6)}); };
+    // n_value 1, d_value all: a contiguous copy into L1
+    for (auto [to, from, n] : {std::tuple{a1, a_gm, kA}, std::tuple{b1, b_gm, kB}})
+      w.op("data_copy.nd2nz", {to, from, w.i32(1), w.i32(1), w.i32(n), zero, zero, w.i32(1), w.i32(1), zero});
+    barrier();
+    for (auto [to, from, n] : {std::tuple{a2, a1, kA * sizeof(A)}, std::tuple{b2, b1, kB * sizeof(B)}})
+      w.op("load_data", {to, from, zero, w.i32(static_cast<int64_t>(n) / 512), w.i32(1), zero, zero, zero, zero});
+    barrier();
+    w.op(std::is_same_v<C, _Float16> ? "mmad.f16" : "mmad",
+         {c1, a2, b2, w.i32(kM), w.i32(kN), w.i32(kK), w.i32(1), zero});
+    barrier();
+    w.op(
+        "fixpipe",
+        {c_gm, raw, w.i32(16), w.i32(kCBytes / 64), w.i32(kM1 * 16), w.i32(16), zero, zero, w.i32(1), zero, zero, zero},
+        {int_attr("nz2nd", 1), int_attr("deq_register", 0)});
+  }
+  void run(const asc::Platform& platform) {
+    std::vector<asc_arg_t> args{buffer_arg(a), buffer_arg(b), buffer_arg(c)};
+    (void)asc::sim::run_kernel(w.finish(), platform, 1, args.data(), args.size(), {});
+  }
+  // L0C element (i, j): Nz of 16 x 16 fractals, column blocks kM1 * 16 rows apart
+  C at(int64_t i, int64_t j) const {
+    C v;
+    std::memcpy(&v,
+                reinterpret_cast<const uint8_t*>(c.data()) + ((j / 16) * kM1 * 16 * 16 + i * 16 + j % 16) * sizeof(C),
+                sizeof(C));
+    return v;
+  }
+  double want(int64_t i, int64_t j) const {
+    double sum = 0;
+    for (int64_t k = 0; k < kK; ++k) sum += am[i * kK + k] * bm[k * kN + j];
+    return sum;
+  }
+};
+
+template <typename A, typename B, typename C>
+void check_legacy_mmad() {
+  LegacyMmadKernel<A, B, C> k;
+  asc::Platform with = *asc::find_platform("Ascend910B1");
+  with.mmad_legacy_dtypes = true;
+  k.run(with);
+  for (int64_t i = 0; i < k.kM; ++i)
+    for (int64_t j = 0; j < k.kN; ++j)
+      if constexpr (std::is_same_v<C, _Float16>)  // the exact sum rounded once to float16
+        ASSERT_EQ(static_cast<float>(k.at(i, j)), static_cast<float>(static_cast<_Float16>(k.want(i, j))))
+            << i << ", " << j;
+      else
+        ASSERT_EQ(static_cast<int64_t>(k.at(i, j)), static_cast<int64_t>(k.want(i, j))) << i << ", " << j;
+}
+}  // namespace
+
+TEST(LegacyMmad, RunsOnAPlatformThatHasTheDtypes) {
+  check_legacy_mmad<_Float16, _Float16, _Float16>();  // both series
+  check_legacy_mmad<uint8_t, uint8_t, uint32_t>();    // the Atlas training series
+  check_legacy_mmad<uint8_t, uint8_t, int32_t>();     // Atlas inference AI Core
+  check_legacy_mmad<uint8_t, int8_t, int32_t>();      // both
+}
+
+TEST(LegacyMmad, IsAnErrorOnAtlasA2) {
+  LegacyMmadKernel<_Float16, _Float16, _Float16> k;
+  auto e = error_of([&] { k.run(*asc::find_platform("Ascend910B1")); });
+  EXPECT_TRUE(is_error(e, ASC_ERR_UNSUPPORTED,
+                       {"mmad: Ascend910B1 (Atlas A2/A3) has no mmad of float16 x float16 into float16"}));
+}
+
+// ---- LoadData2dTransposeParamsV2, on a platform row that has it -------------------------------------------------
+// Ascend 950's form: no A2/A3 row has it, and the launch fails naming the platform. On a copy of the Ascend910B1
+// row with Platform::load_transpose_v2 set, L1 fractals (start_index, src_stride, src_frac_gap in 512-byte units)
+// go transposed into L0B; an mmad by the identity reads L0B back as Zn, and the test compares it with the
+// transposes written here. 2-byte: repeat i transposes fractal 1 + 2i; 1-byte: fractals 4i and 4i + 2 stacked into
+// a 32 x 32 square, whose transpose's rows 0-15 and 16-31 land R fractals apart (dst_frac_gap R - 1).
+namespace {
+template <typename T, typename C>
+struct TransposeV2Kernel {
+  static constexpr int64_t kC0 = 32 / sizeof(T), kK1 = 2, kN1 = 2, kK = kK1 * kC0, kN = kN1 * 16, kM = kK;
+  static constexpr int64_t kM1 = kM / 16, kFractals = kK1 * kN1, kRepeats = sizeof(T) == 1 ? kFractals / 2 : kFractals;
+  static constexpr int64_t kSrcFractals = sizeof(T) == 1 ? 4 * kRepeats : 2 * kRepeats + 1;
+  static constexpr int64_t kCBytes = kM1 * kN1 * 256 * 4;
+  static constexpr int64_t kPer = 512 / sizeof(T);  // elements per fractal
+  asc::Module m;
+  CoreWriter w{
+      m, "transpose_v2", {gm_addr_type(dtype_of<T>()), gm_addr_type(dtype_of<T>()), gm_addr_type(ASC_DTYPE_INT32)}};
+  std::vector<T> src = std::vector<T>(kSrcFractals * kPer), eye = std::vector<T>(kM1 * kK1 * kPer, T(0));
+  std::vector<int32_t> out = std::vector<int32_t>(kCBytes / 4, 0);
+
+  TransposeV2Kernel() {
+    std::vector<int> v = random_values<int>(src.size(), 9, -50, 50);
+    for (size_t i = 0; i < src.size(); ++i) src[i] = static_cast<T>(v[i]);
+    for (int64_t i = 0; i < kM; ++i)  // the identity in Zz
+      eye[(((i / 16) * kK1 + i / kC0) * 16 + i % 16) * kC0 + i % kC0] = T(1);
+    w.builder().set_option("kernel_type", static_cast<int64_t>(asc::KernelType::AicOnly));
+    Value zero = w.i32(0), one = w.i32(1);
+    Value s_gm = w.global_tensor(w.param(0), zero, w.i32(static_cast<int64_t>(src.size())));
+    Value e_gm = w.global_tensor(w.param(1), zero, w.i32(static_cast<int64_t>(eye.size())));
+    Value o_gm = w.global_tensor(w.param(2), zero, w.i32(kCBytes / 4));
+    Value s1 = w.local_tensor(0, static_cast<int64_t>(src.size()), dtype_of<T>(), ASC_POS_B1, "src_l1");
+    Value e1 = w.local_tensor(65536, static_cast<int64_t>(eye.size()), dtype_of<T>(), ASC_POS_A1, "eye_l1");
+    Value b2 = w.local_tensor(0, kFractals * kPer, dtype_of<T>(), ASC_POS_B2, "l0b");
+    Value a2 = w.local_tensor(0, static_cast<int64_t>(eye.size()), dtype_of<T>(), ASC_POS_A2, "l0a");
+    Value c1 = w.local_tensor(0, kCBytes / 4, dtype_of<C>(), ASC_POS_CO1, "l0c");
+    Value raw = w.local_tensor(0, kCBytes / 4, ASC_DTYPE_INT32, ASC_POS_CO1, "l0c_as_int32");
+    auto barrier = [&] { w.op("pipe_barrier", {}, {int_attr("pipe", 6)}); };
+    for (auto [to, from, n] : {std::tuple{s1, s_gm, src.size()}, std::tuple{e1, e_gm, eye.size()}})
+      w.op("data_copy.nd2nz", {to, from, one, one, w.i32(static_cast<int64_t>(n)), zero, zero, one, one, zero});
+    barrier();
+    if (sizeof(T) == 1)  // start 0, stride 4, dst_gap 0, dst_frac_gap R - 1, src_frac_gap 1
+      w.op("load_data_with_transpose.v2",
+           {b2, s1, zero, w.i32(kRepeats), w.i32(4), zero, w.i32(kRepeats - 1), one, zero});
+    else  // start 1, stride 2
+      w.op("load_data_with_transpose.v2", {b2, s1, one, w.i32(kRepeats), w.i32(2), zero, zero, zero, zero});
+    w.op("load_data", {a2, e1, zero, w.i32(static_cast<int64_t>(eye.size()) / kPer), one, zero, zero, zero, zero});
+    barrier();
+    w.op("mmad", {c1, a2, b2, w.i32(kM), w.i32(kN), w.i32(kK), one, zero});
+    barrier();
+    w.op("fixpipe",
+         {o_gm, raw, w.i32(16), w.i32(kCBytes / 64), w.i32(kM1 * 16), w.i32(16), zero, zero, one, zero, zero, zero},
+         {int_attr("nz2nd", 1), int_attr("deq_register", 0)});
+  }
+  void run(const asc::Platform& platform) {
+    std::vector<asc_arg_t> args{buffer_arg(src), buffer_arg(eye), buffer_arg(out)};
+    (void)asc::sim::run_kernel(w.finish(), platform, 1, args.data(), args.size(), {});
+  }
+  // L0B as the transposes say, element e of fractal f
+  std::vector<double> l0b() const {
+    std::vector<double> b(static_cast<size_t>(kFractals * kPer));
+    for (int64_t i = 0; i < kRepeats; ++i) {
+      if (sizeof(T) == 2) {
+        const T* s = src.data() + (1 + 2 * i) * kPer;
+        for (int64_t r = 0; r < 16; ++r)
+          for (int64_t c = 0; c < 16; ++c) b[i * kPer + r * 16 + c] = static_cast<double>(s[c * 16 + r]);
+        continue;
+      }
+      auto square = [&](int64_t r, int64_t c) {  // 32 x 32: fractal 4i over fractal 4i + 2
+        return static_cast<double>(src[(4 * i + (r < 16 ? 0 : 2)) * kPer + (r % 16) * 32 + c]);
+      };
+      for (int64_t r = 0; r < 32; ++r)  // transpose row r -> fractal i (rows 0-15) or i + R (16-31)
+        for (int64_t c = 0; c < 32; ++c) b[(i + (r < 16 ? 0 : kRepeats)) * kPer + (r % 16) * 32 + c] = square(c, r);
+    }
+    return b;
+  }
+  double c_at(int64_t i, int64_t j) const {
+    C v;
+    std::memcpy(&v, reinterpret_cast<const uint8_t*>(out.data()) + ((j / 16) * kM1 * 16 * 16 + i * 16 + j % 16) * 4, 4);
+    return static_cast<double>(v);
+  }
+};
+
+template <typename T, typename C>
+void check_transpose_v2() {
+  TransposeV2Kernel<T, C> k;
+  asc::Platform with = *asc::find_platform("Ascend910B1");
+  with.load_transpose_v2 = true;
+  k.run(with);
+  std::vector<double> b = k.l0b();
+  constexpr int64_t c0 = k.kC0;
+  for (int64_t i = 0; i < k.kK; ++i)  // I x B: element (i, j) of B, read from L0B's Zn
+    for (int64_t j = 0; j < k.kN; ++j)
+      ASSERT_EQ(k.c_at(i, j), b[(((i / c0) * k.kN1 + j / 16) * 16 + j % 16) * c0 + i % c0]) << i << ", " << j;
+}
+}  // namespace
+
+TEST(TransposeV2, RunsOnAPlatformThatHasIt) {
+  check_transpose_v2<_Float16, float>();
+  check_transpose_v2<int8_t, int32_t>();
+}
+
+TEST(TransposeV2, IsAnErrorOnAtlasA2) {
+  TransposeV2Kernel<_Float16, float> k;
+  auto e = error_of([&] { k.run(*asc::find_platform("Ascend910B1")); });
+  EXPECT_TRUE(is_error(e, ASC_ERR_UNSUPPORTED,
+                       {"Ascend910B1 (Atlas A2/A3) has no LoadDataWithTranspose with LoadData2dTransposeParamsV2"}));
 }

@@ -3,12 +3,20 @@ Nd2NzParams (GM ND -> L1 Nz), load_data (L1 -> L0A Zz / L0B Zn, with the
 16 x 16 transpose for 2-byte B), mmad (init, accumulate, bias) and fixpipe
 (L0C Nz -> GM ND or Nz, ReLU, F322F16), on shapes that are not multiples of 16."""
 
+import shutil
+import subprocess
+import warnings
+from pathlib import Path
+
 import numpy as np
 import pytest
 
 import asc
 import asc.lib.runtime as rt
 from asc.runtime.config import KernelType
+from asc.runtime.jit import MockTensor
+
+from kernels import ascendc_source
 
 
 def ceil(a, b):
@@ -384,3 +392,185 @@ def test_racecheck_covers_the_cube_memories():
     with pytest.raises(asc.errors.RaceError, match=r"read-after-write race on L1 bytes \[0, 512\).*MTE2_MTE1") as err:
         forgets_mte2_mte1[1, rt.current_stream()](np.zeros(256, np.float16))
     assert "test_cube.py" in str(err.value)
+
+
+@asc.jit(kernel_type=KernelType.AIC_ONLY)
+def legacy_mmad(x: asc.GlobalAddress, C: asc.ConstExpr, A: asc.ConstExpr, B: asc.ConstExpr):
+    dst = asc.LocalTensor(C, asc.TPosition.CO1, 0, 256)
+    fm = asc.LocalTensor(A, asc.TPosition.A2, 0, 512)
+    filt = asc.LocalTensor(B, asc.TPosition.B2, 0, 512)
+    asc.mmad(dst, fm, filt, asc.MmadParams(16, 16, 16))
+
+
+LEGACY = [("float16", "float16", "float16"), ("uint32", "uint8", "uint8"), ("int32", "uint8", "uint8"),
+          ("int32", "uint8", "int8")]  # fmt: skip
+
+
+@pytest.mark.parametrize("c,a,b", LEGACY)
+def test_mmad_of_the_older_series_dtypes_compiles_with_a_warning_and_fails_on_atlas_a2(c, a, b):
+    # Ascend C's Mmad tables list these for the Atlas training series / inference AI Core, not A2/A3
+    with pytest.warns(asc.errors.PlatformWarning, match=f"mmad of {a} x {b} into {c} is not supported on Atlas A2/A3"):
+        with pytest.raises(
+            asc.errors.KernelError, match=f"Ascend910B1 .Atlas A2/A3. has no mmad of {a} x {b} into {c}"
+        ):
+            legacy_mmad[1, rt.current_stream()](np.zeros(8, np.float32), *(getattr(asc, t) for t in (c, a, b)))
+
+
+@pytest.mark.parametrize("c,a,b", [("float16", "float32", "float32"), ("int32", "int8", "uint8"),
+                                   ("float32", "int8", "int8")])  # fmt: skip
+def test_mmad_dtype_combinations_outside_the_tables_are_refused(c, a, b):
+    with pytest.raises(asc.errors.CodegenError, match="not one of Mmad's dtype combinations|only uint8 x int8 mixes"):
+        legacy_mmad[1, rt.current_stream()](np.zeros(8, np.float32), *(getattr(asc, t) for t in (c, a, b)))
+
+
+@asc.jit(kernel_type=KernelType.AIC_ONLY)
+def transpose_v2(x: asc.GlobalAddress, DST: asc.ConstExpr[int]):
+    src = asc.LocalTensor(asc.float16, asc.TPosition.B1, 0, 1024)
+    dst = asc.LocalTensor(asc.float16, asc.TPosition(DST), 0, 1024)
+    asc.load_data_with_transpose(dst, src, asc.LoadData2dTransposeParamsV2(0, 2, 1, 0, 0, 0, 0))
+
+
+def test_load_data_with_transpose_v2_compiles_with_a_warning_and_fails_on_atlas_a2():
+    # LoadData2dTransposeParamsV2 is Ascend 950PR/950DT's (Ascend C: "Current version don't support ... V2")
+    with pytest.warns(asc.errors.PlatformWarning, match="LoadData2dTransposeParamsV2 is Ascend 950PR/950DT's form"):
+        with pytest.raises(asc.errors.KernelError, match="Ascend910B1 .Atlas A2/A3. has no LoadDataWithTranspose with"):
+            transpose_v2[1, rt.current_stream()](np.zeros(8, np.float32), int(asc.TPosition.B2))
+
+
+def test_load_data_with_transpose_v2_loads_l0b_only():
+    # an L0A tensor: the instruction addresses L0B at its address, as the position policy says
+    with pytest.warns(
+        asc.errors.PositionWarning, match="load_data_with_transpose: dst is a LocalTensor at TPosition.A2"
+    ):
+        with pytest.raises(asc.errors.KernelError):
+            transpose_v2[1, rt.current_stream()](np.zeros(8, np.float32), int(asc.TPosition.A2))
+
+
+@asc.jit(kernel_type=KernelType.AIC_ONLY)
+def chained(a: asc.GlobalAddress, b_t: asc.GlobalAddress, eye: asc.GlobalAddress, d: asc.GlobalAddress,
+            M: asc.ConstExpr[int], N: asc.ConstExpr[int], K: asc.ConstExpr[int]):  # fmt: skip
+    """C = A x B into L0C (float32), data_copy L0C -> L1 as float16 Nz (F322F16), then D = C x I through L0A."""
+    m1, n1, k1 = M // 16, N // 16, (K + 15) // 16
+    a_gm, b_gm, i_gm, d_gm = asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor()
+    a_gm.set_global_buffer(a)
+    b_gm.set_global_buffer(b_t)
+    i_gm.set_global_buffer(eye)
+    d_gm.set_global_buffer(d)
+    a1 = asc.LocalTensor(asc.float16, asc.TPosition.A1, 0, m1 * k1 * 256)
+    b1 = asc.LocalTensor(asc.float16, asc.TPosition.B1, 65536, n1 * k1 * 256)
+    i1 = asc.LocalTensor(asc.float16, asc.TPosition.B1, 131072, n1 * n1 * 256)
+    c_l1 = asc.LocalTensor(asc.float16, asc.TPosition.C1, 196608, m1 * n1 * 256)
+    a2 = asc.LocalTensor(asc.float16, asc.TPosition.A2, 0, m1 * max(k1, n1) * 256)
+    b2 = asc.LocalTensor(asc.float16, asc.TPosition.B2, 0, max(k1, n1) * n1 * 256)
+    c1 = asc.LocalTensor(asc.float32, asc.TPosition.CO1, 0, m1 * n1 * 256)
+    asc.data_copy(a1, a_gm, asc.Nd2NzParams(1, M, K, 0, K, M, 1, 0))
+    asc.data_copy(b1, b_gm, asc.Nd2NzParams(1, N, K, 0, K, N, 1, 0))
+    asc.data_copy(i1, i_gm, asc.Nd2NzParams(1, N, N, 0, N, N, 1, 0))
+    asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+    for i in range(m1):
+        asc.load_data(a2[i * k1 * 256 :], a1[i * 256 :], asc.LoadData2DParams(0, k1, m1, 0, 0, False, 0))
+    for kk in range(k1):
+        asc.load_data(b2[kk * n1 * 256 :], b1, asc.LoadData2DParams(kk * n1, n1, 1, 0, 0, False, 0))
+    asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+    asc.mmad(c1, a2, b2, asc.MmadParams(M, N, K))
+    asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+    # L0C -> L1: float16 Nz, its 16-column groups M rows (M * 16 * 2 / 32 blocks) apart
+    asc.data_copy(c_l1, c1, intri_params=asc.DataCopyCO12DstParams(N, M, M, M, asc.QuantModes.F322F16, 0))
+    asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+    for i in range(m1):
+        asc.load_data(a2[i * n1 * 256 :], c_l1[i * 256 :], asc.LoadData2DParams(0, n1, m1, 0, 0, False, 0))
+    for kk in range(n1):
+        asc.load_data(b2[kk * n1 * 256 :], i1, asc.LoadData2DParams(kk * n1, n1, 1, 0, 0, False, 0))
+    asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+    asc.mmad(c1, a2, b2, asc.MmadParams(M, N, N))
+    asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+    asc.fixpipe(d_gm, c1, asc.FixpipeParamsV220(N, M, M, N, 0))
+
+
+@pytest.mark.parametrize("m,n,k", [(16, 16, 16), (32, 48, 40), (48, 32, 7)])
+def test_l0c_to_l1_feeds_the_next_product(m, n, k, rng):
+    """data_copy(l1, l0c, DataCopyCO12DstParams(..., F322F16)): L0C's float32 Nz as float16 Nz in L1 (NZ2NZ,
+    rounded to nearest), which load_data takes on to L0A: (A x B) x I equals the float16 rounding of A x B."""
+    a, b = operands(rng, F16, m, n, k)
+    d = np.full(m * n, 77, np.float32)
+    chained[1, rt.current_stream()](a, np.ascontiguousarray(b.T), np.eye(n, dtype=F16), d, m, n, k)
+    want = product(a, b).astype(np.float32).astype(F16).astype(np.float32)
+    np.testing.assert_array_equal(d.reshape(m, n), want)
+
+
+@asc.jit(kernel_type=KernelType.AIC_ONLY)
+def l0c_to_l1_misuse(x: asc.GlobalAddress, QUANT: asc.ConstExpr[int], NZ2ND: asc.ConstExpr[bool]):
+    c1 = asc.LocalTensor(asc.float32, asc.TPosition.CO1, 0, 256)
+    c_l1 = asc.LocalTensor(asc.float16, asc.TPosition.C1, 0, 256)
+    asc.data_copy(c_l1, c1, intri_params=asc.DataCopyCO12DstParams(16, 16, 16, 16, QUANT, 0, False, NZ2ND))
+
+
+def test_l0c_to_l1_takes_a_quantisation_and_nz_only():
+    with pytest.raises(asc.errors.KernelError, match="quant_pre NoQuant is not supported on this path"):
+        l0c_to_l1_misuse[1, rt.current_stream()](np.zeros(8, np.float32), 0, False)
+    with pytest.raises(asc.errors.KernelError, match="copies NZ to NZ only; nz2nd_en is Ascend 950's"):
+        l0c_to_l1_misuse[1, rt.current_stream()](np.zeros(8, np.float32), 1, True)
+
+
+@asc.jit(kernel_type=KernelType.MIX_AIC_1_1)
+def a_through_the_ub(a: asc.GlobalAddress, b_t: asc.GlobalAddress, c: asc.GlobalAddress, M: asc.ConstExpr[int],
+                     N: asc.ConstExpr[int], K: asc.ConstExpr[int]):  # fmt: skip
+    """A GM -> UB -> L1 (data_copy with Nd2NzParams out of the Unified Buffer), then A x B (B GM -> L1 as Zn).
+    The Model keeps each core's memories apart (Ascend C moves the UB -> L1 copy through the Matmul API's GM
+    workspace to the cube core), so the whole chain runs on the group's vector core: a check of the layout."""
+    m1, n1, k1 = (M + 15) // 16, (N + 15) // 16, (K + 15) // 16
+    a_gm, b_gm, c_gm = asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor()
+    a_gm.set_global_buffer(a)
+    b_gm.set_global_buffer(b_t)
+    c_gm.set_global_buffer(c)
+    if asc.ascend_is_aiv():
+        a1 = asc.LocalTensor(asc.float16, asc.TPosition.A1, 0, m1 * k1 * 256)
+        b1 = asc.LocalTensor(asc.float16, asc.TPosition.B1, 65536, n1 * k1 * 256)
+        a2 = asc.LocalTensor(asc.float16, asc.TPosition.A2, 0, m1 * k1 * 256)
+        b2 = asc.LocalTensor(asc.float16, asc.TPosition.B2, 0, k1 * n1 * 256)
+        c1 = asc.LocalTensor(asc.float32, asc.TPosition.CO1, 0, m1 * n1 * 256)
+        a_ub = asc.LocalTensor(asc.float16, asc.TPosition.VECIN, 0, M * K)
+        asc.data_copy(a_ub, a_gm, M * K)
+        asc.data_copy(b1, b_gm, asc.Nd2NzParams(1, N, K, 0, K, n1 * 16, 1, 0))
+        asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+        asc.data_copy(a1, a_ub, intri_params=asc.Nd2NzParams(1, M, K, 0, K, m1 * 16, 1, 0))
+        asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+        for i in range(m1):
+            asc.load_data(a2[i * k1 * 256 :], a1[i * 256 :], asc.LoadData2DParams(0, k1, m1, 0, 0, False, 0))
+        for kk in range(k1):
+            asc.load_data(b2[kk * n1 * 256 :], b1, asc.LoadData2DParams(kk * n1, n1, 1, 0, 0, False, 0))
+        asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+        asc.mmad(c1, a2, b2, asc.MmadParams(M, N, K))
+        asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+        asc.fixpipe(c_gm, c1, asc.FixpipeParamsV220(N, M, m1 * 16, N, 0))
+
+
+@pytest.mark.parametrize("m,n,k", [(16, 16, 16), (32, 48, 64), (24, 30, 40), (8, 17, 64)])
+def test_nd2nz_from_the_unified_buffer_into_l1(m, n, k, rng):
+    """data_copy(l1, ub_tensor, intri_params=Nd2NzParams(...)) lays A out as the GM form does: A x B matches."""
+    a, b = operands(rng, F16, m, n, k)
+    c = np.full(m * n, 77, np.float32)
+    a_through_the_ub[1, rt.current_stream()](a, np.ascontiguousarray(b.T), c, m, n, k)
+    np.testing.assert_allclose(c.reshape(m, n), product(a, b), rtol=1e-5, atol=1e-4)
+
+
+ROOT = Path(__file__).resolve().parents[2]
+SHIM = ROOT / "build" / "test" / "ascendc_cpu"
+
+
+@pytest.mark.skipif(shutil.which("g++") is None or not (SHIM / "include").is_dir(), reason="needs g++ and the shim")
+def test_the_other_platforms_forms_are_emitted_as_ascend_c_that_compiles(tmp_path):
+    """No A2/A3 launch runs them (so the round trip cannot): the emitted Ascend C still compiles against the CPU
+    shim, spelling Mmad with a half L0C and LoadDataWithTranspose with LoadData2dTransposeParamsV2."""
+    x = MockTensor(asc.float32)
+    with warnings.catch_warnings():  # the warning itself is tested above (a cached kernel does not repeat it)
+        warnings.simplefilter("ignore", asc.errors.PlatformWarning)
+        sources = [ascendc_source(legacy_mmad.compile(x, c, a, b)) for c, a, b in
+                   ((asc.float16, asc.float16, asc.float16), (asc.int32, asc.uint8, asc.int8))]  # fmt: skip
+        sources.append(ascendc_source(transpose_v2.compile(x, int(asc.TPosition.B2))))
+    assert "AscendC::Mmad(" in sources[0] and "AscendC::LoadData2dTransposeParamsV2(" in sources[2]
+    for i, source in enumerate(sources):
+        (tmp_path / f"k{i}.cpp").write_text(source)
+        cmd = ["g++", "-std=c++17", "-fsyntax-only", f"-I{ROOT / 'test' / 'ascendc_cpu'}", f"-I{SHIM / 'include'}"]
+        done = subprocess.run([*cmd, str(tmp_path / f"k{i}.cpp")], capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr[-2000:]

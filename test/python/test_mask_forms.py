@@ -75,6 +75,17 @@ def forms(x: asc.GlobalAddress, y: asc.GlobalAddress, z: asc.GlobalAddress, scal
             asc.set_vector_mask(mask0, dtype=x.dtype, mode=asc.MaskMode.NORMAL)
         asc.select(c, a, a[EXTRA:], repeat_times=repeats, repeat_params=asc.BinaryRepeatParams(b0, b1, b2, r0, r1, r2),
                    sel_mode=asc.SelMode.VSEL_CMPMASK_SPR)  # fmt: skip
+    elif OP == "select_scalar_register":  # y holds the selection bits; the scalar reaches CMPMASK two ways
+        if EXTRA == 0:  # set_cmp_mask of a tensor holding it
+            asc.duplicate(tmp, scalar, 256 // tmp.dtype.sizeof())
+            asc.set_cmp_mask(tmp)
+        else:  # left there by a scalar select (into tmp)
+            asc.select(tmp, b, a, scalar, asc.SelMode.VSEL_TENSOR_SCALAR_MODE, 256 // tmp.dtype.sizeof())
+        if BITS:
+            asc.set_vector_mask(mask1, mask0, dtype=x.dtype, mode=asc.MaskMode.NORMAL)
+        else:
+            asc.set_vector_mask(mask0, dtype=x.dtype, mode=asc.MaskMode.NORMAL)
+        asc.select(c, b, a, repeat_times=repeats, repeat_params=asc.BinaryRepeatParams(b0, b1, b2, r0, r1, r2))
     elif OP == "compare_register":  # CMPMASK starts as y's first 16 bytes; z gets it back
         asc.set_cmp_mask(b)
         asc.compare(a, a[EXTRA:], asc.CMPMODE(MODE), mask, asc.BinaryRepeatParams(1, b0, b1, 8, r0, r1))
@@ -222,6 +233,36 @@ def test_select_register_form_uses_cmpmask_and_the_mask_register(dtype, kind, re
             i = r * per_repeat + e
             want[i] = x[i] if bit[e] else x[i + shift]
     np.testing.assert_array_equal(z, want)
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32])
+@pytest.mark.parametrize("kind,repeats,blk,rep", [("full", 2, 1, 8), ("partial", 3, 1, 8), ("bits", 2, 2, 16)])
+@pytest.mark.parametrize("via_select", [False, True])
+def test_select_scalar_register_form_takes_the_scalar_from_cmpmask(dtype, kind, repeats, blk, rep, via_select, rng):
+    """select(dst, sel_mask, src0, repeat_times, repeat_params): VSEL_TENSOR_SCALAR_MODE, repeat r by sel_mask's
+    bits [rN, rN + N), the scalar CMPMASK's low bytes (set_cmp_mask, or a scalar select before)."""
+    size = np.dtype(dtype).itemsize
+    per_repeat = 256 // size
+    mask0, mask1, sel = mask_bits(rng, per_repeat, kind)
+    x = values(rng, dtype)
+    selection = rng.integers(0, 256, N_BYTES).astype(np.uint8)
+    z = np.full(N_BYTES // size, SENTINEL, dtype)
+    scalar = -3.5
+    run("select_scalar_register", x, selection, z, scalar=scalar, mask0=mask0, mask1=mask1, repeats=repeats,
+        b=(blk, blk, 1), r=(rep, rep, 8), bits=kind == "bits", extra=int(via_select))  # fmt: skip
+    bit = np.unpackbits(selection, bitorder="little").astype(bool)
+    want = np.full_like(z, SENTINEL)
+    for r in range(repeats):
+        for e in np.flatnonzero(sel):
+            i = at(r, e, size, blk, rep)
+            want[i] = x[i] if bit[r * per_repeat + e] else dtype(scalar)
+    np.testing.assert_array_equal(z, want)
+
+
+def test_select_scalar_register_form_needs_integer_bits():
+    x = np.zeros(N_BYTES // 4, np.float32)
+    with pytest.raises(asc.errors.CodegenError, match="sel_mask holds bits: use an integer dtype"):
+        run("select_scalar_register", x, x.copy(), x.copy(), repeats=1)
 
 
 def tree(v):

@@ -108,12 +108,17 @@ def select(dst: Any, *args: Any, **kwargs: Any) -> None:
     * ``select(dst, sel_mask, src0, src1, sel_mode, count)``;
     * ``select(dst, sel_mask, src0, src1, sel_mode, mask, repeat_times, repeat_params, is_set_mask=True)``;
     * ``select(dst, src0, src1, repeat_times=, repeat_params=, sel_mode=SelMode.VSEL_CMPMASK_SPR)`` — the bits
-      in CMPMASK and the mask register (set_vector_mask).
+      in CMPMASK and the mask register (set_vector_mask);
+    * ``select(dst, sel_mask, src0, repeat_times, repeat_params)`` — VSEL_TENSOR_SCALAR_MODE with the scalar in
+      CMPMASK's low bytes (set_cmp_mask of a tensor holding it, or left there by a scalar select) and the mask
+      register's mask.
 
     VSEL_CMPMASK_SPR uses sel_mask's first repeat of bits for every repeat; VSEL_TENSOR_TENSOR_MODE
     (tensor src1) and VSEL_TENSOR_SCALAR_MODE (scalar src1) use repeat r's own bits."""
     if "sel_mode" in kwargs and len(args) == 2:
         return _select_register(dst, *args, **kwargs)
+    if _is_scalar_register_form(args, kwargs):
+        return _select_scalar_register(dst, *args, **kwargs)
     names = ["sel_mask", "src0", "src1", "sel_mode"]
     head = dict(zip(names, args), **{k: kwargs.pop(k) for k in names if k in kwargs})
     if set(head) != set(names):
@@ -141,6 +146,25 @@ def select(dst: Any, *args: Any, **kwargs: Any) -> None:
     mask_mode, handles = mask_form_operands("select", rest, kwargs, BinaryRepeatParams)
     builder.op(f"{name}.mask", [d.handle, m.handle, a.handle, other, *handles],
                {"mask_mode": mask_mode, "sel_mode": int(sel_mode)})  # fmt: skip
+
+
+def _is_scalar_register_form(args: tuple, kwargs: dict) -> bool:
+    """(sel_mask, src0, repeat_times, repeat_params), positional or keyword, and no src1 / sel_mode."""
+    names = ["sel_mask", "src0", "repeat_times", "repeat_params"]
+    given = set(names[: len(args)]) | set(kwargs)
+    return (
+        len(args) <= 4
+        and given == set(names)
+        and isinstance(args[3] if len(args) == 4 else kwargs.get("repeat_params"), BinaryRepeatParams)
+    )
+
+
+def _select_scalar_register(dst: Any, sel_mask: Any, src0: Any, repeat_times: Any, repeat_params: Any) -> None:
+    kwargs = {"mask": 0, "repeat_times": repeat_times, "repeat_params": repeat_params, "is_set_mask": False}
+    _, handles = mask_form_operands("select", (), kwargs, BinaryRepeatParams)
+    roles = ((dst, "dst"), (sel_mask, "sel_mask"), (src0, "src0"))
+    tensors = [require_local(t, "select", r).handle for t, r in roles]
+    current_builder().op("select_scalar.register", [*tensors, *handles], {"mask_mode": MASK_FROM_REGISTER})
 
 
 def _select_register(dst: Any, src0: Any, src1: Any, repeat_times: Any, repeat_params: Any, sel_mode: Any) -> None:

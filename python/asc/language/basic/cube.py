@@ -4,14 +4,21 @@ Nd2NzParams (GM -> L1) is in data_copy.py."""
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 from ...codegen.context import current_builder
-from ...errors import CodegenError
+from ...errors import CodegenError, PlatformWarning
+from ..core import dtype as dt
 from ..core.cube_params import FixpipeConfig, FixpipeParamsV220, LoadData2DParams, LoadData2dTransposeParams, MmadParams
 from ..core.enums import CO2Layout, TPosition
 from ..core.ir_value import to_int
-from ..core.param_structs import LoadData3DParamsV1, LoadData3DParamsV2, LoadData3DParamsV2Pro
+from ..core.param_structs import (
+    LoadData2dTransposeParamsV2,
+    LoadData3DParamsV1,
+    LoadData3DParamsV2,
+    LoadData3DParamsV2Pro,
+)
 from ..core.tensor import GlobalTensor, LocalTensor
 from .cube_extras import load_data_3d
 from .positions import addressed_as
@@ -41,34 +48,73 @@ def load_data(dst: Any, src: Any, params: Any, is_set_padding: Any = True) -> No
 @builtin
 def load_data_with_transpose(dst: Any, src: Any, params: Any) -> None:
     """L1 -> L0A/L0B transposing whole squares (16 x 16; 32 x 32 for 1-byte types), as
-    `asc.LoadData2dTransposeParams` says: the way to a transposed operand for 1- and 4-byte types."""
-    if not isinstance(params, LoadData2dTransposeParams):
+    `asc.LoadData2dTransposeParams` says: the way to a transposed operand for 1- and 4-byte types.
+    With `asc.LoadData2dTransposeParamsV2` (Ascend 950PR/950DT's form, L1 -> L0B; start_index and src_stride in
+    512-byte fractals, src_frac_gap between a 1-byte square's two source fractals) the kernel compiles with a
+    PlatformWarning and a launch on Atlas A2/A3, every platform asc has, is a KernelError."""
+    v2 = isinstance(params, LoadData2dTransposeParamsV2)
+    if not v2 and not isinstance(params, LoadData2dTransposeParams):
         raise CodegenError(
-            f"load_data_with_transpose: params must be an asc.LoadData2dTransposeParams, got {type(params).__name__}"
+            "load_data_with_transpose: params must be an asc.LoadData2dTransposeParams or "
+            f"asc.LoadData2dTransposeParamsV2, got {type(params).__name__}"
         )
     d = require_local(dst, "load_data_with_transpose", "dst")
     s = require_local(src, "load_data_with_transpose", "src")
-    d = addressed_as(d, (TPosition.A2, TPosition.B2), "load_data_with_transpose", "dst")
+    d = addressed_as(d, (TPosition.B2,) if v2 else (TPosition.A2, TPosition.B2), "load_data_with_transpose", "dst")
     s = addressed_as(s, (TPosition.A1, TPosition.B1), "load_data_with_transpose", "src")
-    current_builder().op("load_data_with_transpose", [d.handle, s.handle, *_ints(params.fields(), "params")])
+    if not v2:
+        current_builder().op("load_data_with_transpose", [d.handle, s.handle, *_ints(params.fields(), "params")])
+        return
+    file, line, _ = current_builder().loc
+    warnings.warn_explicit(
+        "load_data_with_transpose with LoadData2dTransposeParamsV2 is Ascend 950PR/950DT's form, not Atlas A2/A3's "
+        "(every platform asc has): the kernel compiles, and running it fails. Use asc.LoadData2dTransposeParams",
+        PlatformWarning,
+        file,
+        line,
+    )
+    p = params
+    fields = [p.start_index, p.repeat_times, p.src_stride, p.dst_gap, p.dst_frac_gap, p.src_frac_gap, p.addr_mode]
+    current_builder().op("load_data_with_transpose.v2", [d.handle, s.handle, *_ints(fields, "params")])
+
+
+# Mmad's dtype combinations (dst, fm, filter) of Atlas A2/A3; the others the verifier takes are the Atlas
+# training series' and inference AI Core's (float16 <- float16, uint32 / int32 <- uint8, int32 <- uint8 x int8).
+_A2_MMAD = {(dt.float32, dt.float16), (dt.float32, dt.bfloat16), (dt.float32, dt.float32), (dt.int32, dt.int8)}
 
 
 @builtin
 def mmad(dst: Any, fm: Any, filter: Any, *args: Any) -> None:  # noqa: A002 - pyasc's name
     """``mmad(dst, fm, filter, params)``: dst (CO1, L0C) = or += fm (A2, L0A) x filter (B2, L0B);
-    ``mmad(dst, fm, filter, bias, params)``: dst = bias (C2, the bias table) + fm x filter."""
+    ``mmad(dst, fm, filter, bias, params)``: dst = bias (C2, the bias table) + fm x filter.
+    Atlas A2/A3 multiply into float32 (from float16, bfloat16, float32) or int32 (from int8). float16 <- float16,
+    uint32 / int32 <- uint8 and int32 <- uint8 x int8 are the Atlas training series' and inference AI Core's: they
+    compile with a PlatformWarning, and a launch on an A2/A3 platform is a KernelError."""
     if len(args) not in (1, 2) or not isinstance(args[-1], MmadParams):
         raise CodegenError("mmad takes (dst, fm, filter, [bias,] asc.MmadParams(m, n, k, ...))")
     p = args[-1]
     roles = ((dst, "dst", TPosition.CO1), (fm, "fm", TPosition.A2), (filter, "filter", TPosition.B2))
-    tensors = [addressed_as(require_local(t, "mmad", r), (p,), "mmad", r).handle for t, r, p in roles]
+    views = [addressed_as(require_local(t, "mmad", r), (pos,), "mmad", r) for t, r, pos in roles]
+    tensors = [v.handle for v in views]
+    c, a, b = (v.dtype for v in views)
+    if (c, a) not in _A2_MMAD or a != b:
+        file, line, _ = current_builder().loc
+        warnings.warn_explicit(
+            f"mmad of {a.name} x {b.name} into {c.name} is not supported on Atlas A2/A3, every platform asc has "
+            f"(Ascend C lists it for the Atlas training series and Atlas inference AI Core): the kernel compiles, "
+            f"and running it fails. Multiply into float32 (int32 for int8) and convert in fixpipe",
+            PlatformWarning,
+            file,
+            line,
+        )
+    half = ".f16" if c == dt.float16 else ""
     sizes = _ints([p.m, p.n, p.k], "MmadParams")
     if len(args) == 2:
         bias = addressed_as(require_local(args[0], "mmad", "bias"), (TPosition.C2,), "mmad", "bias")
-        current_builder().op("mmad.bias", [*tensors, bias.handle, *sizes])
+        current_builder().op("mmad.bias_f16" if half else "mmad.bias", [*tensors, bias.handle, *sizes])
         return
     source = int(p.cmatrix_source) if isinstance(p.cmatrix_source, bool) else p.cmatrix_source
-    current_builder().op("mmad", [*tensors, *sizes, *_ints([p.init(), source], "MmadParams")])
+    current_builder().op(f"mmad{half}", [*tensors, *sizes, *_ints([p.init(), source], "MmadParams")])
 
 
 @builtin

@@ -14,8 +14,10 @@ from ..core.enums import BlockMode, DeqScale, TPosition, pad_t
 from ..core.ir_value import Scalar, cast, is_runtime, to_int, to_scalar
 from ..core.param_structs import DataCopyEnhancedParams, DataCopyPadParams, LoadImageToLocalParams, SliceInfo
 from ..core.tensor import GlobalTensor, LocalTensor
+from .positions import addressed_as
 from .utils import builtin, require_local, require_tensor
 
+_L1 = (TPosition.A1, TPosition.B1, TPosition.C1)  # TSCM
 _SLICE_FIELDS = ("start_index", "end_index", "stride", "burst_len", "shape_value")
 _MAX_SLICE_DIMS = 8  # K_MAX_DIM
 
@@ -103,14 +105,25 @@ def data_copy(dst: Any, src: Any, *args: Any, **kwargs: Any) -> None:
                            f"slice_list1, slice_list2, dim_value); unexpected {rest or list(kwargs)}")  # fmt: skip
     if first is None:
         raise CodegenError("data_copy needs a count, a DataCopyParams, layout params or SliceInfo lists")
-    if isinstance(first, (Nd2NzParams, Nz2NdParamsFull)):  # ND -> Nz into L1, or Nz -> ND out of the UB
+    if isinstance(first, (Nd2NzParams, Nz2NdParamsFull)):  # ND -> Nz into L1 (from GM or the UB), Nz -> ND to GM
         fields = [to_int(v, type(first).__name__).handle for v in first.fields()]
         name = "data_copy.nd2nz" if isinstance(first, Nd2NzParams) else "data_copy.nz2nd"
+        if name == "data_copy.nd2nz" and isinstance(dst, LocalTensor):  # ND2NZ writes L1 (TSCM)
+            dst = addressed_as(dst, _L1, "data_copy", "dst")
+            if isinstance(src, LocalTensor):
+                name = "data_copy.nd2nz.ub"
         current_builder().op(name, [dst.handle, src.handle, *fields])
         return
-    if isinstance(first, DataCopyCO12DstParams):  # L0C -> GM through the fixpipe
+    if isinstance(first, DataCopyCO12DstParams):  # L0C -> GM or L1 through the fixpipe
         fields = [to_int(v, "DataCopyCO12DstParams").handle for v in first.fields()]
         nz2nd = int(first.nz2nd_en) if isinstance(first.nz2nd_en, bool) else 1
+        if isinstance(src, LocalTensor):
+            src = addressed_as(src, (TPosition.CO1,), "data_copy", "src")
+        if isinstance(dst, LocalTensor):  # L0C -> L1: NZ to NZ, nz2nd_en as given (Ascend 950's when set)
+            dst = addressed_as(dst, (TPosition.C1, TPosition.A1, TPosition.B1), "data_copy", "dst")
+            nz2nd = int(first.nz2nd_en) if isinstance(first.nz2nd_en, bool) else 0
+            current_builder().op("fixpipe.l1", [dst.handle, src.handle, *fields], {"nz2nd": nz2nd, "deq_register": 1})
+            return
         current_builder().op("fixpipe", [dst.handle, src.handle, *fields], {"nz2nd": nz2nd, "deq_register": 1})
         return
     if not isinstance(first, DataCopyParams):
