@@ -81,6 +81,9 @@ def load_data_with_transpose(dst: Any, src: Any, params: Any) -> None:
 # Mmad's dtype combinations (dst, fm, filter) of Atlas A2/A3; the others the verifier takes are the Atlas
 # training series' and inference AI Core's (float16 <- float16, uint32 / int32 <- uint8, int32 <- uint8 x int8).
 _A2_MMAD = {(dt.float32, dt.float16), (dt.float32, dt.bfloat16), (dt.float32, dt.float32), (dt.int32, dt.int8)}
+# (dst, fm, filter) of those older series only: warned about here; any other combination the verifier refuses
+_LEGACY_MMAD = {(dt.float16, dt.float16, dt.float16), (dt.uint32, dt.uint8, dt.uint8), (dt.int32, dt.uint8, dt.uint8),
+                (dt.int32, dt.uint8, dt.int8)}  # fmt: skip
 
 
 @builtin
@@ -97,7 +100,7 @@ def mmad(dst: Any, fm: Any, filter: Any, *args: Any) -> None:  # noqa: A002 - py
     views = [addressed_as(require_local(t, "mmad", r), (pos,), "mmad", r) for t, r, pos in roles]
     tensors = [v.handle for v in views]
     c, a, b = (v.dtype for v in views)
-    if (c, a) not in _A2_MMAD or a != b:
+    if (c, a, b) in _LEGACY_MMAD:
         file, line, _ = current_builder().loc
         warnings.warn_explicit(
             f"mmad of {a.name} x {b.name} into {c.name} is not supported on Atlas A2/A3, every platform asc has "
