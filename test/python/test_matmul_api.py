@@ -9,11 +9,12 @@ iterate order changes the block order) and the errors."""
 
 import numpy as np
 import pytest
-from test_cube_extras import hf32
+from test_cube_extras import densify, hf32, sparse_b, zn_bytes
 from test_fixpipe_quant import quant_word
 from test_fixpipe_quant import reference as quant_reference
 
 import asc
+import asc.lib.host as host
 import asc.lib.runtime as rt
 from asc._ffi import ffi, last_error, lib
 
@@ -591,3 +592,129 @@ def test_async_iterate_all_and_callback_data(rng):
     ]
     for call in calls:
         assert call in text, call
+
+
+# ---- the 4:2 sparse B (SparseMatmulType + set_sparse_index; cube-only) ------------------------------------------
+@asc.jit(matmul_cube_only=True)
+def sparse_matmul(a: asc.GlobalAddress, b: asc.GlobalAddress, idx: asc.GlobalAddress, c: asc.GlobalAddress,
+                  t: asc.adv.TCubeTiling, ws: asc.GlobalAddress, HOW: asc.ConstExpr[int]):  # fmt: skip
+    a_gm, b_gm, i_gm, c_gm = asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor()
+    a_gm.set_global_buffer(a)
+    b_gm.set_global_buffer(b)
+    i_gm.set_global_buffer(idx)
+    c_gm.set_global_buffer(c)
+    mm = asc.adv.Matmul(asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.int8),
+                        asc.adv.SparseMatmulType(asc.TPosition.GM, asc.TPosition.GM, asc.CubeFormat.ND, asc.int8, True),
+                        asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.int32),
+                        matmul_config=asc.adv.get_mdl_config())  # fmt: skip
+    asc.adv.register_matmul(asc.TPipe(), ws, mm, t)
+    mm.set_tensor_a(a_gm)
+    mm.set_tensor_b(b_gm)
+    mm.set_sparse_index(i_gm)
+    if HOW == 0:
+        mm.iterate_all(c_gm)
+    else:
+        with mm.iterate():
+            mm.get_tensor_c(c_gm)
+    mm.end()
+
+
+def sparse_tiling(m, n, k, base=None):
+    """A one-core tiling of the Sparse Matmul (SetSparse), baseK a multiple of 64 as the index fractals need."""
+    api = host.MultiCoreMatmulTiling(host.get_ascendc_platform())
+    api.set_a_type(host.TPosition.GM, host.CubeFormat.ND, host.DataType.DT_INT8, False)
+    api.set_b_type(host.TPosition.GM, host.CubeFormat.ND, host.DataType.DT_INT8, True)
+    api.set_c_type(host.TPosition.GM, host.CubeFormat.ND, host.DataType.DT_INT32)
+    api.set_bias_type(host.TPosition.GM, host.CubeFormat.ND, host.DataType.DT_INT32)
+    api.set_dim(1)
+    api.set_shape(m, n, k)
+    api.set_org_shape(m, n, k)
+    api.set_sparse(True)
+    if base is not None:
+        api.set_fix_split(*base)
+    t = asc.adv.TCubeTiling()
+    assert api.get_tiling(t) == 0
+    return t
+
+
+SPARSE_CASES = [(32, 32, 64, None), (40, 48, 128, None), (47, 30, 40, None), (64, 80, 256, (32, 48, 64)),
+                (33, 20, 200, (16, 16, 64))]  # fmt: skip
+
+
+@pytest.mark.parametrize("how", [0, 1], ids=["iterate_all", "iterate"])
+@pytest.mark.parametrize("m,n,k,base", SPARSE_CASES, ids=[f"{c[0]}x{c[1]}x{c[2]}-{c[3]}" for c in SPARSE_CASES])
+def test_sparse_b_is_the_product_with_the_sparse_matrix(m, n, k, base, how, rng):
+    """C = A x B for the original sparse B (K x N, at most two non-zeros in every four K), given to the Matmul
+    as its densification (Bᵀ: N x K/2, ND) and the NZ index matrix; numpy multiplies by the sparse B."""
+    a = rng.integers(-128, 128, (m, k)).astype(np.int8)
+    b_sparse = sparse_b(rng, n, k)  # N x K (Bᵀ)
+    dense, index = densify(b_sparse)  # N x K/2 values and 2-bit indices
+    _, i_zn = zn_bytes(dense, index)
+    t = sparse_tiling(m, n, k, base)
+    if base is not None:
+        assert (t.base_m, t.base_n, t.base_k) == base
+    assert t.base_k % 64 == 0 or t.base_k >= k
+    c = np.full((m, n), 7, np.int32)
+    sparse_matmul[1, rt.current_stream()](a, np.ascontiguousarray(dense), i_zn, c, t, np.zeros(WORKSPACE, np.uint8),
+                                          how)  # fmt: skip
+    want = a.astype(np.int64) @ b_sparse.astype(np.int64).T
+    np.testing.assert_array_equal(c, want.astype(np.int32))
+
+
+def test_sparse_matmul_is_spelled_as_ascend_cs():
+    m, n, k = 32, 32, 64
+    t = sparse_tiling(m, n, k)
+    z = np.zeros(1, np.int8)
+    text = ascendc_source(sparse_matmul.compile(z, z, np.zeros(1, np.uint8), np.zeros(1, np.int32), t,
+                                                np.zeros(1, np.uint8), 0))  # fmt: skip
+    assert ("AscendC::SparseMatmulType<AscendC::TPosition::GM, AscendC::TPosition::GM, CubeFormat::ND, int8_t, "
+            "true>") in text  # fmt: skip
+    assert "asc_mm0_cfg> asc_mm0" in text  # the MDL configuration
+    assert "AscendC::LoadDataWithSparse(" in text and "AscendC::MmadWithSparse(" in text
+
+
+@pytest.mark.parametrize(
+    "types,message",
+    [
+        ((asc.float16, asc.float32, True, True), "multiplies int8 A and B into int32 C"),
+        ((asc.int8, asc.int32, False, True), "must be stored transposed"),
+        ((asc.int8, asc.int32, True, False), "needs the MDL template"),
+    ],
+)
+def test_sparse_type_errors(types, message):
+    a_dtype, c_dtype, trans, mdl = types
+
+    @asc.jit(matmul_cube_only=True)
+    def bad(a: asc.GlobalAddress):
+        asc.adv.Matmul(asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, a_dtype),
+                       asc.adv.SparseMatmulType(asc.TPosition.GM, asc.TPosition.GM, asc.CubeFormat.ND, a_dtype, trans),
+                       asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, c_dtype),
+                       matmul_config=asc.adv.get_mdl_config() if mdl else None)  # fmt: skip
+
+    with pytest.raises(asc.CodegenError, match=message):
+        bad.compile(np.zeros(1, np.int8))
+
+
+@asc.jit(matmul_cube_only=True)
+def sparse_no_index(a: asc.GlobalAddress, c: asc.GlobalAddress, t: asc.adv.TCubeTiling, ws: asc.GlobalAddress,
+                    BIAS: asc.ConstExpr[bool]):  # fmt: skip
+    a_gm, c_gm = asc.GlobalTensor(), asc.GlobalTensor()
+    a_gm.set_global_buffer(a)
+    c_gm.set_global_buffer(c)
+    mm = asc.adv.Matmul(asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.int8),
+                        asc.adv.SparseMatmulType(asc.TPosition.GM, asc.TPosition.GM, asc.CubeFormat.ND, asc.int8, True),
+                        asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.int32),
+                        matmul_config=asc.adv.get_mdl_config())  # fmt: skip
+    asc.adv.register_matmul(asc.TPipe(), ws, mm, t)
+    mm.set_tensor_a(a_gm)
+    mm.set_tensor_b(a_gm)
+    if BIAS:
+        mm.set_bias(c_gm)
+    mm.iterate_all(c_gm)
+
+
+@pytest.mark.parametrize("bias,message", [(False, "set_sparse_index"), (True, "set_bias with a SparseMatmulType")])
+def test_sparse_needs_its_index(bias, message):
+    with pytest.raises(asc.CodegenError, match=message):
+        sparse_no_index.compile(np.zeros(1, np.int8), np.zeros(1, np.int32), sparse_tiling(32, 32, 64),
+                                np.zeros(1, np.uint8), bias)  # fmt: skip

@@ -43,6 +43,23 @@ class MatmulType:
     layout: Any = 0
 
 
+class SparseMatmulType(MatmulType):
+    """``SparseMatmulType(position, index_position, format, dtype, is_trans=False, layout=0, ibshare=False)``:
+    Ascend C's AscendC::SparseMatmulType, the B of a 4:2 sparse Matmul: B is the 4:2-densified int8 matrix
+    (two of every four K values of the original sparse B), stored transposed (N rows of K/2, ISTRANS true,
+    the only form Ascend C supports), in GM; its index matrix (set_sparse_index) is in GM too (index_position).
+    https://www.hiascend.com/document/detail/zh/canncommercial/850/ (Matmul, 4:2 稀疏矩阵乘 / Sparse Matmul)"""
+
+    index_position: Any = None
+    ibshare: bool = False
+
+    def __init__(self, position: Any, index_position: Any, format: Any, dtype: Any, is_trans: bool = False,  # noqa: A002
+                 layout: Any = 0, ibshare: bool = False):  # fmt: skip
+        for name, value in (("position", position), ("format", format), ("dtype", dtype), ("is_trans", is_trans),
+                            ("layout", layout), ("index_position", index_position), ("ibshare", ibshare)):  # fmt: skip
+            object.__setattr__(self, name, value)
+
+
 class Matmul:
     """``Matmul(a=MatmulType(...), b=..., c=..., bias=None)`` then ``register_matmul(pipe, workspace, mm, tiling)``,
     ``set_tensor_a/b``, ``set_bias``, ``set_tail``, ``iterate_all(c)`` or ``with mm.iterate() as count:
@@ -62,6 +79,10 @@ class Matmul:
                 f"Matmul: A and B of {a.dtype.name} are not supported (float16, bfloat16, float32, int8)"
             )
         self.a_type, self.b_type, self.c_type, self.bias_type = a, b, c, bias or c
+        self.b_sparse = isinstance(b, SparseMatmulType)
+        if self.b_sparse:
+            _check_sparse(a, b, c)
+        self.sparse_index: Optional[GlobalTensor] = None
         self.tiling: Optional[TCubeTiling] = None
         self.workspace: Any = None
         self.a_gm = self.b_gm = self.bias_gm = None
@@ -79,6 +100,9 @@ class Matmul:
             raise CodegenError(f"Matmul: matmul_config must be an asc.adv.MatmulConfig (or get_matmul_api_tiling's "
                                f"MatmulApiStaticTiling), got {type(matmul_config).__name__}")  # fmt: skip
         self.config: Optional[MatmulConfig] = matmul_config
+        if self.b_sparse and (matmul_config is None or not matmul_config.do_multi_data_load):
+            raise CodegenError("Matmul: a SparseMatmulType B needs the MDL template (matmul_config="
+                               "asc.adv.get_mdl_config()), the only one Ascend C's Sparse Matmul has")  # fmt: skip
         self.bias_per_batch = bool(matmul_config.is_bias_batch) if matmul_config else True
         # a configured iterate_order (not UNDEF) overrides the tiling's
         order = matmul_config.iterate_order if matmul_config else 2
@@ -148,6 +172,8 @@ class Matmul:
     def set_bias(self, tensor: Any) -> None:
         """The bias row (N elements): a GlobalTensor, or a LocalTensor in the Unified Buffer, which the Model
         stages through the workspace to reach L1 (as on Atlas A2, which has no UB -> L1 path)."""
+        if self.b_sparse:  # mmad_with_sparse has no bias-table operand; Ascend C's sparse bias is not modelled yet
+            raise CodegenError("Matmul.set_bias with a SparseMatmulType B is not supported by the Model yet")
         if isinstance(tensor, LocalTensor):
             if self.tiling is None:
                 raise CodegenError("Matmul.set_bias with a LocalTensor needs the tiling first (its singleCoreN "
@@ -244,10 +270,15 @@ class Matmul:
 
     @builtin
     def set_sparse_index(self, index_global: Any) -> None:
-        """``SetSparseIndex``: the index matrix of a 4:2 sparse B (MatmulTypeWithSparse, cube-only MDL). B
-        given as a dense MatmulType is not sparse: the Model records the index and computes the dense product;
-        a sparse B is not modelled yet."""
+        """``SetSparseIndex``: the index matrix of a 4:2 sparse B (B a SparseMatmulType; cube-only, MDL): uint8,
+        four 2-bit indices a byte (the first in the lowest bits), in the NZ layout of the dense Bᵀ (N x K/2):
+        fractals of 16 rows x 32 indices (128 bytes), N rounded up to 16, K/2 in blocks of 32 outermost. The
+        Model multiplies A by the sparse B through load_data_with_sparse and mmad_with_sparse. With a dense
+        MatmulType B (pyasc compiles that) the index is only recorded: the product is the dense one."""
         gm = _global(index_global, "set_sparse_index")
+        if self.b_sparse and gm.dtype != dt.uint8:
+            raise CodegenError(f"Matmul.set_sparse_index: the index matrix must be uint8 (four 2-bit indices a "
+                               f"byte), got {gm.dtype.name}")  # fmt: skip
         self.sparse_index = gm
         self._api("SetSparseIndex", (gm,))
 
@@ -261,6 +292,8 @@ class Matmul:
             raise CodegenError(f"Matmul.{what}: no tiling (pass it to register_matmul or call init)")
         if (self.a_gm is None and self.a_scalar is None) or (self.b_gm is None and self.b_scalar is None):
             raise CodegenError(f"Matmul.{what}: set_tensor_a and set_tensor_b first")
+        if self.b_sparse and self.sparse_index is None:
+            raise CodegenError(f"Matmul.{what}: B is a SparseMatmulType: set_sparse_index(index) first")
         return self.tiling
 
     # The row lengths in GM: A's (Ka), B's (N, or Kb when B is transposed) and C's (N), from set_org_shape
@@ -289,6 +322,8 @@ class Matmul:
 
     @property
     def b_row(self) -> Any:
+        if self.b_sparse:  # the densified Bᵀ: N rows of two values for every four K
+            return (self.org_kb + 3) // 4 * 2
         return self.rows[1] if self.rows else self.org_kb if self.b_trans else self.org_n
 
     @property
@@ -581,6 +616,23 @@ _C_DTYPES = (dt.int32, dt.float32, dt.float16, dt.int8, dt.bfloat16)
 _SNAKE = {"AsyncGetTensorC": "async_get_tensor_c", "GetOffsetC": "get_offset_c"}
 
 
+def _check_sparse(a: MatmulType, b: SparseMatmulType, c: MatmulType) -> None:
+    """What Ascend C's Sparse Matmul allows: int8 A and B into int32 C, B and its index in GM, B transposed,
+    no batch layout, no IBShare."""
+    from ..core.enums import TPosition
+
+    if a.dtype != dt.int8 or c.dtype != dt.int32:
+        raise CodegenError(f"Matmul: a SparseMatmulType B multiplies int8 A and B into int32 C, got {a.dtype.name} "
+                           f"A and {c.dtype.name} C")  # fmt: skip
+    if b.position != TPosition.GM or b.index_position != TPosition.GM:
+        raise CodegenError("Matmul: a SparseMatmulType B and its index matrix must be at TPosition.GM")
+    if not b.is_trans:
+        raise CodegenError("Matmul: a SparseMatmulType B must be stored transposed (is_trans=True, N rows of the "
+                           "densified K/2): the only form Ascend C supports")  # fmt: skip
+    if int(b.layout or 0) != 0 or b.ibshare:
+        raise CodegenError("Matmul: a SparseMatmulType B takes no batch layout and no IBShare")
+
+
 def _max(a: Any, b: Any) -> Any:
     return max(a, b) if isinstance(a, int) and isinstance(b, int) else minmax("max", [a, b])
 
@@ -784,6 +836,8 @@ def register_matmul(pipe: Any, workspace: Any, matmul: Any, tiling: Any = None) 
             attrs["static_l1"] = matmul.static_tiling.l1_size if matmul.static_tiling is not None else 0
         # the batch layouts (LayoutMode) of A, B and C: MatmulType's LAYOUT template argument
         attrs["layouts"] = ",".join(str(int(t.layout or 0)) for t in (matmul.a_type, matmul.b_type, matmul.c_type))
+        if matmul.b_sparse:  # B is a SparseMatmulType: its index matrix's position, plus one (0: a MatmulType)
+            attrs["b_index_position"] = int(matmul.b_type.index_position) + 1
     builder.op("matmul.server", operands, attrs)
 
 
@@ -816,4 +870,12 @@ from .matmul_kernels import (  # noqa: E402
     _iterate_n_batch,
 )
 
-__all__ = ["Matmul", "MatmulConfig", "MatmulType", "MatrixOffset", "get_matmul_api_tiling", "register_matmul"]
+__all__ = [
+    "Matmul",
+    "MatmulConfig",
+    "MatmulType",
+    "MatrixOffset",
+    "SparseMatmulType",
+    "get_matmul_api_tiling",
+    "register_matmul",
+]
