@@ -168,9 +168,16 @@ std::string MatmulSpelling::expanded_object(const Op& server) const {
   if (server.operands.empty()) return "";
   int64_t id = server.attr_int(0);
   bool a_trans = a_trans_.count(id) > 0, b_trans = b_trans_.count(id) > 0;
-  std::string config = has_config(server) ? ", " + config_name(server) : "";
-  return fmt::format("AscendC::Matmul<{}, {}, {}, {}{}> {}", type(server, 0, a_trans), type(server, 1, b_trans),
-                     type(server, 2, false), type(server, 3, false), config, object(server));
+  // no configuration global is written outside mix kernels: the template argument is described, not named
+  std::string config;
+  if (has_config(server)) {
+    const std::string& text = server.attr(kServerConfigAttr).s;  // doMultiDataLoad is the third member
+    size_t first = text.find(','), second = first == std::string::npos ? first : text.find(',', first + 1);
+    bool mdl = second != std::string::npos && text.compare(second + 1, 1, "1") == 0;
+    config = mdl ? ", /* an MDL MatmulConfig */" : ", /* a MatmulConfig */";
+  }
+  return fmt::format("AscendC::Matmul<{}, {}, {}, {}{}>", type(server, 0, a_trans), type(server, 1, b_trans),
+                     type(server, 2, false), type(server, 3, false), config);
 }
 
 std::string MatmulSpelling::config_name(const Op& server) {

@@ -669,7 +669,7 @@ def test_sparse_matmul_is_spelled_as_ascend_cs():
                                                 np.zeros(1, np.uint8), 0))  # fmt: skip
     assert ("AscendC::SparseMatmulType<AscendC::TPosition::GM, AscendC::TPosition::GM, CubeFormat::ND, int8_t, "
             "true>") in text  # fmt: skip
-    assert "asc_mm0_cfg> asc_mm0" in text  # the MDL configuration
+    assert "int32_t, false>, /* an MDL MatmulConfig */>" in text
     assert "AscendC::LoadDataWithSparse(" in text and "AscendC::MmadWithSparse(" in text
 
 
