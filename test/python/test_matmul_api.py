@@ -718,3 +718,101 @@ def test_sparse_needs_its_index(bias, message):
     with pytest.raises(asc.CodegenError, match=message):
         sparse_no_index.compile(np.zeros(1, np.int8), np.zeros(1, np.int32), sparse_tiling(32, 32, 64),
                                 np.zeros(1, np.uint8), bias)  # fmt: skip
+
+
+# ---- get_matmul_api_tiling's derived fields, by hand from Ascend C's GetMatmulApiTiling rules -------------------
+def _static(cfg, dtype=asc.float16, c_dtype=asc.float32, l1=524288):
+    a, b, c = (asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, d) for d in (dtype, dtype, c_dtype))
+    return asc.adv.get_matmul_api_tiling(cfg, l1, a, b, c)
+
+
+FIELDS = ("step_m", "step_n", "step_k_a", "step_k_b", "depth_a1", "depth_b1", "iterate_order", "db_l0a", "db_l0b",
+          "db_l0c", "trans_length", "share_mode", "share_l1_size", "share_l0c_size", "share_ub_size",
+          "is_bias")  # fmt: skip
+
+
+def test_static_tiling_both_operands_whole_in_l1():
+    """128 x 128 x 128 float16, base 64 x 64 x 64 (MDL; bias and quant vector enabled, the defaults): reduce 16
+    K per 32 bytes, k = 8 blocks, kL0 = 4; A and B whole in L1 (2 x 64 rows x 2 x 64 K x 2 bytes = 32 KiB each,
+    plus the bias 2 x 64 x 2 x 4 and the quant words 2 x 64 x 8 bytes) fit: stepM = stepN = 2, stepKa = stepKb
+    = 8 / 4 = 2, depth = 2 x 2 x 1 = 4; K whole for both and the loads equal (128 + 128 x 1 each): order M
+    (0); 64 x 64 x 2 bytes = 8 KiB <= 32 KiB: dbL0A = dbL0B = 2; transLength max(64 x 64 x 4, 1024) = 16384;
+    shareL1Size 4 x 64 x 64 x 2 x 2 + 64 x 4 + 1024 = 66816; shareL0CSize 64 x 64 x 4."""
+    cfg = asc.adv.get_mm_config(asc.MatmulConfigMode.CONFIG_MDL, asc.adv.MatmulShapeParams(128, 128, 128, 64, 64, 64))
+    t = _static(cfg)
+    assert (t.m, t.n, t.k_a, t.k_b, t.base_m, t.base_n, t.base_k) == (128, 128, 128, 128, 64, 64, 64)
+    assert tuple(getattr(t, f) for f in FIELDS) == (2, 2, 2, 2, 4, 4, 0, 2, 2, 1, 16384, 0, 66816, 16384, 0, 1)
+
+
+def test_static_tiling_small_shape_keeps_a_whole():
+    """16 x 16 x 64 float16, base 16 x 16 x 32: CalcAL1FullLoadTiling (single-core shape <= 16 x 16): depthA1
+    = stepKa = 16 x 64 / 16 / 32 = 2; stepKb from the rest of L1 (524288 - 128 for the bias table) exceeds B,
+    so 64 x 16 / 16 / 32 / 2 = 1, depthB1 = 2; transLength max(16 x 16 x 4, 128) = 1024; shareL1Size
+    2 x 16 x 32 x 2 x 2 + 16 x 4 + 16 x 8 = 4288."""
+    cfg = asc.adv.get_mm_config(asc.MatmulConfigMode.CONFIG_MDL, asc.adv.MatmulShapeParams(16, 16, 64, 16, 16, 32))
+    t = _static(cfg)
+    assert tuple(getattr(t, f) for f in FIELDS) == (1, 1, 2, 1, 2, 2, 0, 2, 2, 1, 1024, 0, 4288, 1024, 0, 1)
+
+
+def test_static_tiling_base_only_and_not_whole():
+    """No single-core shape: only the base sizes, dbL0A / dbL0B and isBias (the rest -1). 4096-cube float16
+    with base 128 x 256 x 64: no operand fits whole, the case not computed (L1 factors -1); dbL0B: 256 x 64 x 2
+    = 32 KiB is not more than half of L0B: 2."""
+    t = _static(asc.adv.get_basic_config(16, 32, 32))
+    assert (t.base_m, t.base_n, t.base_k, t.db_l0a, t.db_l0b, t.is_bias) == (16, 32, 32, 2, 2, 1)
+    assert (t.m, t.single_core_k, t.step_m, t.depth_a1, t.db_l0c, t.trans_length) == (-1,) * 6
+    cfg = asc.adv.get_mm_config(asc.MatmulConfigMode.CONFIG_MDL,
+                                asc.adv.MatmulShapeParams(4096, 4096, 4096, 128, 256, 64))  # fmt: skip
+    t = _static(cfg)
+    assert (t.m, t.db_l0a, t.db_l0b, t.db_l0c, t.share_l0c_size) == (4096, 2, 2, 1, 128 * 256 * 4)
+    assert (t.step_m, t.step_k_a, t.depth_b1, t.iterate_order, t.share_l1_size) == (-1,) * 5
+
+
+def _order_cfg():
+    """MDL with the order left to the tiling (UNDEF; get_mm_config's default is ORDER_M, which would win)."""
+    return asc.adv.get_mm_config(asc.MatmulConfigMode.CONFIG_MDL, asc.adv.MatmulShapeParams(32, 64, 512, 32, 32, 64),
+                                 asc.adv.MatmulFuncParams(iterate_order=asc.IterateOrder.UNDEF))  # fmt: skip
+
+
+def test_static_tiling_a_whole_b_in_k_steps():
+    """32 x 64 x 512 float16, base 32 x 32 x 64, in 64 KiB of L1: k = 32 blocks, kL0 = 4. Both whole needs
+    32 KiB + 64 KiB: no. A whole (1 x 32 rows x 8 x 64 K x 2 = 32 KiB) leaves 32 KiB for B, double-buffered:
+    (32768 - 512 bias - 256 quant) / (2 x 32 x 64 x 2) = 3 base K steps, max(min(3, 5)) -> the nearest factor
+    of 8: 2, kBL1 = 8. stepKa = 8, stepKb = 2, depthA1 = 8, depthB1 = 2 x 2 = 4; A's K whole, B's not: order
+    N (1); transLength 32 x 32 x 4; shareL1Size 8 x 32 x 64 x 2 + 4 x 32 x 64 x 2 + 32 x 4 + 32 x 8."""
+    t = _static(_order_cfg(), l1=65536)
+    assert tuple(getattr(t, f) for f in FIELDS) == (1, 1, 8, 2, 8, 4, 1, 2, 2, 1, 4096, 0, 49536, 4096, 0, 1)
+
+
+@asc.jit
+def static_order(a: asc.GlobalAddress, b: asc.GlobalAddress, seq: asc.GlobalAddress, t: asc.adv.TCubeTiling,
+                 ws: asc.GlobalAddress):  # fmt: skip
+    a_gm, b_gm, seq_gm = asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor()
+    a_gm.set_global_buffer(a)
+    b_gm.set_global_buffer(b)
+    seq_gm.set_global_buffer(seq)
+    a_type, b_type, c_type = _types(a.dtype, seq.dtype)
+    cfg = asc.adv.get_matmul_api_tiling(_order_cfg(), 65536, a_type, b_type, c_type)
+    mm = asc.adv.Matmul(a_type, b_type, c_type, matmul_config=cfg)
+    asc.adv.register_matmul(asc.TPipe(), ws, mm, t)
+    if asc.get_block_idx() == 0:
+        mm.set_tensor_a(a_gm)
+        mm.set_tensor_b(b_gm)
+        with mm.iterate() as count:
+            mm.get_tensor_c(seq_gm[count * t.base_m * t.base_n :], en_sequential_write=True)
+        mm.end()
+
+
+def test_static_tiling_order_is_the_block_order(rng):
+    """The constant tiling's iterateOrder (1, N first) orders the blocks, over the run-time tiling's (0), when
+    the configuration leaves the order open."""
+    m, n, k = 64, 64, 512
+    a, b = operands(rng, np.float16, m, n, k)
+    t = tiling_for(m, n, k, 1, np.float16, fix=(32, 32, -1))
+    assert t.iterate_order == 0
+    seq = np.full(4 * 1024, -1, np.float32)
+    static_order[1, rt.current_stream()](a, b, seq, t, np.zeros(WORKSPACE, np.uint8))
+    full = reference(a, b)
+    for count, (mi, ni) in enumerate([(0, 0), (0, 1), (1, 0), (1, 1)]):  # N first
+        got = seq[count * 1024 : (count + 1) * 1024].reshape(32, 32)
+        np.testing.assert_allclose(got, full[32 * mi : 32 * mi + 32, 32 * ni : 32 * ni + 32], rtol=1e-6, atol=1e-3)
