@@ -697,7 +697,7 @@ def test_sparse_type_errors(types, message):
 
 @asc.jit(matmul_cube_only=True)
 def sparse_no_index(a: asc.GlobalAddress, c: asc.GlobalAddress, t: asc.adv.TCubeTiling, ws: asc.GlobalAddress,
-                    BIAS: asc.ConstExpr[bool]):  # fmt: skip
+                    BIAS: asc.ConstExpr[int]):  # fmt: skip
     a_gm, c_gm = asc.GlobalTensor(), asc.GlobalTensor()
     a_gm.set_global_buffer(a)
     c_gm.set_global_buffer(c)
@@ -708,12 +708,18 @@ def sparse_no_index(a: asc.GlobalAddress, c: asc.GlobalAddress, t: asc.adv.TCube
     asc.adv.register_matmul(asc.TPipe(), ws, mm, t)
     mm.set_tensor_a(a_gm)
     mm.set_tensor_b(a_gm)
-    if BIAS:
+    if BIAS == 1:
         mm.set_bias(c_gm)
+    if BIAS == 2:
+        i_gm = asc.GlobalTensor()
+        i_gm.set_global_buffer(a.reinterpret(asc.uint8))
+        mm.set_sparse_index(i_gm)
+        mm.iterate_batch(c_gm, 2, 2, False)
     mm.iterate_all(c_gm)
 
 
-@pytest.mark.parametrize("bias,message", [(False, "set_sparse_index"), (True, "set_bias with a SparseMatmulType")])
+@pytest.mark.parametrize("bias,message", [(0, "set_sparse_index"), (1, "set_bias with a SparseMatmulType"),
+                                          (2, "iterate_batch: a SparseMatmulType B has no batch")])  # fmt: skip
 def test_sparse_needs_its_index(bias, message):
     with pytest.raises(asc.CodegenError, match=message):
         sparse_no_index.compile(np.zeros(1, np.int8), np.zeros(1, np.int32), sparse_tiling(32, 32, 64),

@@ -491,6 +491,8 @@ class Matmul:
         smaller batch broadcast (batch i uses A i // (batch_c / batch_a)), laid out as the MatmulTypes'
         `layout` says (LayoutMode.NORMAL, BSNGD, SBNGD, BNGS1S2) with the tiling's layout fields."""
         self._ready("iterate_batch")
+        if self.b_sparse:
+            raise CodegenError("Matmul.iterate_batch: a SparseMatmulType B has no batch (its LAYOUT is NONE)")
         p = _batch_arguments(self, args, kwargs)
         if isinstance(tensor, LocalTensor):
             raise CodegenError(
@@ -523,6 +525,8 @@ class Matmul:
         singleCoreN and dense, goes to the workspace (set_workspace, else register_matmul's, at this core's
         slice), one after another, where get_batch_tensor_c reads them."""
         self._ready("iterate_n_batch")
+        if self.b_sparse:
+            raise CodegenError("Matmul.iterate_n_batch: a SparseMatmulType B has no batch (its LAYOUT is NONE)")
         if wait_iterate_batch is True and sync is True:
             raise CodegenError("Matmul.iterate_n_batch: wait_iterate_batch=True needs sync=False")
         self._need_workspace("iterate_n_batch")
