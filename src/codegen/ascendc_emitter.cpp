@@ -337,7 +337,11 @@ class Emitter {
       case OpCode::FixpipeVectorQuant:
       case OpCode::FixpipeToL1: return fixpipe(op);
       case OpCode::MatmulServer:  // outside mix kernels the core runs the Matmul itself: nothing to serve
-        if (!matmul_.active()) return line("// register_matmul: this core runs its own Matmul");
+        if (!matmul_.active()) {  // the object the expansion computes, named for the reader
+          std::string object = matmul_.expanded_object(op);
+          return line("// register_matmul: this core runs its own Matmul" +
+                      (object.empty() ? std::string() : ", expanded: " + object));
+        }
         for (const std::string& text : matmul_.server(op, v)) line(text);
         return;
       case OpCode::MatmulCall: {  // outside mix kernels the expansion that follows is the code

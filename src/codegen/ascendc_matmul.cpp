@@ -69,7 +69,7 @@ const char* const kConfigMembers[] = {
     "batchOutMode",
 };
 // after id, fields and the 16 type attributes
-constexpr size_t kServerConfigAttr = 18, kServerStaticL1Attr = 19, kServerLayoutsAttr = 20;
+constexpr size_t kServerConfigAttr = 18, kServerStaticL1Attr = 19, kServerLayoutsAttr = 20, kServerSparseIndexAttr = 21;
 // the front end's LayoutMode values, by Ascend C name
 const char* const kLayouts[] = {"NONE", "NORMAL", "BSNGD", "SBNGD", "BNGS1S2"};
 
@@ -138,6 +138,14 @@ std::string MatmulSpelling::type(const Op& server, size_t operand, bool trans) c
     cannot(server, fmt::format("LayoutMode {} has no Ascend C name", layout));
   // a batch layout is MatmulType's fifth argument (NONE, the default, is left out)
   std::string layout_arg = layout ? fmt::format(", LayoutMode::{}", kLayouts[layout]) : "";
+  int64_t index =
+      operand == 1 && server.attrs.size() > kServerSparseIndexAttr ? server.attr_int(kServerSparseIndexAttr) : 0;
+  if (index > 0)  // the 4:2 sparse B: SparseMatmulType<POSITION, INDEX_POSITION, FORMAT, TYPE, ISTRANS>
+    return fmt::format(
+        "AscendC::SparseMatmulType<AscendC::TPosition::{}, AscendC::TPosition::{}, CubeFormat::{}, {}, {}>",
+        position_name(static_cast<Position>(server.attr_int(at))), position_name(static_cast<Position>(index - 1)),
+        kCubeFormats[format], ascendc_type(static_cast<DType>(server.attr_int(at + 2))),
+        trans || server.attr_int(at + 3) ? "true" : "false");
   return fmt::format("AscendC::MatmulType<AscendC::TPosition::{}, CubeFormat::{}, {}, {}{}>",
                      position_name(static_cast<Position>(server.attr_int(at))), kCubeFormats[format],
                      ascendc_type(static_cast<DType>(server.attr_int(at + 2))),
@@ -154,6 +162,22 @@ std::vector<std::string> MatmulSpelling::declarations() const {
                                 object(*server)));
   }
   return lines;
+}
+
+std::string MatmulSpelling::expanded_object(const Op& server) const {
+  if (server.operands.empty()) return "";
+  int64_t id = server.attr_int(0);
+  bool a_trans = a_trans_.count(id) > 0, b_trans = b_trans_.count(id) > 0;
+  // no configuration global is written outside mix kernels: the template argument is described, not named
+  std::string config;
+  if (has_config(server)) {
+    const std::string& text = server.attr(kServerConfigAttr).s;  // doMultiDataLoad is the third member
+    size_t first = text.find(','), second = first == std::string::npos ? first : text.find(',', first + 1);
+    bool mdl = second != std::string::npos && text.compare(second + 1, 1, "1") == 0;
+    config = mdl ? ", /* an MDL MatmulConfig */" : ", /* a MatmulConfig */";
+  }
+  return fmt::format("AscendC::Matmul<{}, {}, {}, {}{}>", type(server, 0, a_trans), type(server, 1, b_trans),
+                     type(server, 2, false), type(server, 3, false), config);
 }
 
 std::string MatmulSpelling::config_name(const Op& server) {

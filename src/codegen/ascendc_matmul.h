@@ -36,6 +36,9 @@ class MatmulSpelling {
   static std::string object(const Op& call);
   // The configured objects' MatmulConfig (and constant tiling) definitions, at namespace scope (active only).
   std::string globals() const;
+  // Outside mix kernels, the Ascend C object a register_matmul's expansion stands for ("" when the server has no
+  // types: register_matmul without the GM workspace and the tiling), for a comment.
+  std::string expanded_object(const Op& server) const;
   // Whether a marker is followed by its expansion (a marker with an error has none).
   static bool opens_expansion(const Op& op);
 

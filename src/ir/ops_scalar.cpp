@@ -262,6 +262,8 @@ void define_scalar_ops(OpTable& t) {
   server.attr_optional("config", ASC_ATTR_STRING).attr_optional("static_l1", ASC_ATTR_INT);
   // A's, B's and C's LayoutMode (MatmulType's LAYOUT), comma separated
   server.attr_optional("layouts", ASC_ATTR_STRING);
+  // B a SparseMatmulType: its index matrix's TPosition plus one (0 or absent: B is a MatmulType)
+  server.attr_optional("b_index_position", ASC_ATTR_INT);
   server.check(check_matmul_server).ascendc("REGIST_MATMUL_OBJ");
   // markers: the expansion they open is charged op by op
   t.def(OpCode::MatmulCall, "matmul.call")

@@ -9,11 +9,12 @@ iterate order changes the block order) and the errors."""
 
 import numpy as np
 import pytest
-from test_cube_extras import hf32
+from test_cube_extras import densify, hf32, sparse_b, zn_bytes
 from test_fixpipe_quant import quant_word
 from test_fixpipe_quant import reference as quant_reference
 
 import asc
+import asc.lib.host as host
 import asc.lib.runtime as rt
 from asc._ffi import ffi, last_error, lib
 
@@ -591,3 +592,233 @@ def test_async_iterate_all_and_callback_data(rng):
     ]
     for call in calls:
         assert call in text, call
+
+
+# ---- the 4:2 sparse B (SparseMatmulType + set_sparse_index; cube-only) ------------------------------------------
+@asc.jit(matmul_cube_only=True)
+def sparse_matmul(a: asc.GlobalAddress, b: asc.GlobalAddress, idx: asc.GlobalAddress, c: asc.GlobalAddress,
+                  t: asc.adv.TCubeTiling, ws: asc.GlobalAddress, HOW: asc.ConstExpr[int]):  # fmt: skip
+    a_gm, b_gm, i_gm, c_gm = asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor()
+    a_gm.set_global_buffer(a)
+    b_gm.set_global_buffer(b)
+    i_gm.set_global_buffer(idx)
+    c_gm.set_global_buffer(c)
+    mm = asc.adv.Matmul(asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.int8),
+                        asc.adv.SparseMatmulType(asc.TPosition.GM, asc.TPosition.GM, asc.CubeFormat.ND, asc.int8, True),
+                        asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.int32),
+                        matmul_config=asc.adv.get_mdl_config())  # fmt: skip
+    asc.adv.register_matmul(asc.TPipe(), ws, mm, t)
+    mm.set_tensor_a(a_gm)
+    mm.set_tensor_b(b_gm)
+    mm.set_sparse_index(i_gm)
+    if HOW == 0:
+        mm.iterate_all(c_gm)
+    else:
+        with mm.iterate():
+            mm.get_tensor_c(c_gm)
+    mm.end()
+
+
+def sparse_tiling(m, n, k, base=None):
+    """A one-core tiling of the Sparse Matmul (SetSparse), baseK a multiple of 64 as the index fractals need."""
+    api = host.MultiCoreMatmulTiling(host.get_ascendc_platform())
+    api.set_a_type(host.TPosition.GM, host.CubeFormat.ND, host.DataType.DT_INT8, False)
+    api.set_b_type(host.TPosition.GM, host.CubeFormat.ND, host.DataType.DT_INT8, True)
+    api.set_c_type(host.TPosition.GM, host.CubeFormat.ND, host.DataType.DT_INT32)
+    api.set_bias_type(host.TPosition.GM, host.CubeFormat.ND, host.DataType.DT_INT32)
+    api.set_dim(1)
+    api.set_shape(m, n, k)
+    api.set_org_shape(m, n, k)
+    api.set_sparse(True)
+    if base is not None:
+        api.set_fix_split(*base)
+    t = asc.adv.TCubeTiling()
+    assert api.get_tiling(t) == 0
+    return t
+
+
+SPARSE_CASES = [(32, 32, 64, None), (40, 48, 128, None), (47, 30, 40, None), (64, 80, 256, (32, 48, 64)),
+                (33, 20, 200, (16, 16, 64))]  # fmt: skip
+
+
+@pytest.mark.parametrize("how", [0, 1], ids=["iterate_all", "iterate"])
+@pytest.mark.parametrize("m,n,k,base", SPARSE_CASES, ids=[f"{c[0]}x{c[1]}x{c[2]}-{c[3]}" for c in SPARSE_CASES])
+def test_sparse_b_is_the_product_with_the_sparse_matrix(m, n, k, base, how, rng):
+    """C = A x B for the original sparse B (K x N, at most two non-zeros in every four K), given to the Matmul
+    as its densification (Bᵀ: N x K/2, ND) and the NZ index matrix; numpy multiplies by the sparse B."""
+    a = rng.integers(-128, 128, (m, k)).astype(np.int8)
+    b_sparse = sparse_b(rng, n, k)  # N x K (Bᵀ)
+    dense, index = densify(b_sparse)  # N x K/2 values and 2-bit indices
+    _, i_zn = zn_bytes(dense, index)
+    t = sparse_tiling(m, n, k, base)
+    if base is not None:
+        assert (t.base_m, t.base_n, t.base_k) == base
+    assert t.base_k % 64 == 0 or t.base_k >= k
+    c = np.full((m, n), 7, np.int32)
+    sparse_matmul[1, rt.current_stream()](a, np.ascontiguousarray(dense), i_zn, c, t, np.zeros(WORKSPACE, np.uint8),
+                                          how)  # fmt: skip
+    want = a.astype(np.int64) @ b_sparse.astype(np.int64).T
+    np.testing.assert_array_equal(c, want.astype(np.int32))
+
+
+def test_sparse_matmul_is_spelled_as_ascend_cs():
+    m, n, k = 32, 32, 64
+    t = sparse_tiling(m, n, k)
+    z = np.zeros(1, np.int8)
+    text = ascendc_source(sparse_matmul.compile(z, z, np.zeros(1, np.uint8), np.zeros(1, np.int32), t,
+                                                np.zeros(1, np.uint8), 0))  # fmt: skip
+    assert ("AscendC::SparseMatmulType<AscendC::TPosition::GM, AscendC::TPosition::GM, CubeFormat::ND, int8_t, "
+            "true>") in text  # fmt: skip
+    assert "int32_t, false>, /* an MDL MatmulConfig */>" in text
+    assert "AscendC::LoadDataWithSparse(" in text and "AscendC::MmadWithSparse(" in text
+
+
+@pytest.mark.parametrize(
+    "types,message",
+    [
+        ((asc.float16, asc.float32, True, True), "multiplies int8 A and B into int32 C"),
+        ((asc.int8, asc.int32, False, True), "must be stored transposed"),
+        ((asc.int8, asc.int32, True, False), "needs the MDL template"),
+    ],
+)
+def test_sparse_type_errors(types, message):
+    a_dtype, c_dtype, trans, mdl = types
+
+    @asc.jit(matmul_cube_only=True)
+    def bad(a: asc.GlobalAddress):
+        asc.adv.Matmul(asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, a_dtype),
+                       asc.adv.SparseMatmulType(asc.TPosition.GM, asc.TPosition.GM, asc.CubeFormat.ND, a_dtype, trans),
+                       asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, c_dtype),
+                       matmul_config=asc.adv.get_mdl_config() if mdl else None)  # fmt: skip
+
+    with pytest.raises(asc.CodegenError, match=message):
+        bad.compile(np.zeros(1, np.int8))
+
+
+@asc.jit(matmul_cube_only=True)
+def sparse_no_index(a: asc.GlobalAddress, c: asc.GlobalAddress, t: asc.adv.TCubeTiling, ws: asc.GlobalAddress,
+                    BIAS: asc.ConstExpr[int]):  # fmt: skip
+    a_gm, c_gm = asc.GlobalTensor(), asc.GlobalTensor()
+    a_gm.set_global_buffer(a)
+    c_gm.set_global_buffer(c)
+    mm = asc.adv.Matmul(asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.int8),
+                        asc.adv.SparseMatmulType(asc.TPosition.GM, asc.TPosition.GM, asc.CubeFormat.ND, asc.int8, True),
+                        asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.int32),
+                        matmul_config=asc.adv.get_mdl_config())  # fmt: skip
+    asc.adv.register_matmul(asc.TPipe(), ws, mm, t)
+    mm.set_tensor_a(a_gm)
+    mm.set_tensor_b(a_gm)
+    if BIAS == 1:
+        mm.set_bias(c_gm)
+    if BIAS == 2:
+        i_gm = asc.GlobalTensor()
+        i_gm.set_global_buffer(a.reinterpret(asc.uint8))
+        mm.set_sparse_index(i_gm)
+        mm.iterate_batch(c_gm, 2, 2, False)
+    mm.iterate_all(c_gm)
+
+
+@pytest.mark.parametrize("bias,message", [(0, "set_sparse_index"), (1, "set_bias with a SparseMatmulType"),
+                                          (2, "iterate_batch: a SparseMatmulType B has no batch")])  # fmt: skip
+def test_sparse_needs_its_index(bias, message):
+    with pytest.raises(asc.CodegenError, match=message):
+        sparse_no_index.compile(np.zeros(1, np.int8), np.zeros(1, np.int32), sparse_tiling(32, 32, 64),
+                                np.zeros(1, np.uint8), bias)  # fmt: skip
+
+
+# ---- get_matmul_api_tiling's derived fields, by hand from Ascend C's GetMatmulApiTiling rules -------------------
+def _static(cfg, dtype=asc.float16, c_dtype=asc.float32, l1=524288):
+    a, b, c = (asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, d) for d in (dtype, dtype, c_dtype))
+    return asc.adv.get_matmul_api_tiling(cfg, l1, a, b, c)
+
+
+FIELDS = ("step_m", "step_n", "step_k_a", "step_k_b", "depth_a1", "depth_b1", "iterate_order", "db_l0a", "db_l0b",
+          "db_l0c", "trans_length", "share_mode", "share_l1_size", "share_l0c_size", "share_ub_size",
+          "is_bias")  # fmt: skip
+
+
+def test_static_tiling_both_operands_whole_in_l1():
+    """128 x 128 x 128 float16, base 64 x 64 x 64 (MDL; bias and quant vector enabled, the defaults): reduce 16
+    K per 32 bytes, k = 8 blocks, kL0 = 4; A and B whole in L1 (2 x 64 rows x 2 x 64 K x 2 bytes = 32 KiB each,
+    plus the bias 2 x 64 x 2 x 4 and the quant words 2 x 64 x 8 bytes) fit: stepM = stepN = 2, stepKa = stepKb
+    = 8 / 4 = 2, depth = 2 x 2 x 1 = 4; K whole for both and the loads equal (128 + 128 x 1 each): order M
+    (0); 64 x 64 x 2 bytes = 8 KiB <= 32 KiB: dbL0A = dbL0B = 2; transLength max(64 x 64 x 4, 1024) = 16384;
+    shareL1Size 4 x 64 x 64 x 2 x 2 + 64 x 4 + 1024 = 66816; shareL0CSize 64 x 64 x 4."""
+    cfg = asc.adv.get_mm_config(asc.MatmulConfigMode.CONFIG_MDL, asc.adv.MatmulShapeParams(128, 128, 128, 64, 64, 64))
+    t = _static(cfg)
+    assert (t.m, t.n, t.k_a, t.k_b, t.base_m, t.base_n, t.base_k) == (128, 128, 128, 128, 64, 64, 64)
+    assert tuple(getattr(t, f) for f in FIELDS) == (2, 2, 2, 2, 4, 4, 0, 2, 2, 1, 16384, 0, 66816, 16384, 0, 1)
+
+
+def test_static_tiling_small_shape_keeps_a_whole():
+    """16 x 16 x 64 float16, base 16 x 16 x 32: CalcAL1FullLoadTiling (single-core shape <= 16 x 16): depthA1
+    = stepKa = 16 x 64 / 16 / 32 = 2; stepKb from the rest of L1 (524288 - 128 for the bias table) exceeds B,
+    so 64 x 16 / 16 / 32 / 2 = 1, depthB1 = 2; transLength max(16 x 16 x 4, 128) = 1024; shareL1Size
+    2 x 16 x 32 x 2 x 2 + 16 x 4 + 16 x 8 = 4288."""
+    cfg = asc.adv.get_mm_config(asc.MatmulConfigMode.CONFIG_MDL, asc.adv.MatmulShapeParams(16, 16, 64, 16, 16, 32))
+    t = _static(cfg)
+    assert tuple(getattr(t, f) for f in FIELDS) == (1, 1, 2, 1, 2, 2, 0, 2, 2, 1, 1024, 0, 4288, 1024, 0, 1)
+
+
+def test_static_tiling_base_only_and_not_whole():
+    """No single-core shape: only the base sizes, dbL0A / dbL0B and isBias (the rest -1). 4096-cube float16
+    with base 128 x 256 x 64: no operand fits whole, the case not computed (L1 factors -1); dbL0B: 256 x 64 x 2
+    = 32 KiB is not more than half of L0B: 2."""
+    t = _static(asc.adv.get_basic_config(16, 32, 32))
+    assert (t.base_m, t.base_n, t.base_k, t.db_l0a, t.db_l0b, t.is_bias) == (16, 32, 32, 2, 2, 1)
+    assert (t.m, t.single_core_k, t.step_m, t.depth_a1, t.db_l0c, t.trans_length) == (-1,) * 6
+    cfg = asc.adv.get_mm_config(asc.MatmulConfigMode.CONFIG_MDL,
+                                asc.adv.MatmulShapeParams(4096, 4096, 4096, 128, 256, 64))  # fmt: skip
+    t = _static(cfg)
+    assert (t.m, t.db_l0a, t.db_l0b, t.db_l0c, t.share_l0c_size) == (4096, 2, 2, 1, 128 * 256 * 4)
+    assert (t.step_m, t.step_k_a, t.depth_b1, t.iterate_order, t.share_l1_size) == (-1,) * 5
+
+
+def _order_cfg():
+    """MDL with the order left to the tiling (UNDEF; get_mm_config's default is ORDER_M, which would win)."""
+    return asc.adv.get_mm_config(asc.MatmulConfigMode.CONFIG_MDL, asc.adv.MatmulShapeParams(32, 64, 512, 32, 32, 64),
+                                 asc.adv.MatmulFuncParams(iterate_order=asc.IterateOrder.UNDEF))  # fmt: skip
+
+
+def test_static_tiling_a_whole_b_in_k_steps():
+    """32 x 64 x 512 float16, base 32 x 32 x 64, in 64 KiB of L1: k = 32 blocks, kL0 = 4. Both whole needs
+    32 KiB + 64 KiB: no. A whole (1 x 32 rows x 8 x 64 K x 2 = 32 KiB) leaves 32 KiB for B, double-buffered:
+    (32768 - 512 bias - 256 quant) / (2 x 32 x 64 x 2) = 3 base K steps, max(min(3, 5)) -> the nearest factor
+    of 8: 2, kBL1 = 8. stepKa = 8, stepKb = 2, depthA1 = 8, depthB1 = 2 x 2 = 4; A's K whole, B's not: order
+    N (1); transLength 32 x 32 x 4; shareL1Size 8 x 32 x 64 x 2 + 4 x 32 x 64 x 2 + 32 x 4 + 32 x 8."""
+    t = _static(_order_cfg(), l1=65536)
+    assert tuple(getattr(t, f) for f in FIELDS) == (1, 1, 8, 2, 8, 4, 1, 2, 2, 1, 4096, 0, 49536, 4096, 0, 1)
+
+
+@asc.jit
+def static_order(a: asc.GlobalAddress, b: asc.GlobalAddress, seq: asc.GlobalAddress, t: asc.adv.TCubeTiling,
+                 ws: asc.GlobalAddress):  # fmt: skip
+    a_gm, b_gm, seq_gm = asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor()
+    a_gm.set_global_buffer(a)
+    b_gm.set_global_buffer(b)
+    seq_gm.set_global_buffer(seq)
+    a_type, b_type, c_type = _types(a.dtype, seq.dtype)
+    cfg = asc.adv.get_matmul_api_tiling(_order_cfg(), 65536, a_type, b_type, c_type)
+    mm = asc.adv.Matmul(a_type, b_type, c_type, matmul_config=cfg)
+    asc.adv.register_matmul(asc.TPipe(), ws, mm, t)
+    if asc.get_block_idx() == 0:
+        mm.set_tensor_a(a_gm)
+        mm.set_tensor_b(b_gm)
+        with mm.iterate() as count:
+            mm.get_tensor_c(seq_gm[count * t.base_m * t.base_n :], en_sequential_write=True)
+        mm.end()
+
+
+def test_static_tiling_order_is_the_block_order(rng):
+    """The constant tiling's iterateOrder (1, N first) orders the blocks, over the run-time tiling's (0), when
+    the configuration leaves the order open."""
+    m, n, k = 64, 64, 512
+    a, b = operands(rng, np.float16, m, n, k)
+    t = tiling_for(m, n, k, 1, np.float16, fix=(32, 32, -1))
+    assert t.iterate_order == 0
+    seq = np.full(4 * 1024, -1, np.float32)
+    static_order[1, rt.current_stream()](a, b, seq, t, np.zeros(WORKSPACE, np.uint8))
+    full = reference(a, b)
+    for count, (mi, ni) in enumerate([(0, 0), (0, 1), (1, 0), (1, 1)]):  # N first
+        got = seq[count * 1024 : (count + 1) * 1024].reshape(32, 32)
+        np.testing.assert_allclose(got, full[32 * mi : 32 * mi + 32, 32 * ni : 32 * ni + 32], rtol=1e-6, atol=1e-3)

@@ -6,7 +6,7 @@
 // used), Iterate, GetTensorC (GM, UB, both, or returned from the workspace),
 // AsyncGetTensorC, GetOffsetC, IterateAll (GM or UB), IterateNBatch (NORMAL
 // layout) with GetBatchTensorC, the waits, End; and the MatmulConfig template
-// argument (its iterateOrder is read) with GetMatmulApiTiling.
+// argument (its iterateOrder is read) with GetMatmulApiTiling (its derived iterateOrder).
 // Test tree only. It is an implementation of the documented API of its own,
 // not a copy of the Model's expansion (python/asc/language/adv/
 // matmul_kernels.py): each baseM x baseN block is summed natively, K in baseK
@@ -57,28 +57,111 @@ constexpr MatmulConfig CFG_NORM_SHIM() {
 }
 constexpr MatmulConfig CFG_NORM = CFG_NORM_SHIM();
 
-// GetMatmulApiTiling's constant tiling: the configuration's shapes (-1 where it leaves them open) and itself.
+// GetMatmulApiTiling's constant tiling: the configuration's shapes and what Ascend C derives from them; here
+// only iterateOrder of the derived fields (the one the Matmul reads), from the L1 factors of the first of "A and
+// B whole in L1", "A whole", "B whole" that fits (-1 when none does or the single-core shape is open). Operands in
+// GM, as the emitter writes them.
 struct MatmulApiStaticTiling {
   int32_t M = -1, N = -1, Ka = -1, Kb = -1, singleCoreM = -1, singleCoreN = -1, singleCoreK = -1, baseM = -1,
-          baseN = -1, baseK = -1, shareL1Size = -1;
+          baseN = -1, baseK = -1, shareL1Size = -1, iterateOrder = -1;
   MatmulConfig cfg{};
 };
+namespace asc_cpu_static {
+constexpr int32_t Up(int32_t a, int32_t b) { return (a + b - 1) / b; }
+constexpr int32_t Factor(int32_t base, int32_t f) {
+  while (f > base || (f > 0 && base % f != 0)) --f;
+  return f;
+}
+// kAL1, kBL1 (in 32-byte K blocks), mAL1, nBL1 (in base blocks) of the L1 split, or all 0 when it does not fit.
+struct Split {
+  int32_t ka, kb, m, n;
+};
+template <class A_TYPE, class B_TYPE, class BIAS_TYPE>
+constexpr Split L1Split(const MatmulConfig& c, int32_t l1) {
+  constexpr int32_t as = sizeof(typename A_TYPE::T), bs = sizeof(typename B_TYPE::T),
+                    biass = sizeof(typename BIAS_TYPE::T);
+  const int32_t bm = c.basicM, bn = c.basicN, bk = c.basicK, sm = c.singleCoreM, sn = c.singleCoreN;
+  const int32_t red = 32 / as, k = Up(c.singleCoreK, red), kl0 = Up(bk, red), ml0 = Up(bm, 16), nl0 = Up(bn, 16);
+  const int32_t mmax = Up(Up(sm, 16), ml0), nmax = Up(Up(sn, 16), nl0);
+  const int32_t loop = 32 / ((nl0 == 1 ? 1 : kl0) + (kl0 == 1 ? 1 : ml0));
+  const int32_t kamax = std::max(((32 + ml0 - 1) / ml0 + kl0 - 1) / kl0, loop);
+  const int32_t kbmax = std::max(((32 + nl0 - 1) / nl0 + kl0 - 1) / kl0, loop);
+  const int32_t kaal = (as == 4 && A_TYPE::isTrans) ? 2 : 1, kbal = (bs == 4 && !B_TYPE::isTrans) ? 2 : 1;
+  const int32_t wise = c.enableSetBias ? (biass == 4 ? 2 : 1) : 0;
+  const int32_t abk = Up(bk, kaal * red) * kaal * red, bbk = Up(bk, kbal * (32 / bs)) * kbal * (32 / bs);
+  auto extra = [&](int32_t n, int32_t dbb) {
+    return (c.enableSetBias ? n * bn * wise * dbb * biass : 0) + (c.enableQuantVector ? n * bn * 8 : 0);
+  };
+  auto used = [&](int32_t ka, int32_t kb, int32_t m, int32_t n, int32_t dba, int32_t dbb) {
+    return dba * m * bm * Up(ka, kl0) * abk * as + dbb * n * bn * Up(kb, kl0) * bbk * bs + extra(n, dbb);
+  };
+  const int32_t kal = Up(k, kl0) * kl0;
+  if (used(kal, kal, mmax, nmax, 1, 1) <= l1) return {kal, kal, mmax, nmax};
+  bool outer = (c.doNorm || c.doMultiDataLoad) && c.scheduleType == 1;
+  {  // A whole, B in K steps
+    int32_t n = outer && c.iterateOrder == 0 ? 2 : 1, kb = kl0, dbb = 1;
+    if (used(kal, kb, mmax, n, 1, 1) <= l1) {
+      int32_t left = l1 - std::max(mmax * bm, Up(sm, 16) * 16) * Up(k, kl0) * abk * as;
+      dbb = used(kal, kb, mmax, n, 1, 2) > l1 ? 1 : 2;
+      kb = std::min((left - extra(n, dbb)) / (dbb * n * bn * bbk * bs) * kl0, k);
+      kb = Factor(Up(k, kl0), std::min(kb / kl0, kbmax)) * kl0;
+      if (kb == k) {
+        int32_t len = left / (Up(kb, kbal) * kbal * bn * dbb * 32 + wise * bn * 32);
+        n = Factor(Up(sn, bn), std::min(len, nmax));
+      }
+      if (n != 0 && kb != 0 && Up(k, kal) == 1) return {kal, kb, mmax, n};
+    }
+  }
+  {  // B whole, A in K steps
+    int32_t m = outer && c.iterateOrder == 1 ? 2 : 1, ka = kl0, dba = 1;
+    if (used(ka, kal, m, nmax, 1, 1) <= l1) {
+      int32_t left = l1 - std::max(nmax * bn, Up(sn, 16) * 16) * Up(k, kl0) * (Up(bk, kbal * red) * kbal * red) * bs;
+      dba = used(ka, kal, m, nmax, 2, 1) > l1 ? 1 : 2;
+      ka = std::min((left - extra(nmax, 1)) / (dba * m * bm * abk * as) * kl0, k);
+      ka = Factor(Up(k, kl0), std::min(ka / kl0, kamax)) * kl0;
+      if (ka == k) {
+        int32_t len =
+            (left - extra(nmax, 1) + (c.enableQuantVector ? nmax * bn * 8 : 0)) / (Up(ka, kaal) * kaal * bm * dba * 32);
+        m = Factor(Up(sm, bm), std::min(len, mmax));
+      }
+      if (m != 0 && ka != 0 && Up(k, kal) == 1) return {ka, kal, m, nmax};
+    }
+  }
+  return {0, 0, 0, 0};
+}
+}  // namespace asc_cpu_static
 template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE>
 constexpr MatmulApiStaticTiling GetMatmulApiTiling(const MatmulConfig& cfg, int32_t l1Size = 524288) {
   auto known = [](uint32_t v) { return v > 0 ? static_cast<int32_t>(v) : -1; };
   MatmulApiStaticTiling t{};
-  t.M = t.singleCoreM = known(cfg.singleCoreM);
-  t.N = t.singleCoreN = known(cfg.singleCoreN);
-  t.Ka = t.Kb = t.singleCoreK = known(cfg.singleCoreK);
   t.baseM = known(cfg.basicM);
   t.baseN = known(cfg.basicN);
   t.baseK = known(cfg.basicK);
-  t.shareL1Size = l1Size;
   t.cfg = cfg;
+  if (cfg.singleCoreM == 0 || cfg.singleCoreN == 0 || cfg.singleCoreK == 0) return t;
+  t.M = t.singleCoreM = known(cfg.singleCoreM);
+  t.N = t.singleCoreN = known(cfg.singleCoreN);
+  t.Ka = t.Kb = t.singleCoreK = known(cfg.singleCoreK);
+  t.shareL1Size = l1Size;
+  auto s = asc_cpu_static::L1Split<A_TYPE, B_TYPE, BIAS_TYPE>(cfg, l1Size);
+  if (s.ka == 0) return t;
+  const int32_t red = 32 / static_cast<int32_t>(sizeof(typename A_TYPE::T)), sk = cfg.singleCoreK;
+  bool whole_a = sk <= s.ka * red, whole_b = sk <= s.kb * red;  // N first when only A's K is whole, or fewer reloads
+  if (whole_a && whole_b) {
+    int32_t sm = cfg.singleCoreM, sn = cfg.singleCoreN;
+    int32_t ml = asc_cpu_static::Up(sm, s.m * cfg.basicM), nl = asc_cpu_static::Up(sn, s.n * cfg.basicN);
+    t.iterateOrder = sm + sn * ml < sn + sm * nl ? 1 : 0;
+  } else {
+    t.iterateOrder = whole_a ? 1 : 0;
+  }
   return t;
 }
 constexpr const MatmulConfig& AscCpuConfigOf(const MatmulConfig& c) { return c; }
 constexpr const MatmulConfig& AscCpuConfigOf(const MatmulApiStaticTiling& t) { return t.cfg; }
+constexpr int32_t AscCpuOrderOf(const MatmulConfig& c) { return c.iterateOrder; }
+constexpr int32_t AscCpuOrderOf(const MatmulApiStaticTiling& t) {
+  return t.cfg.iterateOrder == 2 && t.iterateOrder >= 0 ? t.iterateOrder : t.cfg.iterateOrder;
+}
 
 // On the cube core the real macro serves the vector cores' calls and returns, as the Model's cube core stops at
 // register_matmul; a vector core's object takes the workspace and the tiling.
@@ -109,10 +192,11 @@ class Matmul {
   using DstT = typename C_TYPE::T;
   using BiasT = typename BIAS_TYPE::T;
   using AccT = std::conditional_t<std::is_same_v<SrcT, int8_t>, int32_t, float>;
-  static constexpr uint64_t kWorkspaceBlock = 256 * 1024;                 // bytes of workspace per vector core
-  static constexpr uint64_t kWorkspaceBias = 14 * 1024 * 1024;            // a UB bias staged here, 16 KiB per core
-  static constexpr uint32_t kQuantL1 = 458752;                            // L1 byte address of a block's quant words
-  static constexpr int32_t kOrder = AscCpuConfigOf(MM_CFG).iterateOrder;  // 0 / 1 override the tiling's
+  static constexpr uint64_t kWorkspaceBlock = 256 * 1024;       // bytes of workspace per vector core
+  static constexpr uint64_t kWorkspaceBias = 14 * 1024 * 1024;  // a UB bias staged here, 16 KiB per core
+  static constexpr uint32_t kQuantL1 = 458752;                  // L1 byte address of a block's quant words
+  // 0 / 1 override the tiling's; UNDEF (2) leaves it to a constant tiling's, else to the run-time tiling's
+  static constexpr int32_t kOrder = AscCpuOrderOf(MM_CFG);
 
  public:
   void AscCpuRegister(GM_ADDR workspace, const tiling::TCubeTiling* tiling) {

@@ -3,7 +3,7 @@ basic API (library.py says how)."""
 
 from .activation import softmax, softmax_flash_v2, swiglu
 from .elementary import axpy, ceil, digamma, erf, erfc, exp, floor, frac, lgamma, log, power, round, sign, trunc, xor
-from .matmul import Matmul, MatmulType, MatrixOffset, get_matmul_api_tiling, register_matmul
+from .matmul import Matmul, MatmulType, MatrixOffset, SparseMatmulType, get_matmul_api_tiling, register_matmul
 from .normalization import rmsnorm
 from .quantization import quant
 from .sort import concat, extract
@@ -37,6 +37,7 @@ __all__ = [
     "MatmulQuantParams",
     "MatmulShapeParams",
     "MatmulType",
+    "SparseMatmulType",
     "MatrixOffset",
     "QuantConfig",
     "RmsNormTiling",

@@ -43,6 +43,23 @@ class MatmulType:
     layout: Any = 0
 
 
+class SparseMatmulType(MatmulType):
+    """``SparseMatmulType(position, index_position, format, dtype, is_trans=False, layout=0, ibshare=False)``:
+    Ascend C's AscendC::SparseMatmulType, the B of a 4:2 sparse Matmul: B is the 4:2-densified int8 matrix
+    (two of every four K values of the original sparse B), stored transposed (N rows of K/2, ISTRANS true,
+    the only form Ascend C supports), in GM; its index matrix (set_sparse_index) is in GM too (index_position).
+    https://www.hiascend.com/document/detail/zh/canncommercial/850/ (Matmul, 4:2 稀疏矩阵乘 / Sparse Matmul)"""
+
+    index_position: Any = None
+    ibshare: bool = False
+
+    def __init__(self, position: Any, index_position: Any, format: Any, dtype: Any, is_trans: bool = False,  # noqa: A002
+                 layout: Any = 0, ibshare: bool = False):  # fmt: skip
+        for name, value in (("position", position), ("format", format), ("dtype", dtype), ("is_trans", is_trans),
+                            ("layout", layout), ("index_position", index_position), ("ibshare", ibshare)):  # fmt: skip
+            object.__setattr__(self, name, value)
+
+
 class Matmul:
     """``Matmul(a=MatmulType(...), b=..., c=..., bias=None)`` then ``register_matmul(pipe, workspace, mm, tiling)``,
     ``set_tensor_a/b``, ``set_bias``, ``set_tail``, ``iterate_all(c)`` or ``with mm.iterate() as count:
@@ -62,6 +79,10 @@ class Matmul:
                 f"Matmul: A and B of {a.dtype.name} are not supported (float16, bfloat16, float32, int8)"
             )
         self.a_type, self.b_type, self.c_type, self.bias_type = a, b, c, bias or c
+        self.b_sparse = isinstance(b, SparseMatmulType)
+        if self.b_sparse:
+            _check_sparse(a, b, c)
+        self.sparse_index: Optional[GlobalTensor] = None
         self.tiling: Optional[TCubeTiling] = None
         self.workspace: Any = None
         self.a_gm = self.b_gm = self.bias_gm = None
@@ -79,10 +100,15 @@ class Matmul:
             raise CodegenError(f"Matmul: matmul_config must be an asc.adv.MatmulConfig (or get_matmul_api_tiling's "
                                f"MatmulApiStaticTiling), got {type(matmul_config).__name__}")  # fmt: skip
         self.config: Optional[MatmulConfig] = matmul_config
+        if self.b_sparse and (matmul_config is None or not matmul_config.do_multi_data_load):
+            raise CodegenError("Matmul: a SparseMatmulType B needs the MDL template (matmul_config="
+                               "asc.adv.get_mdl_config()), the only one Ascend C's Sparse Matmul has")  # fmt: skip
         self.bias_per_batch = bool(matmul_config.is_bias_batch) if matmul_config else True
         # a configured iterate_order (not UNDEF) overrides the tiling's
         order = matmul_config.iterate_order if matmul_config else 2
         self.config_order: Optional[int] = None if order == 2 else int(order)
+        if self.config_order is None and self.static_tiling is not None and self.static_tiling.iterate_order >= 0:
+            self.config_order = int(self.static_tiling.iterate_order)  # GetMatmulApiTiling's constant order
         self.a_scalar: Optional[Scalar] = None  # set_tensor_a(scalar): every element of A is this value
         self.b_scalar: Optional[Scalar] = None
         self.quant: Optional[tuple] = None  # ("scalar", uint64 Scalar) or ("vector", GlobalTensor of uint64)
@@ -148,6 +174,8 @@ class Matmul:
     def set_bias(self, tensor: Any) -> None:
         """The bias row (N elements): a GlobalTensor, or a LocalTensor in the Unified Buffer, which the Model
         stages through the workspace to reach L1 (as on Atlas A2, which has no UB -> L1 path)."""
+        if self.b_sparse:  # mmad_with_sparse has no bias-table operand; Ascend C's sparse bias is not modelled yet
+            raise CodegenError("Matmul.set_bias with a SparseMatmulType B is not supported by the Model yet")
         if isinstance(tensor, LocalTensor):
             if self.tiling is None:
                 raise CodegenError("Matmul.set_bias with a LocalTensor needs the tiling first (its singleCoreN "
@@ -244,10 +272,15 @@ class Matmul:
 
     @builtin
     def set_sparse_index(self, index_global: Any) -> None:
-        """``SetSparseIndex``: the index matrix of a 4:2 sparse B (MatmulTypeWithSparse, cube-only MDL). B
-        given as a dense MatmulType is not sparse: the Model records the index and computes the dense product;
-        a sparse B is not modelled yet."""
+        """``SetSparseIndex``: the index matrix of a 4:2 sparse B (B a SparseMatmulType; cube-only, MDL): uint8,
+        four 2-bit indices a byte (the first in the lowest bits), in the NZ layout of the dense Bᵀ (N x K/2):
+        fractals of 16 rows x 32 indices (128 bytes), N rounded up to 16, K/2 in blocks of 32 outermost. The
+        Model multiplies A by the sparse B through load_data_with_sparse and mmad_with_sparse. With a dense
+        MatmulType B (pyasc compiles that) the index is only recorded: the product is the dense one."""
         gm = _global(index_global, "set_sparse_index")
+        if self.b_sparse and gm.dtype != dt.uint8:
+            raise CodegenError(f"Matmul.set_sparse_index: the index matrix must be uint8 (four 2-bit indices a "
+                               f"byte), got {gm.dtype.name}")  # fmt: skip
         self.sparse_index = gm
         self._api("SetSparseIndex", (gm,))
 
@@ -261,6 +294,8 @@ class Matmul:
             raise CodegenError(f"Matmul.{what}: no tiling (pass it to register_matmul or call init)")
         if (self.a_gm is None and self.a_scalar is None) or (self.b_gm is None and self.b_scalar is None):
             raise CodegenError(f"Matmul.{what}: set_tensor_a and set_tensor_b first")
+        if self.b_sparse and self.sparse_index is None:
+            raise CodegenError(f"Matmul.{what}: B is a SparseMatmulType: set_sparse_index(index) first")
         return self.tiling
 
     # The row lengths in GM: A's (Ka), B's (N, or Kb when B is transposed) and C's (N), from set_org_shape
@@ -289,6 +324,8 @@ class Matmul:
 
     @property
     def b_row(self) -> Any:
+        if self.b_sparse:  # the densified Bᵀ: N rows of two values for every four K
+            return (self.org_kb + 3) // 4 * 2
         return self.rows[1] if self.rows else self.org_kb if self.b_trans else self.org_n
 
     @property
@@ -454,6 +491,8 @@ class Matmul:
         smaller batch broadcast (batch i uses A i // (batch_c / batch_a)), laid out as the MatmulTypes'
         `layout` says (LayoutMode.NORMAL, BSNGD, SBNGD, BNGS1S2) with the tiling's layout fields."""
         self._ready("iterate_batch")
+        if self.b_sparse:
+            raise CodegenError("Matmul.iterate_batch: a SparseMatmulType B has no batch (its LAYOUT is NONE)")
         p = _batch_arguments(self, args, kwargs)
         if isinstance(tensor, LocalTensor):
             raise CodegenError(
@@ -486,6 +525,8 @@ class Matmul:
         singleCoreN and dense, goes to the workspace (set_workspace, else register_matmul's, at this core's
         slice), one after another, where get_batch_tensor_c reads them."""
         self._ready("iterate_n_batch")
+        if self.b_sparse:
+            raise CodegenError("Matmul.iterate_n_batch: a SparseMatmulType B has no batch (its LAYOUT is NONE)")
         if wait_iterate_batch is True and sync is True:
             raise CodegenError("Matmul.iterate_n_batch: wait_iterate_batch=True needs sync=False")
         self._need_workspace("iterate_n_batch")
@@ -581,6 +622,23 @@ _C_DTYPES = (dt.int32, dt.float32, dt.float16, dt.int8, dt.bfloat16)
 _SNAKE = {"AsyncGetTensorC": "async_get_tensor_c", "GetOffsetC": "get_offset_c"}
 
 
+def _check_sparse(a: MatmulType, b: SparseMatmulType, c: MatmulType) -> None:
+    """What Ascend C's Sparse Matmul allows: int8 A and B into int32 C, B and its index in GM, B transposed,
+    no batch layout, no IBShare."""
+    from ..core.enums import TPosition
+
+    if a.dtype != dt.int8 or c.dtype != dt.int32:
+        raise CodegenError(f"Matmul: a SparseMatmulType B multiplies int8 A and B into int32 C, got {a.dtype.name} "
+                           f"A and {c.dtype.name} C")  # fmt: skip
+    if b.position != TPosition.GM or b.index_position != TPosition.GM:
+        raise CodegenError("Matmul: a SparseMatmulType B and its index matrix must be at TPosition.GM")
+    if not b.is_trans:
+        raise CodegenError("Matmul: a SparseMatmulType B must be stored transposed (is_trans=True, N rows of the "
+                           "densified K/2): the only form Ascend C supports")  # fmt: skip
+    if int(b.layout or 0) != 0 or b.ibshare:
+        raise CodegenError("Matmul: a SparseMatmulType B takes no batch layout and no IBShare")
+
+
 def _max(a: Any, b: Any) -> Any:
     return max(a, b) if isinstance(a, int) and isinstance(b, int) else minmax("max", [a, b])
 
@@ -614,8 +672,11 @@ def asc_global_tensor(mm: Matmul, dtype: dt.DataType) -> GlobalTensor:
 def get_matmul_api_tiling(mm_cfg: Any, l1_size: Any = None, a_type: Any = None, b_type: Any = None,
                           c_type: Any = None, bias_type: Any = None) -> MatmulApiStaticTiling:  # fmt: skip
     """``GetMatmulApiTiling<A, B, C, Bias>(mmCFG, l1Size)``: the tiling fields fixed at compile time by the
-    configuration's shapes (single-core and basic sizes; -1 where the configuration leaves them open), for
-    Matmul's matmul_config. l1_size is the L1 the Matmul may use (default: all of it, 512 KiB)."""
+    configuration, for Matmul's matmul_config, by Ascend C's rules (_static_tiling_values): with the
+    single-core shape unset only the base sizes, dbL0A / dbL0B and isBias; with it, also M, N, Ka, Kb, the
+    L1 factors (stepM / stepN / stepKa / stepKb, depthA1 / depthB1, iterateOrder), dbL0C, transLength,
+    shareMode and the share sizes; -1 where Ascend C leaves a field open. l1_size is the L1 the Matmul may
+    use (default: all of it, 512 KiB)."""
     if not isinstance(mm_cfg, MatmulConfig):
         raise CodegenError(f"get_matmul_api_tiling: mm_cfg must be an asc.adv.MatmulConfig, got "
                            f"{type(mm_cfg).__name__}")  # fmt: skip
@@ -627,27 +688,235 @@ def get_matmul_api_tiling(mm_cfg: Any, l1_size: Any = None, a_type: Any = None, 
     if isinstance(l1_size, bool) or not isinstance(l1_size, int) or not 0 < l1_size <= 512 * 1024:
         raise CodegenError(f"get_matmul_api_tiling: l1_size must be a compile-time int in (0, 524288], got "
                            f"{l1_size!r}")  # fmt: skip
-    c = mm_cfg
-
-    def known(v: int) -> int:
-        return v if v > 0 else -1
-
-    values = {
-        "m": known(c.single_core_m), "n": known(c.single_core_n), "k_a": known(c.single_core_k),
-        "k_b": known(c.single_core_k), "single_core_m": known(c.single_core_m),
-        "single_core_n": known(c.single_core_n), "single_core_k": known(c.single_core_k),
-        "base_m": known(c.basic_m), "base_n": known(c.basic_n), "base_k": known(c.basic_k),
-        "step_m": known(c.step_m), "step_n": known(c.step_n), "share_l1_size": l1_size,
-        "iterate_order": -1 if c.iterate_order == 2 else c.iterate_order,
-    }  # fmt: skip
+    values = _static_tiling_values(mm_cfg, l1_size, a_type, b_type, c_type, bias_type or c_type)
     out = MatmulApiStaticTiling.__new__(MatmulApiStaticTiling)
     for name, f in MatmulApiStaticTiling._fields:
         object.__setattr__(out, name, values.get(name, f.default))
     object.__setattr__(out, "_in_kernel", False)
-    object.__setattr__(out, "cfg", c)
+    object.__setattr__(out, "cfg", mm_cfg)
     object.__setattr__(out, "l1_size", l1_size)
     object.__setattr__(out, "types", (a_type, b_type, c_type, bias_type or c_type))
     return out
+
+
+def _cdiv(a: int, b: int) -> int:
+    return -(-a // b)
+
+
+def _align(a: int, b: int) -> int:
+    return _cdiv(a, b) * b
+
+
+def _nearest_factor(base: int, factor: int) -> int:
+    res = factor
+    while res > base or (res > 0 and base % res != 0):
+        res -= 1
+    return res
+
+
+_INVALID = (0, 0, 0, 0, 0, 0, 2**31 - 1)
+
+
+def _static_tiling_values(c: MatmulConfig, l1_size: int, a_type: MatmulType, b_type: MatmulType,
+                          c_type: MatmulType, bias_type: MatmulType) -> dict:  # fmt: skip
+    """MatmulApiStaticTiling's fields as Ascend C's GetMatmulApiTiling computes them
+    (asc-devkit include/adv_api/matmul/constant_tiling.h and impl/adv_api/tiling/matmul/
+    matmul_constant_tiling_impl.h, _utils.h): the L1 factors from the first of "A and B both whole in L1",
+    "A whole", "B whole" that fits (CalcAL1FullLoadTiling first for single-core shapes of at most 16 x 16).
+    Not computed: the "neither whole" case (GetL1StatusNeitherFullLoad), whose fields stay -1, and the MX
+    scale types (Ascend 950)."""
+    from ..core.enums import TPosition
+
+    def in_l1(t: MatmulType) -> bool:
+        return t.position in (TPosition.A1, TPosition.B1, TPosition.C1)
+
+    def in_ub(t: MatmulType) -> bool:
+        return t.position in (TPosition.VECIN, TPosition.VECCALC, TPosition.VECOUT)
+
+    a_size, b_size, c_size, bias_size = (t.dtype.sizeof() for t in (a_type, b_type, c_type, bias_type))
+    bm, bn, bk = c.basic_m, c.basic_n, c.basic_k
+    sm, sn, sk = c.single_core_m, c.single_core_n, c.single_core_k
+    out: dict = {"share_l1_size": l1_size}
+    l0a_db = 1 if bm * bk * a_size > 65536 // 2 else 2  # GetL0ADb / GetL0BDb: 64 KiB L0A, L0B
+    l0b_db = 1 if bn * bk * b_size > 65536 // 2 else 2
+    if sm == 0 or sn == 0 or sk == 0:
+        if bm and bn and bk:
+            out.update(
+                base_m=bm, base_n=bn, base_k=bk, db_l0a=l0a_db, db_l0b=l0b_db, is_bias=int(bool(c.enable_set_bias))
+            )
+        out["share_l1_size"] = -1
+        return out
+    reduce = 32 // a_size  # GetReduceC0Size: K elements per 32 bytes
+    k = _cdiv(sk, reduce)
+    kl0, ml0, nl0 = _cdiv(bk, reduce), _cdiv(bm, 16), _cdiv(bn, 16)
+    max_mal1, max_nbl1 = _cdiv(_cdiv(sm, 16), ml0), _cdiv(_cdiv(sn, 16), nl0)
+    mte1_loop = 32 // ((1 if nl0 == 1 else kl0) + (1 if kl0 == 1 else ml0))
+    max_kal1 = max(((32 + ml0 - 1) // ml0 + kl0 - 1) // kl0, mte1_loop)
+    max_kbl1 = max(((32 + nl0 - 1) // nl0 + kl0 - 1) // kl0, mte1_loop)
+    ka_align = 2 if a_size == 4 and a_type.is_trans else 1
+    kb_align = 2 if b_size == 4 and not b_type.is_trans else 1
+    bias_on = bool(c.enable_set_bias)
+    channel_wise = (2 if bias_size == 4 else 1) if bias_on else 0
+
+    # an L1Status: [kAL1, kBL1, mAL1, nBL1, dbAL1, dbBL1, loadSize]
+    def bias_l1(st: list) -> int:
+        return 0 if not bias_on or in_l1(bias_type) else st[3] * bn * channel_wise * st[5] * bias_size
+
+    def dequant(st: list) -> int:
+        return st[3] * bn * 8 if c.enable_quant_vector else 0
+
+    def a_l1(st: list) -> int:
+        if in_l1(a_type):
+            return 0
+        if in_ub(a_type):
+            return sm * sk * a_size
+        return st[4] * st[2] * bm * _cdiv(st[0], kl0) * _align(bk, ka_align * reduce) * a_size
+
+    def b_l1(st: list) -> int:
+        if in_l1(b_type):
+            return 0
+        if in_ub(b_type):
+            return sk * sn * b_size
+        return st[5] * st[3] * bn * _cdiv(st[1], kl0) * _align(bk, kb_align * (32 // b_size)) * b_size
+
+    def used(st: list) -> int:
+        return a_l1(st) + b_l1(st) + bias_l1(st) + dequant(st)
+
+    def max_len(left: int, st: list, align: int, kind: str) -> int:
+        if kind == "ka":
+            return left // (st[4] * st[2] * bm * _align(bk, align * reduce) * a_size) * kl0
+        if kind == "kb":
+            return left // (st[5] * st[3] * bn * _align(bk, align * (32 // b_size)) * b_size) * kl0
+        if kind == "m":
+            return left // (_align(st[0], align) * bm * st[4] * 32)
+        return left // (_align(st[1], align) * bn * st[5] * 32 + channel_wise * bn * 32)
+
+    outer = (c.do_norm and int(a_type.layout or 0) == 0) or c.do_multi_data_load
+    outer = outer and int(c.schedule_type) == 1  # OUTER_PRODUCT
+
+    def both() -> list:
+        kal1 = _align(k, kl0)
+        if in_l1(a_type) and in_l1(b_type):
+            return [kal1, kal1, 1, 1, 1, 1, 0]
+        st = [kal1, kal1, max_mal1, max_nbl1, 1, 1, 0]
+        if used(st) <= l1_size:
+            st[6] = (0 if in_l1(a_type) else _cdiv(sm, 16)) + (0 if in_l1(b_type) else _cdiv(sn, 16))
+            return st
+        return list(_INVALID)
+
+    def a_full() -> list:
+        st = [_align(k, kl0), kl0, max_mal1, 1, 1, 1, 0]
+        if outer and int(c.iterate_order) == 0:
+            st[3] = 2
+        if used(st) > l1_size:
+            return list(_INVALID)
+        m16 = _cdiv(sm, 16)
+        a_bytes = max(max_mal1 * bm, m16 * 16) * _cdiv(k, kl0) * _align(bk, ka_align * reduce) * a_size
+        left = l1_size if in_l1(a_type) else l1_size - a_bytes
+        st[5] = 2
+        st[5] = 1 if used(st) > l1_size else 2
+        st[1] = min(max_len(left - bias_l1(st) - dequant(st), st, kb_align, "kb"), k)
+        times = _nearest_factor(_cdiv(k, kl0), min(st[1] // kl0, max_kbl1))
+        st[1] = times * kl0
+        if st[1] == k:
+            st[3] = _nearest_factor(_cdiv(sn, bn), min(max_len(left, st, kb_align, "n"), max_nbl1))
+            if st[3] * bn == sn:
+                st[5] = 1
+        bad = st[3] == 0 or st[1] == 0
+        m_repeat = 1 if st[1] == k else _cdiv(sm, bm)
+        st[6] = 2**31 - 1 if bad else (0 if in_l1(a_type) else m16) + m_repeat * _cdiv(sn, 16)
+        return st
+
+    def b_full() -> list:
+        st = [kl0, _align(k, kl0), 1, max_nbl1, 1, 1, 0]
+        if outer and int(c.iterate_order) == 1:
+            st[2] = 2
+        if used(st) > l1_size:
+            return list(_INVALID)
+        n16 = _cdiv(sn, 16)
+        b_bytes = max(max_nbl1 * bn, n16 * 16) * _cdiv(k, kl0) * _align(bk, kb_align * reduce) * b_size
+        left = l1_size if in_l1(b_type) else l1_size - b_bytes
+        st[4] = 2
+        st[4] = 1 if used(st) > l1_size else 2
+        st[0] = min(max_len(left - bias_l1(st) - dequant(st), st, ka_align, "ka"), k)
+        times = _nearest_factor(_cdiv(k, kl0), min(st[0] // kl0, max_kal1))
+        st[0] = times * kl0
+        if st[0] == k:
+            st[2] = _nearest_factor(_cdiv(sm, bm), min(max_len(left - bias_l1(st), st, ka_align, "m"), max_mal1))
+            if st[2] * bm == sm:
+                st[4] = 1
+        bad = st[2] == 0 or st[0] == 0
+        n_repeat = 1 if st[0] == k else _cdiv(sn, bn)
+        st[6] = 2**31 - 1 if bad else (0 if in_l1(b_type) else n16) + n_repeat * _cdiv(sm, 16)
+        return st
+
+    nd = int(a_type.format) == 0 and int(b_type.format) == 0  # CubeFormat.ND
+
+    def k_whole(kl1: int) -> bool:
+        return not nd or (kl1 > 0 and _cdiv(k, kl1) == 1)
+
+    st = both()
+    if not (st[6] != _INVALID[6] and k_whole(st[0]) and k_whole(st[1])):
+        st = a_full() if not in_l1(b_type) else list(_INVALID)
+        if not (st[6] != _INVALID[6] and k_whole(st[0])):
+            st = b_full() if not in_l1(a_type) else list(_INVALID)
+            if not (st[6] != _INVALID[6] and k_whole(st[1])):
+                st = None  # neither whole: not computed
+    out.update(m=sm, n=sn, k_a=sk, k_b=sk, single_core_m=sm, single_core_n=sn, single_core_k=sk, base_m=bm,
+               base_n=bn, base_k=bk, is_bias=int(bias_on), db_l0a=l0a_db, db_l0b=l0b_db, db_l0c=1, share_mode=0,
+               share_l0c_size=bm * bn * 4, share_ub_size=0)  # fmt: skip
+    if st is None:
+        out["share_l1_size"] = -1
+        return out
+    out.update(step_m=st[2], step_n=st[3])
+    if not _al1_full_load(out, l1_size, a_size, b_size, ka_align * reduce, kb_align * (32 // b_size)):
+        out.update(step_k_a=_cdiv(st[0], kl0), step_k_b=_cdiv(st[1], kl0), depth_a1=_cdiv(st[0], kl0) * st[2] * st[4],
+                   depth_b1=_cdiv(st[1], kl0) * st[3] * st[5])  # fmt: skip
+    full_a, full_b = sk <= st[0] * reduce, sk <= st[1] * reduce  # GetIterateOrder
+    if full_a and full_b:
+        m_loop, n_loop = _cdiv(sm, st[2] * bm), _cdiv(sn, st[3] * bn)
+        out["iterate_order"] = 1 if sm + sn * m_loop < sn + sm * n_loop else 0
+    else:
+        out["iterate_order"] = 1 if full_a else 0
+    c_nd = int(c_type.format) == 0 or c_type.position == TPosition.GM  # GetTransLength: C's ND2NZ, the bias
+    lengths = [bm * bn * c_size if c_nd else 0, bias_l1(st)]
+    if int(a_type.format) == 0 and in_ub(a_type):
+        lengths.append(sm * sk * a_size)
+    if int(b_type.format) == 0 and in_ub(b_type):
+        lengths.append(sk * sn * a_size)
+    out["trans_length"] = max(lengths)
+    share = 0 if in_l1(a_type) else out.get("depth_a1", -1) * bm * bk * a_size  # GetL1UsedSize
+    share += 0 if in_l1(b_type) else out.get("depth_b1", -1) * bn * bk * (b_size if a_size == b_size else a_size)
+    share += bn * bias_size if bias_on and not in_l1(bias_type) else 0
+    out["share_l1_size"] = share + dequant(st)
+    return out
+
+
+def _al1_full_load(out: dict, l1_size: int, a_size: int, b_size: int, ka_unit: int, kb_unit: int) -> bool:
+    """CalcAL1FullLoadTiling: a single-core shape of at most 16 x 16 keeps all of A's K in L1 (stepKa,
+    depthA1) and as much of B's as the rest holds, double-buffered (stepKb, depthB1)."""
+    sm, sn, sk, bm, bn, bk = (out[f] for f in ("single_core_m", "single_core_n", "single_core_k", "base_m",
+                                                "base_n", "base_k"))  # fmt: skip
+    if sm > 16 or sn > 16:
+        return False
+    l1 = l1_size - 1024 // 8 if out["is_bias"] else l1_size
+    ka, kb = _align(bk, ka_unit), _align(bk, kb_unit)
+    base_a, base_b = bm * ka * a_size, bn * kb * b_size
+    depth_a1 = (l1 - 2 * base_b) // base_a
+    if depth_a1 * bm * ka < sm * sk:
+        return False
+    depth_a1 = max(sm, bm) * max(sk, ka) // bm // ka
+    out.update(depth_a1=depth_a1, step_k_a=depth_a1)
+    step_kb = (l1 - depth_a1 * base_a) // base_b // 2
+    if step_kb * 2 * base_b > sk * sn:
+        step_kb = max(sk, kb) * max(sn, bn) // bn // kb // 2
+    if step_kb < 1:
+        out.update(depth_b1=1, step_k_b=1)
+        return True
+    while depth_a1 % step_kb != 0 and step_kb % depth_a1 != 0 and step_kb > 1:
+        step_kb -= 1
+    out.update(depth_b1=step_kb * 2, step_k_b=step_kb)
+    return True
 
 
 _BATCH_FORM_1 = ("batch_a", "batch_b", "en_sequential_write", "matrix_stride_a", "matrix_stride_b",
@@ -784,6 +1053,8 @@ def register_matmul(pipe: Any, workspace: Any, matmul: Any, tiling: Any = None) 
             attrs["static_l1"] = matmul.static_tiling.l1_size if matmul.static_tiling is not None else 0
         # the batch layouts (LayoutMode) of A, B and C: MatmulType's LAYOUT template argument
         attrs["layouts"] = ",".join(str(int(t.layout or 0)) for t in (matmul.a_type, matmul.b_type, matmul.c_type))
+        if matmul.b_sparse:  # B is a SparseMatmulType: its index matrix's position, plus one (0: a MatmulType)
+            attrs["b_index_position"] = int(matmul.b_type.index_position) + 1
     builder.op("matmul.server", operands, attrs)
 
 
@@ -816,4 +1087,12 @@ from .matmul_kernels import (  # noqa: E402
     _iterate_n_batch,
 )
 
-__all__ = ["Matmul", "MatmulConfig", "MatmulType", "MatrixOffset", "get_matmul_api_tiling", "register_matmul"]
+__all__ = [
+    "Matmul",
+    "MatmulConfig",
+    "MatmulType",
+    "MatrixOffset",
+    "SparseMatmulType",
+    "get_matmul_api_tiling",
+    "register_matmul",
+]

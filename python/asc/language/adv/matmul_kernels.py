@@ -18,6 +18,7 @@ WORKSPACE_ZEROS = 15 * 1024 * 1024  # the workspace's last MiB is never written:
 WORKSPACE_BLOCK = 256 * 1024  # bytes of workspace per vector core for get_tensor_c
 WORKSPACE_BIAS = 14 * 1024 * 1024  # a LocalTensor bias staged here, 16 KiB per core
 QUANT_L1 = 458752  # L1 byte address of a block's quant vector words (after A, B and the bias row)
+SPARSE_INDEX_L1 = 327680  # L1 byte address of a sparse B block's index fractals (B's dense half ends before)
 
 
 def _quant_mode(mm):
@@ -97,6 +98,8 @@ def _compute(mm, a_gm, b_gm, bias_at, m0, n0, cm, cn):
             asc.data_copy(a1, a_gm[m0 * mm.a_row + k0 :], asc.Nd2NzParams(1, cm, ck, 0, mm.a_row, m1 * 16, 1, 0))
         if mm.b_is_scalar:
             pass
+        elif mm.b_sparse:
+            _sparse_b_to_l1(mm, b_gm, b1, n0, k0, cn, ck)
         elif mm.b_trans:
             asc.data_copy(b1, b_gm[n0 * mm.b_row + k0 :], asc.Nd2NzParams(1, cn, ck, 0, mm.b_row, n1 * 16, 1, 0))
         elif c0 == 16:
@@ -130,6 +133,10 @@ def _compute(mm, a_gm, b_gm, bias_at, m0, n0, cm, cn):
                 asc.load_data(a2[i * k1 * frac :], a1[i * frac :], asc.LoadData2DParams(0, k1, m1, 0, 0, False, 0))
         if mm.b_is_scalar:
             asc.init_const_value(b2, asc.InitConstValueParams(1, k1 * n1, 0, mm.b_scalar))
+        elif mm.b_sparse:  # each dense fractal with its index fractal, which mmad_with_sparse reads
+            for kb in range(((ck + 3) // 4 * 2 + 31) // 32):
+                asc.load_data_with_sparse(b2[kb * n1 * frac :], b1, _sparse_index_l1(),
+                                          asc.LoadData2DParams(kb * n1, n1, 0, 0, 0, False, 0))  # fmt: skip
         elif mm.b_trans:
             for kk in range(k1):
                 asc.load_data(b2[kk * n1 * frac :], b1, asc.LoadData2DParams(kk * n1, n1, 1, 0, 0, False, 0))
@@ -146,7 +153,12 @@ def _compute(mm, a_gm, b_gm, bias_at, m0, n0, cm, cn):
                                              asc.LoadData2dTransposeParams(kb, (n1 + 1) // 2, k1, 1, 0, 0))  # fmt: skip
         asc.set_flag(asc.HardEvent.MTE1_M, 0)
         asc.wait_flag(asc.HardEvent.MTE1_M, 0)
-        if k0 == 0:
+        if mm.b_sparse:  # A's four values along K reduced to the two the index picks (no bias: set_bias refuses)
+            if k0 == 0:
+                asc.mmad_with_sparse(c1, a2, b2, asc.MmadParams(cm, cn, ck))
+            else:
+                asc.mmad_with_sparse(c1, a2, b2, asc.MmadParams(cm, cn, ck, cmatrix_init_val=False))
+        elif k0 == 0:
             if mm.has_bias:
                 _mmad_first(mm, bias_at, c1, a2, b2, acc_dt, n0, cm, cn, ck)
             else:
@@ -155,6 +167,26 @@ def _compute(mm, a_gm, b_gm, bias_at, m0, n0, cm, cn):
             asc.mmad(c1, a2, b2, asc.MmadParams(cm, cn, ck, cmatrix_init_val=False))
     asc.pipe_barrier(asc.PipeID.PIPE_ALL)
     return c1
+
+
+@jit
+def _sparse_index_l1():
+    return asc.LocalTensor(asc.uint8, asc.TPosition.B1, SPARSE_INDEX_L1, 65536)
+
+
+@jit
+def _sparse_b_to_l1(mm, b_gm, b1, n0, k0, cn, ck):
+    """A sparse B's block into L1: the densified Bᵀ rows n0.. (two values for every four K, from k0 / 2) as
+    Nz fractals of 16 rows x 32 values, column blocks n1 * 16 rows apart (L0B's Zn order, which
+    load_data_with_sparse copies fractal by fractal), and their index fractals (128 bytes each) from the NZ
+    index matrix in GM, whose K blocks are ceil(N / 16) fractals apart. k0 is a multiple of 64 (baseK)."""
+    n1 = (cn + 15) // 16
+    kd = (ck + 3) // 4 * 2
+    n_all = (mm.org_n + 15) // 16
+    asc.data_copy(b1, b_gm[n0 * mm.b_row + k0 // 2 :], asc.Nd2NzParams(1, cn, kd, 0, mm.b_row, n1 * 16, 1, 0))
+    index = _sparse_index_l1()
+    for kb in range((kd + 31) // 32):
+        asc.data_copy(index[kb * n1 * 128 :], mm.sparse_index[((k0 // 64 + kb) * n_all + n0 // 16) * 128 :], n1 * 128)
 
 
 @jit
