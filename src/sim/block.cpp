@@ -454,7 +454,7 @@ uint64_t Block::local_bytes(const RtValue& t, const Op& op) const {
          "asc.ascend_is_aiv()",
          op.info().name, memory_name(memory), memory == Memory::UB ? "vector (AIV)" : "cube (AIC)", label(),
          core_kind_name(core_.kind), memory == Memory::UB ? "AIV_ONLY" : "AIC_ONLY");
-  return memory_bytes(platform().info, memory);
+  return memory_bytes(platform(), memory);
 }
 
 void Block::copy_to_effect(size_t effect, const uint8_t* src, uint64_t bytes) {

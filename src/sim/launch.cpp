@@ -17,12 +17,12 @@ namespace asc::sim {
 namespace {
 
 // Each host thread keeps one set of on-chip memories; a block gets them for its run.
-std::array<uint8_t*, kMemoryCount> thread_memories(const PlatformInfo& info) {
+std::array<uint8_t*, kMemoryCount> thread_memories(const Platform& platform) {
   thread_local std::array<std::unique_ptr<uint8_t[]>, kMemoryCount> memories;
   thread_local std::array<uint64_t, kMemoryCount> sizes{};
   std::array<uint8_t*, kMemoryCount> out{};
   for (size_t m = 0; m < kMemoryCount; ++m) {
-    uint64_t bytes = memory_bytes(info, static_cast<Memory>(m));
+    uint64_t bytes = memory_bytes(platform, static_cast<Memory>(m));
     if (sizes[m] < bytes) {
       memories[m] = std::make_unique<uint8_t[]>(bytes);
       sizes[m] = bytes;
@@ -179,7 +179,7 @@ LaunchReport run_kernel(const Kernel& kernel, const Platform& platform, uint32_t
   auto run_one = [&](uint32_t block, unsigned) {
     if (failed.load(std::memory_order_relaxed) && !cross) return;
     try {
-      Block b(ctx, cores[block], thread_memories(platform.info));
+      Block b(ctx, cores[block], thread_memories(platform));
       try {
         b.run();
       } catch (const Error&) {

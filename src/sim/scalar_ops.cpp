@@ -266,12 +266,11 @@ void exec_LocalCreate(Block& b, const Op& op, const RtValue* in, RtValue* out) {
   Position pos = b.kernel().type_of(op.result).position;
   int64_t offset = in[0].i, length = in[1].i;
   const std::string& name = op.attr(2).s.empty() ? std::string("LocalTensor") : op.attr(2).s;
-  const PlatformInfo& info = b.platform().info;
   if (offset < 0 || length < 0)
     fail(ASC_ERR_OUT_OF_BOUNDS, op.loc, "{}: address {} and length {} must not be negative", name, offset, length);
   Memory memory = position_memory(pos);
   const char* where = memory_name(memory);
-  uint64_t capacity = memory_bytes(info, memory);
+  uint64_t capacity = memory_bytes(b.platform(), memory);
   if (offset % memory_alignment(memory) != 0)
     fail(ASC_ERR_MISALIGNED, op.loc, "{}: address {} is not {}-byte aligned ({} addresses are multiples of {})", name,
          offset, memory_alignment(memory), where, memory_alignment(memory));
@@ -306,7 +305,7 @@ void exec_LocalSetSize(Block& b, const Op& op, const RtValue* in, RtValue* out) 
   if (n < 0) fail(ASC_ERR_OUT_OF_BOUNDS, op.loc, "set_size {} is negative", n);
   // a length past the end of the memory would let later accesses leave it
   Memory memory = static_cast<Memory>(in[0].mem - kMemLocal);
-  uint64_t capacity = memory_bytes(b.platform().info, memory);
+  uint64_t capacity = memory_bytes(b.platform(), memory);
   uint64_t bytes = 0;
   if (__builtin_mul_overflow(static_cast<uint64_t>(n), uint64_t{dtype_size(operand_dtype(b, op, 0))}, &bytes) ||
       static_cast<uint64_t>(in[0].addr) + bytes > capacity)

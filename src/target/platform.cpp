@@ -18,6 +18,18 @@ PlatformInfo row(uint32_t aiv, uint32_t aic, double ghz) {
   return PlatformInfo{aiv, aic, kUB, kL1, kL0A, kL0B, kL0C, 32, 256, 8, ghz};
 }
 
+// dav-c310 (Ascend 950, __NPU_ARCH__ 3510). asc-devkit (CANN's Ascend C, mirror-cann/asc-devkit commit 82b89a15f)
+// impl/basic_api/utils/kernel_utils_constants.h, the __NPU_ARCH__ == 3510 branch: TOTAL_UB_SIZE 248 KiB (the 256 KiB
+// UB less 8 KiB the runtime keeps: impl/basic_api/dav_3510/kfc/kfc_comm_client_gm.h), TOTAL_L1_SIZE 512 KiB,
+// TOTAL_L0C_SIZE 256 KiB, TOTAL_L0A/L0B_SIZE 64 KiB, ONE_BLOCK_SIZE 32, VECTOR_REG_WIDTH 256; the same in
+// include/utils/base/sys_constants.h (ASC_*_SIZE, and ASC_BT_SIZE 4 KiB) and in every 950PR AKG note below;
+// QUE_MAX_EVENT 8 (impl/basic_api/kernel_macros.h).
+constexpr uint64_t kUB310 = 253952, kL0C310 = 262144, kBT310 = 4096;
+
+PlatformInfo row310(uint32_t aiv, uint32_t aic, double ghz) {
+  return PlatformInfo{aiv, aic, kUB310, kL1, kL0A, kL0B, kL0C310, 32, 256, 8, ghz};
+}
+
 // Timing constants. Bandwidth: HBM at about 1.6 TB/s for the 910B parts (the
 // design notes' starting value), i.e. 1.6e12 / clock bytes per cycle, shared
 // by the active cores. The rest are estimates to be calibrated against a
@@ -25,13 +37,13 @@ PlatformInfo row(uint32_t aiv, uint32_t aic, double ghz) {
 // guidance: one vector repeat (256 bytes) per cycle, data moves dominated by
 // bandwidth plus a few hundred cycles of GM latency, flags costing tens of
 // cycles, a launch costing a few microseconds.
-CostModel cost(double ghz) {
+CostModel cost(double ghz, double hbm_bytes_per_s = 1.6e12) {
   CostModel c{};
   c.scalar_issue = 1;
   c.scalar_memory = 10;
   c.flag_latency = 16;
   c.gm_latency = 300;
-  c.gm_bytes_per_cycle = 1.6e12 / (ghz * 1e9);
+  c.gm_bytes_per_cycle = hbm_bytes_per_s / (ghz * 1e9);
   c.mte_bytes_per_cycle = 128;
   c.vector_startup = 12;
   c.vector_repeat = 1;
@@ -42,25 +54,40 @@ CostModel cost(double ghz) {
   return c;
 }
 
+// The dav-c310 costs: cost()'s, at the row's clock and HBM bandwidth. The per-cycle rates are the same as
+// dav-c220's by the published figures: a vector core does 128 halves (256 bytes) per cycle (asc-devkit
+// examples/01_simd_cpp_api/05_best_practices/00_vector_compute/add_high_performance/README.md, Ascend 950), the
+// cube 16 x 16 x 16 MACs per cycle (.../01_matrix_compute/matmul_high_performance/README.md, Ascend 950PR). HBM:
+// "HBM 带宽约 1.6TB/s" on Ascend 950PR (.../matmul_basic_api_high_performance/README.md; Huawei's announcement,
+// HiBL 1.0 128 GB at 1.6 TB/s, as reported e.g. at https://www.codcompass.com/en/kb/deepseek-v4-on-huawei-s-
+// ascend-950-a-real-stress-test-for-china-s-ai-chip-ecosystem-928376). No per-SoC bandwidth is published: the
+// 128 GB parts get 1.6 TB/s and the others 1.6 TB/s scaled by their AKG notes' DDR bandwidth ratio (31% for the
+// 128 GB parts, 27% for 112 GB, 23% for 96 GB, 4% for 16 GB): estimates. The GM latency, flag, scalar and launch
+// constants are cost()'s estimates (no C310 figure is public).
+CostModel cost310(double ghz, double ddr_ratio_percent) { return cost(ghz, 1.6e12 * ddr_ratio_percent / 31.0); }
+
 }  // namespace
 
-uint64_t memory_bytes(const PlatformInfo& info, Memory m) {
+const char* arch_name(Arch a) { return a == Arch::C310 ? "c310" : "c220"; }
+
+uint64_t memory_bytes(const Platform& p, Memory m) {
+  const PlatformInfo& info = p.info;
   switch (m) {
     case Memory::UB: return info.ub_bytes;
     case Memory::L1: return info.l1_bytes;
     case Memory::L0A: return info.l0a_bytes;
     case Memory::L0B: return info.l0b_bytes;
     case Memory::L0C: return info.l0c_bytes;
-    case Memory::BT: return 1024;  // the bias table: 1 KiB on Atlas A2 (Ascend C TPosition C2 notes)
+    case Memory::BT: return p.bt_bytes;  // 1 KiB on Atlas A2 (Ascend C TPosition C2 notes), 4 KiB on dav-c310
     case Memory::Count: break;
   }
   return 0;
 }
 
 const std::vector<Platform>& platforms() {
-  // The rows after Ascend910B1..B4. All are dav-c220 (AIC-C-220) SoCs with the Atlas A2 block, repeat and event
-  // ids above. A3 = the MindSpore AKG hardware notes transcribed from each SoC's CANN platform_config ini
-  // (mindspore-ai/akg akg_agents/python/akg_agents/op/resources/docs/hardware/Ascend910_93xx.md, commit 4a2e445
+  // The rows after Ascend910B1..B4. Those up to Ascend910_9392 are dav-c220 (AIC-C-220) SoCs with the Atlas A2 block,
+  // repeat and event ids above. A3 = the MindSpore AKG hardware notes transcribed from each SoC's CANN platform_config
+  // ini (mindspore-ai/akg akg_agents/python/akg_agents/op/resources/docs/hardware/Ascend910_93xx.md, commit 4a2e445
   // "Add: a3 hardware docs": AI Core / VEC / CUBE counts, cube frequency, L1/L0A/L0B/L0C/UB, L2, GM).
   //
   // Ascend910B2C: 24 AIC / 48 AIV and UB/L0A/L0B/L0C 192/64/64/128 KiB from the AKG notes' Ascend910B2C.md and
@@ -81,6 +108,26 @@ const std::vector<Platform>& platforms() {
   //   CANN's ops (256 KiB only for __NPU_ARCH__ 3101, ops-transformer groupedmatmul_act/utils/arch.h): 128 kept.
   // No quoted ini gives an HBM bandwidth (only [AICoreMemoryRates] ddr_rate, of undocumented unit): cost()'s
   //   1.6 TB/s estimate, as for Ascend910B1..B4.
+  //
+  // The dav-c310 rows (Ascend 950; pyasc's CompilationArch.C310: PyAsc2's Ascend910_95xx and Ascend950PR_95xx).
+  // Buffers: row310()'s (asc-devkit). Cores and clocks per SoC from the AKG notes of the same directory
+  // (Ascend950PR_<id>.md, commits 6d2bc6a / 76f289c / 89817b5 / fb4f0c1: AI Core count with 2 VEC + 1 CUBE each,
+  // VEC/CUBE frequency, GM, L2, DDR bandwidth ratio) and AscendNPU-IR's NPUTargetSpec.td (Ascend/AscendNPU-IR
+  // bishengir/include/bishengir/Dialect/HACC/Targets/NPUTargetSpec.td, as tabulated in its NPU architecture notes:
+  // AI / cube / vector core counts of every Ascend910_95 and Ascend950PR SoC, dav-c310, UB 248 KB, L0C 256 KB).
+  // MindSpore's DVM SoC table (soc_configs: AI Core count and L2 per SoC, kAiCore_C310) agrees with both.
+  // Ascend950PR_9599: 36 AIC / 72 AIV, 1800 MHz, GM 128 GB, L2 128 MB, DDR 31%: AKG; 36 also NPUTargetSpec, DVM.
+  // Ascend950PR_9589, _958b: 32 / 64, 1650 MHz; GM 128 / 112 GB, DDR 31% / 27%: AKG; 32 also NPUTargetSpec, DVM.
+  // Ascend950PR_9579, _957b, _957d: 28 / 56, 1650 MHz; GM 128 / 112 / 96 GB, DDR 31% / 27% / 23%: AKG; 28 also
+  //   NPUTargetSpec, DVM.
+  // Ascend950PR_957c: 28 / 56 (NPUTargetSpec, DVM; L2 112 MB in DVM, as 957b's). No AKG note: clock and DDR ratio
+  //   are Ascend950PR_957b's (estimate).
+  // Ascend950PR_950z: 4 / 8 (NPUTargetSpec and DVM; L2 16 MB in DVM and AKG); AKG's note says 8 AI Cores (16 VEC):
+  //   the two agreeing sources kept. 1650 MHz, GM 16 GB, DDR 4%: AKG.
+  // Ascend910_9579, _9589, _9599: 28 / 56, 32 / 64, 36 / 72 (NPUTargetSpec's Ascend910_95 series, dav-c310; the
+  //   earlier names of the 950 SoCs, CANN's ascend910_95 soc list). No public clock or bandwidth under these names:
+  //   those of Ascend950PR_9579 / _9589 / _9599 (estimate).
+  // The asc-devkit examples' ARCH_3510 AIV_CORE_NUM 64 / AIC_CORE_NUM 32 and 1.65 GHz (a 9589-class part) agree.
   static const std::vector<Platform> table = {
       {"Ascend910B1", row(48, 24, 1.85), cost(1.85)},     // CANN 8.1.RC1 ini
       {"Ascend910B2", row(48, 24, 1.80), cost(1.80)},     // CANN 8.1.RC1 ini
@@ -94,6 +141,17 @@ const std::vector<Platform>& platforms() {
       {"Ascend910_9382", row(48, 24, 1.80), cost(1.80)},  // A3 notes, CANN 9.0.0 ini as quoted
       {"Ascend910_9391", row(48, 24, 1.85), cost(1.85)},  // A3 notes
       {"Ascend910_9392", row(48, 24, 1.85), cost(1.85)},  // A3 notes, ini as printed
+      {"Ascend910_9579", row310(56, 28, 1.65), cost310(1.65, 31), Arch::C310, kBT310},    // NPUTargetSpec; est.
+      {"Ascend910_9589", row310(64, 32, 1.65), cost310(1.65, 31), Arch::C310, kBT310},    // NPUTargetSpec; est.
+      {"Ascend910_9599", row310(72, 36, 1.80), cost310(1.80, 31), Arch::C310, kBT310},    // NPUTargetSpec; est.
+      {"Ascend950PR_950z", row310(8, 4, 1.65), cost310(1.65, 4), Arch::C310, kBT310},     // NPUTargetSpec, AKG
+      {"Ascend950PR_9579", row310(56, 28, 1.65), cost310(1.65, 31), Arch::C310, kBT310},  // AKG
+      {"Ascend950PR_957b", row310(56, 28, 1.65), cost310(1.65, 27), Arch::C310, kBT310},  // AKG
+      {"Ascend950PR_957c", row310(56, 28, 1.65), cost310(1.65, 27), Arch::C310, kBT310},  // NPUTargetSpec; est.
+      {"Ascend950PR_957d", row310(56, 28, 1.65), cost310(1.65, 23), Arch::C310, kBT310},  // AKG
+      {"Ascend950PR_9589", row310(64, 32, 1.65), cost310(1.65, 31), Arch::C310, kBT310},  // AKG
+      {"Ascend950PR_958b", row310(64, 32, 1.65), cost310(1.65, 27), Arch::C310, kBT310},  // AKG
+      {"Ascend950PR_9599", row310(72, 36, 1.80), cost310(1.80, 31), Arch::C310, kBT310},  // AKG
   };
   return table;
 }

@@ -42,10 +42,18 @@ struct PlatformInfo {
   double clock_ghz;
 };
 
+// A SoC's AI Core architecture: CANN's dav-c220 (Atlas A2/A3, __NPU_ARCH__ 2201) or dav-c310 (Ascend 950,
+// __NPU_ARCH__ 3510); pyasc's CompilationArch C220 / C310. The Model keys architecture differences off it; today a
+// C310 row runs the A2 instruction semantics with its own facts (docs/model-backend.md, "Platforms").
+enum class Arch : uint8_t { C220, C310 };
+const char* arch_name(Arch a);  // "c220" / "c310", CompilationArch's values
+
 struct Platform {
   const char* name;
   PlatformInfo info;
   CostModel cost;
+  Arch arch = Arch::C220;
+  uint64_t bt_bytes = 1024;  // the bias table (C2): 1 KiB on dav-c220, 4 KiB on dav-c310
   // The region-proposal sorts (RpSort16, ProposalConcat, ProposalExtract, MrgSort4) of the Atlas training series
   // and Atlas inference AI Core. No A2/A3 row has them; the Model implements them for a row that does.
   bool region_proposals = false;
@@ -59,7 +67,7 @@ struct Platform {
 };
 
 // Bytes of a core's on-chip memory.
-uint64_t memory_bytes(const PlatformInfo& info, Memory m);
+uint64_t memory_bytes(const Platform& p, Memory m);
 
 const std::vector<Platform>& platforms();
 const Platform* find_platform(std::string_view name);

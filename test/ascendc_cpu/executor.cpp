@@ -425,7 +425,7 @@ extern "C" __attribute__((visibility("default"))) int asc_cpu_run(const char* so
                             : sim::GmBuffer{static_cast<uint8_t*>(args[i].ptr), args[i].size});
       for (size_t m = 0; m < kMemoryCount; ++m)
         if (core_has_memory(type, instance.kind, static_cast<Memory>(m)))
-          c->memories[m].assign(memory_bytes(p->info, static_cast<Memory>(m)), static_cast<uint8_t>(fill));
+          c->memories[m].assign(memory_bytes(*p, static_cast<Memory>(m)), static_cast<uint8_t>(fill));
       cores.push_back(std::move(c));
     }
     std::vector<std::string> errors(cores.size());

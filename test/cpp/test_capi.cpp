@@ -802,18 +802,28 @@ TEST(CapiPlatforms, Ascend910B1IsDescribed) {
 
 // Every pyasc platform (asc.runtime.config.Platform) is a row of its own, in the enum's order, with the core
 // counts and clock of its source (src/target/platform.cpp: CANN's platform_config ini, or a transcription or
-// quotation of it; Ascend910B2C's clock is the documented estimate, Ascend910B2's).
+// quotation of it; Ascend910B2C's clock is the documented estimate, Ascend910B2's; the dav-c310 rows' from the AKG
+// 950PR notes and AscendNPU-IR's NPUTargetSpec, estimates where the row says so).
 TEST(CapiPlatforms, EveryPyascSocHasItsOwnRow) {
   struct Expected {
     const char* name;
     uint32_t aic, aiv;
     double ghz;
+    bool c310;
   };
   const Expected expected[] = {
-      {"Ascend910B1", 24, 48, 1.85},    {"Ascend910B2", 24, 48, 1.80},    {"Ascend910B2C", 24, 48, 1.80},
-      {"Ascend910B3", 20, 40, 1.80},    {"Ascend910B4", 20, 40, 1.50},    {"Ascend910B4-1", 20, 40, 1.50},
-      {"Ascend910_9362", 20, 40, 1.50}, {"Ascend910_9372", 20, 40, 1.80}, {"Ascend910_9381", 24, 48, 1.80},
-      {"Ascend910_9382", 24, 48, 1.80}, {"Ascend910_9391", 24, 48, 1.85}, {"Ascend910_9392", 24, 48, 1.85},
+      {"Ascend910B1", 24, 48, 1.85, false},     {"Ascend910B2", 24, 48, 1.80, false},
+      {"Ascend910B2C", 24, 48, 1.80, false},    {"Ascend910B3", 20, 40, 1.80, false},
+      {"Ascend910B4", 20, 40, 1.50, false},     {"Ascend910B4-1", 20, 40, 1.50, false},
+      {"Ascend910_9362", 20, 40, 1.50, false},  {"Ascend910_9372", 20, 40, 1.80, false},
+      {"Ascend910_9381", 24, 48, 1.80, false},  {"Ascend910_9382", 24, 48, 1.80, false},
+      {"Ascend910_9391", 24, 48, 1.85, false},  {"Ascend910_9392", 24, 48, 1.85, false},
+      {"Ascend910_9579", 28, 56, 1.65, true},   {"Ascend910_9589", 32, 64, 1.65, true},
+      {"Ascend910_9599", 36, 72, 1.80, true},   {"Ascend950PR_950z", 4, 8, 1.65, true},
+      {"Ascend950PR_9579", 28, 56, 1.65, true}, {"Ascend950PR_957b", 28, 56, 1.65, true},
+      {"Ascend950PR_957c", 28, 56, 1.65, true}, {"Ascend950PR_957d", 28, 56, 1.65, true},
+      {"Ascend950PR_9589", 32, 64, 1.65, true}, {"Ascend950PR_958b", 32, 64, 1.65, true},
+      {"Ascend950PR_9599", 36, 72, 1.80, true},
   };
   ASSERT_EQ(asc_platform_count(), std::size(expected));
   for (size_t i = 0; i < std::size(expected); ++i) {
@@ -826,12 +836,16 @@ TEST(CapiPlatforms, EveryPyascSocHasItsOwnRow) {
     EXPECT_EQ(info.aic_cores, e.aic);
     EXPECT_EQ(info.aiv_cores, e.aiv);
     EXPECT_DOUBLE_EQ(info.clock_ghz, e.ghz);
-    // the same buffers on every Atlas A2/A3 SoC (the A3 and Ascend910B4-1 inis agree with Ascend910B1..B4's)
-    EXPECT_EQ(info.ub_bytes, 196608u);
+    // the same buffers on every Atlas A2/A3 SoC (the A3 and Ascend910B4-1 inis agree with Ascend910B1..B4's); on
+    // dav-c310 asc-devkit's __NPU_ARCH__ 3510 TOTAL_UB_SIZE 248 KiB and TOTAL_L0C_SIZE 256 KiB
+    EXPECT_EQ(info.ub_bytes, e.c310 ? 253952u : 196608u);
     EXPECT_EQ(info.l1_bytes, 524288u);
     EXPECT_EQ(info.l0a_bytes, 65536u);
     EXPECT_EQ(info.l0b_bytes, 65536u);
-    EXPECT_EQ(info.l0c_bytes, 131072u);
+    EXPECT_EQ(info.l0c_bytes, e.c310 ? 262144u : 131072u);
+    EXPECT_EQ(info.block_bytes, 32u);
+    EXPECT_EQ(info.repeat_bytes, 256u);
+    EXPECT_EQ(info.max_event_id, 8u);
   }
 }
 

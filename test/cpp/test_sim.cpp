@@ -17,6 +17,7 @@
 #include "kernel_fixtures.h"
 #include "sim/copy_bytes.h"
 #include "sim/launch.h"
+#include "target/platform.h"
 
 namespace {
 
@@ -85,6 +86,35 @@ class VaddTest : public ::testing::TestWithParam<uint32_t> {};
 
 // copy_bytes is memmove: every size around its thresholds and loop steps, any
 // alignment, and ranges overlapping either way.
+// The platform table marks each row's architecture: the A2/A3 rows dav-c220, PyAsc2's Ascend910_95xx and
+// Ascend950PR_95xx rows dav-c310, whose bias table is 4 KiB (asc-devkit ASC_BT_SIZE for __NPU_ARCH__ 3510) and whose
+// timing constants follow their HBM figures (1.6 TB/s on the 128 GB parts, scaled by the AKG notes' DDR ratio).
+TEST(PlatformTable, ArchitectureBiasTableAndBandwidth) {
+  size_t c310 = 0;
+  for (const asc::Platform& p : asc::platforms()) {
+    SCOPED_TRACE(p.name);
+    std::string name = p.name;
+    bool is_950 = name.rfind("Ascend950PR_95", 0) == 0 || name.rfind("Ascend910_95", 0) == 0;
+    EXPECT_EQ(p.arch, is_950 ? asc::Arch::C310 : asc::Arch::C220);
+    EXPECT_STREQ(asc::arch_name(p.arch), is_950 ? "c310" : "c220");
+    EXPECT_EQ(asc::memory_bytes(p, asc::Memory::BT), is_950 ? 4096u : 1024u);
+    EXPECT_EQ(asc::memory_bytes(p, asc::Memory::UB), is_950 ? 248u * 1024 : 192u * 1024);
+    EXPECT_EQ(asc::memory_bytes(p, asc::Memory::L0C), is_950 ? 256u * 1024 : 128u * 1024);
+    c310 += is_950;
+  }
+  EXPECT_EQ(c310, 11u);
+  const asc::Platform& b1 = asc::platform_named("Ascend910B1");
+  const asc::Platform& p9599 = asc::platform_named("Ascend950PR_9599");
+  const asc::Platform& p957b = asc::platform_named("Ascend950PR_957b");
+  const asc::Platform& p950z = asc::platform_named("Ascend950PR_950z");
+  EXPECT_DOUBLE_EQ(p9599.cost.gm_bytes_per_cycle, 1.6e12 / 1.8e9);
+  EXPECT_DOUBLE_EQ(p957b.cost.gm_bytes_per_cycle, 1.6e12 * 27 / 31 / 1.65e9);
+  EXPECT_DOUBLE_EQ(p950z.cost.gm_bytes_per_cycle, 1.6e12 * 4 / 31 / 1.65e9);
+  // per-cycle vector and cube rates as published are the same as dav-c220's
+  EXPECT_EQ(p9599.cost.vector_repeat, b1.cost.vector_repeat);
+  EXPECT_EQ(p9599.cost.cube_startup, b1.cost.cube_startup);
+}
+
 TEST(CopyBytes, IsMemmove) {
   std::vector<uint8_t> pattern(3 * 70000);
   for (size_t i = 0; i < pattern.size(); ++i) pattern[i] = static_cast<uint8_t>(i * 131 + 7);

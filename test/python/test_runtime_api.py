@@ -133,11 +133,25 @@ def test_get_soc_version_is_a_platform_member():
 CORES = {"Ascend910B1": (24, 48), "Ascend910B2": (24, 48), "Ascend910B2C": (24, 48), "Ascend910B3": (20, 40),
          "Ascend910B4": (20, 40), "Ascend910B4-1": (20, 40), "Ascend910_9362": (20, 40), "Ascend910_9372": (20, 40),
          "Ascend910_9381": (24, 48), "Ascend910_9382": (24, 48), "Ascend910_9391": (24, 48),
-         "Ascend910_9392": (24, 48)}  # fmt: skip
+         "Ascend910_9392": (24, 48),
+         # the Ascend 950 generation (dav-c310)
+         "Ascend910_9579": (28, 56), "Ascend910_9589": (32, 64), "Ascend910_9599": (36, 72),
+         "Ascend950PR_950z": (4, 8), "Ascend950PR_9579": (28, 56), "Ascend950PR_957b": (28, 56),
+         "Ascend950PR_957c": (28, 56), "Ascend950PR_957d": (28, 56), "Ascend950PR_9589": (32, 64),
+         "Ascend950PR_958b": (32, 64), "Ascend950PR_9599": (36, 72)}  # fmt: skip
 CLOCK_GHZ = {"Ascend910B1": 1.85, "Ascend910B2": 1.80, "Ascend910B2C": 1.80, "Ascend910B3": 1.80,
              "Ascend910B4": 1.50, "Ascend910B4-1": 1.50, "Ascend910_9362": 1.50, "Ascend910_9372": 1.80,
              "Ascend910_9381": 1.80, "Ascend910_9382": 1.80, "Ascend910_9391": 1.85,
-             "Ascend910_9392": 1.85}  # fmt: skip
+             "Ascend910_9392": 1.85,
+             "Ascend910_9579": 1.65, "Ascend910_9589": 1.65, "Ascend910_9599": 1.80, "Ascend950PR_950z": 1.65,
+             "Ascend950PR_9579": 1.65, "Ascend950PR_957b": 1.65, "Ascend950PR_957c": 1.65, "Ascend950PR_957d": 1.65,
+             "Ascend950PR_9589": 1.65, "Ascend950PR_958b": 1.65, "Ascend950PR_9599": 1.80}  # fmt: skip
+C310 = {"Ascend910_9579", "Ascend910_9589", "Ascend910_9599", "Ascend950PR_950z", "Ascend950PR_9579",
+        "Ascend950PR_957b", "Ascend950PR_957c", "Ascend950PR_957d", "Ascend950PR_9589", "Ascend950PR_958b",
+        "Ascend950PR_9599"}  # fmt: skip
+# UB, L1, L0A, L0B, L0C and the bias table: CANN's ini for dav-c220, asc-devkit's __NPU_ARCH__ 3510 constants for c310
+BUFFERS = {config.CompilationArch.C220: (196608, 524288, 65536, 65536, 131072, 1024),
+           config.CompilationArch.C310: (253952, 524288, 65536, 65536, 262144, 4096)}  # fmt: skip
 
 
 @pytest.mark.parametrize("platform", list(config.Platform), ids=lambda p: p.value)
@@ -149,8 +163,27 @@ def test_every_platform_has_its_core_facts(platform):
     assert rt.device_info(rt.DeviceModuleType.RT_MODULE_TYPE_VECTOR_CORE, rt.DeviceInfoType.INFO_TYPE_CORE_NUM) == aiv
     p = host.PlatformAscendCManager.get_instance(platform.value)
     assert (p.get_core_num_aic(), p.get_core_num_aiv(), p.get_soc_version()) == (aic, aiv, platform.value)
-    assert (p.ub_bytes, p.l1_bytes, p.l0a_bytes, p.l0b_bytes, p.l0c_bytes) == (196608, 524288, 65536, 65536, 131072)
+    arch = config.CompilationArch.C310 if platform.value in C310 else config.CompilationArch.C220
+    assert (p.ub_bytes, p.l1_bytes, p.l0a_bytes, p.l0b_bytes, p.l0c_bytes, p.bt_bytes) == BUFFERS[arch]
     assert host.PlatformAscendCManager.get_instance(platform) is p  # one instance per SoC
+
+
+@pytest.mark.parametrize("platform", list(config.Platform), ids=lambda p: p.value)
+def test_platform_to_arch(platform):
+    expected = config.CompilationArch.C310 if platform.value in C310 else config.CompilationArch.C220
+    assert config.platform_to_arch(platform) is config.platform_to_arch(platform.value) is expected
+    assert config.platform_to_arch(platform.name) is expected  # a member's name, as set_platform takes it
+    assert str(expected) == {"C220": "c220", "C310": "c310"}[expected.name]  # PyAsc2's values
+
+
+def test_platform_to_arch_unknown_and_the_950_default():
+    with pytest.raises(ValueError, match="unknown platform 'Ascend310P3'"):
+        config.platform_to_arch("Ascend310P3")
+    # PyAsc2's asc2 suite runs on Ascend950PR_9599 by default: it is selectable and is a C310 row
+    config.set_platform(config.Backend.Model, "Ascend950PR_9599")
+    assert rt.get_soc_version() is config.Platform.Ascend950PR_9599
+    assert config.platform_to_arch(rt.get_soc_version()) is config.CompilationArch.C310
+    config.set_platform(config.Backend.Model)
 
 
 def test_every_platform_is_a_libasc_row_of_its_own():

@@ -6,9 +6,9 @@ from enum import Enum
 from typing import Optional, Union
 
 from ..lib import runtime as rt
-from ..lib.runtime.platforms import Platform, to_platform
+from ..lib.runtime.platforms import CompilationArch, Platform, platform_to_arch, to_platform
 
-__all__ = ["Backend", "KernelType", "Platform", "set_platform"]
+__all__ = ["Backend", "CompilationArch", "KernelType", "Platform", "platform_to_arch", "set_platform"]
 
 
 class Backend(Enum):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Optional, Union
 
 from ..._ffi import ffi, lib
-from ..runtime.platforms import Platform, to_platform
+from ..runtime.platforms import CompilationArch, Platform, platform_to_arch, to_platform
 from ..runtime.state import current_platform
 
 
@@ -21,7 +21,10 @@ class PlatformAscendC:
         self.aic_cores, self.aiv_cores = int(info.aic_cores), int(info.aiv_cores)
         self.ub_bytes, self.l1_bytes = int(info.ub_bytes), int(info.l1_bytes)
         self.l0a_bytes, self.l0b_bytes, self.l0c_bytes = int(info.l0a_bytes), int(info.l0b_bytes), int(info.l0c_bytes)
-        self.bt_bytes = 1024
+        # The bias table (not in asc_platform_info_t): 1 KiB on dav-c220, 4 KiB on dav-c310 (asc-devkit
+        # include/utils/base/sys_constants.h ASC_BT_SIZE; libasc's Platform::bt_bytes).
+        self.arch = platform_to_arch(soc_version)
+        self.bt_bytes = 4096 if self.arch == CompilationArch.C310 else 1024
 
     def get_core_num(self) -> int:
         """The cores a vector kernel runs on: on these SoCs (cube and vector cores separate), the AIV cores."""
