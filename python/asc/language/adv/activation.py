@@ -22,7 +22,7 @@ from ..core import dtype as dt
 from ..core.enums import RoundMode, TPosition
 from ..core.ir_value import Scalar, to_scalar
 from ..core.tensor import LocalTensor
-from .library import inline, library_call, require, shape_rows_cols, temp_buffer_of
+from .library import call_operands, inline, library_call, require, shape_rows_cols, temp_buffer_of
 from .tiling import SoftmaxTiling
 from .types import SoftmaxConfig, SoftmaxMode, SoftMaxShapeInfo
 
@@ -422,14 +422,7 @@ def swiglu(dst_tensor: Any, src_tensor0: Any, src_tensor1: Any, scalar_value: An
     tmp = temp_buffer_of(shared_tmp_buffer, api)
     n = a.get_size() if cal_count is None else to_scalar(cal_count, dt.int32)
     beta_op = beta if isinstance(beta, Scalar) else to_scalar(beta, dt.float32)
-    operands: list = [d, a, b, beta_op]
-    args = "{0}, {1}, {2}, {3}"
-    if tmp_given:
-        operands.append(tmp)
-        args += ", {4}"
-    if cal_count is not None:
-        operands.append(n)
-        args += f", {{{len(operands) - 1}}}"
+    operands, args = call_operands([d, a, b, beta_op], tmp if tmp_given else None, n if cal_count is not None else None)
     call = f"AscendC::SwiGLU<{{T:0}}, false>({args})"
     half = d.dtype == dt.float16
     compute = _swiglu_body(beta)

@@ -21,7 +21,7 @@ from ..core import dtype as dt
 from ..core.enums import CMPMODE, RoundMode, SelMode
 from ..core.ir_value import Scalar, cast, to_scalar
 from ..core.tensor import LocalTensor
-from .library import count_of, inline, library_call, temp_buffer_of
+from .library import call_operands, count_of, inline, library_call, temp_buffer_of
 from .math import _float_work, _in_chunks, _in_chunks2, _unary
 from .tmp_sizes import BINARY_EXTRA, BINARY_HALF_EXTRA, INTERMEDIATES, POWER_INT32_INTERMEDIATES
 
@@ -122,14 +122,9 @@ def exp(dst: Any, src: Any, count: Any, taylor_expand_level: Any, temp_buffer: O
     if level == 0:
         d, s = require_local(dst, "adv.exp", "dst"), require_local(src, "adv.exp", "src")
         _float_pair("adv.exp", d, s)
-        operands: list = [d, s]
-        args = "{0}, {1}"
-        if temp_buffer is not None:
-            operands.append(temp_buffer_of(temp_buffer, "adv.exp"))
-            args += ", {2}"
-        n = count_of(count, d, s, "adv.exp")
-        operands.append(n)
-        args += f", {{{len(operands) - 1}}}"
+        tmp = temp_buffer_of(temp_buffer, "adv.exp") if temp_buffer is not None else None
+        n = count_of(count, s, "adv.exp")
+        operands, args = call_operands([d, s], tmp, n)
         reuse = "true" if is_reuse_source else "false"
         library_call(f"AscendC::Exp<{{T:0}}, 0, {reuse}>({args})", operands, lambda: asc.exp(d, s, n))
         return
@@ -156,13 +151,9 @@ def log(dst: Any, src: Any, count: Optional[Any] = None, temp_buffer: Optional[A
     _float_pair("adv.log", d, s)
     if temp_buffer is not None:
         temp_buffer_of(temp_buffer, "adv.log")
-    n = count_of(count, d, s, "adv.log")
+    n = count_of(count, s, "adv.log")
     reuse = "true" if is_reuse_source else "false"
-    operands: list = [d, s]
-    args = "{0}, {1}"
-    if count is not None:
-        operands.append(n)
-        args += ", {2}"
+    operands, args = call_operands([d, s], None, n if count is not None else None)
     library_call(f"AscendC::Log<{{T:0}}, {reuse}>({args})", operands, lambda: asc.ln(d, s, n))
 
 
@@ -474,15 +465,8 @@ def _binary(api: str, d: LocalTensor, a: Any, b: Any, count: Any, temp_buffer: A
     name = f"adv.{api.lower()}"
     tmp_given = temp_buffer is not None
     tmp = temp_buffer_of(temp_buffer, name)
-    n = count_of(count, d, like, name)
-    operands: list = [d, a, b]
-    args = "{0}, {1}, {2}"
-    if tmp_given:
-        operands.append(tmp)
-        args += ", {3}"
-    if count is not None:
-        operands.append(n)
-        args += f", {{{len(operands) - 1}}}"
+    n = count_of(count, like, name)
+    operands, args = call_operands([d, a, b], tmp if tmp_given else None, n if count is not None else None)
     reuse = "true" if is_reuse_source else "false"
     call = f"AscendC::{api}<{{T:0}}, {reuse}>({args})"
     half, integer = d.dtype == dt.float16, d.dtype == dt.int32
@@ -538,15 +522,8 @@ def xor(dst: Any, src0: Any, src1: Any, count: Optional[Any] = None, temp_buffer
         )
     tmp_given = temp_buffer is not None
     tmp = temp_buffer_of(temp_buffer, "adv.xor")
-    n = count_of(count, d, a, "adv.xor")
-    operands: list = [d, a, b]
-    args = "{0}, {1}, {2}"
-    if tmp_given:
-        operands.append(tmp)
-        args += ", {3}"
-    if count is not None:
-        operands.append(n)
-        args += f", {{{len(operands) - 1}}}"
+    n = count_of(count, a, "adv.xor")
+    operands, args = call_operands([d, a, b], tmp if tmp_given else None, n if count is not None else None)
     reuse = "true" if is_reuse_source else "false"
 
     @builtin
@@ -582,14 +559,9 @@ def axpy(dst: Any, src: Any, scalar: Any, count: Optional[Any] = None, temp_buff
         raise CodegenError(f"adv.axpy: scalar must be a number, got {type(scalar).__name__}")
     k = cast(scalar, s.dtype) if isinstance(scalar, Scalar) else to_scalar(float(scalar), s.dtype)
     tmp = temp_buffer_of(temp_buffer, "adv.axpy")
-    n = count_of(count, d, s, "adv.axpy")
-    operands: list = [d, s, k]
-    args = "{0}, {1}, {2}"
-    if temp_buffer is not None:
-        operands.append(tmp)
-        args += ", {3}"
-    operands.append(n)  # Ascend C's Axpy always takes calCount
-    args += f", {{{len(operands) - 1}}}"
+    n = count_of(count, s, "adv.axpy")
+    # Ascend C's Axpy always takes calCount
+    operands, args = call_operands([d, s, k], tmp if temp_buffer is not None else None, n)
     reuse = "true" if is_reuse_source else "false"
     k32 = cast(k, dt.float32)
     half_src, half_dst = s.dtype == dt.float16, d.dtype == dt.float16

@@ -86,11 +86,20 @@ def temp_buffer_of(temp_buffer: Optional[Any], api: str) -> LocalTensor:
     return temp_buffer
 
 
-def count_of(count: Optional[Any], dst: LocalTensor, src: LocalTensor, api: str) -> Scalar:
+def count_of(count: Optional[Any], src: LocalTensor, api: str) -> Scalar:
     """calCount, or (when None) the whole of src, as Ascend C's forms without calCount compute."""
     if count is None:
         return src.get_size()
     return to_int(count, f"{api} count")
+
+
+def call_operands(fixed: Sequence[Any], temp_buffer: Optional[Any] = None,
+                  count: Optional[Any] = None) -> tuple[list, str]:  # fmt: skip
+    """An adv call's operands and their placeholders, as Ascend C's overloads take them: `fixed`, then the
+    caller's temporary buffer when given (the forms without one use the framework's), then the count when given
+    (the forms without one take the whole of src)."""
+    operands = [*fixed, *(v for v in (temp_buffer, count) if v is not None)]
+    return operands, ", ".join(f"{{{i}}}" for i in range(len(operands)))
 
 
 def shape_rows_cols(tensor: LocalTensor) -> tuple[Any, Any]:

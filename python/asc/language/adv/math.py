@@ -18,7 +18,7 @@ from ...runtime.jit import jit
 from ..basic.utils import builtin, require_local
 from ..core import dtype as dt
 from ..core.enums import RoundMode
-from .library import count_of, inline, library_call, require, temp_buffer_of
+from .library import call_operands, count_of, inline, library_call, require, temp_buffer_of
 from .tmp_sizes import FLOAT_BYTES, HALF_EXTRA, REPEAT_ELEMENTS
 
 
@@ -75,16 +75,9 @@ def _unary(api: str, dst: Any, src: Any, count: Any, temp_buffer: Any, is_reuse_
         raise_type(name, d, s)
     tmp_given = temp_buffer is not None
     tmp = temp_buffer_of(temp_buffer, name)
-    n = count_of(count, d, s, name)
+    n = count_of(count, s, name)
     reuse = "true" if is_reuse_source else "false"
-    operands: list = [d, s]
-    args = "{0}, {1}"
-    if tmp_given:
-        operands.append(tmp)
-        args += ", {2}"
-    if count is not None or always_count:
-        operands.append(n)
-        args += f", {{{len(operands) - 1}}}"
+    operands, args = call_operands([d, s], tmp if tmp_given else None, n if count is not None or always_count else None)
     call = f"AscendC::{api}<{{T:0}}{template}, {reuse}>({args})"
     half = d.dtype == dt.float16
     # float16: the source chunk is widened into one more float32 intermediate and the result narrowed at the end

@@ -179,7 +179,7 @@ def quant(dst: Any, src: Any, scale: Any, offset: Any, count: Optional[Any] = No
         offset_c, offset_h = _half_parameter(offset, "offset", dt.float32)
         operand(scale_c)
         operand(offset_c)
-        n = count_of(count, d, s, _API)
+        n = count_of(count, s, _API)
         if count is not None:
             operand(n)
         constant = cfg.calc_count != 0 and cfg.work_local_size != 0  # Ascend C's compile-time counts
@@ -204,7 +204,7 @@ def quant(dst: Any, src: Any, scale: Any, offset: Any, count: Optional[Any] = No
             offset_c, offset_h = _half_parameter(offset, "offset", s.dtype)
             operand(offset_c)
         counted = count is not None or scale_count is not None or offset_count is not None
-        n = count_of(count, d, s, _API)
+        n = count_of(count, s, _API)
         sc = sc_t.get_size() if scale_count is None else to_int(scale_count, f"{_API} scale_count")
         oc = None
         if off_t is not None:
