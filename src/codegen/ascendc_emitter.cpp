@@ -8,6 +8,7 @@
 
 #include "codegen/ascendc_matmul.h"
 #include "codegen/ascendc_spelling.h"
+#include "ir/adv_call.h"
 #include "ir/matmul_api.h"
 #include "target/cores.h"
 #include "target/scalar_arith.h"
@@ -218,26 +219,13 @@ class Emitter {
 
   // An adv call's statement: {N} is operand N's variable, {T:N} its dtype's C type, {{ and }} braces.
   std::string adv_call(const Op& op) {
-    const std::string& call = op.attr(0).s;
-    std::string text;
-    for (size_t i = 0; i < call.size(); ++i) {
-      char c = call[i];
-      if ((c == '{' || c == '}') && i + 1 < call.size() && call[i + 1] == c) {
-        text += c;
-        ++i;
-        continue;
-      }
-      if (c != '{') {
-        text += c;
-        continue;
-      }
-      size_t end = call.find('}', i);
-      std::string p = call.substr(i + 1, end - i - 1);
-      bool type = p.rfind("T:", 0) == 0;
-      uint32_t operand = op.operands[std::stoul(type ? p.substr(2) : p)];
-      text += type ? std::string(c_type(k_.type_of(operand).dtype)) : v(operand);
-      i = end;
-    }
+    std::string text, error;
+    auto placeholder = [&](size_t i, bool is_type) {
+      uint32_t operand = op.operands[i];
+      return is_type ? std::string(c_type(k_.type_of(operand).dtype)) : v(operand);
+    };
+    if (!expand_adv_call(op.attr(0).s, op.operands.size(), placeholder, &text, &error))
+      fail(ASC_ERR_INTERNAL, op.loc, "adv.call: {} (the verifier passed it)", error);
     return text + ";";
   }
 

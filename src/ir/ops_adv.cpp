@@ -3,6 +3,7 @@
 // so the Model runs, checks and prices the real instruction sequence, and the Ascend C emitter writes the library
 // call itself (AscendC::SoftMax, AscendC::Sin, ...) in place of the expansion, so that the board runs Huawei's
 // implementation. The CPU proof compiles the expansion instead (emit_ascendc_expanded).
+#include "ir/adv_call.h"
 #include "ir/op_rows.h"
 #include "ir/row_rules.h"
 
@@ -12,34 +13,14 @@ namespace {
 // The most operands an adv call passes on (tensors, counts and the fields of a tiling struct).
 constexpr size_t kMaxAdvOperands = 96;
 
-// `call` is the Ascend C statement with placeholders {N} (operand N) and {T:N} (its dtype's C type); `{{` and `}}`
-// are literal braces. Each placeholder must name an operand the op has.
+// `call` is the Ascend C statement (ir/adv_call.h): each placeholder must name an operand the op has.
 void check_adv_call(const OpView& v) {
   const std::string& call = v.op.attr(0).s;
   if (call.rfind("AscendC::", 0) != 0) type_error(v, "the call must be an AscendC:: function");
-  for (size_t i = 0; i < call.size(); ++i) {
-    if (call[i] == '}') {
-      if (i + 1 < call.size() && call[i + 1] == '}')
-        ++i;
-      else
-        type_error(v, "an unmatched '}' in the call");
-      continue;
-    }
-    if (call[i] != '{') continue;
-    if (i + 1 < call.size() && call[i + 1] == '{') {
-      ++i;
-      continue;
-    }
-    size_t end = call.find('}', i);
-    if (end == std::string::npos) type_error(v, "an unterminated placeholder in the call");
-    std::string text = call.substr(i + 1, end - i - 1);
-    if (text.rfind("T:", 0) == 0) text = text.substr(2);
-    bool digits = !text.empty() && text.find_first_not_of("0123456789") == std::string::npos;
-    if (!digits || std::stoul(text) >= v.op.operands.size())
-      type_error(v, fmt::format("placeholder {{{}}} names no operand of the call's {}", call.substr(i + 1, end - i - 1),
-                                v.op.operands.size()));
-    i = end;
-  }
+  std::string text, error;
+  if (!expand_adv_call(
+          call, v.op.operands.size(), [](size_t, bool) { return std::string(); }, &text, &error))
+    type_error(v, error);
 }
 
 void check_adv_require(const OpView& v) {

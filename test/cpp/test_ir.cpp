@@ -582,3 +582,16 @@ TEST(IrVerifier, UseBeforeDefinitionIsCaughtOnAHandEditedKernel) {
 }
 
 }  // namespace
+
+TEST_F(IrTest, AdvCallTextIsCheckedAgainstItsOperands) {
+  Value x = ub(ASC_DTYPE_FLOAT32, ASC_POS_VECIN), n = w_.i32(64);
+  auto call = [&](const std::string& text) {
+    return error_of([&] { w_.op("adv.call", {x, x, n}, {string_attr("call", text)}); });
+  };
+  EXPECT_TRUE(is_error(call("AscendC::Sin<{T:0}>({0}, {3})"), ASC_ERR_TYPE, {"placeholder {3}", "call's 3"}));
+  EXPECT_TRUE(is_error(call("AscendC::Sin({0}, {x})"), ASC_ERR_TYPE, {"placeholder {x}"}));
+  EXPECT_TRUE(is_error(call("AscendC::Sin({0}, {1)"), ASC_ERR_TYPE, {"unterminated placeholder"}));
+  EXPECT_TRUE(is_error(call("AscendC::Sin({0}})"), ASC_ERR_TYPE, {"unmatched '}'"}));
+  EXPECT_TRUE(is_error(call("Sin({0})"), ASC_ERR_TYPE, {"an AscendC:: function"}));
+  w_.op("adv.call", {x, x, n}, {string_attr("call", "AscendC::Sin<{T:0}, false>({0}, {1}, {2}, {{1}})")});  // fine
+}
