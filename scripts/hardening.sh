@@ -55,7 +55,8 @@ echo "== ASan+UBSan: the Python suite (every test; of parametrised ones the firs
 # CPython is not instrumented and keeps memory to its exit on purpose: no leak detection here (ctest has it).
 ASC_TEST_SAMPLE=3 ASC_LIBRARY=$PWD/build-asan/python-lib/libasc.so LD_PRELOAD=$asan_runtime \
   ASC_TEST_CC="clang-$CLANG_VERSION -fsanitize=address,undefined -shared-libasan" \
-  ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 python3 -m pytest -q -p no:cacheprovider test/python
+  ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 python3 -m pytest -q -p no:cacheprovider -n "${ASC_TEST_JOBS:-auto}" \
+  test/python
 
 echo "== fuzz: $FUZZ_RUNS inputs (seed $FUZZ_SEED, at most ${FUZZ_SECONDS}s) from test/fuzz/corpus"
 # (ctest above replayed test/fuzz/regressions and the corpus.) New inputs go to a scratch directory, so the

@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 
 APT_PACKAGES=(g++ make ninja-build cmake libgtest-dev libgmock-dev libbenchmark-dev libspdlog-dev libfmt-dev
   libffi-dev clang-format luajit pkgconf abigail-tools)
-PIP_PACKAGES=(cffi numpy pytest ml_dtypes ruff matplotlib "torch==2.13.0")
+PIP_PACKAGES=(cffi numpy pytest pytest-xdist ml_dtypes ruff matplotlib "torch==2.13.0")
 
 missing=()
 for p in "${APT_PACKAGES[@]}"; do
@@ -21,7 +21,7 @@ if ((${#missing[@]})); then
 fi
 
 PYTHON=${PYTHON:-python3}
-if ! "$PYTHON" -c "import cffi, numpy, pytest, ml_dtypes, matplotlib, torch" >/dev/null 2>&1 || ! command -v ruff >/dev/null; then
+if ! "$PYTHON" -c "import cffi, numpy, pytest, xdist, ml_dtypes, matplotlib, torch" >/dev/null 2>&1 || ! command -v ruff >/dev/null; then
   echo "setup: installing Python packages: ${PIP_PACKAGES[*]}"
   "$PYTHON" -m pip install -q --disable-pip-version-check "${PIP_PACKAGES[@]}"
 fi

@@ -22,5 +22,5 @@ if ctest --test-dir "$BUILD_DIR" -N | grep -q 'roundtrip.suite'; then
   echo "== Python tests: run by ctest's roundtrip.suite (build/test/roundtrip/pytest.log)"
 else
   echo "== Python tests (pytest)"
-  "$PYTHON" -m pytest -q test/python
+  "$PYTHON" -m pytest -q -n "${ASC_TEST_JOBS:-auto}" test/python
 fi

@@ -4,7 +4,7 @@
 set -uo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 rm -rf "$1" && mkdir -p "$1"
-python3 -m pytest -q -p no:cacheprovider "$here/python" > "$1/pytest.log" 2>&1
+python3 -m pytest -q -p no:cacheprovider -n "${ASC_TEST_JOBS:-auto}" "$here/python" > "$1/pytest.log" 2>&1
 status=$?
 if [ $status -ne 0 ]; then  # this is the suite's only run in `make test`: show what failed
   grep -E '^(FAILED|ERROR) ' "$1/pytest.log" || true
