@@ -58,6 +58,17 @@ void check_workspaces(const OpView& v) {
     type_error(v, fmt::format("ub_workspace must be an int32 LocalTensor, got {}", v.operand_type(1).str()));
 }
 
+// get_buf / rls_buf: a pipe other than PIPE_ALL, a buffer id in 0..31, mode 0 or 1.
+void check_buffer_token(const OpView& v) {
+  int64_t pipe = v.op.attr_int(0);
+  if (!pipe_valid(pipe) || pipe == static_cast<int64_t>(Pipe::All))
+    type_error(v, fmt::format("pipe {} must be one pipe, not PIPE_ALL", pipe));
+  int64_t id;
+  if (v.operand_const_int(0, &id) && (id < 0 || id >= kBufferTokens))
+    type_error(v, fmt::format("buffer id {} is out of range (0..{})", id, kBufferTokens - 1));
+  if (v.op.attr_int(1) != 0 && v.op.attr_int(1) != 1) type_error(v, "mode is 0 or 1");
+}
+
 Pipe set_flag_pipe(const Op& op) { return hard_event(op.attr_int(0)).src; }
 
 Pipe wait_flag_pipe(const Op& op) { return hard_event(op.attr_int(0)).dst; }
@@ -87,6 +98,21 @@ void define_sync_ops(OpTable& t) {
       .check(check_barrier)
       .cost(CostKind::Flag)
       .ascendc("AscendC::PipeBarrier", "{api}<{enum:pipe}>();");
+  // Ascend 950's buffer tokens (the CCE intrinsics; PyAsc2's insert_bufid_sync wraps every instruction in them on
+  // Ascend 910_95): get_buf holds its pipe until the buffer id's earlier holders in program order released it;
+  // rls_buf releases it. https://pto-isa.github.io/docs/isa/scalar/ops/pipeline-sync/get-buf/ and rls-buf/. `mode`
+  // is passed through: its meaning is not published (docs/synchronisation.md).
+  for (auto [code, name, call] :
+       {std::tuple{OpCode::GetBuf, "get_buf", "get_buf({enum:pipe}, {0:uint64_t}, {bool:mode});"},
+        std::tuple{OpCode::RlsBuf, "rls_buf", "rls_buf({enum:pipe}, {0:uint64_t}, {bool:mode});"}})
+    t.def(code, name)
+        .pipe(barrier_pipe)
+        .operands({K::IntScalar})
+        .attr("pipe")
+        .attr_default("mode", 0)
+        .check(check_buffer_token)
+        .cost(CostKind::Flag)
+        .ascendc(name, call);  // not AscendC:: functions: the intrinsics themselves
   // between cores: cross_core_set_flag runs on its pipe; the wait holds the scalar unit
   t.def(OpCode::CrossCoreSetFlag, "cross_core_set_flag")
       .pipe([](const Op& op) { return static_cast<Pipe>(op.attr_int(1)); })

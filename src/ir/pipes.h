@@ -26,5 +26,7 @@ const HardEventInfo& hard_event(int64_t raw);
 // The HardEvent that orders `src` before `dst`, or -1 if the hardware has none.
 int find_hard_event(Pipe src, Pipe dst);
 constexpr int kMaxEventIds = 8;  // ids 0..7 per HardEvent (Atlas A2)
+// get_buf / rls_buf buffer ids: 0 .. kBufferTokens - 1 (PyAsc2 docs/design/automatic-synchronization.md).
+constexpr int64_t kBufferTokens = 32;
 
 }  // namespace asc

@@ -40,6 +40,7 @@ void Block::run() {
 // synccheck at kernel end: a flag still set means a set_flag without its wait.
 // The hardware still computes the right result, so this is a warning.
 void Block::finish() {
+  warn_held_buffers();
   if (!ctx_.options.sanitize || flags_set_ == 0) return;
   uint32_t ids = platform().info.max_event_id;
   for (size_t i = 0; i < flags_.size(); ++i)
@@ -115,6 +116,10 @@ void Block::scalar_op(const Op& op) {
     drain();
     return;
   }
+  if (op.code == OpCode::GetBuf || op.code == OpCode::RlsBuf) {
+    buffer_token_on_scalar(op);
+    return;
+  }
   if (op.operands.size() > scalar_in_.size()) scalar_in_.resize(op.operands.size());
   RtValue* in = scalar_in_.data();
   for (size_t i = 0; i < op.operands.size(); ++i) in[i] = regs_[op.operands[i]];
@@ -165,8 +170,9 @@ void Block::issue(const Op& op) {
   }
   for (size_t i = 0; i < op.operands.size(); ++i) args[i] = regs_[op.operands[i]];
   update_mask_register(op, args);
-  // Only a pipe that was idle can make progress now; a set_flag may release others.
-  if (q.size() == 1 && step(pipe) && op.code == OpCode::SetFlag) drain();
+  if (op.code == OpCode::GetBuf) entry.ticket = buffer_ticket(op, args[0].i);
+  // Only a pipe that was idle can make progress now; a set_flag or an rls_buf may release others.
+  if (q.size() == 1 && step(pipe) && (op.code == OpCode::SetFlag || op.code == OpCode::RlsBuf)) drain();
   if (op.result == kNoValue) return;
   // The scalar unit reads the op's result (a special register) once the op ran.
   drain();
@@ -188,6 +194,10 @@ bool Block::step(Pipe p) {
       if (!wait_flag(head)) return false;
       break;
     case OpCode::SetFlag: set_flag(head); break;
+    case OpCode::GetBuf:
+      if (!get_buf(head, p)) return false;
+      break;
+    case OpCode::RlsBuf: rls_buf(head, p); break;
     case OpCode::PipeBarrier:  // a barrier on one pipe: its earlier instructions are complete
       if (race_) race_->barrier(p);
       timeline_.run(op, p, head.dispatched, 0);
@@ -310,6 +320,7 @@ void Block::data_sync_barrier(const Op& op, MemBarrier what) {
 
 void Block::deadlock(const Issued& blocked) {
   const Op& op = *blocked.op;
+  if (op.code == OpCode::GetBuf) buffer_deadlock(blocked, op_pipe(op));
   const HardEventInfo& ev = hard_event(op.attr_int(0));
   fail(ASC_ERR_DEADLOCK, op.loc,
        "deadlock: wait_flag(HardEvent.{}, {}) on pipe {} can never complete: no set_flag(HardEvent.{}, {}) on "

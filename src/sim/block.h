@@ -152,7 +152,16 @@ struct Issued {
   AtomicMode atomic{};
   DeqScaleReg deq{};            // captured only for the instructions that read it (reads_deq_scale)
   std::vector<RtValue> wide{};  // all the operands of an op wider than `in` (empty otherwise)
+  uint64_t ticket = 0;          // a get_buf's place among its buffer id's acquisitions, in program order
   const RtValue* args() const { return wide.empty() ? in.data() : wide.data(); }
+};
+
+// One buffer id of Ascend 950's buffer tokens (get_buf / rls_buf, buffer_tokens.cpp): acquisitions are served in
+// program order, each once every earlier one was released.
+struct BufferToken {
+  uint64_t issued = 0, released = 0;  // get_bufs issued and rls_bufs executed
+  const Op* holder = nullptr;         // the get_buf holding it, or null
+  Pipe pipe = Pipe::S;                // its pipe
 };
 
 // The pad-value register SetPadValue writes: data_copy_pad GM -> UB without is_pad fills its pads with it.
@@ -311,6 +320,14 @@ class Block {
   void set_flag(const Issued& entry);
   bool wait_flag(const Issued& entry);  // false: the flag is not set yet
   void wait_on_scalar(const Op& op, int64_t event, int64_t id);
+  // buffer_tokens.cpp: a get_buf's ticket when it is issued; its acquisition (false: an earlier holder has not
+  // released the id yet) and the release; the tokens of the scalar unit; what a kernel ending holding one warns.
+  uint64_t buffer_ticket(const Op& op, int64_t id);
+  bool get_buf(const Issued& entry, Pipe pipe);
+  void rls_buf(const Issued& entry, Pipe pipe);
+  void buffer_token_on_scalar(const Op& op);
+  void warn_held_buffers();
+  [[noreturn]] void buffer_deadlock(const Issued& blocked, Pipe pipe);
   void barrier_all(const Op& op);
   void finish();
   [[noreturn]] void deadlock(const Issued& blocked);
@@ -367,6 +384,7 @@ class Block {
   // One flag per (HardEvent, event id): the set_flag op that set it, or null.
   std::vector<const Op*> flags_;
   int64_t flags_set_ = 0;  // how many of flags_ are set (synccheck scans them only then)
+  std::array<BufferToken, kBufferTokens> buffers_{};
   bool stopped_ = false;
   uint64_t ops_left_;  // LaunchOptions::max_ops, counted down by region()
   uint32_t until_check_ = kCheckEvery;

@@ -66,6 +66,14 @@ CostModel cost(double ghz, double hbm_bytes_per_s = 1.6e12) {
 // constants are cost()'s estimates (no C310 figure is public).
 CostModel cost310(double ghz, double ddr_ratio_percent) { return cost(ghz, 1.6e12 * ddr_ratio_percent / 31.0); }
 
+// A dav-c310 row: its 4 KiB bias table, LoadData2dTransposeParamsV2 and the buffer tokens.
+Platform c310(const char* name, PlatformInfo info, CostModel c) {
+  Platform p{name, info, c, Arch::C310, kBT310};
+  p.load_transpose_v2 = true;
+  p.buffer_tokens = true;
+  return p;
+}
+
 }  // namespace
 
 const char* arch_name(Arch a) { return a == Arch::C310 ? "c310" : "c220"; }
@@ -141,17 +149,17 @@ const std::vector<Platform>& platforms() {
       {"Ascend910_9382", row(48, 24, 1.80), cost(1.80)},  // A3 notes, CANN 9.0.0 ini as quoted
       {"Ascend910_9391", row(48, 24, 1.85), cost(1.85)},  // A3 notes
       {"Ascend910_9392", row(48, 24, 1.85), cost(1.85)},  // A3 notes, ini as printed
-      {"Ascend910_9579", row310(56, 28, 1.65), cost310(1.65, 31), Arch::C310, kBT310},    // NPUTargetSpec; est.
-      {"Ascend910_9589", row310(64, 32, 1.65), cost310(1.65, 31), Arch::C310, kBT310},    // NPUTargetSpec; est.
-      {"Ascend910_9599", row310(72, 36, 1.80), cost310(1.80, 31), Arch::C310, kBT310},    // NPUTargetSpec; est.
-      {"Ascend950PR_950z", row310(8, 4, 1.65), cost310(1.65, 4), Arch::C310, kBT310},     // NPUTargetSpec, AKG
-      {"Ascend950PR_9579", row310(56, 28, 1.65), cost310(1.65, 31), Arch::C310, kBT310},  // AKG
-      {"Ascend950PR_957b", row310(56, 28, 1.65), cost310(1.65, 27), Arch::C310, kBT310},  // AKG
-      {"Ascend950PR_957c", row310(56, 28, 1.65), cost310(1.65, 27), Arch::C310, kBT310},  // NPUTargetSpec; est.
-      {"Ascend950PR_957d", row310(56, 28, 1.65), cost310(1.65, 23), Arch::C310, kBT310},  // AKG
-      {"Ascend950PR_9589", row310(64, 32, 1.65), cost310(1.65, 31), Arch::C310, kBT310},  // AKG
-      {"Ascend950PR_958b", row310(64, 32, 1.65), cost310(1.65, 27), Arch::C310, kBT310},  // AKG
-      {"Ascend950PR_9599", row310(72, 36, 1.80), cost310(1.80, 31), Arch::C310, kBT310},  // AKG
+      c310("Ascend910_9579", row310(56, 28, 1.65), cost310(1.65, 31)),    // NPUTargetSpec; est.
+      c310("Ascend910_9589", row310(64, 32, 1.65), cost310(1.65, 31)),    // NPUTargetSpec; est.
+      c310("Ascend910_9599", row310(72, 36, 1.80), cost310(1.80, 31)),    // NPUTargetSpec; est.
+      c310("Ascend950PR_950z", row310(8, 4, 1.65), cost310(1.65, 4)),     // NPUTargetSpec, AKG
+      c310("Ascend950PR_9579", row310(56, 28, 1.65), cost310(1.65, 31)),  // AKG
+      c310("Ascend950PR_957b", row310(56, 28, 1.65), cost310(1.65, 27)),  // AKG
+      c310("Ascend950PR_957c", row310(56, 28, 1.65), cost310(1.65, 27)),  // NPUTargetSpec; est.
+      c310("Ascend950PR_957d", row310(56, 28, 1.65), cost310(1.65, 23)),  // AKG
+      c310("Ascend950PR_9589", row310(64, 32, 1.65), cost310(1.65, 31)),  // AKG
+      c310("Ascend950PR_958b", row310(64, 32, 1.65), cost310(1.65, 27)),  // AKG
+      c310("Ascend950PR_9599", row310(72, 36, 1.80), cost310(1.80, 31)),  // AKG
   };
   return table;
 }

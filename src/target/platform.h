@@ -62,8 +62,10 @@ struct Platform {
   // Mmad's float16 <- float16, uint32 / int32 <- uint8 and int32 <- uint8 x int8 (the Atlas training series and
   // Atlas inference AI Core; A2/A3 multiply into float32 / int32 from int8 only): the same for them.
   bool mmad_legacy_dtypes = false;
-  // LoadDataWithTranspose with LoadData2dTransposeParamsV2 (Ascend 950PR/950DT): the same for it.
+  // LoadDataWithTranspose with LoadData2dTransposeParamsV2 (Ascend 950PR/950DT: the dav-c310 rows).
   bool load_transpose_v2 = false;
+  // The buffer tokens get_buf / rls_buf, the synchronisation PyAsc2 inserts for Ascend 910_95 (the dav-c310 rows).
+  bool buffer_tokens = false;
 };
 
 // Bytes of a core's on-chip memory.

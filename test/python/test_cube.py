@@ -13,6 +13,7 @@ import pytest
 
 import asc
 import asc.lib.runtime as rt
+import asc.runtime.config as config
 from asc.runtime.config import KernelType
 from asc.runtime.jit import MockTensor
 
@@ -437,12 +438,22 @@ def test_load_data_with_transpose_v2_compiles_with_a_warning_and_fails_on_atlas_
             transpose_v2[1, rt.current_stream()](np.zeros(8, np.float32), int(asc.TPosition.B2))
 
 
+def test_load_data_with_transpose_v2_runs_without_a_warning_on_ascend_950():
+    config.set_platform(config.Backend.Model, config.Platform.Ascend950PR_9599)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            transpose_v2[1, rt.current_stream()](np.zeros(8, np.float32), int(asc.TPosition.B2))
+    finally:
+        config.set_platform(config.Backend.Model, config.Platform.Ascend910B1)
+
+
 def test_load_data_with_transpose_v2_loads_l0b_only():
     # an L0A tensor: the instruction addresses L0B at its address, as the position policy says
     with pytest.warns(
         asc.errors.PositionWarning, match="load_data_with_transpose: dst is a LocalTensor at TPosition.A2"
     ):
-        with pytest.raises(asc.errors.KernelError):
+        with pytest.warns(asc.errors.PlatformWarning), pytest.raises(asc.errors.KernelError):
             transpose_v2[1, rt.current_stream()](np.zeros(8, np.float32), int(asc.TPosition.A2))
 
 

@@ -26,3 +26,11 @@ def test_timeline_example_draws_a_png(tmp_path):
                          timeout=300)  # fmt: skip
     assert out.returncode == 0, out.stderr
     assert (tmp_path / "t.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_tile_api_example_runs_on_both_generations(tmp_path):
+    script = EXAMPLES[0].parent / "tile_api.py"
+    out = subprocess.run([sys.executable, str(script), "-r", "Model", "-v", "Ascend950PR_9599"], capture_output=True,
+                         text=True, timeout=300, cwd=tmp_path)  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    assert "[PASS] asc2 vector add and row softmax on Model/Ascend950PR_9599" in out.stdout

@@ -1,7 +1,7 @@
 """The 8-bit floats of pyasc's newer release (asc.float8_e4m3fn, float8_e5m2, float8_e8m0fnuz): the names
 exist with pyasc's spelling and ml_dtypes' as the numpy side, and since they are Ascend 950 types that Atlas
-A2/A3 (every platform the Model has) lack, a kernel or a launch using one is refused with that reason, at the
-user's line, before anything runs."""
+A2/A3 lack (and the Model's Ascend 950 rows do not compute in yet), a kernel or a launch using one is refused
+with that reason, at the user's line, before anything runs."""
 
 import ml_dtypes
 import numpy as np

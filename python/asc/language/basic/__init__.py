@@ -80,7 +80,7 @@ from .scalar import (
     scalar_get_count_of_value,
     scalar_get_sff_value,
 )
-from .sync import pipe_barrier, set_flag, wait_flag
+from .sync import get_buf, pipe_barrier, rls_buf, set_flag, wait_flag
 from .sys_var import ascend_is_aic, ascend_is_aiv, get_block_idx, get_block_num, get_sub_block_idx, get_sub_block_num
 from .system import (
     check_local_memory_ia,
@@ -104,6 +104,7 @@ __all__ = [
     "data_sync_barrier",
     "check_local_memory_ia",
     "get_arch_version",
+    "get_buf",
     "get_data_block_size_in_bytes",
     "get_hccl_context",
     "get_program_counter",
@@ -210,6 +211,7 @@ __all__ = [
     "get_block_num",
     "pair_reduce_sum",
     "pipe_barrier",
+    "rls_buf",
     "reduce_max",
     "reduce_min",
     "reduce_sum",

@@ -9,6 +9,8 @@ from typing import Any
 
 from ...codegen.context import current_builder
 from ...errors import CodegenError, PlatformWarning
+from ...lib.runtime.platforms import CompilationArch, platform_to_arch
+from ...lib.runtime.state import current_platform
 from ..core import dtype as dt
 from ..core.cube_params import FixpipeConfig, FixpipeParamsV220, LoadData2DParams, LoadData2dTransposeParams, MmadParams
 from ..core.enums import CO2Layout, TPosition
@@ -51,7 +53,7 @@ def load_data_with_transpose(dst: Any, src: Any, params: Any) -> None:
     `asc.LoadData2dTransposeParams` says: the way to a transposed operand for 1- and 4-byte types.
     With `asc.LoadData2dTransposeParamsV2` (Ascend 950PR/950DT's form, L1 -> L0B; start_index and src_stride in
     512-byte fractals, src_frac_gap between a 1-byte square's two source fractals) the kernel compiles with a
-    PlatformWarning and a launch on Atlas A2/A3, every platform asc has, is a KernelError."""
+    PlatformWarning on an Atlas A2/A3 platform, where a launch is a KernelError; the Ascend 950 rows run it."""
     v2 = isinstance(params, LoadData2dTransposeParamsV2)
     if not v2 and not isinstance(params, LoadData2dTransposeParams):
         raise CodegenError(
@@ -65,14 +67,16 @@ def load_data_with_transpose(dst: Any, src: Any, params: Any) -> None:
     if not v2:
         current_builder().op("load_data_with_transpose", [d.handle, s.handle, *_ints(params.fields(), "params")])
         return
-    file, line, _ = current_builder().loc
-    warnings.warn_explicit(
-        "load_data_with_transpose with LoadData2dTransposeParamsV2 is Ascend 950PR/950DT's form, not Atlas A2/A3's "
-        "(every platform asc has): the kernel compiles, and running it fails. Use asc.LoadData2dTransposeParams",
-        PlatformWarning,
-        file,
-        line,
-    )
+    platform = current_platform()
+    if platform_to_arch(platform) != CompilationArch.C310:
+        file, line, _ = current_builder().loc
+        warnings.warn_explicit(
+            f"load_data_with_transpose with LoadData2dTransposeParamsV2 is Ascend 950PR/950DT's form, not Atlas "
+            f"A2/A3's ({platform}): the kernel compiles, and running it fails. Use asc.LoadData2dTransposeParams",
+            PlatformWarning,
+            file,
+            line,
+        )
     p = params
     fields = [p.start_index, p.repeat_times, p.src_stride, p.dst_gap, p.dst_frac_gap, p.src_frac_gap, p.addr_mode]
     current_builder().op("load_data_with_transpose.v2", [d.handle, s.handle, *_ints(fields, "params")])
@@ -103,9 +107,9 @@ def mmad(dst: Any, fm: Any, filter: Any, *args: Any) -> None:  # noqa: A002 - py
     if (c, a, b) in _LEGACY_MMAD:
         file, line, _ = current_builder().loc
         warnings.warn_explicit(
-            f"mmad of {a.name} x {b.name} into {c.name} is not supported on Atlas A2/A3, every platform asc has "
-            f"(Ascend C lists it for the Atlas training series and Atlas inference AI Core): the kernel compiles, "
-            f"and running it fails. Multiply into float32 (int32 for int8) and convert in fixpipe",
+            f"mmad of {a.name} x {b.name} into {c.name} is not supported on Atlas A2/A3 nor on the Model's Ascend "
+            f"950 rows (Ascend C lists it for the Atlas training series and Atlas inference AI Core): the kernel "
+            f"compiles, and running it fails. Multiply into float32 (int32 for int8) and convert in fixpipe",
             PlatformWarning,
             file,
             line,

@@ -149,16 +149,17 @@ def scatter(dst: Any, src: Any, dst_offset: Any, dst_base: Any, *args: Any, **kw
     """``AscendC::Scatter``: src[i] goes to the dst element at byte offset ``dst_base + dst_offset[i]``
     (dst_offset: uint32 LocalTensor). ``scatter(..., count)`` or ``scatter(..., mask, repeat_times,
     src_rep_stride)``: repeat r takes 256 bytes of src at ``r * src_rep_stride`` blocks, the elements the mask
-    selects, by offsets ``[r * N, (r + 1) * N)``. Atlas A2/A3, every platform the Model has, lack the instruction:
-    the kernel compiles with a PlatformWarning (as CANN's compiler warns there) and running it is a KernelError."""
+    selects, by offsets ``[r * N, (r + 1) * N)``. Atlas A2/A3 lack the instruction, and so do the Model's Ascend
+    950 rows: the kernel compiles with a PlatformWarning (as CANN's compiler warns there) and running it is a
+    KernelError."""
     handles = [require_local(dst, "scatter", "dst").handle, require_local(src, "scatter", "src").handle]
     handles += [require_local(dst_offset, "scatter", "dst_offset").handle, to_int(dst_base, "dst_base").handle]
     fields = ["count"] if len(args) + len(kwargs) <= 1 else ["mask", "repeat_times", "src_rep_stride"]
     values = dict(zip(fields, args), **kwargs)
     file, line, _ = current_builder().loc
     warnings.warn_explicit(
-        "scatter (Ascend C Scatter) is not supported on Atlas A2/A3, every platform asc has: the kernel compiles, "
-        "and running it fails. Write the elements with set_value, or restructure the kernel around gather",
+        "scatter (Ascend C Scatter) is not supported on Atlas A2/A3 nor on the Model's Ascend 950 rows: the kernel "
+        "compiles, and running it fails. Write the elements with set_value, or restructure the kernel around gather",
         PlatformWarning,
         file,
         line,

@@ -187,13 +187,13 @@ def rp_sort16(dst: Any, src: Any, repeat_time: Any) -> None:
 
 
 def _lacking_platform(name: str, api: str) -> None:
-    # every platform the Model has is Atlas A2/A3 (CANN's dav-c220 declares these "an unsupported API on current
-    # device"): warn as the Ascend C compiler does; the Model fails the launch when it reaches the instruction.
+    # no platform row of the Model has them: Atlas A2/A3 lack them (CANN's dav-c220 declares these "an unsupported
+    # API on current device"): warn as the Ascend C compiler does; the Model fails the launch when it reaches them.
     # A platform row with Platform::region_proposals (none yet) would run them: this warning would then ask it.
     file, line, col = current_builder().loc
     warnings.warn(
         f"{file}:{line}:{col}: {name} (Ascend C {api}) is a region-proposal instruction of the Atlas training "
-        "series and Atlas inference AI Core; Atlas A2/A3, every platform asc has, do not have it: the kernel "
+        "series and Atlas inference AI Core; Atlas A2/A3 and the Model's Ascend 950 rows do not have it: the kernel "
         "compiles, and running it fails. Sort with sort32 or sort and merge with mrg_sort",
         PlatformWarning,
         stacklevel=2,

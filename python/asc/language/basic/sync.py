@@ -29,12 +29,41 @@ def wait_flag(event: HardEvent, event_id: Any = 0) -> None:
     _flag("wait_flag", event, event_id)
 
 
+def _pipe(pipe: Any, what: str) -> PipeID:
+    """An asc.PipeID, or its int value (0 is PIPE_S, as Ascend C's pipe_t numbers them)."""
+    if isinstance(pipe, int) and not isinstance(pipe, (bool, PipeID)) and pipe in PipeID._value2member_map_:
+        pipe = PipeID(pipe)
+    if not isinstance(pipe, PipeID):
+        raise CodegenError(f"{what}: pipe must be an asc.PipeID (or its int value), got {pipe!r}")
+    return pipe
+
+
 @builtin
 def pipe_barrier(pipe: PipeID) -> None:
     """Orders the instructions of one pipe (PIPE_ALL: waits for every pipe). `pipe` is an asc.PipeID or its
     value (pipe_barrier(0) is PIPE_S, as Ascend C's pipe_t numbers them)."""
-    if isinstance(pipe, int) and not isinstance(pipe, (bool, PipeID)) and pipe in PipeID._value2member_map_:
-        pipe = PipeID(pipe)
-    if not isinstance(pipe, PipeID):
-        raise CodegenError(f"pipe_barrier: pipe must be an asc.PipeID (or its int value), got {pipe!r}")
-    current_builder().op("pipe_barrier", [], {"pipe": int(pipe)})
+    current_builder().op("pipe_barrier", [], {"pipe": int(_pipe(pipe, "pipe_barrier"))})
+
+
+def _buffer_token(op: str, pipe: Any, buf_id: Any, mode: Any) -> None:
+    p = _pipe(pipe, op)
+    if p == PipeID.PIPE_ALL:
+        raise CodegenError(f"{op}: pipe must be one pipe, not PIPE_ALL")
+    if not isinstance(mode, (bool, int)) or mode not in (0, 1):
+        raise CodegenError(f"{op}: mode is a compile-time bool, got {mode!r}")
+    current_builder().op(op, [to_int(buf_id, "buf_id").handle], {"pipe": int(p), "mode": int(mode)})
+
+
+@builtin
+def get_buf(pipe: PipeID, buf_id: Any, mode: bool = False) -> None:
+    """Ascend 950's buffer token (the CCE intrinsic get_buf): holds `pipe` until every get_buf of `buf_id` (0..31)
+    issued before this one was released (rls_buf), then holds the id. Accesses of one buffer from different pipes,
+    each between its get_buf and rls_buf, so happen in program order. Atlas A2/A3 have no buffer tokens: a launch
+    there is a KernelError."""
+    _buffer_token("get_buf", pipe, buf_id, mode)
+
+
+@builtin
+def rls_buf(pipe: PipeID, buf_id: Any, mode: bool = False) -> None:
+    """Releases the `buf_id` `pipe` holds (get_buf) once the pipe's earlier instructions completed."""
+    _buffer_token("rls_buf", pipe, buf_id, mode)
