@@ -189,3 +189,44 @@ def test_errors(case, message):
     a = np.ones((32, 32), np.float16)
     with pytest.raises(asc.errors.CodegenError, match=message):
         misuse[1, rt.current_stream()](a, np.zeros((32, 32), np.float32), case)
+
+
+@asc.jit(kernel_type=config.KernelType.AIC_ONLY)
+def nd_into_l1(a_ptr: asc.GlobalAddress, b_ptr: asc.GlobalAddress, c_ptr: asc.GlobalAddress):
+    """(A x B as float16) x B, A 32 x 16, B 16 x 16, with the intermediate copied L0C -> L1 as ND rows (NZ2ND, which
+    for 16 columns is the Zz layout L0A takes); cube buffers placed by the compiler (LocalTensorAuto positions)."""
+    a_gm, b_gm, c_gm = asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor()
+    a_gm.set_global_buffer(a_ptr)
+    b_gm.set_global_buffer(b_ptr)
+    c_gm.set_global_buffer(c_ptr)
+    a1 = asc.LocalTensorAuto(asc.float16, 512, position=asc.TPosition.A1)
+    b1 = asc.LocalTensorAuto(asc.float16, 256, position=asc.TPosition.B1)
+    asc.data_copy(a1, a_gm, asc.Nd2NzParams(1, 32, 16, 0, 16, 32, 1, 0))
+    asc.data_copy(b1, b_gm, asc.Nd2NzParams(1, 16, 16, 0, 16, 16, 1, 0))
+    a2 = asc.LocalTensorAuto(asc.float16, 512, position=asc.TPosition.A2)
+    b2 = asc.LocalTensorAuto(asc.float16, 256, position=asc.TPosition.B2)
+    asc.load_data(a2, a1, asc.LoadData2DParams(0, 2, 1, 0, 0, False, 0))
+    asc.load_data(b2, b1, asc.LoadData2DParams(0, 1, 1, 0, 0, True, 0))
+    c1 = asc.LocalTensorAuto(asc.float32, 512, position=asc.TPosition.CO1)
+    asc.mmad(c1, a2, b2, asc.MmadParams(32, 16, 16))
+    l1 = asc.LocalTensorAuto(asc.float16, 512, position=asc.TPosition.A1)
+    asc.data_copy(l1, c1, asc.DataCopyCO12DstParams(16, 32, 16, 32, asc.QuantModes.F322F16, nz2nd_en=True))
+    again = asc.LocalTensorAuto(asc.float16, 512, position=asc.TPosition.A2)
+    asc.load_data(again, l1, asc.LoadData2DParams(0, 2, 1, 0, 0, False, 0))
+    c2 = asc.LocalTensorAuto(asc.float32, 512, position=asc.TPosition.CO1)
+    asc.mmad(c2, again, b2, asc.MmadParams(32, 16, 16))
+    asc.fixpipe(c_gm, c2, asc.FixpipeParamsV220(16, 32, 32, 16, asc.QuantModes.NoQuant))
+
+
+def test_l0c_to_l1_as_rows_is_ascend_950s(rng):
+    """NZ2ND on the L0C -> L1 path: Ascend 950 (a dav-c310 row) writes rows; Atlas A2/A3 copy NZ to NZ only."""
+    a = rng.uniform(-2, 2, (32, 16)).astype(np.float16)
+    b = rng.uniform(-2, 2, (16, 16)).astype(np.float16)
+    config.set_platform(config.Backend.Model, "Ascend950PR_9599")
+    c = np.zeros((32, 16), np.float32)
+    nd_into_l1[1, rt.current_stream()](a, b, c)
+    first = reference(a, b).astype(np.float32).astype(np.float16)
+    np.testing.assert_allclose(c, reference(first, b), rtol=1e-6, atol=1e-5)
+    config.set_platform(config.Backend.Model, "Ascend910B1")
+    with pytest.raises(asc.errors.KernelError, match="Ascend910B1 .* copies NZ to NZ only; nz2nd_en is Ascend 950's"):
+        nd_into_l1[1, rt.current_stream()](a, b, c)
