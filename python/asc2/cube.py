@@ -90,6 +90,10 @@ class CubeTile(Tile):
     def __repr__(self) -> str:
         return f"Tile({list(self.shape)}, {self.dtype.name}, {self.location.name})"
 
+    @builtin
+    def reshape(self, *shape: Any) -> Tile:
+        raise CodegenError(f"Tile.reshape: a {self!r} keeps its fractal layout; reshape UB tiles only")
+
     def __asc_var__(self) -> Tile:
         raise CodegenError(f"a {self!r} cannot be reassigned across a loop or run-time if; accumulate into an "
                            f"asc2.zeros_acc tile with asc2.matmul_acc instead")  # fmt: skip
@@ -124,6 +128,9 @@ def load(t: Any, dims: Any, at: list, location: TileLocation, pad_value: Any) ->
     if len(t.shape) != 2:
         raise CodegenError(f"{what}: a cube tile loads from a 2-D tensor, got a {len(t.shape)}-D one")
     tile = CubeTile(dims, t.dtype, TileLocation.L1)
+    if t.stored:  # a tensor an L0C tile was stored in: the copy in waits for the fixpipe
+        _gm_order()
+    t.loaded = True
     rows, cols = _rows_and_cols(t, dims, at)
     whole = not is_runtime(rows) and not is_runtime(cols) and rows == dims[0] and cols == dims[1]
     if not whole or dims[0] % 16:  # padding rows / columns hold pad_value (zeros keep K sums right)
@@ -301,6 +308,17 @@ def store(value: CubeTile, t: Any, at: list) -> None:
 
     _when_positive(rows, cols, copy)
     t.stored = True
+    if t.loaded:
+        _gm_order()
+
+
+# GM is asc2's to order (memory.py): a tensor the fixpipe writes and MTE2 reads has the copies ordered on both sides
+# of each store, as memory.py orders MTE3 and MTE2 (which a UB tile's store and load use), with the same event id.
+def _gm_order() -> None:
+    from .memory import _GM_EVENT_ID
+
+    asc.set_flag(asc.HardEvent.FIX_MTE2, _GM_EVENT_ID)
+    asc.wait_flag(asc.HardEvent.FIX_MTE2, _GM_EVENT_ID)
 
 
 # -- L0C tiles, matmul ---------------------------------------------------------------------------------------------

@@ -166,6 +166,10 @@ def misuse(a_ptr: asc.GlobalAddress, c_ptr: asc.GlobalAddress, case: asc.ConstEx
         asc2.matmul_acc(a, b, c)
     elif case == "store l0a":
         c = a
+    elif case == "reshape":
+        c = (a @ b).reshape(16, 64)
+    elif case == "add":
+        c = (a @ b) + 1.0
     elif case == "unaligned":
         c = asc2.copy(asc2.load(a_gm, [32, 32], offsets=[0, 0], location=L1), [16, 16], offsets=[8, 0],
                       location=L0A)  # fmt: skip
@@ -183,6 +187,8 @@ def misuse(a_ptr: asc.GlobalAddress, c_ptr: asc.GlobalAddress, case: asc.ConstEx
     ("acc dtype", "the accumulator is float32"),
     ("acc shape", "the accumulator is \\[32, 16\\], the product \\[32, 32\\]"),
     ("store l0a", "is not stored from L0A"),
+    ("reshape", "keeps its fractal layout; reshape UB tiles only"),
+    ("add", "asc2.add: a Tile\\(\\[32, 32\\], float32, L0C\\) is in a cube memory"),
     ("unaligned", "the row offset must be a multiple of 16"),
 ])  # fmt: skip
 def test_errors(case, message):
@@ -230,3 +236,29 @@ def test_l0c_to_l1_as_rows_is_ascend_950s(rng):
     config.set_platform(config.Backend.Model, "Ascend910B1")
     with pytest.raises(asc.errors.KernelError, match="Ascend910B1 .* copies NZ to NZ only; nz2nd_en is Ascend 950's"):
         nd_into_l1[1, rt.current_stream()](a, b, c)
+
+
+@asc2.jit
+def through_gm(a_ptr: asc.GlobalAddress, b_ptr: asc.GlobalAddress, c_ptr: asc.GlobalAddress,
+               d_ptr: asc.GlobalAddress):  # fmt: skip
+    """D = (A x B as float16, stored in C and loaded back) x B: the load waits for the store's fixpipe."""
+    a_gm, b_gm = asc2.tensor(a_ptr, [32, 32]), asc2.tensor(b_ptr, [32, 32])
+    c_gm, d_gm = asc2.tensor(c_ptr, [32, 32]), asc2.tensor(d_ptr, [32, 32])
+    b = asc2.load(b_gm, [32, 32], offsets=[0, 0], location=L0B)
+    c = asc2.load(a_gm, [32, 32], offsets=[0, 0], location=L0A) @ b
+    asc2.store(c.to(asc.float16), c_gm, offsets=[0, 0])
+    again = asc2.load(c_gm, [32, 32], offsets=[0, 0], location=L0A)
+    asc2.store(again @ b, d_gm, offsets=[0, 0])
+
+
+def test_a_load_after_a_store_of_the_same_tensor_waits(rng):
+    a = rng.uniform(-2, 2, (32, 32)).astype(np.float16)
+    b = rng.uniform(-2, 2, (32, 32)).astype(np.float16)
+    c, d = np.zeros((32, 32), np.float16), np.zeros((32, 32), np.float32)
+    through_gm[1, rt.current_stream()](a, b, c, d)
+    first = reference(a, b).astype(np.float32).astype(np.float16)
+    np.testing.assert_array_equal(c, first)
+    np.testing.assert_allclose(d, reference(first, b), rtol=1e-6, atol=1e-5)
+    from kernels import ascendc_source
+
+    assert "HardEvent::FIX_MTE2" in ascendc_source(through_gm.compile(a, b, c, d))  # the Model runs in order anyway
