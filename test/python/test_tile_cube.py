@@ -93,10 +93,11 @@ def k_steps(a_ptr: asc.GlobalAddress, b_ptr: asc.GlobalAddress, c_ptr: asc.Globa
     asc2.store(acc, c_gm, offsets=[0, 0])
 
 
-@pytest.mark.parametrize("m,k,n,steps", [(32, 96, 48, 3), (40, 128, 64, 8)])
-def test_k_accumulation_over_steps(m, k, n, steps, rng):
-    a = rng.uniform(-2, 2, (m, k)).astype(np.float16)
-    b = rng.uniform(-2, 2, (k, n)).astype(np.float16)
+@pytest.mark.parametrize("m,k,n,steps,dtype", [(32, 96, 48, 3, np.float16), (40, 128, 64, 8, np.float16),
+                                                (24, 64, 40, 4, np.float32), (32, 96, 48, 2, BF16)])  # fmt: skip
+def test_k_accumulation_over_steps(m, k, n, steps, dtype, rng):
+    a = rng.uniform(-2, 2, (m, k)).astype(dtype)
+    b = rng.uniform(-2, 2, (k, n)).astype(dtype)
     c = np.full((m, n), 7, np.float32)
     k_steps[1, rt.current_stream()](a, b, c, m, k, n, steps)
     np.testing.assert_allclose(c, reference(a, b), rtol=1e-6, atol=1e-5)
