@@ -2,7 +2,8 @@
 row-major in a compiler-placed local tensor (asc.LocalTensorAuto). Tiles are
 immutable: every operation makes a new one. A tile assigned again inside a
 loop is a loop-carried variable: it gets a buffer of its own, and each
-assignment copies the new value into it."""
+assignment copies the new value into it. Tiles in a cube core's memories
+(TileLocation L1 / L0A / L0B / L0C) are asc2.cube.CubeTile."""
 
 from __future__ import annotations
 
