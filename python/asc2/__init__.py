@@ -8,6 +8,7 @@ import sys
 
 from asc.runtime import register_code_package
 
+from .cube import copy, matmul, matmul_acc, zeros_acc
 from .jit import jit
 from .memory import Tensor, load, store, tensor
 from .ops import (
@@ -40,7 +41,7 @@ from .ops import (
     where,
     zeros,
 )
-from .tile import Tile
+from .tile import Tile, TileLocation
 
 range = builtins.range  # a kernel loop; parallel= and unroll_factor= are accepted hints
 
@@ -49,10 +50,12 @@ register_code_package(sys.modules[__name__])  # asc2's code builds kernels: edit
 __all__ = [
     "Tensor",
     "Tile",
+    "TileLocation",
     "abs",
     "add",
     "block_idx",
     "block_num",
+    "copy",
     "div",
     "equal",
     "exp",
@@ -64,6 +67,8 @@ __all__ = [
     "less_equal",
     "load",
     "log",
+    "matmul",
+    "matmul_acc",
     "maximum",
     "minimum",
     "mul",
@@ -82,4 +87,5 @@ __all__ = [
     "tensor",
     "where",
     "zeros",
+    "zeros_acc",
 ]

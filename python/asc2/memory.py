@@ -14,8 +14,9 @@ from asc.errors import CodegenError
 from asc.language.basic.utils import builtin
 from asc.language.core.ir_value import Scalar, cast, is_runtime, minmax, to_scalar
 
+from . import cube
 from .split import SplitTile, for_each_chunk, needs_split
-from .tile import Tile, check_shape
+from .tile import Tile, TileLocation, check_shape
 
 _I64 = asc.int64
 
@@ -122,9 +123,11 @@ def _blocks(n_bytes: Any) -> Any:
 
 
 @builtin
-def load(t: Any, shape: Any = None, *, offsets: Any = None, tile_id: Any = None, pad_value: Any = 0) -> Any:
+def load(t: Any, shape: Any = None, *, offsets: Any = None, tile_id: Any = None, pad_value: Any = 0,
+         location: Any = TileLocation.UB) -> Any:  # fmt: skip
     """A tile of `shape` from tensor `t` at `offsets` (or tile `tile_id`), elements outside `t` set to
-    `pad_value`; without a shape, the one element at `offsets` as a scalar."""
+    `pad_value`; without a shape, the one element at `offsets` as a scalar. `location` L1, L0A or L0B: a cube
+    tile (asc2.cube)."""
     if not isinstance(t, Tensor):
         raise CodegenError(f"asc2.load: expected an asc2.tensor, got {type(t).__name__}")
     if shape is None:
@@ -134,6 +137,8 @@ def load(t: Any, shape: Any = None, *, offsets: Any = None, tile_id: Any = None,
     if len(dims) != len(t.shape):
         raise CodegenError(f"asc2.load: a {len(dims)}-D tile from a {len(t.shape)}-D tensor")
     at = _offsets("asc2.load", t, dims, offsets, tile_id)
+    if location != TileLocation.UB:
+        return cube.load(t, dims, at, cube._location(location, "asc2.load"), pad_value)
     if needs_split(dims, t.dtype):  # loaded chunk by chunk where it is used
         return SplitTile(dims, t.dtype, lambda chunk: load(t, chunk[1], offsets=_shifted(at, chunk[0]),
                                                            pad_value=pad_value))  # fmt: skip
@@ -195,6 +200,9 @@ def store(value: Any, t: Any, *, offsets: Any = None, tile_id: Any = None) -> No
     written. A tile's dtype must be the tensor's (convert with ``.to(dtype)``)."""
     if not isinstance(t, Tensor):
         raise CodegenError(f"asc2.store: expected an asc2.tensor, got {type(t).__name__}")
+    if isinstance(value, cube.CubeTile):  # a matmul's result, through the fixpipe
+        cube.store(value, t, _offsets("asc2.store", t, value.shape, offsets, tile_id))
+        return
     if isinstance(value, SplitTile):  # computed and stored chunk by chunk
         at = _offsets("asc2.store", t, value.shape, offsets, tile_id)
         for_each_chunk(value.shape, lambda chunk: store(value.build(chunk), t, offsets=_shifted(at, chunk[0])))

@@ -67,6 +67,12 @@ def lift(dtype_of: Optional[Callable[..., asc.DataType]] = None) -> Callable:
     def wrap(fn: Callable) -> Callable:
         @functools.wraps(fn)
         def apply(*args: Any, **kwargs: Any) -> Any:
+            from .tile import TileLocation  # here: tile.py imports this module
+
+            if any(getattr(a, "location", TileLocation.UB) != TileLocation.UB for a in args):
+                from . import cube  # a cube tile: relu and .to fuse into its fixpipe; the rest are refused
+
+                return cube.elementwise(fn.__name__, *args, **kwargs)
             splits = [a for a in args if isinstance(a, SplitTile)]
             if not splits:
                 return fn(*args, **kwargs)

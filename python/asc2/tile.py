@@ -2,11 +2,13 @@
 row-major in a compiler-placed local tensor (asc.LocalTensorAuto). Tiles are
 immutable: every operation makes a new one. A tile assigned again inside a
 loop is a loop-carried variable: it gets a buffer of its own, and each
-assignment copies the new value into it."""
+assignment copies the new value into it. Tiles in a cube core's memories
+(TileLocation L1 / L0A / L0B / L0C) are asc2.cube.CubeTile."""
 
 from __future__ import annotations
 
 import math
+from enum import IntEnum
 from typing import Any, Optional
 
 import asc
@@ -15,6 +17,18 @@ from asc.language.basic.utils import builtin
 
 _BLOCK = 32  # bytes: the Unified Buffer's alignment
 _ELEMENTS = 128  # a tile's elements are computed on in multiples of this (Tile.length)
+
+
+class TileLocation(IntEnum):
+    """Where a tile lives (PyAsc2's TileLocation, its values): the Unified Buffer, or a cube core's L1, L0A
+    (matmul's left operand), L0B (its right operand) or L0C (its result); FIX is accepted as a name only."""
+
+    L0A = 23
+    L0B = 24
+    L0C = 25
+    UB = 26
+    L1 = 27
+    FIX = 28
 
 
 def check_shape(shape: Any, dtype: asc.DataType, what: str) -> tuple[int, ...]:
@@ -65,6 +79,7 @@ class Tile:
     """``asc2.load`` / arithmetic / ``asc2.full`` results; ``.shape``, ``.dtype``, ``.size``."""
 
     __asc_defer_binary__ = True  # `scalar + tile` comes here, not to the scalar
+    location = TileLocation.UB  # cube tiles (asc2.cube.CubeTile) live elsewhere
 
     def __init__(self, shape: tuple[int, ...], dtype: asc.DataType, buf: Optional[asc.LocalTensor] = None):
         self.shape, self.dtype = shape, dtype
@@ -116,6 +131,13 @@ class Tile:
     __gt__, __ge__ = _operator("greater"), _operator("greater_equal")
     __eq__, __ne__ = _operator("equal"), _operator("not_equal")  # type: ignore[assignment]
     __hash__ = object.__hash__
+
+    @builtin
+    def __matmul__(self, other: Any) -> Any:
+        from . import cube
+
+        return cube.matmul(self, other)
+
     to = _method("cast")
     exp, sqrt, relu = _method("exp"), _method("sqrt"), _method("relu")
     sum, max, min = _method("reduce_sum"), _method("reduce_max"), _method("reduce_min")  # noqa: A003

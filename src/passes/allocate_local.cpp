@@ -4,7 +4,9 @@
 // the ranges in order of start, 32-byte aligned. A tensor whose length is
 // known only when the kernel runs (a run-time shape) is placed then: above
 // every constant-length one, after the run-time ones before it, for the whole
-// kernel; such tensors are created at the kernel's top level.
+// kernel; such tensors are created at the kernel's top level. Each memory (the
+// Unified Buffer; a cube core's L1, L0A, L0B, L0C) is placed on its own, at its
+// address alignment (512 bytes in L0A/L0B, 64 in L0C, 32 elsewhere).
 #include "passes/allocate_local.h"
 
 #include <algorithm>
@@ -22,8 +24,15 @@ struct Interval {
   Op* op;
   size_t start, end;
   int64_t bytes;
+  Memory memory;
   int64_t addr = -1;
 };
+
+// local_tensor.auto's position attribute, wherever the op table puts it.
+Position auto_position(const Op& op) {
+  static const int at = attr_index(op_info(OpCode::LocalAuto), "position");
+  return static_cast<Position>(op.attrs[static_cast<size_t>(at)].i);
+}
 
 class Liveness {
  public:
@@ -47,12 +56,20 @@ class Liveness {
         if (!top)
           fail(ASC_ERR_UNSUPPORTED, op->loc,
                "a LocalTensorAuto of run-time length must be created at the kernel's top level, not in a loop or if");
+        if (position_memory(auto_position(*op)) != Memory::UB)
+          fail(ASC_ERR_UNSUPPORTED, op->loc,
+               "a LocalTensorAuto in {} must have a length known while compiling (run-time lengths are for the "
+               "Unified Buffer)",
+               memory_name(position_memory(auto_position(*op))));
         dynamic.push_back(op.get());
       } else if (op->code == OpCode::LocalAuto) {
         int64_t length = 0;
         OpView{*op, k_}.operand_const_int(0, &length);
-        int64_t bytes = (length * dtype_size(k_.type_of(op->result).dtype) + 31) / 32 * 32;
-        intervals_[op->result] = Interval{op->result, op.get(), pos, pos, bytes};
+        Memory memory = position_memory(auto_position(*op));
+        int64_t align = memory_alignment(memory);
+        int64_t bytes = (length * dtype_size(k_.type_of(op->result).dtype) + align - 1) / align * align;
+        intervals_[op->result] = Interval{op->result, op.get(), pos, pos, bytes, memory};
+        if (memory != Memory::UB) cube_memory = op.get();
         def_depth_[op->result] = loops.size();
       }
       for (uint32_t v : op->operands) use(v, pos, loops);
@@ -92,6 +109,7 @@ class Liveness {
  public:
   std::vector<Op*> dynamic;     // the run-time-length tensors, in program order
   Op* framework_use = nullptr;  // a TPipe or the framework's temporary buffer: they start at the static end
+  Op* cube_memory = nullptr;    // a tensor placed outside the Unified Buffer
 
  private:
   Kernel& k_;
@@ -111,15 +129,20 @@ int64_t allocate_local(Kernel& kernel) {
     fail(ASC_ERR_UNSUPPORTED, liveness.dynamic.front()->loc,
          "a LocalTensorAuto of run-time length cannot share a kernel with a TPipe or the framework's temporary buffer "
          "(an adv call without temp_buffer): give it a compile-time length");
+  if (liveness.cube_memory && liveness.framework_use)
+    fail(ASC_ERR_UNSUPPORTED, liveness.cube_memory->loc,
+         "a LocalTensorAuto outside the Unified Buffer cannot share a kernel with a TPipe (whose L1 / L0 buffers start "
+         "at address 0)");
   std::vector<const Interval*> placed;
   int64_t high = 0;
   for (Interval& iv : ranges) {
-    // First fit: the lowest address not overlapping a live placed range.
+    // First fit: the lowest address not overlapping a live placed range of the same memory.
     int64_t addr = 0;
     bool moved = true;
     while (moved) {
       moved = false;
       for (const Interval* other : placed) {
+        if (other->memory != iv.memory) continue;
         bool live_together = other->start <= iv.end && iv.start <= other->end;
         bool overlap = other->addr < addr + iv.bytes && addr < other->addr + other->bytes;
         if (live_together && overlap) {
@@ -129,7 +152,7 @@ int64_t allocate_local(Kernel& kernel) {
       }
     }
     iv.addr = addr;
-    high = std::max(high, addr + iv.bytes);
+    if (iv.memory == Memory::UB) high = std::max(high, addr + iv.bytes);
     placed.push_back(&iv);
   }
   // Replace each auto op in place by a const address + local_tensor.create.
@@ -164,7 +187,7 @@ int64_t allocate_local(Kernel& kernel) {
       }
       uint32_t addr = rw.const_int(out, DType::Int32, it->second->addr, op->loc);
       rw.emit(out, OpCode::LocalCreate, {addr, op->operands[0]},
-              {op->attrs[0], int_attr(static_cast<int64_t>(Position::VecCalc)), op->attrs[1]}, op->loc, op->result);
+              {op->attrs[0], int_attr(static_cast<int64_t>(auto_position(*op))), op->attrs[1]}, op->loc, op->result);
     }
     r.ops = std::move(out);
   };

@@ -34,8 +34,9 @@ size_t idx(Pipe p) { return static_cast<size_t>(p); }
 
 // Where a local tensor lives: a root allocation and a byte range inside it.
 struct MemRef {
-  uint32_t root;  // 0: absolute Unified Buffer address; else the allocating value
+  uint32_t root;  // 0: an absolute address in `memory`; else the allocating value
   uint64_t lo, hi;
+  Memory memory = Memory::UB;  // of an absolute address: L1 address 0 is not L0A address 0
 };
 
 struct Access {
@@ -108,28 +109,32 @@ class SyncInserter {
     if (def->code == OpCode::LocalSlice) {
       MemRef base = ref_of(def->operands[0]);
       auto off = const_of(def->operands[1]);
-      if (!off || base.hi == kWhole) return {base.root, base.lo, kWhole};
+      if (!off || base.hi == kWhole) return {base.root, base.lo, kWhole, base.memory};
       uint64_t bytes = static_cast<uint64_t>(*off) * dtype_size(k_.type_of(tensor).dtype);
-      return {base.root, base.lo + bytes, base.hi};
+      return {base.root, base.lo + bytes, base.hi, base.memory};
     }
     if (def->code == OpCode::LocalReinterpret) return ref_of(def->operands[0]);  // the same bytes
     if (def->code == OpCode::LocalSetSize) {
       MemRef base = ref_of(def->operands[0]);
       auto len = const_of(def->operands[1]);
-      if (!len || base.hi == kWhole) return {base.root, base.lo, kWhole};
-      return {base.root, base.lo, base.lo + static_cast<uint64_t>(*len) * dtype_size(k_.type_of(tensor).dtype)};
+      if (!len || base.hi == kWhole) return {base.root, base.lo, kWhole, base.memory};
+      return {base.root, base.lo, base.lo + static_cast<uint64_t>(*len) * dtype_size(k_.type_of(tensor).dtype),
+              base.memory};
     }
     if (def->code == OpCode::LocalCreate) {
       auto addr = const_of(def->operands[0]);
       auto len = const_of(def->operands[1]);
       uint64_t bytes = len ? static_cast<uint64_t>(*len) * dtype_size(k_.type_of(tensor).dtype) : kWhole;
-      if (addr) return {0, static_cast<uint64_t>(*addr), bytes == kWhole ? kWhole : *addr + bytes};
+      Memory memory = position_memory(k_.type_of(tensor).position);
+      if (addr) return {0, static_cast<uint64_t>(*addr), bytes == kWhole ? kWhole : *addr + bytes, memory};
       return {tensor, 0, bytes};
     }
     return {tensor, 0, kWhole};  // e.g. a mutable tensor variable
   }
 
-  static bool overlap(const MemRef& a, const MemRef& b) { return a.root == b.root && a.lo < b.hi && b.lo < a.hi; }
+  static bool overlap(const MemRef& a, const MemRef& b) {
+    return a.root == b.root && a.memory == b.memory && a.lo < b.hi && b.lo < a.hi;
+  }
 
   // The op's accesses, from its op-table effects.
   std::vector<std::pair<MemRef, bool>> accesses(const Op& op) const {
@@ -287,8 +292,8 @@ class SyncInserter {
   // works on one buffer over and over, which made the pass quadratic.
   static void add_pending(State& s, const Access& a) {
     auto subsumed = [&](const Access& old) {
-      return old.pipe == a.pipe && old.ref.root == a.ref.root && old.ref.lo == a.ref.lo && old.ref.hi == a.ref.hi &&
-             (a.write || !old.write);
+      return old.pipe == a.pipe && old.ref.root == a.ref.root && old.ref.memory == a.ref.memory &&
+             old.ref.lo == a.ref.lo && old.ref.hi == a.ref.hi && (a.write || !old.write);
     };
     s.pending.erase(std::remove_if(s.pending.begin(), s.pending.end(), subsumed), s.pending.end());
     s.pending.push_back(a);

@@ -350,9 +350,10 @@ void exec_FixpipeVectorQuant(Block& b, const Op& op, const RtValue* in, RtValue*
   fixpipe(b, op, in, b.effect_ptr(2));
 }
 
-// L0C -> L1: NZ2NZ only on Atlas A2/A3, and never NoQuant (Ascend C: "此通路不支持NoQuant模式").
+// L0C -> L1: NZ2NZ only on Atlas A2/A3 (NZ2ND too on Ascend 950, a dav-c310 row: the rows m_size x n_size,
+// dst_stride elements apart), and never NoQuant (Ascend C: "此通路不支持NoQuant模式").
 void exec_FixpipeToL1(Block& b, const Op& op, const RtValue* in, RtValue*) {
-  if (op.attr_int(0))
+  if (op.attr_int(0) && b.platform().arch != Arch::C310)
     fail(ASC_ERR_UNSUPPORTED, op.loc,
          "data_copy L0C -> L1: {} (Atlas A2/A3) copies NZ to NZ only; nz2nd_en is Ascend 950's", b.platform().name);
   if (in[6].i == kNoQuant)

@@ -247,6 +247,41 @@ TEST(Allocator, DisjointLiveRangesShareAndOverlappingOnesDoNot) {
   EXPECT_TRUE(same_bits(z, want));
 }
 
+// Cube positions (the tile API's L1 / L0A / L0B / L0C tiles) are placed per memory: live together with the UB
+// tensor u, each starts at 0 of its own memory; two L0A tensors live together are 512 bytes apart (its alignment).
+TEST(Allocator, EachMemoryIsPlacedOnItsOwnAtItsAlignment) {
+  asc::Module m;
+  CoreWriter w(m, "auto_positions", gm_params(ASC_DTYPE_FLOAT16, 1));
+  auto at = [&](int64_t length, int pos, const char* name) {
+    return w.op("local_tensor.auto", {w.i32(length)},
+                {int_attr("dtype", ASC_DTYPE_FLOAT16), string_attr("name", name), int_attr("position", pos)});
+  };
+  Value u = auto_tensor(w, 64, "u");
+  Value l1 = at(256, ASC_POS_A1, "l1"), a0 = at(16, ASC_POS_A2, "a0"), a1 = at(16, ASC_POS_A2, "a1");
+  Value b0 = at(256, ASC_POS_B2, "b0");
+  Value n = w.i32(16);
+  for (Value t : {u, l1, a0, a1, b0}) w.op("local_tensor.get_size", {t});
+  for (Value t : {u, l1, a0, a1, b0}) w.op("local_tensor.get_phy_addr", {t, n});
+  const asc::Kernel& kernel = w.finish();
+  SCOPED_TRACE(asc::print_kernel(kernel));
+  EXPECT_EQ(placed_address(kernel, u), 0);
+  EXPECT_EQ(placed_address(kernel, l1), 0);
+  EXPECT_EQ(placed_address(kernel, b0), 0);
+  EXPECT_EQ(std::abs(placed_address(kernel, a0) - placed_address(kernel, a1)), 512);
+  EXPECT_EQ(kernel.type_of(l1).position, asc::Position::A1);
+  EXPECT_EQ(kernel.type_of(b0).position, asc::Position::B2);
+}
+
+TEST(Allocator, RefusesABadPosition) {
+  asc::Module m;
+  CoreWriter w(m, "auto_gm", gm_params(ASC_DTYPE_FLOAT16, 1));
+  auto e = error_of([&] {
+    w.op("local_tensor.auto", {w.i32(16)}, {int_attr("dtype", ASC_DTYPE_FLOAT16), int_attr("position", ASC_POS_GM)});
+    w.finish();
+  });
+  ASSERT_TRUE(is_error(e, ASC_ERR_TYPE, {"LocalTensorAuto's position must be"}));
+}
+
 // Run-time lengths are placed when the kernel runs: above the constant-length
 // tensors (k stays intact), one after another, 32-byte aligned. z = [x, 2x, k].
 TEST(Allocator, RunTimeLengthsArePlacedAboveTheConstantOnesOneAfterAnother) {

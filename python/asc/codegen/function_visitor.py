@@ -43,6 +43,7 @@ _BIN_OPS: dict[type, Callable[[Any, Any], Any]] = {
     ast.LShift: operator.lshift,
     ast.RShift: operator.rshift,
     ast.Pow: operator.pow,
+    ast.MatMult: operator.matmul,  # asc2 tiles (Tile.__matmul__)
 }
 _CMP_OPS: dict[type, Callable[[Any, Any], Any]] = {
     ast.Lt: operator.lt,

@@ -72,6 +72,7 @@ class IRBuilder:
         self.current_pipe = None  # the TPipe created last, for asc.get_tpipe_ptr()
         self.prints = False  # printf / dump_tensor emitted: the launch reads the output
         self.uses_matmul = False  # register_matmul emitted: MIX_AIC_1_2 unless a kernel type was given
+        self.uses_cube = False  # the tile API's cube tiles (asc2.cube): AIC_ONLY unless a kernel type was given
         # Double buffering (CodegenOptions.double_buffer): loads' buffers are marked for the double_buffer
         # pass (asc.codegen.regions.load_buffer), except inside regions.unpaired() (unpaired > 0).
         self.double_buffer = False

@@ -425,6 +425,8 @@ class JITFunction(Function):
                     raise CodegenError(f"kernel '{self.__name__}' must not return a value", source.file, source.line)
             if builder.uses_matmul and options.kernel_type is None and not options.matmul_cube_only:
                 builder.set_option("kernel_type", KernelType.MIX_AIC_1_2.value)  # as pyasc detects it
+            elif builder.uses_cube and options.kernel_type is None:
+                builder.set_option("kernel_type", KernelType.AIC_ONLY.value)  # asc2's matmuls run on the cube core
             log = builder.build_log() if keep_log else b""
             handle = builder.finish()
         finally:

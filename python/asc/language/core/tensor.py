@@ -367,9 +367,11 @@ class LocalTensorAuto(LocalTensor):
     __slots__ = ("shape",)
     __asc_builtin__ = True  # called with run-time lengths too
 
-    def __init__(self, dtype: dt.DataType, shape: Any, *, double_buffer: bool = False):  # noqa: D107
+    def __init__(self, dtype: dt.DataType, shape: Any, *, double_buffer: bool = False,
+                 position: TPosition = TPosition.VECCALC):  # fmt: skip # noqa: D107
         """`double_buffer`: a load's destination, which a loop around it builds in pairs of iterations with a
-        buffer for each (the double_buffer pass; asc.codegen.regions.load_buffer sets it)."""
+        buffer for each (the double_buffer pass; asc.codegen.regions.load_buffer sets it). `position`: VECCALC
+        (the Unified Buffer), or a cube core's A1/B1/C1 (L1), A2 (L0A), B2 (L0B) or CO1 (L0C), placed there."""
         builder = current_builder()
         if not isinstance(dtype, dt.DataType):
             raise CodegenError(f"LocalTensorAuto's first argument is a dtype such as asc.float32, got {dtype!r}")
@@ -381,7 +383,9 @@ class LocalTensorAuto(LocalTensor):
             attrs["name"] = builder.pending_name
         if double_buffer:
             attrs["double_buffer"] = 1
+        if position != TPosition.VECCALC:
+            attrs["position"] = int(position)
         self.handle = builder.op("local_tensor.auto", [to_int(length, "length").handle], attrs)
-        self.dtype, self.position = dtype, TPosition.VECCALC
+        self.dtype, self.position = dtype, position
         self.shape = list(shape) if isinstance(shape, (tuple, list)) else [shape]
         self._shape_info, self._user_tag = None, 0
