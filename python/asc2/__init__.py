@@ -8,8 +8,9 @@ import sys
 
 from asc.runtime import register_code_package
 
+from .creation import concat, full, full_like, zeros, zeros_like
 from .jit import jit
-from .memory import Tensor, load, store, tensor
+from .memory import Tensor, copy, load, store, tensor
 from .ops import (
     abs,
     add,
@@ -18,7 +19,6 @@ from .ops import (
     div,
     equal,
     exp,
-    full,
     greater,
     greater_equal,
     less,
@@ -38,8 +38,8 @@ from .ops import (
     sqrt,
     sub,
     where,
-    zeros,
 )
+from .shape import broadcast_to, expand_dims, ravel, reshape, squeeze
 from .tile import Tile
 
 range = builtins.range  # a kernel loop; parallel= and unroll_factor= are accepted hints
@@ -53,10 +53,15 @@ __all__ = [
     "add",
     "block_idx",
     "block_num",
+    "broadcast_to",
+    "concat",
+    "copy",
     "div",
     "equal",
     "exp",
+    "expand_dims",
     "full",
+    "full_like",
     "greater",
     "greater_equal",
     "jit",
@@ -70,16 +75,20 @@ __all__ = [
     "negative",
     "not_equal",
     "range",
+    "ravel",
     "reduce_max",
     "reduce_min",
     "reduce_sum",
     "relu",
+    "reshape",
     "rsqrt",
     "softmax",
     "sqrt",
+    "squeeze",
     "store",
     "sub",
     "tensor",
     "where",
     "zeros",
+    "zeros_like",
 ]

@@ -143,7 +143,7 @@ def load(t: Any, shape: Any = None, *, offsets: Any = None, tile_id: Any = None,
     full = not is_runtime(rows) and not is_runtime(cols) and rows == (dims[0] if len(dims) == 2 else 1)
     full = full and cols == dims[-1]
     if tile.size != tile.length:  # elements past the size are computed on too: they hold the padding
-        asc.duplicate(tile.buf, _pad_scalar(pad_value, t.dtype), tile.length)
+        _fill(tile, pad_value)
     elif not full:  # a tail: what the copy leaves out is padding
         _fill_unless_whole(tile, rows, cols, dims, pad_value)
     if t.stored:
@@ -178,15 +178,38 @@ def _pad_scalar(value: Any, dtype: asc.DataType) -> Any:
     return cast(value, dtype) if isinstance(value, Scalar) else to_scalar(value, dtype)
 
 
+def _fill(tile: Tile, pad_value: Any) -> None:
+    """Every element of `tile`'s length set to `pad_value` (Duplicate; a bfloat16 tile, which Duplicate does
+    not take, is filled with the value's bits as int16)."""
+    if tile.dtype != asc.bfloat16:
+        asc.duplicate(tile.buf, _pad_scalar(pad_value, tile.dtype), tile.length)
+        return
+    if isinstance(pad_value, bool) or not isinstance(pad_value, (int, float)):
+        raise CodegenError(f"asc2.load: a bfloat16 tile's pad_value is a Python number, got {pad_value!r}")
+    asc.duplicate(tile.buf.reinterpret_cast(asc.int16), to_scalar(_bfloat16_bits(pad_value), asc.int16),
+                  tile.length)  # fmt: skip
+
+
+def _bfloat16_bits(value: float) -> int:
+    """`value` rounded to bfloat16 (to nearest even) as a signed 16-bit pattern."""
+    import struct
+
+    bits = struct.unpack("<I", struct.pack("<f", float(value)))[0]
+    if (bits & 0x7FFFFFFF) > 0x7F800000:  # NaN: a quiet one
+        top = (bits >> 16) | 0x40
+    else:
+        top = (bits + 0x7FFF + ((bits >> 16) & 1)) >> 16
+    return top - 0x10000 if top & 0x8000 else top
+
+
 def _fill_unless_whole(tile: Tile, rows: Any, cols: Any, dims: tuple, pad_value: Any) -> None:
-    value = _pad_scalar(pad_value, tile.dtype)
     if not is_runtime(rows) and not is_runtime(cols):
-        asc.duplicate(tile.buf, value, tile.length)
+        _fill(tile, pad_value)
         return
     # rows and cols are at most the tile's, so the tile is whole exactly when their product is
     tail = to_scalar(rows, _I64) * to_scalar(cols, _I64) < tile.size
     with regions.if_(tail):
-        asc.duplicate(tile.buf, value, tile.length)
+        _fill(tile, pad_value)
 
 
 @builtin
@@ -199,6 +222,10 @@ def store(value: Any, t: Any, *, offsets: Any = None, tile_id: Any = None) -> No
         at = _offsets("asc2.store", t, value.shape, offsets, tile_id)
         for_each_chunk(value.shape, lambda chunk: store(value.build(chunk), t, offsets=_shifted(at, chunk[0])))
         return
+    if isinstance(value, Tile) and value.size == 1:  # one element, any rank: stored as the scalar it holds
+        if tile_id is not None:
+            raise CodegenError("asc2.store: a one-element tile is stored as a scalar, at offsets=, not tile_id=")
+        value = value.buf.get_value(0)
     if not isinstance(value, Tile):
         if tile_id is not None:
             raise CodegenError("asc2.store: a scalar is stored at offsets=, not tile_id=")
@@ -226,4 +253,40 @@ def store(value: Any, t: Any, *, offsets: Any = None, tile_id: Any = None) -> No
         _copies_in_wait_for_copies_out()
 
 
-__all__ = ["Tensor", "load", "store", "tensor"]
+@builtin
+def copy(tile: Any, shape: Any = None, *, offsets: Any = None, location: Any = None) -> Tile:
+    """The part of `tile` of `shape` (its whole shape by default) at `offsets` (zeros by default) as a new
+    tile; `offsets` are ints, and the part lies inside the tile."""
+    if not isinstance(tile, Tile):
+        raise CodegenError(f"asc2.copy: expected a tile, got {type(tile).__name__}")
+    if location is not None and getattr(location, "name", "UB") != "UB":
+        raise CodegenError(f"asc2.copy: copies into the Unified Buffer (location UB) only here, got {location!r}")
+    dims = check_shape(tile.shape if shape is None else shape, tile.dtype, "asc2.copy")
+    if len(dims) != len(tile.shape):
+        raise CodegenError(f"asc2.copy: a {len(dims)}-D part of a {len(tile.shape)}-D tile")
+    at = [0] * len(dims) if offsets is None else list(offsets) if isinstance(offsets, (list, tuple)) else [offsets]
+    if len(at) != len(dims):
+        raise CodegenError(f"asc2.copy: {len(at)} offsets for a {len(dims)}-D tile")
+    for o, d, whole in zip(at, dims, tile.shape):
+        if isinstance(o, bool) or not isinstance(o, int) or not 0 <= o <= whole - d:
+            raise CodegenError(f"asc2.copy: offsets {at} and shape {list(dims)} do not lie inside {tile!r} (offsets "
+                               "are ints known while compiling)")  # fmt: skip
+    if tuple(at) == (0,) * len(dims) and dims == tile.shape:
+        return tile
+    out = Tile(dims, tile.dtype)
+    if out.size != out.length:  # past the size is computed on too: defined values
+        _fill(out, 0)
+    rows, cols = (dims[0], dims[1]) if len(dims) == 2 else (1, dims[0])
+    width = tile.shape[-1] if len(dims) == 2 else 0
+    start = at[0] * width + at[-1] if len(dims) == 2 else at[0]
+    if start * tile.dtype.sizeof() % 32 == 0:  # rows start on 32-byte blocks (a tile's rows are whole blocks)
+        with regions.for_range(0, rows) as r:
+            asc.copy(out.buf[r * cols :], tile.buf[start + r * width :], cols)
+    else:  # vector instructions start on blocks: element by element
+        with regions.for_range(0, rows) as r:
+            with regions.for_range(0, cols) as c:
+                out.buf.set_value(r * cols + c, tile.buf.get_value(start + r * width + c))
+    return out
+
+
+__all__ = ["Tensor", "copy", "load", "store", "tensor"]

@@ -61,6 +61,18 @@ def _method(name: str) -> Any:
     return builtin(method)
 
 
+def _shape_method(name: str) -> Any:
+    """A method that calls asc2.<name> of asc2.shape with the tile first (a kernel builtin)."""
+
+    def method(self: Tile, *args: Any) -> Any:
+        from . import shape
+
+        return getattr(shape, name)(self, *args)
+
+    method.__name__ = name
+    return builtin(method)
+
+
 class Tile:
     """``asc2.load`` / arithmetic / ``asc2.full`` results; ``.shape``, ``.dtype``, ``.size``."""
 
@@ -123,14 +135,9 @@ class Tile:
     def __pos__(self) -> Tile:
         return self
 
-    @builtin
-    def reshape(self, *shape: Any) -> Tile:
-        """The same elements under another shape of the same size (no copy)."""
-        dims = check_shape(shape[0] if len(shape) == 1 and not isinstance(shape[0], int) else shape, self.dtype,
-                           "Tile.reshape")  # fmt: skip
-        if math.prod(dims) != self.size:
-            raise CodegenError(f"Tile.reshape: {list(dims)} does not hold the {self.size} elements of {self!r}")
-        return Tile(dims, self.dtype, self.buf)
+    reshape, ravel = _shape_method("reshape"), _shape_method("ravel")
+    expand_dims, squeeze = _shape_method("expand_dims"), _shape_method("squeeze")
+    broadcast_to = _shape_method("broadcast_to")
 
 
 def _share_operators() -> None:
