@@ -13,6 +13,8 @@ from asc.language.basic.utils import builtin
 from asc.language.core.ir_value import Scalar
 
 from . import ops
+from .memory import fill
+from .shape import bits
 from .split import SplitTile
 from .tile import Tile, check_shape
 
@@ -36,6 +38,11 @@ def full(shape: Any, value: Any, dtype: Optional[asc.DataType] = None, location:
     _ub_only(location, "asc2.full")
     if isinstance(value, bool) or not isinstance(value, (int, float, Scalar)):
         raise CodegenError(f"asc2.full: the value is a number or a run-time scalar, got {type(value).__name__}")
+    if dtype == asc.bfloat16:  # Duplicate does not take bfloat16: its bits, as int16
+        dims = check_shape(shape, dtype, "asc2.full")
+        out = Tile(dims, dtype)
+        fill(out, value, "asc2.full")
+        return out
     return ops.full(shape, value, dtype)
 
 
@@ -74,16 +81,18 @@ def concat(*inputs: Any) -> Tile:
     shape = (sum(t.shape[0] for t in inputs), *first.shape[1:])
     dims = check_shape(shape, first.dtype, "asc2.concat")
     out = Tile(dims, first.dtype)
+    dst = bits(out.buf, out.dtype, "asc2.concat")
     if out.size != out.length:  # past the size is computed on too: defined values
-        asc.duplicate(out.buf, ops._scalar(0, out.dtype, "asc2.concat"), out.length)
+        asc.duplicate(dst, ops._scalar(0, dst.dtype, "asc2.concat"), out.length)
     block = 32 // first.dtype.sizeof()
     at = 0
     for t in inputs:
+        src = bits(t.buf, t.dtype, "asc2.concat")
         if at % block == 0:  # starts on a 32-byte block: one vector copy
-            asc.copy(out.buf[at:], t.buf, t.size)
+            asc.copy(dst[at:], src, t.size)
         else:  # vector instructions start on blocks: element by element
             with regions.for_range(0, t.size) as i:
-                out.buf.set_value(at + i, t.buf.get_value(i))
+                dst.set_value(at + i, src.get_value(i))
         at += t.size
     return out
 

@@ -14,6 +14,7 @@ from asc.errors import CodegenError
 from asc.language.basic.utils import builtin
 from asc.language.core.ir_value import Scalar, cast, is_runtime, minmax, to_scalar
 
+from .shape import bits
 from .split import SplitTile, for_each_chunk, needs_split
 from .tile import Tile, check_shape
 
@@ -143,7 +144,7 @@ def load(t: Any, shape: Any = None, *, offsets: Any = None, tile_id: Any = None,
     full = not is_runtime(rows) and not is_runtime(cols) and rows == (dims[0] if len(dims) == 2 else 1)
     full = full and cols == dims[-1]
     if tile.size != tile.length:  # elements past the size are computed on too: they hold the padding
-        _fill(tile, pad_value)
+        fill(tile, pad_value)
     elif not full:  # a tail: what the copy leaves out is padding
         _fill_unless_whole(tile, rows, cols, dims, pad_value)
     if t.stored:
@@ -178,14 +179,14 @@ def _pad_scalar(value: Any, dtype: asc.DataType) -> Any:
     return cast(value, dtype) if isinstance(value, Scalar) else to_scalar(value, dtype)
 
 
-def _fill(tile: Tile, pad_value: Any) -> None:
+def fill(tile: Tile, pad_value: Any, what: str = "asc2.load") -> None:
     """Every element of `tile`'s length set to `pad_value` (Duplicate; a bfloat16 tile, which Duplicate does
     not take, is filled with the value's bits as int16)."""
     if tile.dtype != asc.bfloat16:
         asc.duplicate(tile.buf, _pad_scalar(pad_value, tile.dtype), tile.length)
         return
     if isinstance(pad_value, bool) or not isinstance(pad_value, (int, float)):
-        raise CodegenError(f"asc2.load: a bfloat16 tile's pad_value is a Python number, got {pad_value!r}")
+        raise CodegenError(f"{what}: a bfloat16 tile's value is a Python number here, got {pad_value!r}")
     asc.duplicate(tile.buf.reinterpret_cast(asc.int16), to_scalar(_bfloat16_bits(pad_value), asc.int16),
                   tile.length)  # fmt: skip
 
@@ -204,12 +205,12 @@ def _bfloat16_bits(value: float) -> int:
 
 def _fill_unless_whole(tile: Tile, rows: Any, cols: Any, dims: tuple, pad_value: Any) -> None:
     if not is_runtime(rows) and not is_runtime(cols):
-        _fill(tile, pad_value)
+        fill(tile, pad_value)
         return
     # rows and cols are at most the tile's, so the tile is whole exactly when their product is
     tail = to_scalar(rows, _I64) * to_scalar(cols, _I64) < tile.size
     with regions.if_(tail):
-        _fill(tile, pad_value)
+        fill(tile, pad_value)
 
 
 @builtin
@@ -275,17 +276,18 @@ def copy(tile: Any, shape: Any = None, *, offsets: Any = None, location: Any = N
         return tile
     out = Tile(dims, tile.dtype)
     if out.size != out.length:  # past the size is computed on too: defined values
-        _fill(out, 0)
+        fill(out, 0)
     rows, cols = (dims[0], dims[1]) if len(dims) == 2 else (1, dims[0])
     width = tile.shape[-1] if len(dims) == 2 else 0
     start = at[0] * width + at[-1] if len(dims) == 2 else at[0]
+    src, dst = bits(tile.buf, tile.dtype, "asc2.copy"), bits(out.buf, tile.dtype, "asc2.copy")
     if start * tile.dtype.sizeof() % 32 == 0:  # rows start on 32-byte blocks (a tile's rows are whole blocks)
         with regions.for_range(0, rows) as r:
-            asc.copy(out.buf[r * cols :], tile.buf[start + r * width :], cols)
+            asc.copy(dst[r * cols :], src[start + r * width :], cols)
     else:  # vector instructions start on blocks: element by element
         with regions.for_range(0, rows) as r:
             with regions.for_range(0, cols) as c:
-                out.buf.set_value(r * cols + c, tile.buf.get_value(start + r * width + c))
+                dst.set_value(r * cols + c, src.get_value(start + r * width + c))
     return out
 
 

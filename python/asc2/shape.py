@@ -15,6 +15,17 @@ from asc.language.basic.utils import builtin
 
 from .tile import Tile, check_shape
 
+_BIT_VIEWS = {2: asc.int16, 4: asc.int32}
+
+
+def bits(buf: asc.LocalTensor, dtype: asc.DataType, what: str) -> asc.LocalTensor:
+    """`buf` seen as integers of its element width: Copy and Duplicate move the bits of any 2- or 4-byte
+    dtype that way (bfloat16 included, which they do not take as itself)."""
+    view = _BIT_VIEWS.get(dtype.sizeof())
+    if view is None:
+        raise CodegenError(f"{what}: {dtype.name} tiles are not supported here (2- and 4-byte dtypes only)")
+    return buf if dtype == view else buf.reinterpret_cast(view)
+
 
 def _tile(t: Any, what: str) -> Tile:
     if not isinstance(t, Tile):
@@ -100,16 +111,17 @@ def broadcast_to(t: Any, *shape: Any) -> Tile:
     if t.shape == dims:
         return t
     out = Tile(dims, t.dtype)
+    src, dst = bits(t.buf, t.dtype, "asc2.broadcast_to"), bits(out.buf, t.dtype, "asc2.broadcast_to")
     if t.size == 1:  # one value everywhere
-        asc.duplicate(out.buf, t.buf.get_value(0), out.length)
+        asc.duplicate(dst, src.get_value(0), out.length)
         return out
     # t's dims match the target's from the last on: after the leading 1s it is one row of the target
     # ([cols] or [1, cols] over [rows, cols]), copied into each row (rows start on 32-byte blocks)
     rows, cols = dims
     if out.size != out.length:  # what lies past the size is computed on too: defined values
-        asc.duplicate(out.buf, t.buf.get_value(0), out.length)
+        asc.duplicate(dst, src.get_value(0), out.length)
     with regions.for_range(0, rows) as r:
-        asc.copy(out.buf[r * cols :], t.buf, cols)
+        asc.copy(dst[r * cols :], src, cols)
     return out
 
 

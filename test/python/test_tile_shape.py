@@ -84,19 +84,24 @@ def bf16_moves(x_ptr: asc.GlobalAddress, y_ptr: asc.GlobalAddress, n: int, pad: 
     asc2.store(t, asc2.tensor(y_ptr, [64]), offsets=[0])
     u = asc2.load(asc2.tensor(x_ptr, [3, n // 3]), [2, 16], offsets=[1, 0], pad_value=-pad)
     asc2.store(u, asc2.tensor(y_ptr, [4, 32]), offsets=[2, 0])
+    flat = asc2.tensor(y_ptr, [192])
+    asc2.store(asc2.concat(asc2.full([16], 2.5, asc.bfloat16), asc2.copy(t, [16], offsets=[16])), flat,
+               offsets=[128])  # fmt: skip
+    asc2.store(asc2.copy(t, [1], offsets=[3]).broadcast_to(32), flat, offsets=[160])  # bits moved as int16
 
 
 @pytest.mark.parametrize("n,pad", [(30, 1.5), (48, 1e-3)])
 def test_bfloat16_load_store_pads_with_the_rounded_value(n, pad):
     x = np.random.default_rng(n).standard_normal(n).astype(ml_dtypes.bfloat16)
-    y = np.zeros(128, ml_dtypes.bfloat16)
+    y = np.zeros(192, ml_dtypes.bfloat16)
     bf16_moves[1, rt.current_stream()](x, y, n, pad)
-    want = np.zeros(128, np.float32)
+    want = np.zeros(192, np.float32)
     want[:64] = np.concatenate([x, np.full(64 - n, pad, ml_dtypes.bfloat16)]).astype(np.float32)
     rows = x.reshape(3, n // 3)[1:3].astype(np.float32)
     block = np.full((2, 16), -np.float32(ml_dtypes.bfloat16(pad)), np.float32)
     block[:, : min(16, n // 3)] = rows[:, :16]
     want[64:80], want[96:112] = block  # rows 2 and 3 of a [4, 32] view
+    want[128:144], want[144:160], want[160:192] = 2.5, want[16:32], want[3]
     np.testing.assert_array_equal(y.astype(np.float32), want)
 
 
@@ -172,3 +177,22 @@ def test_misuse_is_a_codegen_error(case, message):
     with pytest.raises(asc.CodegenError) as info:
         misused[1, rt.current_stream()](np.zeros(128, np.float32), case)
     assert message in str(info.value) and "test_tile_shape.py" in str(info.value)
+
+
+def _doubled(x_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, shape: asc.ConstExpr):
+    t = asc2.load(asc2.tensor(x_ptr, shape), shape, offsets=[0, 0])
+    asc2.store(t * 2.0, asc2.tensor(out_ptr, shape), offsets=[0, 0])
+
+
+def test_list_constexpr_values_key_the_disk_cache(tmp_path, monkeypatch):
+    from asc.runtime import disk_cache
+
+    monkeypatch.setenv("PYASC_CACHE_DIR", str(tmp_path))
+    x = np.arange(256, dtype=np.float32)
+    for shape, hit in (([1, 64], False), ([1, 64], True), ([2, 64], False), ([[1, 64]][0], True)):
+        hits = disk_cache.stats["hits"]
+        out = np.zeros_like(x)
+        asc2.jit(_doubled)[1, rt.current_stream()](x, out, shape)  # a new function: nothing in memory
+        n = shape[0] * shape[1]
+        np.testing.assert_array_equal(out, np.concatenate([x[:n] * 2, np.zeros(256 - n, np.float32)]))
+        assert (disk_cache.stats["hits"] > hits) == hit
