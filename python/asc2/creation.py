@@ -36,7 +36,7 @@ def full(shape: Any, value: Any, dtype: Optional[asc.DataType] = None, location:
     """A tile of `shape` with every element `value`; dtype: `dtype`, else the value's (float32 for a Python
     float, int32 for an int, a run-time value's own)."""
     _ub_only(location, "asc2.full")
-    if isinstance(value, bool) or not isinstance(value, (int, float, Scalar)):
+    if not isinstance(value, (bool, int, float, Scalar)):  # a bool is the int 0 or 1, as in PyAsc2
         raise CodegenError(f"asc2.full: the value is a number or a run-time scalar, got {type(value).__name__}")
     if dtype == asc.bfloat16:  # Duplicate does not take bfloat16: its bits, as int16
         dims = check_shape(shape, dtype, "asc2.full")

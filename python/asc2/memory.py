@@ -19,6 +19,7 @@ from .split import SplitTile, for_each_chunk, needs_split
 from .tile import Tile, check_shape
 
 _I64 = asc.int64
+_MAX_DIMS = 8
 
 
 class Tensor:
@@ -61,8 +62,8 @@ def tensor(base: Any, shape: Any) -> Tensor:
             f"asc2.tensor: the base is a kernel's asc.GlobalAddress parameter, got {type(base).__name__}"
         )
     dims = tuple(shape) if isinstance(shape, (list, tuple)) else (shape,)
-    if not 1 <= len(dims) <= 2:
-        raise CodegenError(f"asc2.tensor: tensors have 1 or 2 dimensions here, got {len(dims)}")
+    if not 1 <= len(dims) <= _MAX_DIMS:  # tiles have 1 or 2; scalars are loaded and stored at any rank
+        raise CodegenError(f"asc2.tensor: tensors have 1 to {_MAX_DIMS} dimensions, got {len(dims)}")
     for d in dims:
         if isinstance(d, bool) or not (isinstance(d, int) or (isinstance(d, Scalar) and d.dtype.is_int())):
             raise CodegenError(f"asc2.tensor: a dimension is an int or a run-time int, got {d!r}")
@@ -99,7 +100,11 @@ def _inside(total: Any, offset: Any, extent: int) -> Any:
 
 
 def _linear(t: Tensor, offsets: list) -> Any:
-    return offsets[0] if len(offsets) == 1 else offsets[0] * t.shape[1] + offsets[1]
+    """The row-major element index of `offsets` in `t`."""
+    index = offsets[0]
+    for offset, dim in zip(offsets[1:], t.shape[1:]):
+        index = index * dim + offset
+    return index
 
 
 def _rows_and_cols(t: Tensor, dims: tuple, offsets: list) -> tuple[Any, Any]:

@@ -52,6 +52,8 @@ def shapes(x_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, at: asc.ConstEx
     # one-element tiles are stored as scalars: at any offset, into a tensor of any rank
     asc2.store(one, asc2.tensor(out_ptr, [OUT_ROWS, C]), offsets=[OUT_ROWS - 2, scalar_at])
     asc2.store(one * 2, out, offsets=[(OUT_ROWS - 1) * C + scalar_at + 1])
+    v = asc2.load(asc2.tensor(x_ptr, [2, 2, C]), offsets=[1, 0, 7])  # scalars at any rank: x[1, 0, 7]
+    asc2.store(v, asc2.tensor(out_ptr, [OUT_ROWS, 1, C]), offsets=[OUT_ROWS - 1, 0, scalar_at + 5])
 
 
 def _expected(x: np.ndarray) -> np.ndarray:
@@ -74,7 +76,7 @@ def test_shape_and_creation_ops_match_numpy(dtype):
     shapes[1, rt.current_stream()](x, out, AT, 3)
     np.testing.assert_array_equal(out[:TOTAL], _expected(x))
     want = np.full((OUT_ROWS - TOTAL // C) * C - TOTAL % C, -1, dtype)
-    want[-2 * C + 3], want[-C + 4] = x.ravel()[5], x.ravel()[5] * 2
+    want[-2 * C + 3], want[-C + 4], want[-C + 8] = x.ravel()[5], x.ravel()[5] * 2, x.ravel()[2 * C + 7]
     np.testing.assert_array_equal(out[TOTAL:], want)
 
 
