@@ -243,6 +243,7 @@ def store(value: Any, t: Any, *, offsets: Any = None, tile_id: Any = None) -> No
                            f".to(asc.{t.dtype.name}) first")  # fmt: skip
     if len(value.shape) != len(t.shape):
         raise CodegenError(f"asc2.store: a {len(value.shape)}-D tile into a {len(t.shape)}-D tensor")
+    check_shape(value.shape, value.dtype, "asc2.store")  # a [rows, 1] column is stored raveled
     at = _offsets("asc2.store", t, value.shape, offsets, tile_id)
     rows, cols = _rows_and_cols(t, value.shape, at)
     size = t.dtype.sizeof()
@@ -267,7 +268,7 @@ def copy(tile: Any, shape: Any = None, *, offsets: Any = None, location: Any = N
         raise CodegenError(f"asc2.copy: expected a tile, got {type(tile).__name__}")
     if location is not None and getattr(location, "name", "UB") != "UB":
         raise CodegenError(f"asc2.copy: copies into the Unified Buffer (location UB) only here, got {location!r}")
-    dims = check_shape(tile.shape if shape is None else shape, tile.dtype, "asc2.copy")
+    dims = check_shape(tile.shape if shape is None else shape, tile.dtype, "asc2.copy", column=True)
     if len(dims) != len(tile.shape):
         raise CodegenError(f"asc2.copy: a {len(dims)}-D part of a {len(tile.shape)}-D tile")
     at = [0] * len(dims) if offsets is None else list(offsets) if isinstance(offsets, (list, tuple)) else [offsets]
@@ -286,7 +287,9 @@ def copy(tile: Any, shape: Any = None, *, offsets: Any = None, location: Any = N
     width = tile.shape[-1] if len(dims) == 2 else 0
     start = at[0] * width + at[-1] if len(dims) == 2 else at[0]
     src, dst = bits(tile.buf, tile.dtype, "asc2.copy"), bits(out.buf, tile.dtype, "asc2.copy")
-    if start * tile.dtype.sizeof() % 32 == 0:  # rows start on 32-byte blocks (a tile's rows are whole blocks)
+    size = tile.dtype.sizeof()
+    on_blocks = len(dims) == 1 or (width * size % 32 == 0 and cols * size % 32 == 0)  # not a column's rows
+    if start * size % 32 == 0 and on_blocks:  # every row starts on a 32-byte block
         with regions.for_range(0, rows) as r:
             asc.copy(dst[r * cols :], src[start + r * width :], cols)
     else:  # vector instructions start on blocks: element by element

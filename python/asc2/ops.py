@@ -76,7 +76,8 @@ def _row_of(a: Tile, b: Tile) -> Optional[Tile]:
     row over the rows); None for other shapes."""
     for big, small in ((a, b), (b, a)):
         if len(big.shape) == 2 and small.shape in ((big.shape[1],), (1, big.shape[1])) and big.shape[0] > 1:
-            return small
+            # rows on 32-byte blocks (not a [rows, 1] column: that one is broadcast as a whole)
+            return small if big.shape[1] * big.dtype.sizeof() % 32 == 0 else None
     return None
 
 

@@ -1,7 +1,10 @@
 """Shape operations: reshape, ravel, expand_dims, squeeze (the same dense
 row-major elements under another shape: no copy) and broadcast_to (NumPy's
 broadcasting: dims of 1 repeated, missing leading dims added), which binary
-operations also use to bring two tiles of different shapes to a common one."""
+operations also use to bring two tiles of different shapes to a common one.
+A [rows, 1] tile (a column, from reshape / expand_dims) is dense like any
+other; it broadcasts over the columns of [rows, cols], is combined
+element-wise, and is not loaded or stored as 2-D (ravel it)."""
 
 from __future__ import annotations
 
@@ -42,7 +45,7 @@ def _dims(shape: tuple) -> Any:
 def reshape(t: Any, *shape: Any) -> Tile:
     """The same elements under another shape of the same size (no copy)."""
     t = _tile(t, "asc2.reshape")
-    dims = check_shape(_dims(shape), t.dtype, "asc2.reshape")
+    dims = check_shape(_dims(shape), t.dtype, "asc2.reshape", column=True)
     if math.prod(dims) != t.size:
         raise CodegenError(f"asc2.reshape: {list(dims)} does not hold the {t.size} elements of {t!r}")
     return Tile(dims, t.dtype, t.buf)
@@ -103,23 +106,26 @@ def broadcast_shape(a: tuple, b: tuple) -> Optional[tuple]:
 def broadcast_to(t: Any, *shape: Any) -> Tile:
     """`t` repeated to `shape` as NumPy broadcasts: each of t's dims (aligned from the last) is the target's
     or 1; a one-element tile becomes a tile filled with its value, a row ([cols] or [1, cols]) is repeated
-    over the rows."""
+    over the rows, a column ([rows, 1]) over the columns."""
     t = _tile(t, "asc2.broadcast_to")
-    dims = check_shape(_dims(shape), t.dtype, "asc2.broadcast_to")
+    dims = check_shape(_dims(shape), t.dtype, "asc2.broadcast_to", column=True)
     if broadcast_shape(t.shape, dims) != dims:
         raise CodegenError(f"asc2.broadcast_to: cannot broadcast {t!r} to {list(dims)}")
     if t.shape == dims:
         return t
     out = Tile(dims, t.dtype)
     src, dst = bits(t.buf, t.dtype, "asc2.broadcast_to"), bits(out.buf, t.dtype, "asc2.broadcast_to")
-    if t.size == 1:  # one value everywhere
+    if t.size == 1 or out.size != out.length:  # one value everywhere; or defined values past the size
         asc.duplicate(dst, src.get_value(0), out.length)
+    if t.size == 1:
+        return out
+    rows, cols = dims
+    if t.shape == (rows, 1):  # a column: its r-th element fills row r
+        with regions.for_range(0, rows) as r:
+            asc.duplicate(dst[r * cols :], src.get_value(r), cols)
         return out
     # t's dims match the target's from the last on: after the leading 1s it is one row of the target
     # ([cols] or [1, cols] over [rows, cols]), copied into each row (rows start on 32-byte blocks)
-    rows, cols = dims
-    if out.size != out.length:  # what lies past the size is computed on too: defined values
-        asc.duplicate(dst, src.get_value(0), out.length)
     with regions.for_range(0, rows) as r:
         asc.copy(dst[r * cols :], src, cols)
     return out

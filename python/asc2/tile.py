@@ -17,8 +17,9 @@ _BLOCK = 32  # bytes: the Unified Buffer's alignment
 _ELEMENTS = 128  # a tile's elements are computed on in multiples of this (Tile.length)
 
 
-def check_shape(shape: Any, dtype: asc.DataType, what: str) -> tuple[int, ...]:
-    """A tile shape: 1 or 2 compile-time dims > 0; a 2-D tile's rows a whole number of 32-byte blocks."""
+def check_shape(shape: Any, dtype: asc.DataType, what: str, column: bool = False) -> tuple[int, ...]:
+    """A tile shape: 1 or 2 compile-time dims > 0; a 2-D tile's rows a whole number of 32-byte blocks, or
+    with `column`, also [rows, 1] (a column: dense, what broadcasts over the columns of [rows, cols])."""
     if isinstance(shape, int) and not isinstance(shape, bool):
         shape = (shape,)
     try:
@@ -30,7 +31,7 @@ def check_shape(shape: Any, dtype: asc.DataType, what: str) -> tuple[int, ...]:
     for d in dims:
         if not isinstance(d, int) or isinstance(d, bool) or d <= 0:
             raise CodegenError(f"{what}: tile dimensions are ints > 0 known while compiling, got {d!r}")
-    if len(dims) == 2 and dims[1] * dtype.sizeof() % _BLOCK:
+    if len(dims) == 2 and dims[1] * dtype.sizeof() % _BLOCK and not (column and dims[1] == 1):
         raise CodegenError(
             f"{what}: a 2-D tile's last dimension must be a whole number of 32-byte blocks, got "
             f"{dims[1]} x {dtype.sizeof()} bytes"

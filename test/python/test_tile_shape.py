@@ -81,6 +81,32 @@ def test_shape_and_creation_ops_match_numpy(dtype):
 
 
 @asc2.jit
+def columns(x_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress):
+    x = asc2.load(asc2.tensor(x_ptr, [R, C]), [R, C], offsets=[0, 0])
+    col = asc2.reduce_max(x, 1).expand_dims(1)  # [R, 1]: a column
+    one = asc2.load(asc2.tensor(x_ptr, [R * C]), [1], offsets=[3])
+    out = asc2.tensor(out_ptr, [4 * R * C + C])
+    asc2.store((x - col).ravel(), out, offsets=[0])  # [R, C] with [R, 1]
+    asc2.store((col * x).ravel(), out, offsets=[R * C])
+    asc2.store(col.broadcast_to(R, C).ravel(), out, offsets=[2 * R * C])
+    asc2.store(asc2.copy(col, [2, 1], offsets=[1, 0]).reshape(2), out, offsets=[3 * R * C])  # rows 1, 2
+    asc2.store((col + one + col * 2).squeeze(1), out, offsets=[4 * R * C])  # [R, 1] with [1] and [R, 1]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float16])
+def test_a_column_broadcasts_over_the_columns(dtype):
+    x = np.random.default_rng(3).standard_normal((R, C)).astype(dtype)
+    out = np.zeros(4 * R * C + C, dtype)
+    columns[1, rt.current_stream()](x, out)
+    m = x.max(axis=1, keepdims=True)
+    want = np.zeros_like(out)
+    want[: R * C], want[R * C : 2 * R * C] = (x - m).ravel(), (m * x).ravel()
+    want[2 * R * C : 3 * R * C], want[3 * R * C : 3 * R * C + 2] = np.broadcast_to(m, (R, C)).ravel(), m[1:3, 0]
+    want[4 * R * C : 4 * R * C + R] = ((m + x.ravel()[3]) + m * dtype(2)).ravel()
+    np.testing.assert_array_equal(out, want)
+
+
+@asc2.jit
 def bf16_moves(x_ptr: asc.GlobalAddress, y_ptr: asc.GlobalAddress, n: int, pad: asc.ConstExpr):
     t = asc2.load(asc2.tensor(x_ptr, [n]), [64], offsets=[0], pad_value=pad)
     asc2.store(t, asc2.tensor(y_ptr, [64]), offsets=[0])
@@ -157,9 +183,11 @@ def misused(x_ptr: asc.GlobalAddress, case: asc.ConstExpr[int]):
     elif case == 8:
         asc2.full([8], "one")
     elif case == 9:
-        flat.expand_dims(1)
+        flat.expand_dims(1).to(asc.float16)
     elif case == 10:
         t.expand_dims(2)
+    elif case == 11:
+        asc2.store(flat.expand_dims(1), asc2.tensor(x_ptr, [16, 1]), offsets=[0, 0])
 
 
 @pytest.mark.parametrize("case,message", [
@@ -172,8 +200,9 @@ def misused(x_ptr: asc.GlobalAddress, case: asc.ConstExpr[int]):
     (6, "asc2.add: shapes [4, 32] and [8] differ and do not broadcast"),
     (7, "asc2.store: a one-element tile is stored as a scalar, at offsets=, not tile_id="),
     (8, "asc2.full: the value is a number or a run-time scalar, got str"),
-    (9, "a 2-D tile's last dimension must be a whole number of 32-byte blocks, got 1 x 4 bytes"),
+    (9, "Tile.to: a 2-D tile's last dimension must be a whole number of 32-byte blocks, got 1 x 2 bytes"),
     (10, "asc2.reshape: tiles have 1 or 2 dimensions, got 3"),
+    (11, "asc2.store: a 2-D tile's last dimension must be a whole number of 32-byte blocks, got 1 x 4 bytes"),
 ])  # fmt: skip
 def test_misuse_is_a_codegen_error(case, message):
     with pytest.raises(asc.CodegenError) as info:
