@@ -8,9 +8,10 @@ import sys
 
 from asc.runtime import register_code_package
 
-from .cube import copy, matmul, matmul_acc, zeros_acc
+from .creation import concat, full, full_like, zeros, zeros_like
+from .cube import matmul, matmul_acc, zeros_acc
 from .jit import jit
-from .memory import Tensor, load, store, tensor
+from .memory import Tensor, copy, load, store, tensor
 from .ops import (
     abs,
     add,
@@ -19,7 +20,6 @@ from .ops import (
     div,
     equal,
     exp,
-    full,
     greater,
     greater_equal,
     less,
@@ -39,8 +39,8 @@ from .ops import (
     sqrt,
     sub,
     where,
-    zeros,
 )
+from .shape import broadcast_to, expand_dims, ravel, reshape, squeeze
 from .tile import Tile, TileLocation
 
 range = builtins.range  # a kernel loop; parallel= and unroll_factor= are accepted hints
@@ -55,11 +55,15 @@ __all__ = [
     "add",
     "block_idx",
     "block_num",
+    "broadcast_to",
+    "concat",
     "copy",
     "div",
     "equal",
     "exp",
+    "expand_dims",
     "full",
+    "full_like",
     "greater",
     "greater_equal",
     "jit",
@@ -75,17 +79,21 @@ __all__ = [
     "negative",
     "not_equal",
     "range",
+    "ravel",
     "reduce_max",
     "reduce_min",
     "reduce_sum",
     "relu",
+    "reshape",
     "rsqrt",
     "softmax",
     "sqrt",
+    "squeeze",
     "store",
     "sub",
     "tensor",
     "where",
     "zeros",
     "zeros_acc",
+    "zeros_like",
 ]

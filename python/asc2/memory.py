@@ -15,10 +15,12 @@ from asc.language.basic.utils import builtin
 from asc.language.core.ir_value import Scalar, cast, is_runtime, minmax, to_scalar
 
 from . import cube
+from .shape import bits
 from .split import SplitTile, for_each_chunk, needs_split
 from .tile import Tile, TileLocation, check_shape
 
 _I64 = asc.int64
+_MAX_DIMS = 8
 
 
 class Tensor:
@@ -61,8 +63,8 @@ def tensor(base: Any, shape: Any) -> Tensor:
             f"asc2.tensor: the base is a kernel's asc.GlobalAddress parameter, got {type(base).__name__}"
         )
     dims = tuple(shape) if isinstance(shape, (list, tuple)) else (shape,)
-    if not 1 <= len(dims) <= 2:
-        raise CodegenError(f"asc2.tensor: tensors have 1 or 2 dimensions here, got {len(dims)}")
+    if not 1 <= len(dims) <= _MAX_DIMS:  # tiles have 1 or 2; scalars are loaded and stored at any rank
+        raise CodegenError(f"asc2.tensor: tensors have 1 to {_MAX_DIMS} dimensions, got {len(dims)}")
     for d in dims:
         if isinstance(d, bool) or not (isinstance(d, int) or (isinstance(d, Scalar) and d.dtype.is_int())):
             raise CodegenError(f"asc2.tensor: a dimension is an int or a run-time int, got {d!r}")
@@ -99,7 +101,11 @@ def _inside(total: Any, offset: Any, extent: int) -> Any:
 
 
 def _linear(t: Tensor, offsets: list) -> Any:
-    return offsets[0] if len(offsets) == 1 else offsets[0] * t.shape[1] + offsets[1]
+    """The row-major element index of `offsets` in `t`."""
+    index = offsets[0]
+    for offset, dim in zip(offsets[1:], t.shape[1:]):
+        index = index * dim + offset
+    return index
 
 
 def _rows_and_cols(t: Tensor, dims: tuple, offsets: list) -> tuple[Any, Any]:
@@ -148,7 +154,7 @@ def load(t: Any, shape: Any = None, *, offsets: Any = None, tile_id: Any = None,
     full = not is_runtime(rows) and not is_runtime(cols) and rows == (dims[0] if len(dims) == 2 else 1)
     full = full and cols == dims[-1]
     if tile.size != tile.length:  # elements past the size are computed on too: they hold the padding
-        asc.duplicate(tile.buf, _pad_scalar(pad_value, t.dtype), tile.length)
+        fill(tile, pad_value)
     elif not full:  # a tail: what the copy leaves out is padding
         _fill_unless_whole(tile, rows, cols, dims, pad_value)
     if t.stored:
@@ -183,15 +189,38 @@ def _pad_scalar(value: Any, dtype: asc.DataType) -> Any:
     return cast(value, dtype) if isinstance(value, Scalar) else to_scalar(value, dtype)
 
 
+def fill(tile: Tile, pad_value: Any, what: str = "asc2.load") -> None:
+    """Every element of `tile`'s length set to `pad_value` (Duplicate; a bfloat16 tile, which Duplicate does
+    not take, is filled with the value's bits as int16)."""
+    if tile.dtype != asc.bfloat16:
+        asc.duplicate(tile.buf, _pad_scalar(pad_value, tile.dtype), tile.length)
+        return
+    if isinstance(pad_value, bool) or not isinstance(pad_value, (int, float)):
+        raise CodegenError(f"{what}: a bfloat16 tile's value is a Python number here, got {pad_value!r}")
+    asc.duplicate(tile.buf.reinterpret_cast(asc.int16), to_scalar(_bfloat16_bits(pad_value), asc.int16),
+                  tile.length)  # fmt: skip
+
+
+def _bfloat16_bits(value: float) -> int:
+    """`value` rounded to bfloat16 (to nearest even) as a signed 16-bit pattern."""
+    import struct
+
+    bits = struct.unpack("<I", struct.pack("<f", float(value)))[0]
+    if (bits & 0x7FFFFFFF) > 0x7F800000:  # NaN: a quiet one
+        top = (bits >> 16) | 0x40
+    else:
+        top = (bits + 0x7FFF + ((bits >> 16) & 1)) >> 16
+    return top - 0x10000 if top & 0x8000 else top
+
+
 def _fill_unless_whole(tile: Tile, rows: Any, cols: Any, dims: tuple, pad_value: Any) -> None:
-    value = _pad_scalar(pad_value, tile.dtype)
     if not is_runtime(rows) and not is_runtime(cols):
-        asc.duplicate(tile.buf, value, tile.length)
+        fill(tile, pad_value)
         return
     # rows and cols are at most the tile's, so the tile is whole exactly when their product is
     tail = to_scalar(rows, _I64) * to_scalar(cols, _I64) < tile.size
     with regions.if_(tail):
-        asc.duplicate(tile.buf, value, tile.length)
+        fill(tile, pad_value)
 
 
 @builtin
@@ -207,6 +236,10 @@ def store(value: Any, t: Any, *, offsets: Any = None, tile_id: Any = None) -> No
         at = _offsets("asc2.store", t, value.shape, offsets, tile_id)
         for_each_chunk(value.shape, lambda chunk: store(value.build(chunk), t, offsets=_shifted(at, chunk[0])))
         return
+    if isinstance(value, Tile) and value.size == 1:  # one element, any rank: stored as the scalar it holds
+        if tile_id is not None:
+            raise CodegenError("asc2.store: a one-element tile is stored as a scalar, at offsets=, not tile_id=")
+        value = value.buf.get_value(0)
     if not isinstance(value, Tile):
         if tile_id is not None:
             raise CodegenError("asc2.store: a scalar is stored at offsets=, not tile_id=")
@@ -218,6 +251,7 @@ def store(value: Any, t: Any, *, offsets: Any = None, tile_id: Any = None) -> No
                            f".to(asc.{t.dtype.name}) first")  # fmt: skip
     if len(value.shape) != len(t.shape):
         raise CodegenError(f"asc2.store: a {len(value.shape)}-D tile into a {len(t.shape)}-D tensor")
+    check_shape(value.shape, value.dtype, "asc2.store")  # a [rows, 1] column is stored raveled
     at = _offsets("asc2.store", t, value.shape, offsets, tile_id)
     rows, cols = _rows_and_cols(t, value.shape, at)
     size = t.dtype.sizeof()
@@ -234,4 +268,45 @@ def store(value: Any, t: Any, *, offsets: Any = None, tile_id: Any = None) -> No
         _copies_in_wait_for_copies_out()
 
 
-__all__ = ["Tensor", "load", "store", "tensor"]
+@builtin
+def copy(tile: Any, shape: Any = None, *, offsets: Any = None, location: Any = None) -> Tile:
+    """The part of `tile` of `shape` (its whole shape by default) at `offsets` (zeros by default) as a new
+    tile; `offsets` are ints, and the part lies inside the tile. Cube tiles move between memories
+    (`location=`): asc2.cube.copy."""
+    if not isinstance(tile, Tile):
+        raise CodegenError(f"asc2.copy: expected a tile, got {type(tile).__name__}")
+    if tile.location != TileLocation.UB or (location is not None and location != TileLocation.UB):
+        # between the cube's memories (L1 -> L0A / L0B, L0C -> L1)
+        return cube.copy(tile, shape, offsets=offsets, location=TileLocation.UB if location is None else location)
+    dims = check_shape(tile.shape if shape is None else shape, tile.dtype, "asc2.copy", column=True)
+    if len(dims) != len(tile.shape):
+        raise CodegenError(f"asc2.copy: a {len(dims)}-D part of a {len(tile.shape)}-D tile")
+    at = [0] * len(dims) if offsets is None else list(offsets) if isinstance(offsets, (list, tuple)) else [offsets]
+    if len(at) != len(dims):
+        raise CodegenError(f"asc2.copy: {len(at)} offsets for a {len(dims)}-D tile")
+    for o, d, whole in zip(at, dims, tile.shape):
+        if isinstance(o, bool) or not isinstance(o, int) or not 0 <= o <= whole - d:
+            raise CodegenError(f"asc2.copy: offsets {at} and shape {list(dims)} do not lie inside {tile!r} (offsets "
+                               "are ints known while compiling)")  # fmt: skip
+    if tuple(at) == (0,) * len(dims) and dims == tile.shape:
+        return tile
+    out = Tile(dims, tile.dtype)
+    if out.size != out.length:  # past the size is computed on too: defined values
+        fill(out, 0)
+    rows, cols = (dims[0], dims[1]) if len(dims) == 2 else (1, dims[0])
+    width = tile.shape[-1] if len(dims) == 2 else 0
+    start = at[0] * width + at[-1] if len(dims) == 2 else at[0]
+    src, dst = bits(tile.buf, tile.dtype, "asc2.copy"), bits(out.buf, tile.dtype, "asc2.copy")
+    size = tile.dtype.sizeof()
+    on_blocks = len(dims) == 1 or (width * size % 32 == 0 and cols * size % 32 == 0)  # not a column's rows
+    if start * size % 32 == 0 and on_blocks:  # every row starts on a 32-byte block
+        with regions.for_range(0, rows) as r:
+            asc.copy(dst[r * cols :], src[start + r * width :], cols)
+    else:  # vector instructions start on blocks: element by element
+        with regions.for_range(0, rows) as r:
+            with regions.for_range(0, cols) as c:
+                dst.set_value(r * cols + c, src.get_value(start + r * width + c))
+    return out
+
+
+__all__ = ["Tensor", "copy", "load", "store", "tensor"]

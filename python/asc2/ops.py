@@ -1,9 +1,9 @@
 """Tile arithmetic, math functions, reductions and creation, each lowered to
 the vector instructions in count mode over the tile's elements. Two tiles
-combine when their shapes are equal, or when one is a row ([cols] or
-[1, cols]) of the other's [rows, cols] (repeated over the rows, as NumPy
-broadcasts); a scalar (a Python number or a run-time value such as a
-reduction's result) combines with any tile and takes the tile's dtype."""
+combine when their shapes are equal, or broadcast as NumPy does (a row
+[cols] or [1, cols] repeated over the rows of [rows, cols], a one-element
+tile over any tile: asc2.broadcast_to); a scalar (a Python number or a
+run-time value such as a reduction's result) combines with any tile and takes the tile's dtype."""
 
 from __future__ import annotations
 
@@ -57,6 +57,8 @@ def _binary(name: str, vector: Callable, a: Any, b: Any,
     if isinstance(a, Tile) and isinstance(b, Tile):
         if a.shape != b.shape and _row_of(a, b) is not None:
             return _row_broadcast(what, vector, a, b)
+        if a.shape != b.shape and a.dtype == b.dtype:
+            a, b = _broadcast(what, a, b)
         _same(a, b, what)
         out = Tile(a.shape, a.dtype)
         vector(out.buf, a.buf, b.buf, out.length)
@@ -74,8 +76,17 @@ def _row_of(a: Tile, b: Tile) -> Optional[Tile]:
     row over the rows); None for other shapes."""
     for big, small in ((a, b), (b, a)):
         if len(big.shape) == 2 and small.shape in ((big.shape[1],), (1, big.shape[1])) and big.shape[0] > 1:
-            return small
+            # rows on 32-byte blocks (not a [rows, 1] column: that one is broadcast as a whole)
+            return small if big.shape[1] * big.dtype.sizeof() % 32 == 0 else None
     return None
+
+
+def _broadcast(what: str, a: Tile, b: Tile) -> tuple[Tile, Tile]:
+    """Other shapes NumPy broadcasts (a one-element tile with any tile, [cols] with [1, cols], ...): both
+    tiles repeated to the common shape (asc2.broadcast_to)."""
+    from .shape import broadcast_pair
+
+    return broadcast_pair(what, a, b)
 
 
 def _row_broadcast(what: str, vector: Callable, a: Tile, b: Tile) -> Tile:

@@ -31,8 +31,9 @@ class TileLocation(IntEnum):
     FIX = 28
 
 
-def check_shape(shape: Any, dtype: asc.DataType, what: str) -> tuple[int, ...]:
-    """A tile shape: 1 or 2 compile-time dims > 0; a 2-D tile's rows a whole number of 32-byte blocks."""
+def check_shape(shape: Any, dtype: asc.DataType, what: str, column: bool = False) -> tuple[int, ...]:
+    """A tile shape: 1 or 2 compile-time dims > 0; a 2-D tile's rows a whole number of 32-byte blocks, or
+    with `column`, also [rows, 1] (a column: dense, what broadcasts over the columns of [rows, cols])."""
     if isinstance(shape, int) and not isinstance(shape, bool):
         shape = (shape,)
     try:
@@ -44,7 +45,7 @@ def check_shape(shape: Any, dtype: asc.DataType, what: str) -> tuple[int, ...]:
     for d in dims:
         if not isinstance(d, int) or isinstance(d, bool) or d <= 0:
             raise CodegenError(f"{what}: tile dimensions are ints > 0 known while compiling, got {d!r}")
-    if len(dims) == 2 and dims[1] * dtype.sizeof() % _BLOCK:
+    if len(dims) == 2 and dims[1] * dtype.sizeof() % _BLOCK and not (column and dims[1] == 1):
         raise CodegenError(
             f"{what}: a 2-D tile's last dimension must be a whole number of 32-byte blocks, got "
             f"{dims[1]} x {dtype.sizeof()} bytes"
@@ -70,6 +71,18 @@ def _method(name: str) -> Any:
         from . import ops
 
         return getattr(ops, name)(self, *args, **kwargs)
+
+    method.__name__ = name
+    return builtin(method)
+
+
+def _shape_method(name: str) -> Any:
+    """A method that calls asc2.<name> of asc2.shape with the tile first (a kernel builtin)."""
+
+    def method(self: Tile, *args: Any) -> Any:
+        from . import shape
+
+        return getattr(shape, name)(self, *args)
 
     method.__name__ = name
     return builtin(method)
@@ -145,14 +158,9 @@ class Tile:
     def __pos__(self) -> Tile:
         return self
 
-    @builtin
-    def reshape(self, *shape: Any) -> Tile:
-        """The same elements under another shape of the same size (no copy)."""
-        dims = check_shape(shape[0] if len(shape) == 1 and not isinstance(shape[0], int) else shape, self.dtype,
-                           "Tile.reshape")  # fmt: skip
-        if math.prod(dims) != self.size:
-            raise CodegenError(f"Tile.reshape: {list(dims)} does not hold the {self.size} elements of {self!r}")
-        return Tile(dims, self.dtype, self.buf)
+    reshape, ravel = _shape_method("reshape"), _shape_method("ravel")
+    expand_dims, squeeze = _shape_method("expand_dims"), _shape_method("squeeze")
+    broadcast_to = _shape_method("broadcast_to")
 
 
 def _share_operators() -> None:

@@ -278,7 +278,7 @@ def test_conversions_round_like_numpy(rng):
 def filled(out_ptr: asc.GlobalAddress, at: int, value: float):
     out_gm = asc2.tensor(out_ptr, [48])
     asc2.store(asc2.full([16], value, asc.float32), out_gm, offsets=[0])
-    asc2.store(asc2.zeros([16]) + 2.5, out_gm, offsets=[16])
+    asc2.store(asc2.zeros([16], asc.float32) + 2.5, out_gm, offsets=[16])
     asc2.store(asc2.full([16], 4.0), out_gm, offsets=[32])
     asc2.store(asc2.load(out_gm, offsets=[at]) * 10.0, out_gm, offsets=[47])  # scalar load and store
 
@@ -316,9 +316,9 @@ def mismatched(x_ptr: asc.GlobalAddress, case: asc.ConstExpr[int]):
     elif case == 6:
         asc2.load(asc2.tensor(x_ptr, [8, 8]), [2, 8], offsets=[0, 0]).sum(1, keep_dims=True)
     elif case == 7:
-        b = asc2.zeros([32])
+        b = asc2.zeros([32], asc.float32)
         for _ in range(2):
-            b = asc2.zeros([16])
+            b = asc2.zeros([16], asc.float32)
     elif case == 8:
         asc2.load(asc2.tensor(x_ptr.reinterpret(asc.int32), [64]), [8], offsets=[0]) / 2
     elif case == 9:

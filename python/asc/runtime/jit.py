@@ -23,7 +23,7 @@ from .compiler import OPTION_NAMES, CompileOptions, split_options
 from .config import KernelType
 from .launch_plan import BIND_ERRORS, LaunchPlan, make_key_function
 from .launcher import Launcher, LaunchOptions, through_launcher
-from .reads import closure_values, constant_slots, disk_key_part, plain_constant, typed_key
+from .reads import closure_values, constant_slots, disk_key_part, plain_value, typed_key
 
 _TYPE_SCALAR, _TYPE_GM_ADDR = 1, 2
 MAX_BLOCK_DIM = 65535  # asc_launch's block_dim range is 1..65535
@@ -166,12 +166,16 @@ class JITFunction(Function):
         constexprs = {}
         for index, (name, value) in enumerate(zip(self._param_names, args)):
             if name in self._constexpr:
+                value_key = typed_key(value)  # NaN equal to itself; 1, 1.0, True and -0.0 apart; lists by items
                 try:
-                    hash(value)
+                    hash(value_key)
                 except TypeError:
-                    raise LaunchArgumentError(f"{self.__name__}(): ConstExpr '{name}' must be hashable") from None
-                key.append((name, typed_key(value)))  # NaN equal to itself; 1, 1.0, True and -0.0 apart
-                constexprs[name] = value
+                    raise LaunchArgumentError(
+                        f"{self.__name__}(): ConstExpr '{name}' must be hashable, or a list or tuple of such values"
+                    ) from None
+                key.append((name, value_key))
+                # the kernel gets its own copy of a list: what it does to it cannot change the caller's (or a key)
+                constexprs[name] = _copy_lists(value)
                 continue
             if isinstance(value, Struct):  # one scalar parameter per field, named "param.field"
                 key.append((name, "struct", type(value)))
@@ -375,7 +379,7 @@ class JITFunction(Function):
         values = []
         for name in sorted(constexprs):
             value = constexprs[name]
-            if not plain_constant(value):
+            if not plain_value(value):
                 return None
             values.append((name, type(value).__name__, value))
         parts = [
@@ -443,6 +447,15 @@ class JITFunction(Function):
     def ir(self, *args: Any, **kwargs: Any) -> str:
         """The IR text of the kernel specialised for these arguments (nothing runs)."""
         return self.compile(*args, **kwargs).ir
+
+
+def _copy_lists(value: Any) -> Any:
+    """`value` with its lists copied (at any depth in lists and tuples); other values are themselves."""
+    if isinstance(value, list):
+        return [_copy_lists(v) for v in value]
+    if type(value) is tuple and any(isinstance(v, (list, tuple)) for v in value):
+        return tuple(_copy_lists(v) for v in value)
+    return value
 
 
 class MockTensor:

@@ -46,10 +46,21 @@ def typed_key(value: Any) -> Any:
         return (t, tuple(typed_key(v) for v in value))
     if t is frozenset:
         return (t, frozenset(typed_key(v) for v in value))
+    if t is list:  # a ConstExpr's list (a shape) by its current items: a list changed since a launch misses
+        return (t, tuple(typed_key(v) for v in value))
     return (t, value)
 
 
-TYPED = frozenset((float, tuple, frozenset))  # the types typed_key does more than pair with their type
+# the types typed_key does more than pair with their type
+TYPED = frozenset((float, tuple, frozenset, list))
+
+
+def plain_value(value: Any) -> bool:
+    """plain_constant, lists of them too: a ConstExpr argument's value, given afresh at each launch (a list
+    read from a module or closure is refused instead, see the module's docstring)."""
+    if isinstance(value, (list, tuple, frozenset)):
+        return all(plain_value(v) for v in value)
+    return plain_constant(value)
 
 
 def code_names(code: types.CodeType) -> set:
