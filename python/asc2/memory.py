@@ -14,6 +14,7 @@ from asc.errors import CodegenError
 from asc.language.basic.utils import builtin
 from asc.language.core.ir_value import Scalar, cast, is_runtime, minmax, to_scalar
 
+from .elementwise import fill
 from .split import SplitTile, for_each_chunk, needs_split
 from .tile import Tile, check_shape
 
@@ -143,7 +144,7 @@ def load(t: Any, shape: Any = None, *, offsets: Any = None, tile_id: Any = None,
     full = not is_runtime(rows) and not is_runtime(cols) and rows == (dims[0] if len(dims) == 2 else 1)
     full = full and cols == dims[-1]
     if tile.size != tile.length:  # elements past the size are computed on too: they hold the padding
-        asc.duplicate(tile.buf, _pad_scalar(pad_value, t.dtype), tile.length)
+        fill(tile.buf, _pad_scalar(pad_value, t.dtype), t.dtype, tile.length)
     elif not full:  # a tail: what the copy leaves out is padding
         _fill_unless_whole(tile, rows, cols, dims, pad_value)
     if t.stored:
@@ -181,12 +182,12 @@ def _pad_scalar(value: Any, dtype: asc.DataType) -> Any:
 def _fill_unless_whole(tile: Tile, rows: Any, cols: Any, dims: tuple, pad_value: Any) -> None:
     value = _pad_scalar(pad_value, tile.dtype)
     if not is_runtime(rows) and not is_runtime(cols):
-        asc.duplicate(tile.buf, value, tile.length)
+        fill(tile.buf, value, tile.dtype, tile.length)
         return
     # rows and cols are at most the tile's, so the tile is whole exactly when their product is
     tail = to_scalar(rows, _I64) * to_scalar(cols, _I64) < tile.size
     with regions.if_(tail):
-        asc.duplicate(tile.buf, value, tile.length)
+        fill(tile.buf, value, tile.dtype, tile.length)
 
 
 @builtin

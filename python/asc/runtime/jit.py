@@ -47,6 +47,11 @@ def _visitor() -> type:
     return FunctionVisitor
 
 
+def _frozen(value: Any) -> Any:
+    """A list ConstExpr (nested lists too) as a tuple, so that it can key the kernel cache."""
+    return tuple(_frozen(v) for v in value) if isinstance(value, list) else value
+
+
 class CompiledKernel:
     def __init__(self, name: str, handle: Any, runtime_params: list[tuple[str, ArgSpec]], prints: bool = False):
         self.name, self.handle, self.runtime_params = name, handle, runtime_params
@@ -166,6 +171,7 @@ class JITFunction(Function):
         constexprs = {}
         for index, (name, value) in enumerate(zip(self._param_names, args)):
             if name in self._constexpr:
+                value = _frozen(value)  # PyAsc2 passes shapes as lists: the kernel sees them as tuples
                 try:
                     hash(value)
                 except TypeError:
