@@ -10,6 +10,7 @@ from asc.runtime import register_code_package
 
 from .atomic import atomic_add, atomic_max, atomic_min
 from .jit import jit
+from .masking import mask
 from .memory import Tensor, load, store, tensor
 from .ops import (
     abs,
@@ -90,6 +91,7 @@ __all__ = [
     "load",
     "log",
     "log2",
+    "mask",
     "maximum",
     "minimum",
     "mul",

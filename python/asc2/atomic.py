@@ -1,8 +1,9 @@
 """asc2.atomic_add / atomic_max / atomic_min: a tile stored into a GM tensor combining each element with the
 one there (gm = gm + v, max(gm, v), min(gm, v)), so that several blocks may write the same elements. Lowered
 as the store between SetAtomicAdd / SetAtomicMax / SetAtomicMin and SetAtomicNone, which make the store's
-DataCopyPad combine; their dtypes are float16, bfloat16, float32, int16, int32 and int8
-(https://www.hiascend.com/document/detail/en/canncommercial/850/API/ascendcopapi/atlasascendc_api_07_0236.html)."""
+DataCopyPad combine; their dtypes on Atlas A2/A3 are int8, int16, half, bfloat16, int32 and float
+(https://www.hiascend.com/document/detail/en/canncommercial/850/API/ascendcopapi/atlasascendc_api_07_0284.html,
+.../atlasascendc_api_07_0285.html; SetAtomicAdd: .../atlasascendc_api_07_0209.html of the 800 release)."""
 
 from __future__ import annotations
 

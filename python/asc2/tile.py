@@ -13,6 +13,8 @@ import asc
 from asc.errors import CodegenError
 from asc.language.basic.utils import builtin
 
+from . import masking
+
 _BLOCK = 32  # bytes: the Unified Buffer's alignment
 _ELEMENTS = 128  # a tile's elements are computed on in multiples of this (Tile.length)
 
@@ -69,6 +71,8 @@ class Tile:
     def __init__(self, shape: tuple[int, ...], dtype: asc.DataType, buf: Optional[asc.LocalTensor] = None):
         self.shape, self.dtype = shape, dtype
         self.buf = buf if buf is not None else asc.LocalTensorAuto(dtype, self.length)
+        if buf is None:
+            masking.created(self)  # inside asc2.mask regions
 
     @property
     def size(self) -> int:

@@ -205,6 +205,35 @@ def test_atomics_from_four_blocks(dtype, rng):
 
 
 @asc2.jit
+def masked(x_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, n: int, k: asc.ConstExpr[int]):
+    x = asc2.load(asc2.tensor(x_ptr, [N]), [N], offsets=[0])
+    out = asc2.tensor(out_ptr, [4 * N])
+    with asc2.mask(count=n, other=-1.0):
+        a = x * 2.0
+    with asc2.mask(count=k, other=7):
+        b = x + 1.0
+    with asc2.mask(bits=(0, 0x00FF00FF00FF00FF), other=0):
+        c = x - 1.0
+    with asc2.mask(count=k):  # no other: unspecified, here computed
+        d = x * 3.0
+    results = (a, b, c, d)
+    for i in asc.static_range(4):
+        asc2.store(results[i], out, offsets=[i * N])
+
+
+def test_mask_regions(rng):
+    x = rng.normal(0, 1, N).astype(np.float32)
+    out = np.zeros(4 * N, np.float32)
+    _launch(masked, x, out, 77, 130)
+    idx = np.arange(N)
+    np.testing.assert_array_equal(out[:N], np.where(idx < 77, x * 2, -1))
+    np.testing.assert_array_equal(out[N : 2 * N], np.where(idx < 130, x + 1, 7))
+    in_bits = (idx % 64) % 16 < 8  # float32: 64 elements a repeat, bits lo's 0x00FF00FF00FF00FF
+    np.testing.assert_array_equal(out[2 * N : 3 * N], np.where(in_bits, x - 1, 0))
+    np.testing.assert_array_equal(out[3 * N :], x * 3)
+
+
+@asc2.jit
 def misuse(x_ptr: asc.GlobalAddress, f_ptr: asc.GlobalAddress, case: asc.ConstExpr[int]):
     x = asc2.load(asc2.tensor(x_ptr, [64]), [64], offsets=[0])  # int32
     f = asc2.load(asc2.tensor(f_ptr, [64]), [64], offsets=[0])  # float32
@@ -224,6 +253,9 @@ def misuse(x_ptr: asc.GlobalAddress, f_ptr: asc.GlobalAddress, case: asc.ConstEx
         asc2.less(x, f)
     elif case == 7:
         asc2.left_shift(x, 1.5)
+    elif case == 8:
+        with asc2.mask(count=1, bits=(0, 1)):
+            x + 1
 
 
 @pytest.mark.parametrize("case,message", [
@@ -235,6 +267,7 @@ def misuse(x_ptr: asc.GlobalAddress, f_ptr: asc.GlobalAddress, case: asc.ConstEx
     (5, r"asc2.where: the condition is a comparison of tiles"),
     (6, r"asc2.less: dtypes int32 and float32 differ"),
     (7, r"asc2.left_shift: the shift is a non-negative int or run-time int, got 1.5"),
+    (8, r"asc2.mask: give exactly one of count= and bits="),
 ])  # fmt: skip
 def test_errors_name_the_problem(case, message):
     with pytest.raises(asc.CodegenError, match=message):
