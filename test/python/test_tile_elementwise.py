@@ -117,6 +117,25 @@ def test_math_functions(dtype, rtol, rng):
 
 
 @asc2.jit
+def where_2d(x_ptr: asc.GlobalAddress, y_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress):
+    """2-D tiles hanging over a [6, 40] tensor's rows, at column 8 (a tail of 32 of 40 columns)."""
+    x = asc2.load(asc2.tensor(x_ptr, [6, 40]), [8, 32], offsets=[0, 8])
+    y = asc2.load(asc2.tensor(y_ptr, [6, 40]), [8, 32], offsets=[0, 8])
+    asc2.store(asc2.where(x <= y, y - x, x), asc2.tensor(out_ptr, [6, 40]), offsets=[0, 8])
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.int32], ids=str)
+def test_where_on_2d_tiles(dtype, rng):
+    x, y = (_values(dtype, rng, 240).reshape(6, 40) // (1 if dtype == np.float32 else 4) for _ in range(2))
+    x, y = x.astype(dtype), y.astype(dtype)
+    out = np.full((6, 40), 5, dtype)
+    _launch(where_2d, x, y, out)
+    want = out.copy()
+    want[:, 8:] = np.where(x[:, 8:] <= y[:, 8:], y[:, 8:] - x[:, 8:], x[:, 8:])
+    np.testing.assert_array_equal(out, want)
+
+
+@asc2.jit
 def arith_all(x_ptr: asc.GlobalAddress, y_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, s: asc.ConstExpr[int]):
     x = asc2.load(asc2.tensor(x_ptr, [N]), [N], offsets=[0])
     y = asc2.load(asc2.tensor(y_ptr, [N]), [N], offsets=[0])
@@ -170,10 +189,13 @@ def prods(x_ptr: asc.GlobalAddress, a_ptr: asc.GlobalAddress, b_ptr: asc.GlobalA
     asc2.store(x.prod(-1), asc2.tensor(b_ptr, [rows]), offsets=[0])
 
 
-@pytest.mark.parametrize("dtype,rows,cols", [(np.float32, 13, 24), (np.int32, 5, 64)], ids=str)
+@pytest.mark.parametrize("dtype,rows,cols", [(np.float32, 13, 24), (np.int32, 5, 64), (np.float16, 4, 32),
+                                             (np.int16, 3, 48)], ids=str)  # fmt: skip
 def test_reduce_prod(dtype, rows, cols, rng):
     if dtype == np.float32:
         x = rng.uniform(0.5, 1.5, (rows, cols)).astype(dtype) * rng.choice([-1, 1], (rows, cols)).astype(dtype)
+    elif dtype == np.float16:  # products exact in float16
+        x = rng.choice([-1, 1, 1, 1, 2, 0.5], (rows, cols)).astype(dtype)
     else:
         x = rng.choice([-1, 1, 1, 2], (rows, cols)).astype(dtype)
     a, b = np.zeros((1, cols), dtype), np.zeros(rows, dtype)
