@@ -232,6 +232,14 @@ def math_function(name: str, t: Tile) -> Tile:
     return out
 
 
+def scalar_function(name: str, value: Scalar) -> Scalar:
+    """asc2.<name> of a run-time scalar, as PyAsc2 allows for exp, erf and sqrt: in float32, on a one-element
+    tile."""
+    t = Tile((1,), F32)
+    fill(t.buf, scalar_cast(value, F32), F32, t.length)
+    return math_function(name, t).buf.get_value(0)
+
+
 # -- shifts ----------------------------------------------------------------------------------------
 
 SHIFTABLE = (asc.int16, asc.int32)

@@ -168,6 +168,8 @@ def _unary(name: str) -> Callable[[Tile], Tile]:
         constant = elementwise.MATH_CONSTANT.get(name)
         if constant is not None and isinstance(t, (int, float)) and not isinstance(t, bool):
             return constant(float(t))
+        if constant is not None and isinstance(t, Scalar):
+            return elementwise.scalar_function(name, t)
         if not isinstance(t, Tile):
             raise CodegenError(f"asc2.{name}: expected a tile, got {type(t).__name__}")
         return elementwise.math_function(name, t)
@@ -480,6 +482,35 @@ def softmax(t: Any) -> Tile:
     with regions.for_range(0, rows) as r:
         row = _softmax_1d(Tile((cols,), t.dtype, t.buf[r * cols :]))
         asc.copy(out.buf[r * cols :], row.buf, cols)
+    return out
+
+
+@builtin
+def rms_norm(t: Any, gamma: Any, epsilon: Any) -> Tile:
+    """t * gamma / sqrt(mean(t**2) + epsilon) along the last axis (Ascend C's RmsNorm over [rows, H]); gamma
+    is [H] or [1, H]; float16 and float32 (float16 is computed in float32 and rounded once)."""
+    what = "asc2.rms_norm"
+    for name, v in (("the input", t), ("gamma", gamma)):
+        if not isinstance(v, Tile):
+            raise CodegenError(f"{what}: {name} is a tile, got {type(v).__name__}")
+    _float_only(t, what)
+    cols = t.shape[-1]
+    if gamma.shape not in ((cols,), (1, cols)) or gamma.dtype != t.dtype:
+        raise CodegenError(f"{what}: gamma is a [{cols}] {t.dtype.name} tile for {t!r}, got {gamma!r}")
+    if t.dtype == asc.float16:
+        return cast(rms_norm(cast(t, asc.float32), cast(gamma, asc.float32), epsilon), asc.float16)
+    eps = _scalar(epsilon, t.dtype, what)
+    g = Tile((cols,), t.dtype, gamma.buf)
+    squares = mul(t, t)
+    if len(t.shape) == 1:
+        scale = rsqrt(add(mul(full((1,), reduce_sum(squares), t.dtype), 1.0 / cols), eps)).buf.get_value(0)
+        return mul(mul(t, scale), g)
+    scales = rsqrt(add(mul(reduce_sum(squares, 1), 1.0 / cols), eps))  # [rows]
+    out = _cleared(t.shape, t.dtype)
+    with regions.for_range(0, t.shape[0]) as r:  # each row: Muls by its scale, Mul by gamma (cols elements)
+        at = r * cols
+        asc.muls(out.buf[at:], t.buf[at:], scales.buf.get_value(r), cols)
+        asc.mul(out.buf[at:], out.buf[at:], g.buf, cols)
     return out
 
 

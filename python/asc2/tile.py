@@ -128,7 +128,7 @@ class Tile:
     prod = _method("reduce_prod")
     sin, cos, tan, sinh, cosh, tanh = (_method(n) for n in ("sin", "cos", "tan", "sinh", "cosh", "tanh"))
     erf, exp2, log, log2, floor, ceil = (_method(n) for n in ("erf", "exp2", "log", "log2", "floor", "ceil"))
-    abs, rsqrt = _method("abs"), _method("rsqrt")  # noqa: A003
+    abs, rsqrt, softmax = _method("abs"), _method("rsqrt"), _method("softmax")  # noqa: A003
 
     def __pos__(self) -> Tile:
         return self

@@ -256,6 +256,35 @@ def test_mask_regions(rng):
 
 
 @asc2.jit
+def norms(x_ptr: asc.GlobalAddress, g_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, s_ptr: asc.GlobalAddress,
+          eps: float, rows: asc.ConstExpr[int], cols: asc.ConstExpr[int]):  # fmt: skip
+    x = asc2.load(asc2.tensor(x_ptr, [rows, cols]), [rows, cols], offsets=[0, 0])
+    g = asc2.load(asc2.tensor(g_ptr, [cols]), [cols], offsets=[0])
+    asc2.store(asc2.rms_norm(x, g, eps), asc2.tensor(out_ptr, [rows, cols]), offsets=[0, 0])
+    v = asc2.load(asc2.tensor(x_ptr, [rows * cols]), [cols], offsets=[0])  # 1-D: the first row
+    s = asc2.tensor(s_ptr, [3 + cols])
+    asc2.store(asc2.rms_norm(v, g, eps), s, offsets=[3])
+    asc2.store(asc2.exp(eps * 1000.0), s, offsets=[0])  # run-time scalars
+    asc2.store(asc2.erf(eps * 1000.0), s, offsets=[1])
+    asc2.store(asc2.sqrt(eps * 1000.0), s, offsets=[2])
+
+
+@pytest.mark.parametrize("dtype,rows,cols", [(np.float32, 4, 32), (np.float16, 3, 48)], ids=str)
+def test_rms_norm_and_scalar_functions(dtype, rows, cols, rng):
+    x = rng.normal(0, 2, (rows, cols)).astype(dtype)
+    g = rng.uniform(0.5, 2, cols).astype(dtype)
+    out, s = np.zeros_like(x), np.zeros(3 + cols, dtype)
+    _launch(norms, x, g, out, s, 1e-3, rows, cols)
+    x64 = x.astype(np.float64)
+    want = x64 * g / np.sqrt((x64**2).mean(axis=1, keepdims=True) + 1e-3)
+    np.testing.assert_allclose(out.astype(np.float64), want, rtol=1e-5 if dtype == np.float32 else 2e-3, atol=1e-5)
+    import math
+
+    np.testing.assert_allclose(s[3:].astype(np.float64), want[0], rtol=1e-5 if dtype == np.float32 else 2e-3)
+    np.testing.assert_allclose(s[:3], [math.e, math.erf(1.0), 1.0], rtol=2e-6 if dtype == np.float32 else 1e-3)
+
+
+@asc2.jit
 def misuse(x_ptr: asc.GlobalAddress, f_ptr: asc.GlobalAddress, case: asc.ConstExpr[int]):
     x = asc2.load(asc2.tensor(x_ptr, [64]), [64], offsets=[0])  # int32
     f = asc2.load(asc2.tensor(f_ptr, [64]), [64], offsets=[0])  # float32
