@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 import struct
-from typing import Any, Callable
+from typing import Any, Callable, Optional
 
 import asc
 from asc.errors import CodegenError
@@ -90,6 +90,42 @@ def in_float32(op: Callable[..., Tile], dtype: asc.DataType, *operands: Any) -> 
     wide = [widen(v) if isinstance(v, Tile) else wide_scalar(v, dtype) for v in operands]
     result = op(*wide)
     return narrow(result, dtype) if isinstance(result, Tile) else result
+
+
+def common_dtype(a: asc.DataType, b: asc.DataType) -> Optional[asc.DataType]:
+    """PyAsc2's dtype for two tiles of dtypes a and b (its infer_common_dtype): the wider of two signed ints
+    or of two floats; of equal widths the float one (the first for two floats); None where it has none."""
+    if a == b:
+        return a
+    if a.is_float() == b.is_float() and a.bitwidth != b.bitwidth:
+        return a if a.bitwidth > b.bitwidth else b
+    if a.bitwidth == b.bitwidth:
+        return a if a.is_float() else b
+    return None
+
+
+def convert(t: Tile, dtype: asc.DataType) -> Tile:
+    """t as `dtype` for a promotion: through float32 where Cast has no direct pair (int16 -> int32 and
+    float16 <-> bfloat16; both exact or rounded once)."""
+    if t.dtype == dtype:
+        return t
+    if t.dtype != F32 and dtype != F32:
+        return convert(convert(t, F32), dtype)
+    out = Tile(t.shape, dtype)
+    exact = dtype == F32 and t.dtype in (asc.float16, BF16, asc.int16)
+    asc.cast(out.buf, t.buf, asc.RoundMode.CAST_NONE if exact else asc.RoundMode.CAST_RINT, t.length)
+    return out
+
+
+def promote(a: Any, b: Any, what: str) -> tuple[Any, Any]:
+    """Two tiles of different dtypes converted to their common dtype (other operands as they are)."""
+    if not isinstance(a, Tile) or not isinstance(b, Tile) or a.dtype == b.dtype:
+        return a, b
+    common = common_dtype(a.dtype, b.dtype)
+    if common is None or not all(d in COMPARABLE for d in (a.dtype, b.dtype)):
+        raise CodegenError(f"{what}: dtypes {a.dtype.name} and {b.dtype.name} have no common dtype; convert one "
+                           "with .to(dtype)")  # fmt: skip
+    return convert(a, common), convert(b, common)
 
 
 # -- comparisons -----------------------------------------------------------------------------------

@@ -57,6 +57,7 @@ def _binary(name: str, vector: Callable, a: Any, b: Any,
     what = f"asc2.{name}"
     if not isinstance(a, Tile) and not isinstance(b, Tile):
         raise CodegenError(f"{what}: at least one operand must be a tile")
+    a, b = elementwise.promote(a, b, what)  # tiles of two dtypes: PyAsc2's common one
     bf16 = [v for v in (a, b) if isinstance(v, Tile) and v.dtype == asc.bfloat16]
     if bf16 and all(v.dtype == asc.bfloat16 for v in (a, b) if isinstance(v, Tile)):  # computed in float32
         a, b = (_scalar(v, asc.bfloat16, what) if not isinstance(v, Tile) else v for v in (a, b))
@@ -305,6 +306,7 @@ def _comparison(name: str) -> Callable[[Any, Any], Mask]:
         what = f"asc2.{name}"
         if not isinstance(a, Tile) and not isinstance(b, Tile):
             raise CodegenError(f"{what}: at least one operand must be a tile")
+        a, b = elementwise.promote(a, b, what)
         if isinstance(a, Tile) and isinstance(b, Tile):
             _same(a, b, what)
         t, other, cmp = (a, b, mode) if isinstance(a, Tile) else (b, a, swapped)  # s < t is t > s
@@ -326,7 +328,10 @@ greater, greater_equal = _comparison("greater"), _comparison("greater_equal")
 
 
 def _where_dtype(mask: Any, a: Any, b: Any) -> asc.DataType:
-    """The first tile's dtype; for two scalars, that of the tiles the mask compared."""
+    """The first tile's dtype (two tiles': their common one); for two scalars, that of the tiles the mask
+    compared."""
+    if all(isinstance(v, (Tile, SplitTile)) for v in (a, b)):
+        return elementwise.common_dtype(a.dtype, b.dtype) or a.dtype
     for v in (a, b):
         if isinstance(v, Tile) or isinstance(v, SplitTile):
             return v.dtype
@@ -340,6 +345,7 @@ def where(mask: Any, a: Any, b: Any) -> Tile:
     has the first tile's dtype, or for two scalars the compared tiles')."""
     if not isinstance(mask, Mask):
         raise CodegenError(f"asc2.where: the condition is a comparison of tiles (t > 0), got {type(mask).__name__}")
+    a, b = elementwise.promote(a, b, "asc2.where")
     dtype = _where_dtype(mask, a, b)
     tiles = [v for v in (a, b) if isinstance(v, Tile)] or [full(mask.shape, a, dtype)]
     for v in tiles:

@@ -136,6 +136,28 @@ def test_where_on_2d_tiles(dtype, rng):
 
 
 @asc2.jit
+def mixed(a_ptr: asc.GlobalAddress, b_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, m_ptr: asc.GlobalAddress):
+    """Tiles of two dtypes combine in PyAsc2's common one (the wider; of one width, the float)."""
+    a = asc2.load(asc2.tensor(a_ptr, [N]), [N], offsets=[0])
+    b = asc2.load(asc2.tensor(b_ptr, [N]), [N], offsets=[0])
+    asc2.store(a + b, asc2.tensor(out_ptr, [N]), offsets=[0])
+    asc2.store(asc2.where(a < b, a, b), asc2.tensor(m_ptr, [N]), offsets=[0])
+
+
+@pytest.mark.parametrize("da,db,common", [(np.int16, np.int32, np.int32), (np.float16, np.float32, np.float32),
+                                          (np.int32, np.float32, np.float32), (BF16, np.float32, np.float32)],
+                         ids=str)  # fmt: skip
+def test_tiles_of_two_dtypes_promote(da, db, common, rng):
+    a = rng.integers(-1000, 1000, N).astype(da)
+    b = rng.integers(-1000, 1000, N).astype(db)
+    out, m = np.zeros(N, common), np.zeros(N, common)
+    _launch(mixed, a, b, out, m)
+    wa, wb = a.astype(common), b.astype(common)
+    np.testing.assert_array_equal(out, wa + wb)
+    np.testing.assert_array_equal(m, np.where(wa < wb, wa, wb))
+
+
+@asc2.jit
 def arith_all(x_ptr: asc.GlobalAddress, y_ptr: asc.GlobalAddress, out_ptr: asc.GlobalAddress, s: asc.ConstExpr[int]):
     x = asc2.load(asc2.tensor(x_ptr, [N]), [N], offsets=[0])
     y = asc2.load(asc2.tensor(y_ptr, [N]), [N], offsets=[0])
@@ -301,7 +323,7 @@ def misuse(x_ptr: asc.GlobalAddress, f_ptr: asc.GlobalAddress, case: asc.ConstEx
     elif case == 5:
         asc2.where(x, x, x)
     elif case == 6:
-        asc2.less(x, f)
+        asc2.less(x, f.to(asc.float16))
     elif case == 7:
         asc2.left_shift(x, 1.5)
     elif case == 8:
@@ -316,7 +338,7 @@ def misuse(x_ptr: asc.GlobalAddress, f_ptr: asc.GlobalAddress, case: asc.ConstEx
     (3, r"asc2.reduce_prod: give the dims to reduce"),
     (4, r"asc2.atomic_add: a float32 tile into a int32 tensor"),
     (5, r"asc2.where: the condition is a comparison of tiles"),
-    (6, r"asc2.less: dtypes int32 and float32 differ"),
+    (6, r"asc2.less: dtypes int32 and float16 have no common dtype"),
     (7, r"asc2.left_shift: the shift is a non-negative int or run-time int, got 1.5"),
     (8, r"asc2.mask: give exactly one of count= and bits="),
 ])  # fmt: skip
