@@ -58,9 +58,8 @@ def _binary(name: str, vector: Callable, a: Any, b: Any,
     if not isinstance(a, Tile) and not isinstance(b, Tile):
         raise CodegenError(f"{what}: at least one operand must be a tile")
     a, b = elementwise.promote(a, b, what)  # tiles of two dtypes: PyAsc2's common one
-    bf16 = [v for v in (a, b) if isinstance(v, Tile) and v.dtype == asc.bfloat16]
-    if bf16 and all(v.dtype == asc.bfloat16 for v in (a, b) if isinstance(v, Tile)):  # computed in float32
-        a, b = (_scalar(v, asc.bfloat16, what) if not isinstance(v, Tile) else v for v in (a, b))
+    if any(isinstance(v, Tile) and v.dtype == asc.bfloat16 for v in (a, b)):  # computed in float32
+        a, b = (v if isinstance(v, (Tile, int, float)) else _scalar(v, asc.bfloat16, what) for v in (a, b))
         return elementwise.in_float32(lambda x, y: _binary(name, vector, x, y, with_scalar), asc.bfloat16, a, b)
     if isinstance(a, Tile) and isinstance(b, Tile):
         if a.shape != b.shape and _row_of(a, b) is not None:
