@@ -1,5 +1,5 @@
-"""The element-wise lowerings behind asc2's comparisons, where(), math functions and shifts, for every dtype
-PyAsc2 accepts, through the instructions that support it:
+"""The element-wise lowerings behind asc2's comparisons, where(), math functions, shifts, dtype promotion and
+fills, for every dtype PyAsc2 accepts, through the instructions that support it:
 
 * float16 / float32: the instructions themselves (Compare, Select, the adv math library).
 * bfloat16 and int16: widened to float32 (Cast with CAST_NONE is exact for both), computed there, and
