@@ -13,7 +13,6 @@ from asc.language.basic.utils import builtin
 from asc.language.core.ir_value import Scalar
 
 from . import ops
-from .memory import fill
 from .shape import bits
 from .split import SplitTile
 from .tile import Tile, check_shape
@@ -38,11 +37,6 @@ def full(shape: Any, value: Any, dtype: Optional[asc.DataType] = None, location:
     _ub_only(location, "asc2.full")
     if not isinstance(value, (bool, int, float, Scalar)):  # a bool is the int 0 or 1, as in PyAsc2
         raise CodegenError(f"asc2.full: the value is a number or a run-time scalar, got {type(value).__name__}")
-    if dtype == asc.bfloat16:  # Duplicate does not take bfloat16: its bits, as int16
-        dims = check_shape(shape, dtype, "asc2.full")
-        out = Tile(dims, dtype)
-        fill(out, value, "asc2.full")
-        return out
     return ops.full(shape, value, dtype)
 
 

@@ -15,6 +15,7 @@ from asc.language.basic.utils import builtin
 from asc.language.core.ir_value import Scalar, cast, is_runtime, minmax, to_scalar
 
 from . import cube
+from .elementwise import fill
 from .shape import bits
 from .split import SplitTile, for_each_chunk, needs_split
 from .tile import Tile, TileLocation, check_shape
@@ -154,7 +155,7 @@ def load(t: Any, shape: Any = None, *, offsets: Any = None, tile_id: Any = None,
     full = not is_runtime(rows) and not is_runtime(cols) and rows == (dims[0] if len(dims) == 2 else 1)
     full = full and cols == dims[-1]
     if tile.size != tile.length:  # elements past the size are computed on too: they hold the padding
-        fill(tile, pad_value)
+        fill(tile.buf, pad_value, tile.dtype, tile.length)
     elif not full:  # a tail: what the copy leaves out is padding
         _fill_unless_whole(tile, rows, cols, dims, pad_value)
     if t.stored:
@@ -189,38 +190,14 @@ def _pad_scalar(value: Any, dtype: asc.DataType) -> Any:
     return cast(value, dtype) if isinstance(value, Scalar) else to_scalar(value, dtype)
 
 
-def fill(tile: Tile, pad_value: Any, what: str = "asc2.load") -> None:
-    """Every element of `tile`'s length set to `pad_value` (Duplicate; a bfloat16 tile, which Duplicate does
-    not take, is filled with the value's bits as int16)."""
-    if tile.dtype != asc.bfloat16:
-        asc.duplicate(tile.buf, _pad_scalar(pad_value, tile.dtype), tile.length)
-        return
-    if isinstance(pad_value, bool) or not isinstance(pad_value, (int, float)):
-        raise CodegenError(f"{what}: a bfloat16 tile's value is a Python number here, got {pad_value!r}")
-    asc.duplicate(tile.buf.reinterpret_cast(asc.int16), to_scalar(_bfloat16_bits(pad_value), asc.int16),
-                  tile.length)  # fmt: skip
-
-
-def _bfloat16_bits(value: float) -> int:
-    """`value` rounded to bfloat16 (to nearest even) as a signed 16-bit pattern."""
-    import struct
-
-    bits = struct.unpack("<I", struct.pack("<f", float(value)))[0]
-    if (bits & 0x7FFFFFFF) > 0x7F800000:  # NaN: a quiet one
-        top = (bits >> 16) | 0x40
-    else:
-        top = (bits + 0x7FFF + ((bits >> 16) & 1)) >> 16
-    return top - 0x10000 if top & 0x8000 else top
-
-
 def _fill_unless_whole(tile: Tile, rows: Any, cols: Any, dims: tuple, pad_value: Any) -> None:
     if not is_runtime(rows) and not is_runtime(cols):
-        fill(tile, pad_value)
+        fill(tile.buf, pad_value, tile.dtype, tile.length)
         return
     # rows and cols are at most the tile's, so the tile is whole exactly when their product is
     tail = to_scalar(rows, _I64) * to_scalar(cols, _I64) < tile.size
     with regions.if_(tail):
-        fill(tile, pad_value)
+        fill(tile.buf, pad_value, tile.dtype, tile.length)
 
 
 @builtin
@@ -292,7 +269,7 @@ def copy(tile: Any, shape: Any = None, *, offsets: Any = None, location: Any = N
         return tile
     out = Tile(dims, tile.dtype)
     if out.size != out.length:  # past the size is computed on too: defined values
-        fill(out, 0)
+        fill(out.buf, 0, out.dtype, out.length)
     rows, cols = (dims[0], dims[1]) if len(dims) == 2 else (1, dims[0])
     width = tile.shape[-1] if len(dims) == 2 else 0
     start = at[0] * width + at[-1] if len(dims) == 2 else at[0]

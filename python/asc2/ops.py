@@ -16,6 +16,7 @@ from asc.language.basic.utils import builtin
 from asc.language.core.ir_value import Scalar, to_scalar
 from asc.language.core.ir_value import cast as scalar_cast
 
+from . import elementwise
 from .split import SplitTile, lift, needs_split, reduce_chunks
 from .tile import Tile, check_shape
 
@@ -23,6 +24,8 @@ _FLOATS = (asc.float16, asc.float32)
 
 
 def _scalar(value: Any, dtype: asc.DataType, what: str) -> Scalar:
+    if isinstance(value, asc.GlobalAddress):  # a 0-d tensor argument: its one element
+        value = elementwise.address_value(value)
     if isinstance(value, Scalar):
         return scalar_cast(value, dtype)
     if isinstance(value, (bool, int, float)):
@@ -54,6 +57,10 @@ def _binary(name: str, vector: Callable, a: Any, b: Any,
     what = f"asc2.{name}"
     if not isinstance(a, Tile) and not isinstance(b, Tile):
         raise CodegenError(f"{what}: at least one operand must be a tile")
+    a, b = elementwise.promote(a, b, what)  # tiles of two dtypes: PyAsc2's common one
+    if any(isinstance(v, Tile) and v.dtype == asc.bfloat16 for v in (a, b)):  # computed in float32
+        a, b = (v if isinstance(v, (Tile, int, float)) else _scalar(v, asc.bfloat16, what) for v in (a, b))
+        return elementwise.in_float32(lambda x, y: _binary(name, vector, x, y, with_scalar), asc.bfloat16, a, b)
     if isinstance(a, Tile) and isinstance(b, Tile):
         if a.shape != b.shape and _row_of(a, b) is not None:
             return _row_broadcast(what, vector, a, b)
@@ -147,7 +154,7 @@ def mul(a: Any, b: Any) -> Tile:
 def div(a: Any, b: Any) -> Tile:
     """a / b in IEEE division (a scalar operand is broadcast, not turned into a reciprocal)."""
     for v in (a, b):
-        if isinstance(v, Tile):
+        if isinstance(v, Tile) and v.dtype != asc.bfloat16:
             _float_only(v, "asc2.div")
     return _binary("div", asc.div, a, b, None)
 
@@ -164,32 +171,65 @@ def minimum(a: Any, b: Any) -> Tile:
     return _binary("minimum", asc.min, a, b, _scalar_op(asc.mins))
 
 
-def _unary(name: str, instruction: Callable, floats_only: bool) -> Callable[[Tile], Tile]:
-    def op(t: Any) -> Tile:
+def _unary(name: str) -> Callable[[Tile], Tile]:
+    """asc2.<name>: a float math function (elementwise.MATH) of a tile; of a compile-time number for the
+    functions PyAsc2 also takes scalars for (exp, erf, sqrt)."""
+
+    def op(t: Any) -> Any:
+        constant = elementwise.MATH_CONSTANT.get(name)
+        if constant is not None and isinstance(t, (int, float)) and not isinstance(t, bool):
+            return constant(float(t))
+        if constant is not None and isinstance(t, Scalar):
+            return elementwise.scalar_function(name, t)
         if not isinstance(t, Tile):
             raise CodegenError(f"asc2.{name}: expected a tile, got {type(t).__name__}")
-        if floats_only:
-            _float_only(t, f"asc2.{name}")
-        out = Tile(t.shape, t.dtype)
-        instruction(out.buf, t.buf, out.length)
-        return out
+        return elementwise.math_function(name, t)
 
     op.__name__ = op.__qualname__ = name
     return builtin(lift()(op))
 
 
-exp = _unary("exp", asc.exp, True)
-log = _unary("log", asc.ln, True)
-sqrt = _unary("sqrt", asc.sqrt, True)
-rsqrt = _unary("rsqrt", asc.rsqrt, True)
-abs = _unary("abs", asc.abs, True)  # noqa: A001
-relu = _unary("relu", asc.relu, False)
+exp, log, sqrt, rsqrt, abs = (_unary(n) for n in ("exp", "log", "sqrt", "rsqrt", "abs"))  # noqa: A001
+exp2, log2, erf, floor, ceil = (_unary(n) for n in ("exp2", "log2", "erf", "floor", "ceil"))
+sin, cos, tan, sinh, cosh, tanh = (_unary(n) for n in ("sin", "cos", "tan", "sinh", "cosh", "tanh"))
+
+
+@builtin
+@lift()
+def relu(t: Any) -> Tile:
+    """max(t, 0): int32 and float tiles (Relu), int16 and bfloat16 through Maxs / float32."""
+    if not isinstance(t, Tile):
+        raise CodegenError(f"asc2.relu: expected a tile, got {type(t).__name__}")
+    if t.dtype == asc.bfloat16:
+        return elementwise.in_float32(relu, t.dtype, t)
+    out = Tile(t.shape, t.dtype)
+    if t.dtype == asc.int16:
+        asc.maxs(out.buf, t.buf, _scalar(0, t.dtype, "asc2.relu"), out.length)
+    else:
+        asc.relu(out.buf, t.buf, out.length)
+    return out
 
 
 @builtin
 @lift()
 def negative(t: Any) -> Tile:
+    if isinstance(t, Tile) and t.dtype == asc.bfloat16:
+        return elementwise.in_float32(negative, t.dtype, t)
     return _scalar_op(asc.muls)(t, _scalar(-1, t.dtype, "asc2.negative"), True)
+
+
+@builtin
+@lift()
+def left_shift(t: Any, other: Any) -> Tile:
+    """t << other: an int16 / int32 tile by a non-negative int or run-time int."""
+    return elementwise.shift("left_shift", t, other)
+
+
+@builtin
+@lift()
+def right_shift(t: Any, other: Any) -> Tile:
+    """t >> other, arithmetic (the sign bit is kept)."""
+    return elementwise.shift("right_shift", t, other)
 
 
 # Conversions: float narrowing rounds to nearest even, float to int truncates (as NumPy's astype), the rest
@@ -231,13 +271,8 @@ def full(shape: Any, value: Any, dtype: Optional[asc.DataType] = None) -> Tile:
     if needs_split(dims, dtype):
         return SplitTile(dims, dtype, lambda chunk: full(chunk[1], value, dtype))
     out = Tile(dims, dtype)
-    asc.duplicate(out.buf, _scalar(value, dtype, "asc2.full"), out.length)
+    elementwise.fill(out.buf, _scalar(value, dtype, "asc2.full"), dtype, out.length)
     return out
-
-
-@builtin
-def zeros(shape: Any, dtype: asc.DataType = asc.float32) -> Tile:
-    return full(shape, 0, dtype)
 
 
 @builtin
@@ -254,8 +289,8 @@ def block_num() -> Scalar:
 
 
 class Mask:
-    """A comparison's result: one bit per element of a tile's shape (float tiles only, as Compare); `dtype`
-    is the compared tiles', which where() gives two scalars."""
+    """A comparison's result: one bit per element of a tile's shape; `dtype` is the compared tiles', which
+    where() gives two scalars."""
 
     def __init__(self, shape: tuple[int, ...], length: int, dtype: asc.DataType):
         self.shape, self.length, self.dtype = shape, length, dtype
@@ -276,15 +311,16 @@ def _comparison(name: str) -> Callable[[Any, Any], Mask]:
         what = f"asc2.{name}"
         if not isinstance(a, Tile) and not isinstance(b, Tile):
             raise CodegenError(f"{what}: at least one operand must be a tile")
+        a, b = elementwise.promote(a, b, what)
         if isinstance(a, Tile) and isinstance(b, Tile):
             _same(a, b, what)
         t, other, cmp = (a, b, mode) if isinstance(a, Tile) else (b, a, swapped)  # s < t is t > s
-        _float_only(t, what)
+        if t.dtype not in elementwise.COMPARABLE:
+            raise CodegenError(f"{what}: {', '.join(d.name for d in elementwise.COMPARABLE)} tiles only, "
+                               f"got {t.dtype.name}")  # fmt: skip
         out = Mask(t.shape, t.length, t.dtype)
-        if isinstance(other, Tile):
-            asc.compare(out.bits, t.buf, other.buf, cmp, t.length)
-        else:
-            asc.compare_scalar(out.bits, t.buf, _scalar(other, t.dtype, what), cmp, t.length)
+        other = other if isinstance(other, Tile) else _scalar(other, t.dtype, what)
+        elementwise.compare(out.bits, t, other, cmp, lambda s: full(t.shape, s, t.dtype))
         return out
 
     op.__name__ = op.__qualname__ = name
@@ -297,9 +333,12 @@ greater, greater_equal = _comparison("greater"), _comparison("greater_equal")
 
 
 def _where_dtype(mask: Any, a: Any, b: Any) -> asc.DataType:
-    """The first tile's dtype; for two scalars, that of the tiles the mask compared."""
+    """The first tile's dtype (two tiles': their common one); for two scalars, that of the tiles the mask
+    compared."""
+    if all(isinstance(v, (Tile, SplitTile)) for v in (a, b)):
+        return elementwise.common_dtype(a.dtype, b.dtype) or a.dtype
     for v in (a, b):
-        if hasattr(v, "dtype") and not isinstance(v, Scalar):
+        if isinstance(v, Tile) or isinstance(v, SplitTile):
             return v.dtype
     return mask.dtype
 
@@ -311,6 +350,7 @@ def where(mask: Any, a: Any, b: Any) -> Tile:
     has the first tile's dtype, or for two scalars the compared tiles')."""
     if not isinstance(mask, Mask):
         raise CodegenError(f"asc2.where: the condition is a comparison of tiles (t > 0), got {type(mask).__name__}")
+    a, b = elementwise.promote(a, b, "asc2.where")
     dtype = _where_dtype(mask, a, b)
     tiles = [v for v in (a, b) if isinstance(v, Tile)] or [full(mask.shape, a, dtype)]
     for v in tiles:
@@ -318,18 +358,18 @@ def where(mask: Any, a: Any, b: Any) -> Tile:
             raise CodegenError(f"asc2.where: a value of shape {list(v.shape)} for a mask of {list(mask.shape)}")
     first = as_tile(a, mask.shape, dtype, "asc2.where")
     _same(first, tiles[-1], "asc2.where")
-    out = Tile(mask.shape, dtype)
-    if isinstance(b, Tile):
-        asc.select(out.buf, mask.bits, first.buf, b.buf, asc.SelMode.VSEL_TENSOR_TENSOR_MODE, out.length)
-    else:
-        asc.select(out.buf, mask.bits, first.buf, _scalar(b, dtype, "asc2.where"),
-                   asc.SelMode.VSEL_TENSOR_SCALAR_MODE, out.length)  # fmt: skip
-    return out
+    other = b if isinstance(b, Tile) else _scalar(b, dtype, "asc2.where")
+    return elementwise.select(mask.bits, first, other, lambda s: full(mask.shape, s, dtype))
 
 
 # -- reductions ----------------------------------------------------------------------------------
 
-_REDUCE = {"sum": (asc.reduce_sum, asc.add), "max": (asc.reduce_max, asc.max), "min": (asc.reduce_min, asc.min)}
+_REDUCE = {
+    "sum": (asc.reduce_sum, asc.add),
+    "max": (asc.reduce_max, asc.max),
+    "min": (asc.reduce_min, asc.min),
+    "prod": (None, asc.mul),
+}
 
 
 def _to_scalar_of(kind: str, t: Tile, src: asc.LocalTensor, count: int) -> Scalar:
@@ -355,6 +395,11 @@ def _reduce(kind: str, t: Any, dims: tuple, keep_dims: bool) -> Any:
         if not isinstance(d, int) or isinstance(d, bool) or not -rank <= d < rank:
             raise CodegenError(f"{what}: dims are ints in [{-rank}, {rank - 1}], got {d!r}")
         axes.add(d % rank)
+    if kind == "prod" and (not axes or len(axes) == rank):
+        raise CodegenError(f"{what}: give the dims to reduce (a product of every element is not supported, as "
+                           "in PyAsc2)")  # fmt: skip
+    if kind == "prod" and t.dtype not in _FLOATS + (asc.int16, asc.int32):
+        raise CodegenError(f"{what}: float16, float32, int16 and int32 tiles only, got {t.dtype.name}")
     if not axes or len(axes) == rank and not keep_dims:  # every element: a scalar
         return _to_scalar_of(kind, t, t.buf, t.size)
     if len(axes) == rank:  # every element, kept as a tile of ones
@@ -370,9 +415,32 @@ def _reduce(kind: str, t: Any, dims: tuple, keep_dims: bool) -> Any:
     if keep_dims:
         raise CodegenError(f"{what}: keep_dims along the last axis would make a [{rows}, 1] tile, whose rows are "
                            "not whole 32-byte blocks; reduce without keep_dims (a [rows] tile)")  # fmt: skip
+    if kind == "prod":
+        return _row_products(t)
     out = _cleared((rows,), t.dtype)  # [rows, cols] -> [rows]: each row reduced to a scalar
     with regions.for_range(0, rows) as r:
         out.buf.set_value(r, _to_scalar_of(kind, t, t.buf[r * cols :], cols))
+    return out
+
+
+def _row_products(t: Tile) -> Tile:
+    """[rows, cols] -> [rows], each row's product: Mul of its halves while a half is whole 32-byte blocks
+    (no ReduceProd instruction), then the last block's elements multiplied as scalars."""
+    rows, cols = t.shape
+    per_block = 32 // t.dtype.sizeof()
+    work = Tile(t.shape, t.dtype)
+    asc.copy(work.buf, t.buf, work.length)
+    out = _cleared((rows,), t.dtype)
+    with regions.for_range(0, rows) as r:
+        row = work.buf[r * cols :]
+        width = cols
+        while width % 2 == 0 and width // 2 % per_block == 0:
+            width //= 2
+            asc.mul(row, row, row[width:], width)
+        product = row.get_value(0)
+        for i in range(1, width):
+            product = product * row.get_value(i)
+        out.buf.set_value(r, product)
     return out
 
 
@@ -381,7 +449,7 @@ def _cleared(shape: tuple[int, ...], dtype: asc.DataType) -> Tile:
     runs past its size, so that instructions over the whole length read only written memory."""
     out = Tile(shape, dtype)
     if out.size != out.length:
-        asc.duplicate(out.buf, _scalar(0, dtype, "asc2"), out.length)
+        elementwise.fill(out.buf, 0, dtype, out.length)
     return out
 
 
@@ -403,6 +471,12 @@ def reduce_min(t: Any, *dims: int, keep_dims: bool = False) -> Any:
 
 
 @builtin
+def reduce_prod(t: Any, *dims: int, keep_dims: bool = False) -> Any:
+    """The product along `dims` (given: PyAsc2 has no product of every element)."""
+    return _reduce("prod", t, dims, keep_dims)
+
+
+@builtin
 def softmax(t: Any) -> Tile:
     """exp(x - max) / sum over the last axis (each row of a 2-D tile)."""
     if isinstance(t, SplitTile) and len(t.shape) == 1:
@@ -419,6 +493,35 @@ def softmax(t: Any) -> Tile:
     with regions.for_range(0, rows) as r:
         row = _softmax_1d(Tile((cols,), t.dtype, t.buf[r * cols :]))
         asc.copy(out.buf[r * cols :], row.buf, cols)
+    return out
+
+
+@builtin
+def rms_norm(t: Any, gamma: Any, epsilon: Any) -> Tile:
+    """t * gamma / sqrt(mean(t**2) + epsilon) along the last axis (Ascend C's RmsNorm over [rows, H]); gamma
+    is [H] or [1, H]; float16 and float32 (float16 is computed in float32 and rounded once)."""
+    what = "asc2.rms_norm"
+    for name, v in (("the input", t), ("gamma", gamma)):
+        if not isinstance(v, Tile):
+            raise CodegenError(f"{what}: {name} is a tile, got {type(v).__name__}")
+    _float_only(t, what)
+    cols = t.shape[-1]
+    if gamma.shape not in ((cols,), (1, cols)) or gamma.dtype != t.dtype:
+        raise CodegenError(f"{what}: gamma is a [{cols}] {t.dtype.name} tile for {t!r}, got {gamma!r}")
+    if t.dtype == asc.float16:
+        return cast(rms_norm(cast(t, asc.float32), cast(gamma, asc.float32), epsilon), asc.float16)
+    eps = _scalar(epsilon, t.dtype, what)
+    g = Tile((cols,), t.dtype, gamma.buf)
+    squares = mul(t, t)
+    if len(t.shape) == 1:
+        scale = rsqrt(add(mul(full((1,), reduce_sum(squares), t.dtype), 1.0 / cols), eps)).buf.get_value(0)
+        return mul(mul(t, scale), g)
+    scales = rsqrt(add(mul(reduce_sum(squares, 1), 1.0 / cols), eps))  # [rows]
+    out = _cleared(t.shape, t.dtype)
+    with regions.for_range(0, t.shape[0]) as r:  # each row: Muls by its scale, Mul by gamma (cols elements)
+        at = r * cols
+        asc.muls(out.buf[at:], t.buf[at:], scales.buf.get_value(r), cols)
+        asc.mul(out.buf[at:], out.buf[at:], g.buf, cols)
     return out
 
 

@@ -15,6 +15,8 @@ import asc
 from asc.errors import CodegenError
 from asc.language.basic.utils import builtin
 
+from . import masking
+
 _BLOCK = 32  # bytes: the Unified Buffer's alignment
 _ELEMENTS = 128  # a tile's elements are computed on in multiples of this (Tile.length)
 
@@ -97,6 +99,8 @@ class Tile:
     def __init__(self, shape: tuple[int, ...], dtype: asc.DataType, buf: Optional[asc.LocalTensor] = None):
         self.shape, self.dtype = shape, dtype
         self.buf = buf if buf is not None else asc.LocalTensorAuto(dtype, self.length)
+        if buf is None:
+            masking.created(self)  # inside asc2.mask regions
 
     @property
     def size(self) -> int:
@@ -154,6 +158,12 @@ class Tile:
     to = _method("cast")
     exp, sqrt, relu = _method("exp"), _method("sqrt"), _method("relu")
     sum, max, min = _method("reduce_sum"), _method("reduce_max"), _method("reduce_min")  # noqa: A003
+    # the element-wise area's methods (PyAsc2 binds each unary function and reduce_prod to Tile)
+    __lshift__, __rshift__ = _operator("left_shift"), _operator("right_shift")
+    prod = _method("reduce_prod")
+    sin, cos, tan, sinh, cosh, tanh = (_method(n) for n in ("sin", "cos", "tan", "sinh", "cosh", "tanh"))
+    erf, exp2, log, log2, floor, ceil = (_method(n) for n in ("erf", "exp2", "log", "log2", "floor", "ceil"))
+    abs, rsqrt, softmax = _method("abs"), _method("rsqrt"), _method("softmax")  # noqa: A003
 
     def __pos__(self) -> Tile:
         return self
@@ -169,7 +179,9 @@ def _share_operators() -> None:
 
     for name in ("__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__", "__truediv__",
                  "__rtruediv__", "__neg__", "__pos__", "__lt__", "__le__", "__gt__", "__ge__", "__eq__", "__ne__",
-                 "__hash__", "to", "exp", "sqrt", "relu", "sum", "max", "min"):  # fmt: skip
+                 "__hash__", "to", "exp", "sqrt", "relu", "sum", "max", "min", "__lshift__", "__rshift__", "sin",
+                 "cos", "tan", "sinh", "cosh", "tanh", "erf", "exp2", "log", "log2", "floor", "ceil", "abs",
+                 "rsqrt"):  # fmt: skip
         setattr(SplitTile, name, getattr(Tile, name))
 
 

@@ -337,7 +337,7 @@ def mismatched(x_ptr: asc.GlobalAddress, case: asc.ConstExpr[int]):
         (6, "keep_dims along the last axis"),
         (7, "'b' holds a Tile([32], float32) across a loop or run-time if; it cannot become a Tile([16], float32)"),
         (8, "asc2.div: float16 and float32 tiles only, got int32"),
-        (9, "asc2.exp: float16 and float32 tiles only, got int32"),
+        (9, "asc2.exp: float16, bfloat16 and float32 tiles only, got int32"),
     ],
 )
 def test_misuse_is_a_codegen_error_at_the_kernels_line(case, message):
@@ -525,7 +525,7 @@ def bad_selection(x_ptr: asc.GlobalAddress, case: asc.ConstExpr[int]):
     if case == 0:
         asc2.where(x, x, 0.0)
     elif case == 1:
-        m = asc2.load(asc2.tensor(x_ptr.reinterpret(asc.int32), [64]), [64], offsets=[0]) > 0
+        m = asc2.load(asc2.tensor(x_ptr.reinterpret(asc.uint8), [128]), [128], offsets=[0]) > 0
     elif case == 2:
         asc2.where(x > 0.0, asc2.load(asc2.tensor(x_ptr, [64]), [32], offsets=[0]), 0.0)
 
@@ -534,7 +534,7 @@ def bad_selection(x_ptr: asc.GlobalAddress, case: asc.ConstExpr[int]):
     "case,message",
     [
         (0, "asc2.where: the condition is a comparison of tiles (t > 0), got Tile"),
-        (1, "asc2.greater: float16 and float32 tiles only, got int32"),
+        (1, "asc2.greater: float16, bfloat16, float32, int16, int32 tiles only, got uint8"),
         (2, "asc2.where: a value of shape [32] for a mask of [64]"),
     ],
 )
@@ -577,11 +577,11 @@ def bad_broadcast(x_ptr: asc.GlobalAddress, case: asc.ConstExpr[int]):
     if case == 0:
         t + asc2.load(asc2.tensor(x_ptr, [128]), [16], offsets=[0])
     else:
-        t + asc2.load(asc2.tensor(x_ptr.reinterpret(asc.int32), [128]), [32], offsets=[0])
+        t + asc2.load(asc2.tensor(x_ptr.reinterpret(asc.int16), [256]), [32], offsets=[0])
 
 
 @pytest.mark.parametrize("case,message", [(0, "asc2.add: shapes [4, 32] and [16] differ"),
-                                          (1, "asc2.add: dtypes float32 and int32 differ")])  # fmt: skip
+                                          (1, "asc2.add: dtypes float32 and int16 have no common dtype")])  # fmt: skip
 def test_shapes_that_do_not_broadcast_are_an_error(case, message):
     text = _error_of(bad_broadcast, np.zeros(128, np.float32), case)
     assert message in text and "test_tile_api.py" in text

@@ -399,6 +399,18 @@ class FunctionVisitor(ast.NodeVisitor):
             raise self.error(node, "with takes one context in kernels", UnsupportedSyntaxError)
         item = node.items[0]
         ctx = self.visit(item.context_expr)
+        region = getattr(ctx, "__asc_region__", None)
+        if region is not None:  # a region the context object ends (asc2.mask): the body once, then its end
+            if item.optional_vars is not None:
+                raise self.error(item.optional_vars, "this with takes no 'as' name")
+            try:
+                for stmt in node.body:
+                    self.visit(stmt)
+            except BaseException:
+                region(completed=False)
+                raise
+            region(completed=True)
+            return
         loop = getattr(ctx, "__asc_loop__", None)
         if loop is None:
             raise self.error(node, "with ... is supported for Matmul.iterate() only", UnsupportedSyntaxError)
