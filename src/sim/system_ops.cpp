@@ -5,9 +5,9 @@
 namespace asc::sim {
 namespace {
 
-// Every SoC the Model knows is a dav-c220 one (target/platform.cpp); GetArchVersion reports the architecture as
-// the hex number 0x220 ("print it as hex to read the version").
-constexpr int64_t kArchVersionC220 = 0x220;
+// GetArchVersion reports the architecture as a hex number ("print it as hex to read the version"): 0x220 on the
+// dav-c220 rows. No value is published for dav-c310: 0x310 by the same naming, an estimate (docs/model-backend.md).
+constexpr int64_t kArchVersionC220 = 0x220, kArchVersionC310 = 0x310;
 // The system counter GetSystemCycle reads runs at 50 MHz, whatever the core clock.
 constexpr double kSystemCounterGhz = 0.05;
 // The Model has no instruction encoding: its program counter is the op's place in the kernel, four bytes an
@@ -35,8 +35,8 @@ void exec_GetSystemCycle(Block& b, const Op&, const RtValue*, RtValue* out) {
   set_int(*out, DType::Int64, static_cast<int64_t>(ticks));
 }
 
-void exec_GetArchVersion(Block&, const Op&, const RtValue*, RtValue* out) {
-  set_int(*out, DType::UInt32, kArchVersionC220);
+void exec_GetArchVersion(Block& b, const Op&, const RtValue*, RtValue* out) {
+  set_int(*out, DType::UInt32, b.platform().arch == Arch::C310 ? kArchVersionC310 : kArchVersionC220);
 }
 
 void exec_GetDataBlockSizeInBytes(Block& b, const Op&, const RtValue*, RtValue* out) {

@@ -43,8 +43,8 @@ struct PlatformInfo {
 };
 
 // A SoC's AI Core architecture: CANN's dav-c220 (Atlas A2/A3, __NPU_ARCH__ 2201) or dav-c310 (Ascend 950,
-// __NPU_ARCH__ 3510); pyasc's CompilationArch C220 / C310. The Model keys architecture differences off it; today a
-// C310 row runs the A2 instruction semantics with its own facts (docs/model-backend.md, "Platforms").
+// __NPU_ARCH__ 3510); pyasc's CompilationArch C220 / C310. A C310 row runs the A2 instruction semantics with its own
+// facts and the differences its flags below name (docs/model-backend.md, "Platforms").
 enum class Arch : uint8_t { C220, C310 };
 const char* arch_name(Arch a);  // "c220" / "c310", CompilationArch's values
 

@@ -412,15 +412,18 @@ TEST_F(NpuCompile, EachKernelIsCompiledOnceByBishengAndLaunchedThroughAcl) {
 }
 
 TEST_F(NpuCompile, MixAndCubeKernelsTargetTheirCores) {
-  auto flags = [&](KernelType t) {
+  auto flags = [&](KernelType t, const char* platform = "Ascend910B1") {
     std::string all;
-    for (const auto& f : asc::acl::npu_compile_flags(asc::acl::find_toolkit(), *find_platform("Ascend910B1"), t))
+    for (const auto& f : asc::acl::npu_compile_flags(asc::acl::find_toolkit(), *find_platform(platform), t))
       all += f + " ";
     return all;
   };
   EXPECT_NE(flags(KernelType::AicOnly).find("--cce-aicore-arch=dav-c220-cube --cce-aicore-only"), std::string::npos);
   EXPECT_NE(flags(KernelType::MixAic1_2).find("--cce-aicore-arch=dav-c220 "), std::string::npos);
   EXPECT_EQ(flags(KernelType::MixAic1_2).find("--cce-aicore-only"), std::string::npos);
+  // Ascend 950 is dav-c310
+  EXPECT_NE(flags(KernelType::AivOnly, "Ascend950PR_9599").find("--cce-aicore-arch=dav-c310-vec "), std::string::npos);
+  EXPECT_NE(flags(KernelType::MixAic1_2, "Ascend910_9589").find("--cce-aicore-arch=dav-c310 "), std::string::npos);
 }
 
 TEST_F(NpuCompile, ACompilerErrorIsReportedWithItsMessagesAndNothingIsLaunched) {

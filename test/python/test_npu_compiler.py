@@ -112,6 +112,14 @@ def test_each_kernel_type_compiles_one_object_per_core_type_and_links_them(toolc
     ]
 
 
+def test_ascend_950_kernels_are_compiled_for_dav_c310(toolchain):
+    compiler = Compiler(CompileOptions(kernel_type=KernelType.MIX_AIC_1_2))
+    compiler.soc_version = rt.Platform.Ascend950PR_9599
+    compiler.run(module_of(KernelType.MIX_AIC_1_2), "scale_body")
+    archs = [a for cmd in calls(toolchain)[:-1] for a in cmd if a.startswith("--cce-aicore-arch=")]
+    assert archs == ["--cce-aicore-arch=dav-c310-cube", "--cce-aicore-arch=dav-c310-vec"]
+
+
 def test_a_kernel_is_compiled_as_the_type_it_was_built_with(toolchain):
     module = module_of(KernelType.MIX_AIC_1_2)
     compiled = Compiler().run(module, "scale_body")  # no kernel_type option: the kernel's own

@@ -8,6 +8,7 @@ import pytest
 
 import asc
 import asc.lib.runtime as rt
+import asc.runtime.config as config
 from asc.runtime.config import KernelType
 
 CLOCK_GHZ = 1.85  # Ascend910B1, the tests' platform
@@ -74,6 +75,16 @@ def test_architecture_block_size_and_task_ratio():
     assert out[0] == 0x220  # dav-c220: read in hex, as Ascend C's page says
     assert out[1] == 32
     assert out[2] == 1
+
+
+def test_ascend_950_reports_its_architecture():
+    config.set_platform(config.Backend.Model, config.Platform.Ascend950PR_9599)
+    try:
+        out = np.zeros(3, np.int64)
+        queries[1, rt.current_stream()](out, 0)
+    finally:
+        config.set_platform(config.Backend.Model)
+    assert out[0] == 0x310  # dav-c310 (no published value: the estimate src/sim/system_ops.cpp states)
 
 
 @asc.jit

@@ -21,6 +21,7 @@ from typing import Any, Optional
 
 from .. import _C
 from ..lib.runtime import CoreType, get_soc_version
+from ..lib.runtime.platforms import platform_to_arch
 from ..lib.runtime import state as _rt_state
 from .config import KernelType, Platform
 
@@ -124,10 +125,12 @@ class CompiledKernel:
 
 def aicore_arch(soc_version: str) -> str:
     """The AI Core architecture bisheng targets for a SoC: Atlas A2/A3 (Ascend910B*, Ascend910_93) are
-    dav-c220, whose cube and vector cores are compiled separately (-cube, -vec)."""
-    if soc_version.startswith(("Ascend910B", "Ascend910_93")):
-        return "dav-c220"
-    raise RuntimeError(f"Backend.NPU: no AI Core architecture is known for platform {soc_version}")
+    dav-c220 and Ascend 950 (Ascend910_95*, Ascend950PR_*) dav-c310, whose cube and vector cores are compiled
+    separately (-cube, -vec)."""
+    try:
+        return f"dav-{platform_to_arch(soc_version).value}"
+    except ValueError:
+        raise RuntimeError(f"Backend.NPU: no AI Core architecture is known for platform {soc_version}") from None
 
 
 def _devkits(home: str) -> list[Path]:

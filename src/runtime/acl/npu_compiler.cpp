@@ -25,16 +25,15 @@ namespace {
 
 bool is_executable(const fs::path& p) { return ::access(p.c_str(), X_OK) == 0 && fs::is_regular_file(p); }
 
-// The AI Core architecture bisheng targets: Atlas A2/A3 (Ascend910B, Ascend910_93) are dav-c220, whose vector and
-// cube cores are compiled separately (-vec, -cube) unless the kernel mixes them.
+// The AI Core architecture bisheng targets: Atlas A2/A3 (Ascend910B, Ascend910_93) are dav-c220 and Ascend 950
+// (Ascend910_95, Ascend950PR) dav-c310 (Platform::arch), whose vector and cube cores are compiled separately (-vec,
+// -cube) unless the kernel mixes them (as PyAsc2's CompilationTarget does for both).
 std::string aicore_arch(const Platform& platform, KernelType type) {
-  std::string name = platform.name;
-  if (name.rfind("Ascend910B", 0) != 0 && name.rfind("Ascend910_93", 0) != 0)
-    fail(ASC_ERR_UNSUPPORTED, "Backend.NPU: no AI Core architecture is known for platform {}", name);
+  std::string arch = std::string("dav-") + arch_name(platform.arch);
   switch (type) {
-    case KernelType::AivOnly: return "dav-c220-vec";
-    case KernelType::AicOnly: return "dav-c220-cube";
-    default: return "dav-c220";
+    case KernelType::AivOnly: return arch + "-vec";
+    case KernelType::AicOnly: return arch + "-cube";
+    default: return arch;
   }
 }
 
