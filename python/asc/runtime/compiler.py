@@ -21,8 +21,8 @@ from typing import Any, Optional
 
 from .. import _C
 from ..lib.runtime import CoreType, get_soc_version
-from ..lib.runtime.platforms import platform_to_arch
 from ..lib.runtime import state as _rt_state
+from ..lib.runtime.platforms import platform_to_arch
 from .config import KernelType, Platform
 
 
