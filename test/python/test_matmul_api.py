@@ -774,9 +774,9 @@ def test_static_tiling_base_only_and_not_whole():
     assert (t.step_m, t.step_k_a, t.depth_b1, t.iterate_order, t.share_l1_size) == (-1,) * 5
 
 
-def _order_cfg():
+def _order_cfg(m=32):
     """MDL with the order left to the tiling (UNDEF; get_mm_config's default is ORDER_M, which would win)."""
-    return asc.adv.get_mm_config(asc.MatmulConfigMode.CONFIG_MDL, asc.adv.MatmulShapeParams(32, 64, 512, 32, 32, 64),
+    return asc.adv.get_mm_config(asc.MatmulConfigMode.CONFIG_MDL, asc.adv.MatmulShapeParams(m, 64, 512, 32, 32, 64),
                                  asc.adv.MatmulFuncParams(iterate_order=asc.IterateOrder.UNDEF))  # fmt: skip
 
 
@@ -798,7 +798,7 @@ def static_order(a: asc.GlobalAddress, b: asc.GlobalAddress, seq: asc.GlobalAddr
     b_gm.set_global_buffer(b)
     seq_gm.set_global_buffer(seq)
     a_type, b_type, c_type = _types(a.dtype, seq.dtype)
-    cfg = asc.adv.get_matmul_api_tiling(_order_cfg(), 65536, a_type, b_type, c_type)
+    cfg = asc.adv.get_matmul_api_tiling(_order_cfg(64), 131072, a_type, b_type, c_type)
     mm = asc.adv.Matmul(a_type, b_type, c_type, matmul_config=cfg)
     asc.adv.register_matmul(asc.TPipe(), ws, mm, t)
     if asc.get_block_idx() == 0:
@@ -815,10 +815,46 @@ def test_static_tiling_order_is_the_block_order(rng):
     m, n, k = 64, 64, 512
     a, b = operands(rng, np.float16, m, n, k)
     t = tiling_for(m, n, k, 1, np.float16, fix=(32, 32, -1))
-    assert t.iterate_order == 0
+    assert t.iterate_order == 0 and _static(_order_cfg(64), l1=131072).iterate_order == 1
     seq = np.full(4 * 1024, -1, np.float32)
     static_order[1, rt.current_stream()](a, b, seq, t, np.zeros(WORKSPACE, np.uint8))
     full = reference(a, b)
     for count, (mi, ni) in enumerate([(0, 0), (0, 1), (1, 0), (1, 1)]):  # N first
         got = seq[count * 1024 : (count + 1) * 1024].reshape(32, 32)
         np.testing.assert_allclose(got, full[32 * mi : 32 * mi + 32, 32 * ni : 32 * ni + 32], rtol=1e-6, atol=1e-3)
+
+
+@asc.jit
+def static_base(a: asc.GlobalAddress, b: asc.GlobalAddress, seq: asc.GlobalAddress, t: asc.adv.TCubeTiling,
+                ws: asc.GlobalAddress):  # fmt: skip
+    a_gm, b_gm, seq_gm = asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor()
+    a_gm.set_global_buffer(a)
+    b_gm.set_global_buffer(b)
+    seq_gm.set_global_buffer(seq)
+    a_type, b_type, c_type = _types(a.dtype, seq.dtype)
+    cfg = asc.adv.get_matmul_api_tiling(asc.adv.get_basic_config(16, 32, 32), 524288, a_type, b_type, c_type)
+    mm = asc.adv.Matmul(a_type, b_type, c_type, matmul_config=cfg)
+    asc.adv.register_matmul(asc.TPipe(), ws, mm, t)
+    if asc.get_block_idx() == 0:
+        mm.set_tensor_a(a_gm)
+        mm.set_tensor_b(b_gm)
+        with mm.iterate() as count:
+            mm.get_tensor_c(seq_gm[count * 512 :], en_sequential_write=True)
+        mm.end()
+
+
+def test_the_constant_tilings_base_sizes_are_the_blocks(rng):
+    """get_basic_config(16, 32, 32)'s constant baseM / baseN (16, 32) make the blocks, over the run-time
+    tiling's 32 x 32: 3 x 2 blocks of 40 x 64, M first."""
+    m, n, k = 40, 64, 32
+    a, b = operands(rng, np.float16, m, n, k)
+    t = tiling_for(m, n, k, 1, np.float16, fix=(32, 32, -1))
+    assert (t.base_m, t.base_n) == (32, 32)
+    seq = np.full(7 * 512, -1, np.float32)
+    static_base[1, rt.current_stream()](a, b, seq, t, np.zeros(WORKSPACE, np.uint8))
+    full = reference(a, b)
+    for count, (mi, ni) in enumerate([(mi, ni) for ni in range(2) for mi in range(3)]):
+        rows = min(16, m - 16 * mi)
+        got = seq[count * 512 : count * 512 + rows * 32].reshape(rows, 32)
+        np.testing.assert_allclose(got, full[16 * mi : 16 * mi + rows, 32 * ni : 32 * ni + 32], rtol=1e-6, atol=1e-3)
+    assert np.all(seq[6 * 512 :] == -1)  # six blocks, no seventh

@@ -143,7 +143,7 @@ class Matmul:
     def init(self, tiling: Any) -> None:
         if not isinstance(tiling, TCubeTiling):
             raise CodegenError(f"Matmul.init: expected an asc.adv.TCubeTiling, got {type(tiling).__name__}")
-        self.tiling = tiling
+        self.tiling = tiling if self.static_tiling is None else _ConstantTiling(tiling, self.static_tiling)
 
     @builtin
     def set_tensor_a(self, tensor: Any = None, transpose: bool = False, scalar: Any = None) -> None:
@@ -1056,6 +1056,19 @@ def register_matmul(pipe: Any, workspace: Any, matmul: Any, tiling: Any = None) 
         if matmul.b_sparse:  # B is a SparseMatmulType: its index matrix's position, plus one (0: a MatmulType)
             attrs["b_index_position"] = int(matmul.b_type.index_position) + 1
     builder.op("matmul.server", operands, attrs)
+
+
+class _ConstantTiling:
+    """The tiling a Matmul with get_matmul_api_tiling's MatmulApiStaticTiling computes by: each field the constant
+    tiling fixes (>= 0) is that compile-time constant, over the run-time TCubeTiling's, as Ascend C's constant
+    tiling makes them; the others are the run-time tiling's."""
+
+    def __init__(self, runtime: TCubeTiling, constant: MatmulApiStaticTiling):
+        self._runtime, self._constant = runtime, constant
+
+    def __getattr__(self, name: str) -> Any:
+        value = getattr(self._constant, name, -1) if name in dict(MatmulApiStaticTiling._fields) else -1
+        return value if isinstance(value, int) and value >= 0 else getattr(self._runtime, name)
 
 
 def _set_hf32(mm: Matmul, enable: Any, trans_mode: Any) -> None:
