@@ -281,3 +281,48 @@ def test_the_kernel_cache_covers_asctile():
     assert any(here.startswith(os.path.join(r, "")) for r in roots)  # inside asc's own tree
     assert any(os.path.basename(r) == "asc2" for r in roots)  # what it builds on registers itself
     _ = asc
+
+
+@asctile.jit
+def low_level(x_ptr: asctile.GlobalAddress, h_ptr: asctile.GlobalAddress, out_ptr: asctile.GlobalAddress,
+              hout_ptr: asctile.GlobalAddress, fail: asctile.ConstExpr[bool]):  # fmt: skip
+    """to_asc / from_asc / empty around a basic instruction, broadcast_tensors, int16 bitwise, device_print
+    and device_assert."""
+    x_gm = asctile.global_tensor(x_ptr, [4, 64])
+    x = asctile.copy_in(x_gm, [0, 0], [4, 64])
+    row = asctile.copy_in(x_gm, [1, 0], [1, 64])
+    big, wide = asctile.broadcast_tensors(x, row)
+    scratch = asctile.empty_like(big)
+    asc.adds(asctile.to_asc(scratch), asctile.to_asc(big), 1.0, scratch.size)  # a basic instruction on a tile
+    raw = asc.LocalTensorAuto(asctile.float32, [4, 64])
+    asc.muls(raw, asctile.to_asc(wide), 3.0, 256)
+    out = asctile.global_tensor(out_ptr, [512])
+    asctile.copy_out(scratch.ravel(), out, [0])
+    asctile.copy_out(asctile.from_asc(raw).ravel(), out, [256])
+    h = asctile.copy_in(asctile.global_tensor(h_ptr, [128]), [0], [128])
+    hout = asctile.global_tensor(hout_ptr, [3, 128])
+    asctile.copy_out((h & 0x7F0F).reshape(1, 128), hout, [0, 0])
+    asctile.copy_out((h ^ h.to(asctile.float16).to(asctile.int16)).reshape(1, 128), hout, [1, 0])
+    asctile.copy_out((~h | 3).reshape(1, 128), hout, [2, 0])
+    first = asctile.copy_in(x_gm, [0, 0])
+    asctile.device_print("block", asctile.block_idx(), "first", first, "100%")
+    asctile.device_assert(first < 100.0 if not fail else first > 100.0, "x[0, 0] is small")
+
+
+def test_low_level_bitwise_and_debug(rng, capfd):
+    x = rng.random((4, 64), dtype=np.float32)
+    x[0, 0] = 0.25
+    h = rng.integers(-(2**15), 2**15, 128).astype(np.int16)
+    out = np.zeros((2, 4, 64), np.float32)
+    hout = np.zeros((3, 128), np.int16)
+    low_level[1, rt.current_stream()](x, h, out, hout, False)
+    np.testing.assert_array_equal(out[0], x + 1)
+    np.testing.assert_array_equal(out[1], np.broadcast_to(x[1] * 3, (4, 64)))
+    np.testing.assert_array_equal(hout[0], h & 0x7F0F)
+    np.testing.assert_array_equal(hout[1], h ^ h.astype(np.float16).astype(np.int16))
+    np.testing.assert_array_equal(hout[2], ~h | 3)
+    assert "block 0 first 0.250000 100%" in capfd.readouterr().out
+    with pytest.raises(Exception, match="trap|Trap") as info:
+        low_level[1, rt.current_stream()](x, h, out, hout, True)
+    assert "test_asctile.py" in str(info.value)
+    assert "device_assert failed: x[0, 0] is small" in capfd.readouterr().out
