@@ -265,7 +265,7 @@ def pow(input: Any, other: Any) -> Tile:  # noqa: A001 - asctile's name
     t = a if isinstance(a, Tile) else b
     a, b = (v if isinstance(v, Tile) else _scalar_of(v, t.dtype, what) for v in (a, b))
     out = Tile(t.shape, t.dtype)
-    least, _ = tmp_sizes.min_max_bytes("Power", out.length, t.dtype.sizeof())
+    least, _ = tmp_sizes.min_max_bytes("Power", out.length, t.dtype.sizeof(), t.dtype == asc.int32)
     tmp = asc.LocalTensorAuto(asc.uint8, least)
     asc.adv.power(out.buf, a.buf if isinstance(a, Tile) else a, b.buf if isinstance(b, Tile) else b, out.length, tmp)
     return out

@@ -120,6 +120,12 @@ def _transpose(self: Tile, *axis: int) -> Any:
     return transpose(self, *axis)
 
 
+def _rmatmul(self: Tile, other: Any) -> Any:
+    from ._ops import matmul
+
+    return matmul(other, self)
+
+
 def _install() -> None:
     extra: dict[str, Any] = {
         "rank": property(lambda self: len(self.shape)),
@@ -135,6 +141,7 @@ def _install() -> None:
         "__rfloordiv__": _binary("div", True),
         "__invert__": _unary("bitwise_not"),
         "__abs__": _unary("abs"),
+        "__rmatmul__": _rmatmul,
         "T": property(lambda self: _transpose(self)),
         "transpose": builtin(_transpose),
     }
