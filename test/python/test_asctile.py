@@ -52,10 +52,13 @@ def window(x_ptr: asctile.GlobalAddress, out_ptr: asctile.GlobalAddress, h: int,
     asctile.copy_out(t, out_gm, [th, tw], real_shape=[oh, ow])
 
 
-@pytest.mark.parametrize("r0,c0,rh,rw,oh,ow", [(0, 0, 5, 11, 16, 32), (3, 20, 16, 32, 7, 9), (30, 40, 2, 3, 0, 5)])
-def test_real_shape_and_pad_value(r0, c0, rh, rw, oh, ow, rng):
+@pytest.mark.parametrize("r0,c0,rh,rw,oh,ow,th,tw", [
+    (0, 0, 5, 11, 16, 32, 16, 32), (3, 20, 16, 32, 7, 9, 16, 32), (30, 40, 2, 3, 0, 5, 16, 32),
+    (50, 30, 400, 100, 300, 64, 512, 128),  # larger than the Unified Buffer: loaded and stored in chunks
+])  # fmt: skip
+def test_real_shape_and_pad_value(r0, c0, rh, rw, oh, ow, th, tw, rng):
     """real_shape limits what a copy_in reads (still clipped at the tensor's end) and a copy_out writes."""
-    h, w, th, tw, pad = 37, 50, 16, 32, -2.5
+    h, w, pad = (37, 50, -2.5) if th == 16 else (600, 200, 3.0)
     x = rng.random((h, w), dtype=np.float32)
     out = np.full((2 * th, 2 * tw), 9, np.float32)
     window[1, rt.current_stream()](x, out, h, w, r0, c0, rh, rw, th, tw, pad, oh, ow)
@@ -308,6 +311,8 @@ def low_level(x_ptr: asctile.GlobalAddress, h_ptr: asctile.GlobalAddress, out_pt
     asctile.copy_out((h & 0x7F0F).reshape(1, 128), hout, [0, 0])
     asctile.copy_out((h ^ h.to(asctile.float16).to(asctile.int16)).reshape(1, 128), hout, [1, 0])
     asctile.copy_out((~h | 3).reshape(1, 128), hout, [2, 0])
+    part = asctile.copy_in(asctile.global_tensor(h_ptr, [128]), [0], [128], real_shape=[100], pad_value=7)
+    asctile.copy_out(part, asctile.global_tensor(hout_ptr, [384]), [256], real_shape=[120])
     first = asctile.copy_in(x_gm, [0, 0])
     asctile.device_print("block", asctile.block_idx(), "first", first, "100%")
     asctile.device_assert(first < 100.0 if not fail else first > 100.0, "x[0, 0] is small")
@@ -324,7 +329,9 @@ def test_low_level_bitwise_and_debug(rng, capfd):
     np.testing.assert_array_equal(out[1], np.broadcast_to(x[1] * 3, (4, 64)))
     np.testing.assert_array_equal(hout[0], h & 0x7F0F)
     np.testing.assert_array_equal(hout[1], h ^ h.astype(np.float16).astype(np.int16))
-    np.testing.assert_array_equal(hout[2], ~h | 3)
+    np.testing.assert_array_equal(hout[2, :100], h[:100])  # a static real_shape: the first 100 of the 128 read,
+    np.testing.assert_array_equal(hout[2, 100:120], 7)  # the rest is the padding; 120 of them written
+    np.testing.assert_array_equal(hout[2, 120:], ~h[120:] | 3)
     assert "block 0 first 0.250000 100%" in capfd.readouterr().out
     with pytest.raises(Exception, match="trap|Trap") as info:
         low_level[1, rt.current_stream()](x, h, out, hout, True)
