@@ -287,6 +287,9 @@ def test_the_kernel_cache_covers_asctile():
     here = os.path.dirname(asctile.__file__)
     assert any(here.startswith(os.path.join(r, "")) for r in roots)  # inside asc's own tree
     assert any(os.path.basename(r) == "asc2" for r in roots)  # what it builds on registers itself
+    identity = disk_cache.library_identity().decode()
+    for module in ("_ops.py", "_memory.py", "_tensors.py"):  # editing one changes every kernel's key
+        assert os.path.join(here, module) + ":" in identity
     _ = asc
 
 
