@@ -157,25 +157,30 @@ def test_where_comparisons_bitwise_pow_reductions(rng):
 
 @asctile.jit
 def mm(a_ptr: asctile.GlobalAddress, b_ptr: asctile.GlobalAddress, c_ptr: asctile.GlobalAddress,
-       m: asctile.ConstExpr[int], k: asctile.ConstExpr[int], n: asctile.ConstExpr[int]):  # fmt: skip
+       d_ptr: asctile.GlobalAddress, m: asctile.ConstExpr[int], k: asctile.ConstExpr[int],
+       n: asctile.ConstExpr[int]):  # fmt: skip
     a_gm = asctile.global_tensor(a_ptr, [m, k])
     b_gm = asctile.global_tensor(b_ptr, [k, n])
     c_gm = asctile.global_tensor(c_ptr, [m, n])
     acc = asctile.zeros_acc([m, n], dtype=asctile.float32)
+    a_l1 = asctile.copy_in(a_gm, [0, 0], [m, k], asctile.TensorLocation.L1)
     for kk in asctile.static_range(0, k, 32):
-        a = asctile.copy_in(a_gm, [0, kk], [m, 32], asctile.TensorLocation.L1)
         b = asctile.copy_in(b_gm, [kk, 0], [32, n], "L1")
-        asctile.matmul_acc(acc, a.to(asctile.TensorLocation.L0A), asctile.copy(b, location="L0B"))
+        a = asctile.copy(a_l1, [0, kk], [m, 32], asctile.TensorLocation.L0A)  # asctile's positional order
+        asctile.matmul_acc(acc, a, b.to(asctile.TensorLocation.L0B))
     asctile.copy_out(acc, c_gm, [0, 0])
+    first = a_l1.to("L0A") @ asctile.copy(asctile.copy_in(b_gm, [0, 0], [k, n], "L1"), location="L0B")
+    asctile.copy_out(first, asctile.global_tensor(d_ptr, [m, n]), [0, 0])
 
 
 def test_matmul(rng):
     m, k, n = 32, 64, 48
     a = rng.random((m, k), dtype=np.float32).astype(np.float16)
     b = rng.random((k, n), dtype=np.float32).astype(np.float16)
-    c = np.zeros((m, n), np.float32)
-    mm[1, rt.current_stream()](a, b, c, m, k, n)
+    c, d = np.zeros((2, m, n), np.float32)
+    mm[1, rt.current_stream()](a, b, c, d, m, k, n)
     np.testing.assert_allclose(c, a.astype(np.float32) @ b.astype(np.float32), rtol=1e-3, atol=1e-3)
+    np.testing.assert_allclose(d, c, rtol=1e-6)  # the same product by `@`, in one matmul
 
 
 def test_host_helpers():

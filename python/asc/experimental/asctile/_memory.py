@@ -116,7 +116,7 @@ def copy_out(src: Any, dst: Any, offsets: Any, *, real_shape: Any = None) -> Non
 @builtin
 def copy(src: Any, offsets: Any = None, shape: Any = None, location: Any = None, distrib: Any = None) -> Any:
     """The part of `src` of `shape` at `offsets` as a new tile (asc2.copy), in `location` (default: src's):
-    L1 -> L0A / L0B, L0C -> L1 / UB between the cube's memories."""
+    L1 -> L0A / L0B and L0C -> L1 between the cube's memories (L0C -> UB is not on the Model)."""
     what = "asctile.copy"
     if distrib is not None:
         refuse("copy", "distrib= spreads tiles over a cube core's vector sub-blocks; the Model runs one vector "
