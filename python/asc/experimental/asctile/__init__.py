@@ -68,6 +68,7 @@ from ._ops import (
     full_like,
     greater,
     greater_equal,
+    layer_norm,
     left_shift,
     less,
     less_equal,
@@ -107,7 +108,7 @@ from ._ops import (
     zeros_acc,
     zeros_like,
 )
-from ._refused import cv_strategy, gather, inline, inline_vf, layer_norm, scatter
+from ._refused import cv_strategy, gather, inline, inline_vf, scatter
 from ._runtime import CompileOptions, interpreter_requested, jit, range, set_platform, static_range
 from ._tensors import GlobalTensor, LocalTensor, RoundMode, TensorLocation, global_tensor
 

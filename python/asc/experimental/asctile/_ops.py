@@ -1,6 +1,6 @@
 """asctile's operations over asc2's: most are asc2's own functions under asctile's names and argument
 orders; what asc2 lacks and the instructions have is built here from them (bitwise and / or / xor / not,
-pow, broadcast_shapes / broadcast_tensors, cast with a rounding mode, empty, to_asc / from_asc). The names
+pow, layer_norm, broadcast_shapes / broadcast_tensors, cast with a rounding mode, empty, to_asc / from_asc). The names
 the Model has no semantics for yet are in _refused."""
 
 from __future__ import annotations
@@ -378,3 +378,39 @@ def from_asc(asc_object: Any, *, location: Any = TensorLocation.Auto) -> Any:
         raise CodegenError(f"{what}: a tile of {list(dims)} computes on {Tile.length_of(dims)} elements (a multiple "
                            f"of 128); allocate the asc.LocalTensorAuto with that many")  # fmt: skip
     return Tile(dims, asc_object.dtype, asc_object)
+
+
+# -- layer_norm: asc2's reductions and broadcasting, in float32 ---------------------------------------------
+
+_NORM = (asc.float16, asc.bfloat16, asc.float32)
+
+
+@builtin
+def layer_norm(input: Any, gamma: Any, beta: Any, epsilon: Any, output_rstd: bool = True) -> tuple:  # noqa: A002
+    """(input - mean) * rstd * gamma + beta along the last axis, with the mean and the rstd (or, with
+    output_rstd=False, the variance: the mean of the squared deviations) per row as float32 tiles of
+    [rows] ([1] for a 1-D input). Computed in float32 from asc2's reductions and broadcasting."""
+    what = "asctile.layer_norm"
+    for name, v in (("input", input), ("gamma", gamma), ("beta", beta)):
+        if not isinstance(v, Tile) or isinstance(v, CubeTile):
+            raise CodegenError(f"{what}: {name} is a Unified Buffer tile, got {v!r}")
+        if v.dtype not in _NORM:
+            raise CodegenError(f"{what}: {name} is float16, bfloat16 or float32, got {v.dtype.name}")
+    cols = input.shape[-1]
+    for name, v in (("gamma", gamma), ("beta", beta)):
+        if v.shape not in ((cols,), (1, cols)):
+            raise CodegenError(f"{what}: {name} is a [{cols}] tile for {input!r}, got {v!r}")
+    if not isinstance(output_rstd, bool):
+        raise CodegenError(f"{what}: output_rstd is a bool, got {output_rstd!r}")
+    x = input if len(input.shape) == 2 else asc2.reshape(input, 1, cols)
+    x = asc2.ops.cast(x, asc.float32)
+    g, b = (asc2.reshape(asc2.ops.cast(v, asc.float32), 1, cols) for v in (gamma, beta))
+    mean = asc2.reduce_sum(x, 1, keep_dims=False) * (1.0 / cols)  # [rows]
+    d = x - asc2.expand_dims(mean, 1)
+    var = asc2.reduce_sum(d * d, 1, keep_dims=False) * (1.0 / cols)
+    rstd = asc2.rsqrt(var + _scalar_of(epsilon, asc.float32, what))
+    out = d * asc2.expand_dims(rstd, 1) * g + b
+    out = asc2.ops.cast(out, input.dtype)
+    if len(input.shape) == 1:
+        out = asc2.reshape(out, cols)
+    return out, mean, rstd if output_rstd else var
