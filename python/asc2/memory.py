@@ -109,9 +109,17 @@ def _linear(t: Tensor, offsets: list) -> Any:
     return index
 
 
-def _rows_and_cols(t: Tensor, dims: tuple, offsets: list) -> tuple[Any, Any]:
+def _rows_and_cols(t: Tensor, dims: tuple, offsets: list, real: Optional[tuple] = None) -> tuple[Any, Any]:
+    """The rows and columns of a `dims` tile at `offsets` that lie inside `t` and, given `real` (asctile's
+    real_shape: ints or run-time ints), inside its first `real` rows and columns."""
+    if real is not None:  # a tile's first real[i] elements along axis i, still clipped by the tensor's end
+        dims = tuple(d if is_runtime(r) else min(r, d) for r, d in zip(real, dims))
     cols = _inside(t.shape[-1], offsets[-1], dims[-1])
     rows = _inside(t.shape[0], offsets[0], dims[0]) if len(dims) == 2 else 1
+    if real is not None and is_runtime(real[-1]):
+        cols = minmax("min", [to_scalar(cols, _I64), cast(real[-1], _I64)])
+    if real is not None and len(dims) == 2 and is_runtime(real[0]):
+        rows = minmax("max", [minmax("min", [to_scalar(rows, _I64), cast(real[0], _I64)]), 0])
     return rows, cols
 
 
@@ -131,10 +139,11 @@ def _blocks(n_bytes: Any) -> Any:
 
 @builtin
 def load(t: Any, shape: Any = None, *, offsets: Any = None, tile_id: Any = None, pad_value: Any = 0,
-         location: Any = TileLocation.UB) -> Any:  # fmt: skip
+         location: Any = TileLocation.UB, real_shape: Optional[tuple] = None) -> Any:  # fmt: skip
     """A tile of `shape` from tensor `t` at `offsets` (or tile `tile_id`), elements outside `t` set to
     `pad_value`; without a shape, the one element at `offsets` as a scalar. `location` L1, L0A or L0B: a cube
-    tile (asc2.cube)."""
+    tile (asc2.cube). `real_shape` (asc.experimental.asctile's copy_in): only the tile's first real_shape[i]
+    elements along each axis are read, the rest are padding too."""
     if not isinstance(t, Tensor):
         raise CodegenError(f"asc2.load: expected an asc2.tensor, got {type(t).__name__}")
     if shape is None:
@@ -145,12 +154,15 @@ def load(t: Any, shape: Any = None, *, offsets: Any = None, tile_id: Any = None,
         raise CodegenError(f"asc2.load: a {len(dims)}-D tile from a {len(t.shape)}-D tensor")
     at = _offsets("asc2.load", t, dims, offsets, tile_id)
     if location != TileLocation.UB:
+        if real_shape is not None:
+            raise CodegenError("asc2.load: real_shape is for tiles in the Unified Buffer, not cube tiles")
         return cube.load(t, dims, at, cube._location(location, "asc2.load"), pad_value)
     if needs_split(dims, t.dtype):  # loaded chunk by chunk where it is used
         return SplitTile(dims, t.dtype, lambda chunk: load(t, chunk[1], offsets=_shifted(at, chunk[0]),
-                                                           pad_value=pad_value))  # fmt: skip
+                                                           pad_value=pad_value,
+                                                           real_shape=_shifted_real(real_shape, chunk[0])))  # fmt: skip
     tile = _loaded_tile(dims, t.dtype)
-    rows, cols = _rows_and_cols(t, dims, at)
+    rows, cols = _rows_and_cols(t, dims, at, real_shape)
     size = t.dtype.sizeof()
     full = not is_runtime(rows) and not is_runtime(cols) and rows == (dims[0] if len(dims) == 2 else 1)
     full = full and cols == dims[-1]
@@ -186,6 +198,11 @@ def _shifted(offsets: list, start: Any) -> list:
     return [offsets[0] + start, *offsets[1:]]
 
 
+def _shifted_real(real: Optional[tuple], start: Any) -> Optional[tuple]:
+    """A split tile's real_shape for its chunk starting at row `start` (what is left of the real rows)."""
+    return None if real is None else (real[0] - start, *real[1:])
+
+
 def _pad_scalar(value: Any, dtype: asc.DataType) -> Any:
     return cast(value, dtype) if isinstance(value, Scalar) else to_scalar(value, dtype)
 
@@ -201,9 +218,11 @@ def _fill_unless_whole(tile: Tile, rows: Any, cols: Any, dims: tuple, pad_value:
 
 
 @builtin
-def store(value: Any, t: Any, *, offsets: Any = None, tile_id: Any = None) -> None:
+def store(value: Any, t: Any, *, offsets: Any = None, tile_id: Any = None, real_shape: Optional[tuple] = None) -> None:
     """`value` (a tile, or a scalar at `offsets`) into tensor `t`; the part of a tile outside `t` is not
-    written. A tile's dtype must be the tensor's (convert with ``.to(dtype)``)."""
+    written. A tile's dtype must be the tensor's (convert with ``.to(dtype)``). `real_shape`
+    (asc.experimental.asctile's copy_out): only the tile's first real_shape[i] elements along each axis are
+    written."""
     if not isinstance(t, Tensor):
         raise CodegenError(f"asc2.store: expected an asc2.tensor, got {type(t).__name__}")
     if isinstance(value, cube.CubeTile):  # a matmul's result, through the fixpipe
@@ -211,7 +230,12 @@ def store(value: Any, t: Any, *, offsets: Any = None, tile_id: Any = None) -> No
         return
     if isinstance(value, SplitTile):  # computed and stored chunk by chunk
         at = _offsets("asc2.store", t, value.shape, offsets, tile_id)
-        for_each_chunk(value.shape, lambda chunk: store(value.build(chunk), t, offsets=_shifted(at, chunk[0])))
+        for_each_chunk(
+            value.shape,
+            lambda chunk: store(
+                value.build(chunk), t, offsets=_shifted(at, chunk[0]), real_shape=_shifted_real(real_shape, chunk[0])
+            ),
+        )
         return
     if isinstance(value, Tile) and value.size == 1:  # one element, any rank: stored as the scalar it holds
         if tile_id is not None:
@@ -230,7 +254,7 @@ def store(value: Any, t: Any, *, offsets: Any = None, tile_id: Any = None) -> No
         raise CodegenError(f"asc2.store: a {len(value.shape)}-D tile into a {len(t.shape)}-D tensor")
     check_shape(value.shape, value.dtype, "asc2.store")  # a [rows, 1] column is stored raveled
     at = _offsets("asc2.store", t, value.shape, offsets, tile_id)
-    rows, cols = _rows_and_cols(t, value.shape, at)
+    rows, cols = _rows_and_cols(t, value.shape, at, real_shape)
     size = t.dtype.sizeof()
 
     def copy() -> None:

@@ -320,14 +320,14 @@ class FunctionVisitor(ast.NodeVisitor):
             raise self.error(node.iter, "kernel loops iterate over range(...)", UnsupportedSyntaxError)
         if not 1 <= len(call.args) <= 3:
             raise self.error(call, "range() takes 1 to 3 positional arguments")
-        for kw in call.keywords:  # asc2's scheduling hints: accepted, and the loop runs as written
+        for kw in call.keywords:  # asc2's and asctile's scheduling hints: accepted, and the loop runs as written
             value = self.visit(kw.value)
-            if kw.arg == "parallel" and isinstance(value, bool):
+            if kw.arg in ("parallel", "gm_barrier") and isinstance(value, bool):  # GM is ordered as written anyway
                 continue
             if kw.arg == "unroll_factor" and isinstance(value, int) and not isinstance(value, bool) and value > 0:
                 continue
-            raise self.error(kw, f"range() takes parallel=<bool> and unroll_factor=<positive int> only, got "
-                             f"{kw.arg}={value!r}")  # fmt: skip
+            raise self.error(kw, f"range() takes parallel=<bool> and unroll_factor=<positive int> only (and "
+                             f"asctile's gm_barrier=<bool>), got {kw.arg}={value!r}")  # fmt: skip
         args = [self.visit(a) for a in call.args]
         lb, ub, step = (0, args[0], 1) if len(args) == 1 else (args[0], args[1], args[2] if len(args) == 3 else 1)
         if not is_runtime(step) and step == 0:
