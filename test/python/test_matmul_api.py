@@ -813,6 +813,18 @@ def test_static_tiling_neither_whole_both_transposed_b_k_first():
     assert tuple(getattr(t, f) for f in FIELDS) == (1, 1, 1, 2, 2, 4, 0, 2, 2, 1, 16384, 0, 49920, 16384, 0, 1)
 
 
+def test_static_tiling_neither_whole_with_a_whole_k_is_n_first():
+    """2048 x 512 x 128 float16, base 128 x 64 x 64, in 96 KiB of L1: k = 8, kL0 = 4, mL0 = 8, nL0 = 4,
+    maxNBL1 = 8. B whole (8 x 64 rows x 2 x 64 K x 2 = 128 KiB) and A whole do not fit. Neither: blocks 2 x 128
+    x 64 x 2 + 2 x 64 x 64 x 2 + bias 1024 + quant 512 = 50688 fit, and with B's whole K (32768) still 82432:
+    no second doubling. A's K first: (98304 - 16384 - 1536) / (128 x 2 x 32) = 9, at most k = 8, 2 base K
+    blocks: kAL1 = 8, A's K whole; B: (98304 - 8 x 128 x 32 x 2 - 1536) / (64 x 2 x 64 x 4 x 2) = 0 -> 1, kBL1
+    = 4, so nBL1 = 1. stepKa = 2, stepKb = 1, depthA1 = 4, depthB1 = 2; only A's K whole: order N (1);
+    transLength 128 x 64 x 4 = 32768; shareL1Size 4 x 128 x 64 x 2 + 2 x 64 x 64 x 2 + 64 x 4 + 512 = 82688."""
+    t = _static(_cube_cfg(2048, 512, 128, 128, 64, 64), l1=98304)
+    assert tuple(getattr(t, f) for f in FIELDS) == (1, 1, 2, 1, 4, 2, 1, 2, 2, 1, 32768, 0, 82688, 32768, 0, 1)
+
+
 def test_static_tiling_neither_whole_4096_cube():
     """4096-cube float16, base 128 x 256 x 64, all 512 KiB of L1: k = 256, kL0 = 4, maxKBL1 = max((2 + 3) / 4,
     32 / (4 + 8)) = 2. No operand fits whole (A alone 32 x 128 x 64 x 64 x 2). Neither: double-buffered
