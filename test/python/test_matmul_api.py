@@ -760,18 +760,93 @@ def test_static_tiling_small_shape_keeps_a_whole():
     assert tuple(getattr(t, f) for f in FIELDS) == (1, 1, 2, 1, 2, 2, 0, 2, 2, 1, 1024, 0, 4288, 1024, 0, 1)
 
 
-def test_static_tiling_base_only_and_not_whole():
-    """No single-core shape: only the base sizes, dbL0A / dbL0B and isBias (the rest -1). 4096-cube float16
-    with base 128 x 256 x 64: no operand fits whole, the case not computed (L1 factors -1); dbL0B: 256 x 64 x 2
-    = 32 KiB is not more than half of L0B: 2."""
+def test_static_tiling_base_only():
+    """No single-core shape: only the base sizes, dbL0A / dbL0B and isBias (the rest -1)."""
     t = _static(asc.adv.get_basic_config(16, 32, 32))
     assert (t.base_m, t.base_n, t.base_k, t.db_l0a, t.db_l0b, t.is_bias) == (16, 32, 32, 2, 2, 1)
     assert (t.m, t.single_core_k, t.step_m, t.depth_a1, t.db_l0c, t.trans_length) == (-1,) * 6
-    cfg = asc.adv.get_mm_config(asc.MatmulConfigMode.CONFIG_MDL,
-                                asc.adv.MatmulShapeParams(4096, 4096, 4096, 128, 256, 64))  # fmt: skip
-    t = _static(cfg)
+
+
+def _typed(cfg, a_trans, b_trans, l1):
+    a = asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.float16, a_trans)
+    b = asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.float16, b_trans)
+    c = asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.float32)
+    return asc.adv.get_matmul_api_tiling(cfg, l1, a, b, c)
+
+
+def _cube_cfg(m, n, k, bm, bn, bk):
+    return asc.adv.get_mm_config(asc.MatmulConfigMode.CONFIG_MDL, asc.adv.MatmulShapeParams(m, n, k, bm, bn, bk))
+
+
+def test_static_tiling_neither_whole_a_k_first():
+    """256 x 256 x 1024 float16, base 64 x 64 x 64, in 64 KiB of L1 (bias and quant vector on): k = 1024 / 16
+    = 64 blocks, kL0 = 4, mL0 = nL0 = 4, maxMAL1 = maxNBL1 = 16 / 4 = 4, maxKBL1 = max((32 / 4 + 3) / 4,
+    32 / (4 + 4)) = 4. Both whole: A alone is 4 x 64 x 16 x 64 x 2 = 512 KiB: no; A whole, B whole: no.
+    Neither (GetL1StatusNeitherFullLoad): kAL1 = kL0, both double-buffered: 2 x 64 x 64 x 2 = 16 KiB each, +
+    bias 64 x 2 x 2 x 4 = 1024, + quant 64 x 8 = 512: 34304 fits; B's whole K would not (and M, K span several
+    base blocks), so both stay double-buffered. Neither transposed: A's K first, B with one base K block (16
+    KiB) left out: (65536 - 16384 - 1024 - 512) / (1 x 64 x 2 x 32) = 11 -> 11 / 4 = 2 (a factor of 16): kAL1
+    = 8; then B: (65536 - 8 x 64 x 32 x 2 - 1536) / (64 x 2 x 64 x 4 x 2) = 0 -> at least 1: kBL1 = 4. 8 is a
+    multiple of 4; neither K whole: stepM = stepN = 1. stepKa = 8 / 4 = 2, stepKb = 1, depthA1 = 2 x 1 x 2 =
+    4, depthB1 = 1 x 1 x 2 = 2; neither K whole: order M (0); transLength max(64 x 64 x 4, 1024) = 16384;
+    shareL1Size 4 x 64 x 64 x 2 + 2 x 64 x 64 x 2 + 64 x 4 + 512 = 49920."""
+    t = _typed(_cube_cfg(256, 256, 1024, 64, 64, 64), False, False, 65536)
+    assert tuple(getattr(t, f) for f in FIELDS) == (1, 1, 2, 1, 4, 2, 0, 2, 2, 1, 16384, 0, 49920, 16384, 0, 1)
+
+
+def test_static_tiling_neither_whole_transposed_a_is_the_nz_rule():
+    """The same with A transposed, B not (GetKL1NeitherFullLoadForNZ): the buffering as above; with B's whole
+    K (2 x 64 x 16 x 64 x 2 = 256 KiB) L1 overflows, so one K step for both: (65536 - 1024 - 512) / (64 x 32 x
+    2 + 64 x 32 x 2) = 7, down to a multiple of kL0: 4, 4 / 4 = 1 step (float16: no -1 correction): kAL1 = kBL1
+    = 4. stepKa = stepKb = 1, stepM = stepN = 1, depthA1 = depthB1 = 2; order M; shareL1Size 2 x 8192 + 2 x
+    8192 + 256 + 512 = 33536."""
+    t = _typed(_cube_cfg(256, 256, 1024, 64, 64, 64), True, False, 65536)
+    assert tuple(getattr(t, f) for f in FIELDS) == (1, 1, 1, 1, 2, 2, 0, 2, 2, 1, 16384, 0, 33536, 16384, 0, 1)
+
+
+def test_static_tiling_neither_whole_both_transposed_b_k_first():
+    """The same with both transposed: B's K first, A with one base K block (16 KiB) left out: (65536 - 16384 -
+    1536) / (64 x 2 x 32) = 11 -> 2 base K blocks, kBL1 = 8; then A: (65536 - 8 x 64 x 32 x 2 - 1536) / (64 x 2
+    x 64 x 4 x 2) = 0 -> 1: kAL1 = 4. stepKa = 1, stepKb = 2, depthA1 = 2, depthB1 = 4; order M; shareL1Size 2
+    x 8192 + 4 x 8192 + 256 + 512 = 49920."""
+    t = _typed(_cube_cfg(256, 256, 1024, 64, 64, 64), True, True, 65536)
+    assert tuple(getattr(t, f) for f in FIELDS) == (1, 1, 1, 2, 2, 4, 0, 2, 2, 1, 16384, 0, 49920, 16384, 0, 1)
+
+
+def test_static_tiling_neither_whole_with_a_whole_k_is_n_first():
+    """2048 x 512 x 128 float16, base 128 x 64 x 64, in 96 KiB of L1: k = 8, kL0 = 4, mL0 = 8, nL0 = 4,
+    maxNBL1 = 8. B whole (8 x 64 rows x 2 x 64 K x 2 = 128 KiB) and A whole do not fit. Neither: blocks 2 x 128
+    x 64 x 2 + 2 x 64 x 64 x 2 + bias 1024 + quant 512 = 50688 fit, and with B's whole K (32768) still 82432:
+    no second doubling. A's K first: (98304 - 16384 - 1536) / (128 x 2 x 32) = 9, at most k = 8, 2 base K
+    blocks: kAL1 = 8, A's K whole; B: (98304 - 8 x 128 x 32 x 2 - 1536) / (64 x 2 x 64 x 4 x 2) = 0 -> 1, kBL1
+    = 4, so nBL1 = 1. stepKa = 2, stepKb = 1, depthA1 = 4, depthB1 = 2; only A's K whole: order N (1);
+    transLength 128 x 64 x 4 = 32768; shareL1Size 4 x 128 x 64 x 2 + 2 x 64 x 64 x 2 + 64 x 4 + 512 = 82688."""
+    t = _static(_cube_cfg(2048, 512, 128, 128, 64, 64), l1=98304)
+    assert tuple(getattr(t, f) for f in FIELDS) == (1, 1, 2, 1, 4, 2, 1, 2, 2, 1, 32768, 0, 82688, 32768, 0, 1)
+
+
+def test_static_tiling_neither_whole_4096_cube():
+    """4096-cube float16, base 128 x 256 x 64, all 512 KiB of L1: k = 256, kL0 = 4, maxKBL1 = max((2 + 3) / 4,
+    32 / (4 + 8)) = 2. No operand fits whole (A alone 32 x 128 x 64 x 64 x 2). Neither: double-buffered
+    blocks 32768 + 65536 + bias 256 x 2 x 2 x 4 + quant 256 x 8 fit; A's K first: (524288 - 65536 - 4096 -
+    2048) / (128 x 2 x 32) = 55 -> 13, the nearest factor of 64: 8, kAL1 = 32; B: (524288 - 32 x 128 x 32 x 2
+    - 6144) / (256 x 2 x 64 x 4 x 2) = 0 -> 1, kBL1 = 4. stepKa = 8, stepKb = 1, depthA1 = 16, depthB1 = 2,
+    order M; dbL0B: 256 x 64 x 2 = 32 KiB is not more than half of L0B: 2; transLength 128 x 256 x 4;
+    shareL1Size 16 x 128 x 64 x 2 + 2 x 256 x 64 x 2 + 256 x 4 + 2048 = 330752."""
+    t = _static(_cube_cfg(4096, 4096, 4096, 128, 256, 64))
     assert (t.m, t.db_l0a, t.db_l0b, t.db_l0c, t.share_l0c_size) == (4096, 2, 2, 1, 128 * 256 * 4)
-    assert (t.step_m, t.step_k_a, t.depth_b1, t.iterate_order, t.share_l1_size) == (-1,) * 5
+    assert tuple(getattr(t, f) for f in FIELDS) == (1, 1, 8, 1, 16, 2, 0, 2, 2, 1, 131072, 0, 330752, 131072, 0, 1)
+
+
+def test_static_tiling_neither_whole_with_a_in_l1_is_left_open():
+    """A already in L1 (A1) and 8 KiB of L1: "A whole" needs one B block 64 x 64 x 2 + bias 64 x 2 x 4 + quant
+    64 x 8 = 9216 bytes: no; "B whole" and "neither" are not tried with A in L1 (Ascend C's status is all zeros
+    there, no usable tiling), so the L1 factors stay -1."""
+    a = asc.adv.MatmulType(asc.TPosition.A1, asc.CubeFormat.ND, asc.float16)
+    b = asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.float16)
+    c = asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.float32)
+    t = asc.adv.get_matmul_api_tiling(_cube_cfg(256, 256, 1024, 64, 64, 64), 8192, a, b, c)
+    assert (t.step_m, t.step_k_b, t.depth_b1, t.iterate_order, t.share_l1_size) == (-1,) * 5
 
 
 def _order_cfg(m=32):
@@ -858,3 +933,53 @@ def test_the_constant_tilings_base_sizes_are_the_blocks(rng):
         got = seq[count * 512 : count * 512 + rows * 32].reshape(rows, 32)
         np.testing.assert_allclose(got, full[16 * mi : 16 * mi + rows, 32 * ni : 32 * ni + 32], rtol=1e-6, atol=1e-3)
     assert np.all(seq[6 * 512 :] == -1)  # six blocks, no seventh
+
+
+def _neither_cfg():
+    """MDL, 128 x 128 x 512 with base 32 x 32 x 64, the order left to the tiling."""
+    return asc.adv.get_mm_config(asc.MatmulConfigMode.CONFIG_MDL,
+                                 asc.adv.MatmulShapeParams(128, 128, 512, 32, 32, 64),
+                                 asc.adv.MatmulFuncParams(iterate_order=asc.IterateOrder.UNDEF))  # fmt: skip
+
+
+@asc.jit
+def static_neither(a: asc.GlobalAddress, b: asc.GlobalAddress, seq: asc.GlobalAddress, t: asc.adv.TCubeTiling,
+                   ws: asc.GlobalAddress):  # fmt: skip
+    a_gm, b_gm, seq_gm = asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor()
+    a_gm.set_global_buffer(a)
+    b_gm.set_global_buffer(b)
+    seq_gm.set_global_buffer(seq)
+    a_type, b_type, c_type = _types(a.dtype, seq.dtype)
+    cfg = asc.adv.get_matmul_api_tiling(_neither_cfg(), 32768, a_type, b_type, c_type)
+    mm = asc.adv.Matmul(a_type, b_type, c_type, matmul_config=cfg)
+    asc.adv.register_matmul(asc.TPipe(), ws, mm, t)
+    if asc.get_block_idx() == 0:
+        mm.set_tensor_a(a_gm)
+        mm.set_tensor_b(b_gm)
+        with mm.iterate() as count:
+            mm.get_tensor_c(seq_gm[count * 1024 :], en_sequential_write=True)
+        mm.end()
+
+
+def test_a_neither_whole_constant_tiling_computes_the_product(rng):
+    """128 x 128 x 512 float16, base 32 x 32 x 64, in 32 KiB of L1: k = 32, kL0 = 4, mL0 = nL0 = 2; A alone
+    whole is 4 x 32 x 8 x 64 x 2 = 128 KiB: neither whole. Double-buffered single blocks 8192 + 8192 + bias
+    32 x 2 x 2 x 4 + quant 32 x 8 fit; A's K first: (32768 - 8192 - 768) / (32 x 2 x 32) = 11 -> 2 base K
+    blocks (a factor of 8), kAL1 = 8; B: (32768 - 8 x 32 x 32 x 2 - 768) / (32 x 2 x 64 x 4 x 2) = 0 -> 1, kBL1
+    = 4. stepKa = 2, stepKb = 1, depthA1 = 4, depthB1 = 2, order M (neither K whole); shareL1Size 4 x 32 x 64 x
+    2 + 2 x 32 x 64 x 2 + 32 x 4 + 256 = 24960. A Matmul given that constant tiling walks its 32 x 32 base
+    blocks M first over the run-time tiling's 64 x 64 and computes A x B."""
+    m, n, k = 128, 128, 512
+    a_type, b_type, c_type = _types(asc.float16, asc.float32)
+    st = asc.adv.get_matmul_api_tiling(_neither_cfg(), 32768, a_type, b_type, c_type)
+    assert tuple(getattr(st, f) for f in FIELDS) == (1, 1, 2, 1, 4, 2, 0, 2, 2, 1, 4096, 0, 24960, 4096, 0, 1)
+    a, b = operands(rng, np.float16, m, n, k)
+    t = tiling_for(m, n, k, 1, np.float16, fix=(64, 64, -1))
+    assert (t.base_m, t.base_n) == (64, 64)
+    seq = np.full(17 * 1024, -1, np.float32)
+    static_neither[1, rt.current_stream()](a, b, seq, t, np.zeros(WORKSPACE, np.uint8))
+    full = reference(a, b)
+    for count, (mi, ni) in enumerate([(mi, ni) for ni in range(4) for mi in range(4)]):  # M first
+        got = seq[count * 1024 : (count + 1) * 1024].reshape(32, 32)
+        np.testing.assert_allclose(got, full[32 * mi : 32 * mi + 32, 32 * ni : 32 * ni + 32], rtol=1e-5, atol=1e-2)
+    assert np.all(seq[16 * 1024 :] == -1)

@@ -59,8 +59,8 @@ constexpr MatmulConfig CFG_NORM = CFG_NORM_SHIM();
 
 // GetMatmulApiTiling's constant tiling: the configuration's shapes and what Ascend C derives from them; here
 // only iterateOrder of the derived fields (the one the Matmul reads), from the L1 factors of the first of "A and
-// B whole in L1", "A whole", "B whole" that fits (-1 when none does or the single-core shape is open). Operands in
-// GM, as the emitter writes them.
+// B whole in L1", "A whole", "B whole" that fits, else "neither whole" (-1 when the single-core shape is open).
+// Operands in GM, as the emitter writes them.
 struct MatmulApiStaticTiling {
   int32_t M = -1, N = -1, Ka = -1, Kb = -1, singleCoreM = -1, singleCoreN = -1, singleCoreK = -1, baseM = -1,
           baseN = -1, baseK = -1, shareL1Size = -1, iterateOrder = -1;
@@ -127,7 +127,66 @@ constexpr Split L1Split(const MatmulConfig& c, int32_t l1) {
       if (m != 0 && ka != 0 && Up(k, kal) == 1) return {ka, kal, m, nmax};
     }
   }
-  return {0, 0, 0, 0};
+  // Neither whole (GetL1StatusNeitherFullLoad): the buffering, then the K steps along the layouts' axis, made
+  // multiples of each other, then the base blocks of M and N.
+  int32_t m = outer && c.iterateOrder == 1 ? 2 : 1, n = outer && c.iterateOrder == 0 ? 2 : 1;
+  int32_t ka = kl0, kb = 2, dba = 2, dbb = 2;
+  auto shrink = [&]() {
+    if (used(ka, kb, m, n, dba, dbb) > l1) {
+      dbb = 1;
+      if (used(ka, kb, m, n, dba, dbb) > l1) dba = 1;
+    }
+  };
+  shrink();
+  kb = k;
+  const bool again = Up(sm, 16) != ml0 && static_cast<int32_t>(c.singleCoreK) > bk && used(ka, kb, m, n, dba, dbb) > l1;
+  kb = kl0;
+  if (again) {
+    dba = dbb = 2;
+    shrink();
+  }
+  const int32_t ex = extra(n, dbb), times = Up(k, kl0);
+  auto apart = [&](int32_t ka_, int32_t m_) { return dba * m_ * bm * Up(ka_, kl0) * abk * as; };
+  auto bpart = [&](int32_t kb_, int32_t n_) { return dbb * n_ * bn * Up(kb_, kl0) * bbk * bs; };
+  const int32_t axis = A_TYPE::isTrans ? (B_TYPE::isTrans ? 2 : 0) : (!B_TYPE::isTrans || bm > bn ? 1 : 2);
+  if (axis == 0) {
+    kb = k;
+    if (used(ka, kb, m, n, dba, dbb) <= l1) {
+      ka = std::min((l1 - bpart(kb, n) - ex) / (dba * m * bm * abk * as) * kl0, k);
+      ka = Factor(times, std::max(std::min(ka / kl0, mmax), 1)) * kl0;
+    } else {
+      int32_t per = std::min((l1 - ex) / ((bm * dba + bn * dbb) * 32) / kl0 * kl0, k);
+      int32_t bytes = m * bm * Up(per, kaal) * kaal * dba * as + n * bn * Up(per, kbal) * kbal * dbb * bs;
+      if (std::is_same<typename A_TYPE::T, float>::value && bytes + ex > l1) --per;
+      ka = kb = std::min(Factor(times, std::min(per / kl0, std::max(kamax, kbmax))), times) * kl0;
+    }
+  } else if (axis == 1) {
+    ka = std::min((l1 - bpart(kb, n) - ex) / (m * bm * dba * 32), k);
+    ka = Factor(times, std::max(ka / kl0, 1)) * kl0;
+    kb = std::min((l1 - ka * m * bm * 32 * dba - ex) / (n * bn * dbb * bk * kl0 * bs), k);
+    kb = Factor(times, std::max(std::min(kb / kl0, kbmax), 1)) * kl0;
+  } else {
+    ka = kl0;
+    kb = std::min((l1 - apart(ka, m) - ex) / (n * bn * dbb * 32), k);
+    kb = Factor(times, std::max(kb / kl0, 1)) * kl0;
+    ka = std::min((l1 - kb * n * bn * 32 * dbb - ex) / (m * bm * dba * bk * kl0 * as), k);
+    ka = Factor(times, std::max(std::min(ka / kl0, kamax), 1)) * kl0;
+  }
+  if (ka > kb && ka % kb != 0)
+    while (ka % kb != 0 || (ka != kb && k % ka != 0)) --ka;
+  if (ka < kb && kb % ka != 0)
+    while (kb % ka != 0 || (ka != kb && k % kb != 0)) --kb;
+  if (ka < k || kb < k) return {ka, kb, ka >= k ? m : 1, kb >= k ? n : 1};
+  const int32_t m16 = Up(sm, 16), n16 = Up(sn, 16), mrep = Up(sm, bm), nrep = Up(sn, bn);
+  auto len_m = [&](int32_t left) { return left / (Up(ka, kaal) * kaal * bm * dba * 32); };
+  auto len_n = [&](int32_t left) { return left / (Up(kb, kbal) * kbal * bn * dbb * 32 + wise * bn * 32); };
+  int32_t mf_m = Factor(mrep, std::max(std::min({len_m(l1 - bpart(kb, n) - ex), mmax, mrep}), 1));  // M first
+  int32_t mf_n = Factor(mrep, std::max(std::min({len_n(l1 - apart(ka, mf_m) - ex), nmax, nrep}), 1));
+  int32_t nf_n = Factor(nrep, std::max(std::min({len_n(l1 - apart(ka, m) - ex), nmax, nrep}), 1));  // N first
+  int32_t nf_m = Factor(mrep, std::max(std::min({len_m(l1 - bpart(kb, nf_n) - ex), mmax, mrep}), 1));
+  nf_n = Factor(mrep, nf_n);
+  if (n16 + m16 * Up(n16, nf_n * nl0) > m16 + n16 * Up(m16, mf_m * ml0)) return {ka, kb, mf_m, mf_n};
+  return {ka, kb, nf_m, nf_n};
 }
 }  // namespace asc_cpu_static
 template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE>
@@ -158,6 +217,25 @@ constexpr MatmulApiStaticTiling GetMatmulApiTiling(const MatmulConfig& cfg, int3
 }
 constexpr const MatmulConfig& AscCpuConfigOf(const MatmulConfig& c) { return c; }
 constexpr const MatmulConfig& AscCpuConfigOf(const MatmulApiStaticTiling& t) { return t.cfg; }
+// A constant tiling's fixed fields (>= 0) win over the run-time tiling's, as Ascend C's constant tiling makes them
+// compile-time constants (the Model's _ConstantTiling likewise).
+inline void AscCpuFix(const MatmulConfig&, AscendC::tiling::TCubeTiling&) {}
+inline void AscCpuFix(const MatmulApiStaticTiling& s, AscendC::tiling::TCubeTiling& t) {
+  auto fix = [](int32_t constant, int32_t& field) {
+    if (constant >= 0) field = constant;
+  };
+  fix(s.M, t.M);
+  fix(s.N, t.N);
+  fix(s.Ka, t.Ka);
+  fix(s.Kb, t.Kb);
+  fix(s.singleCoreM, t.singleCoreM);
+  fix(s.singleCoreN, t.singleCoreN);
+  fix(s.singleCoreK, t.singleCoreK);
+  fix(s.baseM, t.baseM);
+  fix(s.baseN, t.baseN);
+  fix(s.baseK, t.baseK);
+  fix(s.iterateOrder, t.iterateOrder);
+}
 constexpr int32_t AscCpuOrderOf(const MatmulConfig& c) { return c.iterateOrder; }
 constexpr int32_t AscCpuOrderOf(const MatmulApiStaticTiling& t) {
   return t.cfg.iterateOrder == 2 && t.iterateOrder >= 0 ? t.iterateOrder : t.cfg.iterateOrder;
@@ -203,7 +281,10 @@ class Matmul {
     workspace_ = workspace;
     Init(tiling);
   }
-  void Init(const tiling::TCubeTiling* tiling) { t_ = *tiling; }
+  void Init(const tiling::TCubeTiling* tiling) {
+    t_ = *tiling;
+    AscCpuFix(MM_CFG, t_);
+  }
   void SetTensorA(const GlobalTensor<SrcT>& gm, bool transpose = false) {
     a_ = gm;
     a_trans_ = transpose;

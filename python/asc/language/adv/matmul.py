@@ -707,6 +707,12 @@ def _align(a: int, b: int) -> int:
     return _cdiv(a, b) * b
 
 
+def _tdiv(a: int, b: int) -> int:
+    """C's integer division, truncating towards zero (Python's // floors)."""
+    q = abs(a) // abs(b)
+    return q if (a < 0) == (b < 0) else -q
+
+
 def _nearest_factor(base: int, factor: int) -> int:
     res = factor
     while res > base or (res > 0 and base % res != 0):
@@ -722,9 +728,9 @@ def _static_tiling_values(c: MatmulConfig, l1_size: int, a_type: MatmulType, b_t
     """MatmulApiStaticTiling's fields as Ascend C's GetMatmulApiTiling computes them
     (asc-devkit include/adv_api/matmul/constant_tiling.h and impl/adv_api/tiling/matmul/
     matmul_constant_tiling_impl.h, _utils.h): the L1 factors from the first of "A and B both whole in L1",
-    "A whole", "B whole" that fits (CalcAL1FullLoadTiling first for single-core shapes of at most 16 x 16).
-    Not computed: the "neither whole" case (GetL1StatusNeitherFullLoad), whose fields stay -1, and the MX
-    scale types (Ascend 950)."""
+    "A whole", "B whole" that fits, else "neither whole" (GetL1Factor's order; CalcAL1FullLoadTiling first for
+    single-core shapes of at most 16 x 16). Not computed: the MX scale types (Ascend 950), and "neither whole"
+    with A or B already in L1 (Ascend C's status is then all zeros), whose L1 fields stay -1."""
     from ..core.enums import TPosition
 
     def in_l1(t: MatmulType) -> bool:
@@ -850,6 +856,91 @@ def _static_tiling_values(c: MatmulConfig, l1_size: int, a_type: MatmulType, b_t
         st[6] = 2**31 - 1 if bad else (0 if in_l1(b_type) else n16) + n_repeat * _cdiv(sm, 16)
         return st
 
+    def neither() -> list:
+        """GetL1StatusNeitherFullLoad: both operands in K steps; the buffering first (GetL1DbNeitherFullLoad),
+        then kAL1 / kBL1 along the axis the layouts favour (GetKL1NeitherFullLoad), made multiples of each
+        other, then mAL1 / nBL1."""
+        st = [kl0, 2, 1, 1, 2, 2, 0]
+        if outer and int(c.iterate_order) == 0:
+            st[3] = 2
+        elif outer and int(c.iterate_order) == 1:
+            st[2] = 2
+        if used(st) > l1_size:
+            st[5] = 1
+            if used(st) > l1_size:
+                st[4] = 1
+        st[1] = k  # both double-buffered when B's whole K would not fit and M, K take several base blocks
+        again = _cdiv(sm, 16) != ml0 and sk > bk and used(st) > l1_size
+        st[1] = kl0
+        if again:
+            st[4] = st[5] = 2
+            if used(st) > l1_size:
+                st[5] = 1
+                if used(st) > l1_size:
+                    st[4] = 1
+        bias, deq = bias_l1(st), dequant(st)
+        a_times = _cdiv(k, kl0)
+        axis = (0 if not b_type.is_trans else 2) if a_type.is_trans else (1 if not b_type.is_trans or bm > bn else 2)
+        if axis == 0:  # GetKL1NeitherFullLoadForNZ
+            st[1] = k
+            if used(st) <= l1_size:
+                st[0] = min(max_len(l1_size - b_l1(st) - bias - deq, st, ka_align, "ka"), k)
+                st[0] = _nearest_factor(a_times, max(min(_tdiv(st[0], kl0), max_mal1), 1)) * kl0
+            else:
+                per_k = min(_tdiv(_tdiv(l1_size - bias - deq, (bm * st[4] + bn * st[5]) * 32), kl0) * kl0, k)
+                a_bytes = st[2] * bm * _align(per_k, ka_align) * st[4] * a_size
+                b_bytes = st[3] * bn * _align(per_k, kb_align) * st[5] * b_size
+                if a_type.dtype.name == "float32" and a_bytes + b_bytes + deq + bias > l1_size:
+                    per_k -= 1
+                times = _nearest_factor(a_times, min(_tdiv(per_k, kl0), max(max_kal1, max_kbl1)))
+                st[0] = st[1] = min(times, a_times) * kl0
+        elif axis == 1:  # A's K first from what B's single base K block leaves, then B's
+            st[1] = kl0
+            st[0] = min(_tdiv(l1_size - b_l1(st) - bias - deq, st[2] * bm * st[4] * 32), k)
+            st[0] = _nearest_factor(a_times, max(_tdiv(st[0], kl0), 1)) * kl0
+            left = l1_size - st[0] * st[2] * bm * 32 * st[4]
+            st[1] = min(_tdiv(left - deq - bias, st[3] * bn * st[5] * bk * kl0 * b_size), k)
+            st[1] = _nearest_factor(a_times, max(min(_tdiv(st[1], kl0), max_kbl1), 1)) * kl0
+        else:  # B's K first, then A's
+            st[0] = kl0
+            st[1] = min(_tdiv(l1_size - a_l1(st) - bias - deq, st[3] * bn * st[5] * 32), k)
+            st[1] = _nearest_factor(a_times, max(_tdiv(st[1], kl0), 1)) * kl0
+            left = l1_size - st[1] * st[3] * bn * 32 * st[5]
+            st[0] = min(_tdiv(left - deq - bias, st[2] * bm * st[4] * bk * kl0 * a_size), k)
+            st[0] = _nearest_factor(a_times, max(min(_tdiv(st[0], kl0), max_kal1), 1)) * kl0
+        if st[0] > st[1] and st[0] % st[1] != 0:  # the larger K step a multiple of the smaller
+            while st[0] % st[1] != 0 or (st[0] != st[1] and k % st[0] != 0):
+                st[0] -= 1
+        if st[0] < st[1] and st[1] % st[0] != 0:
+            while st[1] % st[0] != 0 or (st[0] != st[1] and k % st[1] != 0):
+                st[1] -= 1
+        m16, n16 = _cdiv(sm, 16), _cdiv(sn, 16)
+        m_rep, n_rep = _cdiv(sm, bm), _cdiv(sn, bn)
+        if st[0] >= k and st[1] >= k:  # both Ks whole: M first or N first, whichever loads less
+            bias, deq = bias_l1(st), dequant(st)
+            mf = list(st)  # GetL1StatusMFirst
+            mf[2] = max(min(max_len(l1_size - b_l1(mf) - bias - deq, mf, ka_align, "m"), max_mal1, m_rep), 1)
+            mf[2] = _nearest_factor(m_rep, mf[2])
+            mf[3] = max(min(max_len(l1_size - a_l1(mf) - bias - deq, mf, kb_align, "n"), max_nbl1, n_rep), 1)
+            mf[3] = _nearest_factor(m_rep, mf[3])  # (sic: Ascend C takes M's repeat here)
+            mf[6] = m16 + n16 * _cdiv(m16, mf[2] * ml0)
+            nf = list(st)  # GetL1StatusNFirst
+            nf[3] = max(min(max_len(l1_size - a_l1(nf) - bias - deq, st, kb_align, "n"), max_nbl1, n_rep), 1)
+            nf[3] = _nearest_factor(n_rep, nf[3])
+            nf[2] = max(min(max_len(l1_size - b_l1(nf) - bias - deq, nf, ka_align, "m"), max_mal1, m_rep), 1)
+            nf[2] = _nearest_factor(m_rep, nf[2])
+            nf[3] = _nearest_factor(m_rep, nf[3])
+            nf[6] = n16 + m16 * _cdiv(n16, nf[3] * nl0)
+            st = mf if nf[6] > mf[6] else nf
+        elif st[0] >= k:
+            st[3] = 1
+        elif st[1] >= k:
+            st[2] = 1
+        else:
+            st[2] = st[3] = 1
+            st[6] = m16 * _cdiv(n16, nl0) + n16 * _cdiv(m16, nl0)
+        return st
+
     nd = int(a_type.format) == 0 and int(b_type.format) == 0  # CubeFormat.ND
 
     def k_whole(kl1: int) -> bool:
@@ -861,7 +952,9 @@ def _static_tiling_values(c: MatmulConfig, l1_size: int, a_type: MatmulType, b_t
         if not (st[6] != _INVALID[6] and k_whole(st[0])):
             st = b_full() if not in_l1(a_type) else list(_INVALID)
             if not (st[6] != _INVALID[6] and k_whole(st[1])):
-                st = None  # neither whole: not computed
+                # neither whole; with A or B already in L1 Ascend C's status is all zeros (no usable
+                # tiling): its fields stay -1
+                st = neither() if not in_l1(a_type) and not in_l1(b_type) else None
     out.update(m=sm, n=sn, k_a=sk, k_b=sk, single_core_m=sm, single_core_n=sn, single_core_k=sk, base_m=bm,
                base_n=bn, base_k=bk, is_bias=int(bias_on), db_l0a=l0a_db, db_l0b=l0b_db, db_l0c=1, share_mode=0,
                share_l0c_size=bm * bn * 4, share_ub_size=0)  # fmt: skip
