@@ -74,6 +74,8 @@ class RoundTrip:
         self.cpu_lock = threading.Lock()
         self.building: dict[str, threading.Lock] = {}
         self.pch: list[str] | None = None
+        # a kernel's library is cached by its source and the shim it compiles against: editing the shim rebuilds
+        self.shim = _tree_digest(INCLUDE, library.parent / "include")
 
     def record(self, kernel: str, status: str, detail: str = "") -> None:
         with self.lock, self.report.open("a") as f:
@@ -98,7 +100,7 @@ class RoundTrip:
         wrapper = (
             f'#include "kernel.cpp"\nextern "C" void asc_cpu_entry(void* const* a) {{ {name}({", ".join(params)}); }}\n'
         )
-        digest = hashlib.sha256((source + wrapper).encode()).hexdigest()[:24]
+        digest = hashlib.sha256((self.shim + source + wrapper).encode()).hexdigest()[:24]
         with self.lock:
             building = self.building.setdefault(digest, threading.Lock())
         # Threads launching the same kernel at once build it once: a second writer would truncate the
@@ -247,6 +249,16 @@ class RoundTrip:
         # a kernel whose output (in part) comes from on-chip memory it never wrote: those bytes are not defined
         self.record(name, "ok", f"{skipped} bytes depend on uninitialised on-chip memory" if skipped else "")
         return status
+
+
+def _tree_digest(*roots: Path) -> str:
+    """A digest of every file under `roots` (their paths and contents)."""
+    h = hashlib.sha256()
+    for root in roots:
+        for f in sorted(p for p in root.rglob("*") if p.is_file()):
+            h.update(str(f).encode())
+            h.update(f.read_bytes())
+    return h.hexdigest()
 
 
 def _board_reach(n: int) -> int:
