@@ -865,22 +865,34 @@ def test_static_tiling_a_whole_b_in_k_steps():
     assert tuple(getattr(t, f) for f in FIELDS) == (1, 1, 8, 2, 8, 4, 1, 2, 2, 1, 4096, 0, 49536, 4096, 0, 1)
 
 
+def _constant_tiling(case):
+    """The configuration and L1 size of the constant tilings the launches below use."""
+    if case == "order":
+        return _order_cfg(64), 131072
+    if case == "base":
+        return asc.adv.get_basic_config(16, 32, 32), 524288
+    return _neither_cfg(), 32768
+
+
 @asc.jit
-def static_order(a: asc.GlobalAddress, b: asc.GlobalAddress, seq: asc.GlobalAddress, t: asc.adv.TCubeTiling,
-                 ws: asc.GlobalAddress):  # fmt: skip
+def constant_tiled(a: asc.GlobalAddress, b: asc.GlobalAddress, seq: asc.GlobalAddress, t: asc.adv.TCubeTiling,
+                   ws: asc.GlobalAddress, CASE: asc.ConstExpr[str], STRIDE: asc.ConstExpr[int]):  # fmt: skip
+    """A Matmul given get_matmul_api_tiling's constant tiling (_constant_tiling(CASE)) and the run-time tiling
+    t; iterate()'s blocks written in order, STRIDE elements apart."""
     a_gm, b_gm, seq_gm = asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor()
     a_gm.set_global_buffer(a)
     b_gm.set_global_buffer(b)
     seq_gm.set_global_buffer(seq)
     a_type, b_type, c_type = _types(a.dtype, seq.dtype)
-    cfg = asc.adv.get_matmul_api_tiling(_order_cfg(64), 131072, a_type, b_type, c_type)
+    mm_cfg, l1 = _constant_tiling(CASE)
+    cfg = asc.adv.get_matmul_api_tiling(mm_cfg, l1, a_type, b_type, c_type)
     mm = asc.adv.Matmul(a_type, b_type, c_type, matmul_config=cfg)
     asc.adv.register_matmul(asc.TPipe(), ws, mm, t)
     if asc.get_block_idx() == 0:
         mm.set_tensor_a(a_gm)
         mm.set_tensor_b(b_gm)
         with mm.iterate() as count:
-            mm.get_tensor_c(seq_gm[count * t.base_m * t.base_n :], en_sequential_write=True)
+            mm.get_tensor_c(seq_gm[count * STRIDE :], en_sequential_write=True)
         mm.end()
 
 
@@ -892,30 +904,11 @@ def test_static_tiling_order_is_the_block_order(rng):
     t = tiling_for(m, n, k, 1, np.float16, fix=(32, 32, -1))
     assert t.iterate_order == 0 and _static(_order_cfg(64), l1=131072).iterate_order == 1
     seq = np.full(4 * 1024, -1, np.float32)
-    static_order[1, rt.current_stream()](a, b, seq, t, np.zeros(WORKSPACE, np.uint8))
+    constant_tiled[1, rt.current_stream()](a, b, seq, t, np.zeros(WORKSPACE, np.uint8), "order", 1024)
     full = reference(a, b)
     for count, (mi, ni) in enumerate([(0, 0), (0, 1), (1, 0), (1, 1)]):  # N first
         got = seq[count * 1024 : (count + 1) * 1024].reshape(32, 32)
         np.testing.assert_allclose(got, full[32 * mi : 32 * mi + 32, 32 * ni : 32 * ni + 32], rtol=1e-6, atol=1e-3)
-
-
-@asc.jit
-def static_base(a: asc.GlobalAddress, b: asc.GlobalAddress, seq: asc.GlobalAddress, t: asc.adv.TCubeTiling,
-                ws: asc.GlobalAddress):  # fmt: skip
-    a_gm, b_gm, seq_gm = asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor()
-    a_gm.set_global_buffer(a)
-    b_gm.set_global_buffer(b)
-    seq_gm.set_global_buffer(seq)
-    a_type, b_type, c_type = _types(a.dtype, seq.dtype)
-    cfg = asc.adv.get_matmul_api_tiling(asc.adv.get_basic_config(16, 32, 32), 524288, a_type, b_type, c_type)
-    mm = asc.adv.Matmul(a_type, b_type, c_type, matmul_config=cfg)
-    asc.adv.register_matmul(asc.TPipe(), ws, mm, t)
-    if asc.get_block_idx() == 0:
-        mm.set_tensor_a(a_gm)
-        mm.set_tensor_b(b_gm)
-        with mm.iterate() as count:
-            mm.get_tensor_c(seq_gm[count * 512 :], en_sequential_write=True)
-        mm.end()
 
 
 def test_the_constant_tilings_base_sizes_are_the_blocks(rng):
@@ -926,7 +919,7 @@ def test_the_constant_tilings_base_sizes_are_the_blocks(rng):
     t = tiling_for(m, n, k, 1, np.float16, fix=(32, 32, -1))
     assert (t.base_m, t.base_n) == (32, 32)
     seq = np.full(7 * 512, -1, np.float32)
-    static_base[1, rt.current_stream()](a, b, seq, t, np.zeros(WORKSPACE, np.uint8))
+    constant_tiled[1, rt.current_stream()](a, b, seq, t, np.zeros(WORKSPACE, np.uint8), "base", 512)
     full = reference(a, b)
     for count, (mi, ni) in enumerate([(mi, ni) for ni in range(2) for mi in range(3)]):
         rows = min(16, m - 16 * mi)
@@ -940,25 +933,6 @@ def _neither_cfg():
     return asc.adv.get_mm_config(asc.MatmulConfigMode.CONFIG_MDL,
                                  asc.adv.MatmulShapeParams(128, 128, 512, 32, 32, 64),
                                  asc.adv.MatmulFuncParams(iterate_order=asc.IterateOrder.UNDEF))  # fmt: skip
-
-
-@asc.jit
-def static_neither(a: asc.GlobalAddress, b: asc.GlobalAddress, seq: asc.GlobalAddress, t: asc.adv.TCubeTiling,
-                   ws: asc.GlobalAddress):  # fmt: skip
-    a_gm, b_gm, seq_gm = asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor()
-    a_gm.set_global_buffer(a)
-    b_gm.set_global_buffer(b)
-    seq_gm.set_global_buffer(seq)
-    a_type, b_type, c_type = _types(a.dtype, seq.dtype)
-    cfg = asc.adv.get_matmul_api_tiling(_neither_cfg(), 32768, a_type, b_type, c_type)
-    mm = asc.adv.Matmul(a_type, b_type, c_type, matmul_config=cfg)
-    asc.adv.register_matmul(asc.TPipe(), ws, mm, t)
-    if asc.get_block_idx() == 0:
-        mm.set_tensor_a(a_gm)
-        mm.set_tensor_b(b_gm)
-        with mm.iterate() as count:
-            mm.get_tensor_c(seq_gm[count * 1024 :], en_sequential_write=True)
-        mm.end()
 
 
 def test_a_neither_whole_constant_tiling_computes_the_product(rng):
@@ -977,7 +951,7 @@ def test_a_neither_whole_constant_tiling_computes_the_product(rng):
     t = tiling_for(m, n, k, 1, np.float16, fix=(64, 64, -1))
     assert (t.base_m, t.base_n) == (64, 64)
     seq = np.full(17 * 1024, -1, np.float32)
-    static_neither[1, rt.current_stream()](a, b, seq, t, np.zeros(WORKSPACE, np.uint8))
+    constant_tiled[1, rt.current_stream()](a, b, seq, t, np.zeros(WORKSPACE, np.uint8), "neither", 1024)
     full = reference(a, b)
     for count, (mi, ni) in enumerate([(mi, ni) for ni in range(4) for mi in range(4)]):  # M first
         got = seq[count * 1024 : (count + 1) * 1024].reshape(32, 32)
