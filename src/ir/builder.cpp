@@ -133,6 +133,8 @@ void Builder::set_option(std::string_view name, int64_t value) {
     kernel_->options.auto_sync = value != 0;
   else if (name == "insert_sync")
     kernel_->options.insert_sync = value != 0;
+  else if (name == "buffer_tokens")
+    kernel_->options.buffer_tokens = value != 0;
   else if (name == "kernel_type" && value >= 0 && value < kKernelTypeCount)
     kernel_->options.kernel_type = static_cast<KernelType>(value);
   else if (name == "max_ops" && value >= 0)
@@ -143,7 +145,7 @@ void Builder::set_option(std::string_view name, int64_t value) {
     fail(ASC_ERR_INVALID_ARGUMENT, "kernel_type must be 0..{} (pyasc's KernelType), got {}", kKernelTypeCount - 1,
          value);
   else
-    fail(ASC_ERR_INVALID_ARGUMENT, "unknown option '{}' (known: auto_sync, insert_sync, kernel_type, max_ops)", name);
+    fail(ASC_ERR_INVALID_ARGUMENT, "unknown option '{}' (known: auto_sync, buffer_tokens, insert_sync, kernel_type, max_ops)", name);
 }
 
 // Every pass walks regions recursively: a bound on nesting keeps the recursion (and the sync analysis, which

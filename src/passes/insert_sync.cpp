@@ -20,24 +20,17 @@
 #include <optional>
 #include <set>
 
-#include "ir/effects.h"
+#include "passes/insert_buffer_tokens.h"
+#include "passes/local_refs.h"
 #include "passes/rewriter.h"
 
 namespace asc {
 namespace {
 
-constexpr uint64_t kWhole = UINT64_MAX;
 using Clock = std::array<uint64_t, kPipeSlots>;
 constexpr Pipe kPipes[] = {Pipe::S, Pipe::V, Pipe::M, Pipe::MTE1, Pipe::MTE2, Pipe::MTE3, Pipe::FIX};
 
 size_t idx(Pipe p) { return static_cast<size_t>(p); }
-
-// Where a local tensor lives: a root allocation and a byte range inside it.
-struct MemRef {
-  uint32_t root;  // 0: an absolute address in `memory`; else the allocating value
-  uint64_t lo, hi;
-  Memory memory = Memory::UB;  // of an absolute address: L1 address 0 is not L0A address 0
-};
 
 struct Access {
   uint64_t seq;
@@ -79,7 +72,7 @@ bool same_state(const State& a, const State& b) {
 
 class SyncInserter {
  public:
-  explicit SyncInserter(Kernel& k) : k_(k), rw_(k) {
+  explicit SyncInserter(Kernel& k) : k_(k), refs_(k), rw_(k) {
     used_ids_ = constant_event_ids(k);
     for (int e = 0; e < kHardEventCount; ++e) used_ids_[e] |= k.reserved_event_ids[e];
   }
@@ -93,67 +86,6 @@ class SyncInserter {
   bool wanted(Pipe from, Pipe to) const {
     if (k_.options.insert_sync) return true;
     return k_.options.auto_sync && (from == Pipe::S || to == Pipe::S || (from == Pipe::V && to == Pipe::V));
-  }
-
-  // -- memory references ----------------------------------------------------------
-  std::optional<int64_t> const_of(uint32_t v) const {
-    const Op* def = k_.value_def[v];
-    if (!def || def->code != OpCode::Const) return std::nullopt;
-    const Attr& a = def->attr(1);
-    return a.kind == ASC_ATTR_INT ? a.i : static_cast<int64_t>(a.f);
-  }
-
-  MemRef ref_of(uint32_t tensor) const {
-    const Op* def = k_.value_def[tensor];
-    if (!def) return {tensor, 0, kWhole};
-    if (def->code == OpCode::LocalSlice) {
-      MemRef base = ref_of(def->operands[0]);
-      auto off = const_of(def->operands[1]);
-      if (!off || base.hi == kWhole) return {base.root, base.lo, kWhole, base.memory};
-      uint64_t bytes = static_cast<uint64_t>(*off) * dtype_size(k_.type_of(tensor).dtype);
-      return {base.root, base.lo + bytes, base.hi, base.memory};
-    }
-    if (def->code == OpCode::LocalReinterpret) return ref_of(def->operands[0]);  // the same bytes
-    if (def->code == OpCode::LocalSetSize) {
-      MemRef base = ref_of(def->operands[0]);
-      auto len = const_of(def->operands[1]);
-      if (!len || base.hi == kWhole) return {base.root, base.lo, kWhole, base.memory};
-      return {base.root, base.lo, base.lo + static_cast<uint64_t>(*len) * dtype_size(k_.type_of(tensor).dtype),
-              base.memory};
-    }
-    if (def->code == OpCode::LocalCreate) {
-      auto addr = const_of(def->operands[0]);
-      auto len = const_of(def->operands[1]);
-      uint64_t bytes = len ? static_cast<uint64_t>(*len) * dtype_size(k_.type_of(tensor).dtype) : kWhole;
-      Memory memory = position_memory(k_.type_of(tensor).position);
-      if (addr) return {0, static_cast<uint64_t>(*addr), bytes == kWhole ? kWhole : *addr + bytes, memory};
-      return {tensor, 0, bytes};
-    }
-    return {tensor, 0, kWhole};  // e.g. a mutable tensor variable
-  }
-
-  static bool overlap(const MemRef& a, const MemRef& b) {
-    return a.root == b.root && a.memory == b.memory && a.lo < b.hi && b.lo < a.hi;
-  }
-
-  // The op's accesses, from its op-table effects.
-  std::vector<std::pair<MemRef, bool>> accesses(const Op& op) const {
-    std::vector<std::pair<MemRef, bool>> out;
-    for (const MemEffect& e : op.info().effects) {
-      uint32_t t = op.operands[e.tensor];
-      if (k_.type_of(t).kind != TypeKind::LocalTensor) continue;  // GM is not a pipe hand-over here
-      MemRef r = ref_of(t);
-      // strided and data-dependent forms, and spans not known at compile time: anywhere in the tensor (the Model
-      // checks that they stay inside)
-      auto span = static_effect(op, k_, static_cast<size_t>(&e - op.info().effects.data()));
-      if (r.hi != kWhole && span) {
-        uint64_t size = dtype_size(k_.type_of(t).dtype);
-        r.lo += static_cast<uint64_t>(span->offset) * size;
-        r.hi = std::min(r.hi, r.lo + static_cast<uint64_t>(span->count) * size);
-      }
-      out.emplace_back(r, e.write);
-    }
-    return out;
   }
 
   // -- the analysis ------------------------------------------------------------
@@ -236,7 +168,7 @@ class SyncInserter {
     }
     int event = static_cast<int>(op.attr_int(0));
     const HardEventInfo& ev = hard_event(event);
-    auto id = const_of(op.operands[0]);
+    auto id = refs_.const_of(op.operands[0]);
     std::pair<int, int64_t> key{event, id ? *id : -1};
     if (op.code == OpCode::SetFlag) {
       if (inserted_.count(&op) && id) {
@@ -274,7 +206,7 @@ class SyncInserter {
 
   void pipe_op(State& s, std::unique_ptr<Op> op, OpList& out) {
     Pipe b = op_pipe(*op);
-    auto effects = accesses(*op);
+    auto effects = refs_.accesses(*op);
     for (const auto& [ref, write] : effects)
       for (size_t i = 0; i < s.pending.size(); ++i) {
         Access a = s.pending[i];  // copy: order() may grow pending
@@ -374,6 +306,7 @@ class SyncInserter {
   static constexpr uint64_t kMaxWork = 4'000'000;
   uint64_t work_ = 0;
   Kernel& k_;
+  LocalRefs refs_;
   Rewriter rw_;
   uint64_t seq_ = 0;
   std::array<uint8_t, kHardEventCount> used_ids_{};
@@ -383,7 +316,10 @@ class SyncInserter {
 }  // namespace
 
 void insert_sync(Kernel& kernel) {
-  if (kernel.options.auto_sync || kernel.options.insert_sync) SyncInserter(kernel).run();
+  if (kernel.options.insert_sync && kernel.options.buffer_tokens)
+    insert_buffer_tokens(kernel);
+  else if (kernel.options.auto_sync || kernel.options.insert_sync)
+    SyncInserter(kernel).run();
 }
 
 }  // namespace asc

@@ -68,13 +68,18 @@ void Timeline::run(const Op& op, Pipe pipe, uint64_t issued, uint64_t bytes) {
 void Timeline::set_flag(const Op& op, Pipe src, int64_t key, uint64_t issued) {
   // A set fires once every earlier instruction of its pipe has finished.
   uint64_t start = std::max(issued, src == Pipe::S ? scalar_ : free_[idx(src)]);
-  flag_time_[key] = start + cost_.flag_latency;
+  flag_set_[key] = {start, src};
   if (src != Pipe::S) free_[idx(src)] = start + 1;
   record(op, src, start, start + 1);
 }
 
 void Timeline::wait_flag(const Op& op, Pipe dst, int64_t key, uint64_t issued) {
-  uint64_t ready = flag_time_.count(key) ? flag_time_[key] : issued;
+  // Between pipes the flag takes flag_latency to arrive; a pipe handing a buffer token to itself (rls_buf, then
+  // get_buf on the same pipe) is ordered by the pipe, as a pipe_barrier orders it.
+  auto set = flag_set_.find(key);
+  uint64_t ready = set == flag_set_.end()    ? issued
+                   : set->second.pipe == dst ? set->second.at + 1
+                                             : set->second.at + cost_.flag_latency;
   uint64_t start = std::max({issued, dst == Pipe::S ? scalar_ : free_[idx(dst)], ready});
   if (dst == Pipe::S)
     scalar_ = start + 1;

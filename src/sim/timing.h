@@ -65,7 +65,11 @@ class Timeline {
   uint64_t scalar_ = 0;  // the scalar unit's next dispatch cycle
   std::array<uint64_t, kPipeSlots> free_{};
   std::array<uint64_t, kPipeSlots> busy_{};
-  std::map<int64_t, uint64_t> flag_time_;
+  struct FlagSet {
+    uint64_t at;  // when the set fired
+    Pipe pipe;
+  };
+  std::map<int64_t, FlagSet> flag_set_;
   std::vector<TraceEvent> events_;
   std::vector<LineCost> per_op_;
 };

@@ -18,6 +18,7 @@ from ..language.core.struct import Struct
 from ..language.core.tensor import GlobalAddress
 from ..lib.runtime import profile as rt_profile
 from ..lib.runtime import state as rt
+from ..lib.runtime.platforms import CompilationArch, platform_to_arch
 from .arguments import KIND_BUFFER, KIND_SCALAR, ArgSpec, buffer_of, check_writable, describe, int_bits
 from .compiler import OPTION_NAMES, CompileOptions, split_options
 from .config import KernelType
@@ -407,6 +408,8 @@ class JITFunction(Function):
         builder.set_option("auto_sync", bool(options.auto_sync))
         if options.insert_sync is not None:
             builder.set_option("insert_sync", bool(options.insert_sync))
+        if platform_to_arch(rt.current_platform()) == CompilationArch.C310:
+            builder.set_option("buffer_tokens", True)  # insert_sync orders with get_buf / rls_buf there, as PyAsc2
         kernel_type = KernelType.AIC_ONLY if options.matmul_cube_only else options.kernel_type or KernelType.AIV_ONLY
         builder.set_option("kernel_type", KernelType(kernel_type).value)
         scope: dict[str, Any] = dict(constexprs)
