@@ -19,10 +19,7 @@ Block::Block(const LaunchContext& ctx, const CoreInstance& core, const std::arra
       core_(core),
       local_(local),
       regs_(ctx.kernel.value_types.size()),
-      timeline_(
-          ctx.platform.cost,
-          std::min(core.of, core.kind == CoreKind::AIV ? ctx.platform.info.aiv_cores : ctx.platform.info.aic_cores),
-          ctx.kernel.num_ops, ctx.options.record) {
+      timeline_(ctx.platform.cost, ctx.kernel.num_ops, ctx.options.record) {
   for (size_t i = 0; i < ctx.param_values.size(); ++i) regs_[i] = ctx.param_values[i];
   ops_left_ = ctx.options.max_ops ? ctx.options.max_ops : UINT64_MAX;
   budgeted_ = ctx.options.timeout_ns || ctx.options.cancel;

@@ -9,6 +9,7 @@
 #include "sim/block.h"
 #include "sim/cross_core.h"
 #include "sim/gm_hazards.h"
+#include "sim/hbm_sharing.h"
 #include "sim/scalar_math.h"
 #include "sim/thread_pool.h"
 #include "support/log.h"
@@ -60,6 +61,7 @@ struct BlockResult {
   BlockGmAccesses gm;            // when sanitizing
   std::vector<LineCost> per_op;  // by Op::index
   std::vector<TraceEvent> events;
+  std::vector<GmFlow> gm_flows;
 };
 
 // Vector and cube cores run side by side; each kind's blocks beyond its core
@@ -87,6 +89,11 @@ LaunchReport summarise(const Kernel& kernel, const Platform& platform, std::vect
     }
     longest = std::max(longest, t);
   }
+  // HBM shared in time by all the blocks' copies: the launch's clock
+  std::vector<GmFlow> flows;
+  for (size_t b = 0; b < blocks.size(); ++b)
+    for (const GmFlow& f : blocks[b].gm_flows) flows.push_back({start[b] + f.start, start[b] + f.end, f.bytes});
+  const SharedHbmClock clock(std::move(flows), platform.cost.gm_bytes_per_cycle);
   const uint64_t launch = platform.cost.launch;
   std::vector<LineCost> per_op(kernel.num_ops);  // summed over blocks
   for (size_t b = 0; b < blocks.size(); ++b) {
@@ -95,14 +102,14 @@ LaunchReport summarise(const Kernel& kernel, const Platform& platform, std::vect
     for (auto& w : br.warnings)  // blocks running the same code warn alike: once is enough
       if (std::find(r.warnings.begin(), r.warnings.end(), w) == r.warnings.end()) r.warnings.push_back(std::move(w));
     for (const TraceEvent& e : br.events)
-      r.events.push_back(
-          {static_cast<uint32_t>(b), e.pipe, launch + start[b] + e.start, launch + start[b] + e.end, e.op});
+      r.events.push_back({static_cast<uint32_t>(b), e.pipe, launch + clock(start[b] + e.start),
+                          launch + clock(start[b] + e.end), e.op});
     for (size_t i = 0; i < br.per_op.size() && i < per_op.size(); ++i) {
       per_op[i].cycles += br.per_op[i].cycles;
       per_op[i].count += br.per_op[i].count;
     }
   }
-  uint64_t t = launch + longest;
+  uint64_t t = launch + clock(longest);
   r.cycles = t;
   r.duration_us = static_cast<double>(t) / (platform.info.clock_ghz * 1000.0);
   r.per_op = std::move(per_op);
@@ -194,6 +201,7 @@ LaunchReport run_kernel(const Kernel& kernel, const Platform& platform, uint32_t
       r.gm = {b.take_gm_writes(), b.take_gm_reads(), b.epoch(), b.take_clocks()};
       r.per_op = b.timeline().take_per_op();
       r.events = b.timeline().take_events();
+      r.gm_flows = b.timeline().take_gm_flows();
     } catch (const Error& e) {
       failed = true;
       if (cross) cross->abort();

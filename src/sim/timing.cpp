@@ -8,11 +8,8 @@ namespace {
 size_t idx(Pipe p) { return static_cast<size_t>(p); }
 }  // namespace
 
-Timeline::Timeline(const CostModel& cost, uint32_t active_cores, uint32_t num_ops, bool record)
-    : cost_(cost),
-      gm_bytes_per_cycle_(std::min(cost.mte_bytes_per_cycle, cost.gm_bytes_per_cycle / std::max(1u, active_cores))),
-      record_(record),
-      per_op_(num_ops) {}
+Timeline::Timeline(const CostModel& cost, uint32_t num_ops, bool record)
+    : cost_(cost), record_(record), per_op_(num_ops) {}
 
 uint64_t Timeline::dispatch() {
   uint64_t at = scalar_;
@@ -24,7 +21,8 @@ uint64_t Timeline::cost_of(const Op& op, uint64_t bytes) const {
   double repeats = std::ceil(static_cast<double>(bytes) / 256.0);
   switch (op.info().cost) {
     case CostKind::GmCopy:
-      return cost_.gm_latency + static_cast<uint64_t>(std::ceil(static_cast<double>(bytes) / gm_bytes_per_cycle_));
+      return cost_.gm_latency +
+             static_cast<uint64_t>(std::ceil(static_cast<double>(bytes) / cost_.mte_bytes_per_cycle));
     case CostKind::UbCopy:
       return cost_.vector_startup + static_cast<uint64_t>(std::ceil(bytes / cost_.ub_copy_bytes_per_cycle));
     case CostKind::Vector: return cost_.vector_startup + static_cast<uint64_t>(repeats) * cost_.vector_repeat;
@@ -63,6 +61,7 @@ void Timeline::run(const Op& op, Pipe pipe, uint64_t issued, uint64_t bytes) {
   free_[idx(pipe)] = end;
   if (pipe == Pipe::S) scalar_ = std::max(scalar_, end);
   record(op, pipe, start, end);
+  if (op.info().cost == CostKind::GmCopy && bytes > 0) gm_flows_.push_back({start + cost_.gm_latency, end, bytes});
 }
 
 void Timeline::set_flag(const Op& op, Pipe src, int64_t key, uint64_t issued) {

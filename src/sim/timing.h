@@ -27,9 +27,16 @@ struct LineCost {
   uint64_t count = 0;
 };
 
+// A GM transfer's use of HBM: `bytes` moved evenly over [start, end), after its latency, at its engine's rate. The
+// launch shares HBM among every core's transfers in time (hbm_sharing.h).
+struct GmFlow {
+  uint64_t start, end;
+  uint64_t bytes;
+};
+
 class Timeline {
  public:
-  Timeline(const CostModel& cost, uint32_t active_cores, uint32_t num_ops, bool record);
+  Timeline(const CostModel& cost, uint32_t num_ops, bool record);
 
   // The scalar unit dispatches an instruction: returns its dispatch cycle.
   uint64_t dispatch();
@@ -53,6 +60,7 @@ class Timeline {
   const std::vector<TraceEvent>& events() const { return events_; }
   const std::vector<LineCost>& per_op() const { return per_op_; }  // by Op::index
   std::vector<TraceEvent> take_events() { return std::move(events_); }
+  std::vector<GmFlow> take_gm_flows() { return std::move(gm_flows_); }
   std::vector<LineCost> take_per_op() { return std::move(per_op_); }
 
  private:
@@ -60,7 +68,6 @@ class Timeline {
   void record(const Op& op, Pipe pipe, uint64_t start, uint64_t end);
 
   const CostModel& cost_;
-  double gm_bytes_per_cycle_;  // this core's share
   bool record_;
   uint64_t scalar_ = 0;  // the scalar unit's next dispatch cycle
   std::array<uint64_t, kPipeSlots> free_{};
@@ -72,6 +79,7 @@ class Timeline {
   std::map<int64_t, FlagSet> flag_set_;
   std::vector<TraceEvent> events_;
   std::vector<LineCost> per_op_;
+  std::vector<GmFlow> gm_flows_;
 };
 
 }  // namespace asc::sim

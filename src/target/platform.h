@@ -17,8 +17,8 @@ struct CostModel {
   uint32_t scalar_memory;          // get_value / set_value on the Unified Buffer
   uint32_t flag_latency;           // set_flag to the waiting pipe seeing the flag
   uint32_t gm_latency;             // first byte of an MTE2/MTE3 transfer
-  double gm_bytes_per_cycle;       // HBM bandwidth, shared by the active cores
-  double mte_bytes_per_cycle;      // one core's MTE2/MTE3 peak
+  double gm_bytes_per_cycle;       // HBM bandwidth, shared in time by every core's GM transfers
+  double mte_bytes_per_cycle;      // one MTE engine's peak (a GM copy's rate when HBM has room)
   uint32_t vector_startup;         // vector pipeline fill per instruction
   uint32_t vector_repeat;          // cycles per 256-byte repeat
   uint32_t vector_div_repeat;      // cycles per 256-byte repeat of div

@@ -1,0 +1,29 @@
+// HBM shared in time by every core of a launch. Each block's timeline moves its GM copies at its engines' peak;
+// where the copies of all the blocks running at once would together move more bytes than HBM can, the launch's
+// clock runs slower over that stretch, so that it lasts as long as HBM needs for them. Every stretch then moves at
+// most HBM's bandwidth, and so does the launch: no estimate beats the bound (it holds by construction, not by a
+// share fixed up front). What ran beside the copies in a stretched stretch is slowed with them, which errs on the
+// slow side.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "sim/timing.h"
+
+namespace asc::sim {
+
+class SharedHbmClock {
+ public:
+  // `flows`: every block's GM transfers on the launch's clock (each block's start added).
+  SharedHbmClock(std::vector<GmFlow> flows, double hbm_bytes_per_cycle);
+  // A cycle of the launch, as the blocks' own timelines count it, on the shared clock.
+  uint64_t operator()(uint64_t cycle) const;
+
+ private:
+  std::vector<uint64_t> at_;     // where the demand on HBM changes, on the blocks' clock
+  std::vector<double> shared_;   // the same points on the shared clock
+  std::vector<double> stretch_;  // shared cycles per cycle from each point to the next (>= 1)
+};
+
+}  // namespace asc::sim

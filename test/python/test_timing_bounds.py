@@ -1,0 +1,115 @@
+"""The Model's clock never beats physics: across copy, add, row reductions and matmuls, from one tile to tens of
+megabytes and from one core to all of them, no estimate moves GM bytes faster than HBM, moves one core's bytes
+faster than its MTE engines, or computes faster than the vector units and cubes can (docs/profiling.md).
+
+The figures are Ascend910B1's as published (src/target/platform.cpp cites them): 48 vector and 24 cube cores at
+1.85 GHz, HBM at 1.6 TB/s, 256 bytes per vector core per cycle, 16 x 16 x 16 float16 MACs per cube per cycle. The
+MTE engine's 128 bytes per cycle is the Model's table figure (an estimate)."""
+
+import numpy as np
+import pytest
+
+import asc
+import asc.lib.runtime as rt
+import asc2
+
+CLOCK = 1.85e9
+HBM = 1.6e12  # bytes per second, all cores together
+AIV, AIC = 48, 24
+VECTOR_BYTES = 256  # per vector core per cycle
+CUBE_MACS = 16 * 16 * 16  # float16, per cube per cycle
+MTE_BYTES = 128  # per engine per cycle
+TILE = 4096
+
+
+@asc2.jit
+def copy(x: asc.GlobalAddress, z: asc.GlobalAddress, n: int, T: asc.ConstExpr[int]):
+    xg, zg = asc2.tensor(x, [n]), asc2.tensor(z, [n])
+    for i in asc2.range(asc.get_block_idx(), n // T, asc.get_block_num()):
+        asc2.store(asc2.load(xg, [T], offsets=[i * T]), zg, offsets=[i * T])
+
+
+@asc2.jit
+def add(x: asc.GlobalAddress, y: asc.GlobalAddress, z: asc.GlobalAddress, n: int, T: asc.ConstExpr[int]):
+    xg, yg, zg = asc2.tensor(x, [n]), asc2.tensor(y, [n]), asc2.tensor(z, [n])
+    for i in asc2.range(asc.get_block_idx(), n // T, asc.get_block_num()):
+        asc2.store(asc2.load(xg, [T], offsets=[i * T]) + asc2.load(yg, [T], offsets=[i * T]), zg, offsets=[i * T])
+
+
+@asc2.jit
+def row_sums(x: asc.GlobalAddress, z: asc.GlobalAddress, rows: int, C: asc.ConstExpr[int]):
+    xg, zg = asc2.tensor(x, [rows, C]), asc2.tensor(z, [rows])
+    for r in asc2.range(asc.get_block_idx(), rows // 8, asc.get_block_num()):
+        asc2.store(asc2.load(xg, [8, C], offsets=[r * 8, 0]).sum(1), zg, offsets=[r * 8])
+
+
+BM = BN = 128
+BK = 64
+
+
+@asc2.jit
+def matmul(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress, S: asc.ConstExpr[int]):
+    ag, bg, cg = asc2.tensor(a, [S, S]), asc2.tensor(b, [S, S]), asc2.tensor(c, [S, S])
+    tiles_n = S // BN
+    for t in asc2.range(asc.get_block_idx(), (S // BM) * tiles_n, asc.get_block_num()):
+        m, n = t // tiles_n, t % tiles_n
+        acc = asc2.zeros_acc([BM, BN], dtype=asc.float32)
+        for k in range(S // BK):
+            a_t = asc2.load(ag, [BM, BK], offsets=[m * BM, k * BK], location=asc2.TileLocation.L0A)
+            b_t = asc2.load(bg, [BK, BN], offsets=[k * BK, n * BN], location=asc2.TileLocation.L0B)
+            asc2.matmul_acc(a_t, b_t, acc)
+        asc2.store(acc, cg, offsets=[m * BM, n * BN])
+
+
+def seconds() -> float:
+    return rt.last_launch_stats().duration_us * 1e-6
+
+
+def assert_bounds(gm_bytes: int, cores: int, vector_bytes: int = 0, macs: int = 0, aic: bool = False) -> None:
+    took = seconds()
+    used = min(cores, AIC if aic else AIV)
+    bounds = {
+        "HBM": gm_bytes / HBM,
+        "MTE": gm_bytes / used / (MTE_BYTES * CLOCK),  # the busiest core moves at least its share
+        "vector": vector_bytes / (used * VECTOR_BYTES * CLOCK),
+        "cube": macs / (used * CUBE_MACS * CLOCK),
+    }
+    for name, bound in bounds.items():
+        assert took >= bound, f"{name}: estimated {took * 1e6:.2f} us, the bound is {bound * 1e6:.2f} us"
+
+
+ELEMENTS = [TILE, 48 * TILE, 1 << 22, 25 << 20]
+CORES = [1, 8, 48]
+
+
+@pytest.mark.parametrize("cores", CORES)
+@pytest.mark.parametrize("n", ELEMENTS)
+def test_copy_and_add_stay_within_hbm_mte_and_vector_rates(n, cores):
+    x = np.ones(n, np.float32)
+    z = np.zeros_like(x)
+    copy[cores, rt.current_stream()](x, z, n, TILE)
+    assert_bounds(2 * x.nbytes, cores)
+    add[cores, rt.current_stream()](x, x, z, n, TILE)
+    assert z[-1] == 2
+    assert_bounds(3 * x.nbytes, cores, vector_bytes=x.nbytes)
+
+
+@pytest.mark.parametrize("cores", CORES)
+@pytest.mark.parametrize("rows", [8, 48 * 8, 1 << 14])
+def test_row_reductions_stay_within_the_rates(rows, cores):
+    x = np.ones((rows, 1024), np.float32)
+    z = np.zeros(rows, np.float32)
+    row_sums[cores, rt.current_stream()](x, z, rows, 1024)
+    assert z[0] == 1024
+    assert_bounds(x.nbytes + z.nbytes, cores, vector_bytes=x.nbytes)
+
+
+@pytest.mark.parametrize("cores", [1, 4, 24])
+@pytest.mark.parametrize("size", [128, 512, 1024])
+def test_matmuls_stay_within_the_cube_and_hbm(size, cores):
+    rng = np.random.default_rng(size)
+    a, b = rng.uniform(-1, 1, (2, size, size)).astype(np.float16)
+    c = np.zeros((size, size), np.float32)
+    matmul[cores, rt.current_stream()](a, b, c, size)
+    np.testing.assert_allclose(c, a.astype(np.float32) @ b.astype(np.float32), rtol=2e-3, atol=2e-3)
+    assert_bounds(a.nbytes + b.nbytes + c.nbytes, cores, macs=size**3, aic=True)
