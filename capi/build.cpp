@@ -252,7 +252,8 @@ asc_status_t asc_kernel_option(const asc_kernel_t* kernel, const char* name, siz
     else if (n == "kernel_type")
       *result = static_cast<int64_t>(k.options.kernel_type);
     else
-      fail(ASC_ERR_INVALID_ARGUMENT, "unknown kernel option '{}' (known: auto_sync, buffer_tokens, insert_sync, kernel_type)", n);
+      fail(ASC_ERR_INVALID_ARGUMENT,
+           "unknown kernel option '{}' (known: auto_sync, buffer_tokens, insert_sync, kernel_type)", n);
   });
 }
 

@@ -145,7 +145,8 @@ void Builder::set_option(std::string_view name, int64_t value) {
     fail(ASC_ERR_INVALID_ARGUMENT, "kernel_type must be 0..{} (pyasc's KernelType), got {}", kKernelTypeCount - 1,
          value);
   else
-    fail(ASC_ERR_INVALID_ARGUMENT, "unknown option '{}' (known: auto_sync, buffer_tokens, insert_sync, kernel_type, max_ops)", name);
+    fail(ASC_ERR_INVALID_ARGUMENT,
+         "unknown option '{}' (known: auto_sync, buffer_tokens, insert_sync, kernel_type, max_ops)", name);
 }
 
 // Every pass walks regions recursively: a bound on nesting keeps the recursion (and the sync analysis, which

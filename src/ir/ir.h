@@ -62,8 +62,8 @@ enum class KernelType : uint8_t {
 constexpr int64_t kKernelTypeCount = 8;
 
 struct CompileOptions {
-  bool auto_sync = true;     // order S<->MTE2/MTE3/V and V<->V dependences
-  bool insert_sync = false;  // order every local-memory dependence between pipes
+  bool auto_sync = true;       // order S<->MTE2/MTE3/V and V<->V dependences
+  bool insert_sync = false;    // order every local-memory dependence between pipes
   bool buffer_tokens = false;  // with insert_sync: with get_buf / rls_buf (Ascend 950), not event flags
   KernelType kernel_type = KernelType::AivOnly;
 };
