@@ -30,26 +30,36 @@ PlatformInfo row310(uint32_t aiv, uint32_t aic, double ghz) {
   return PlatformInfo{aiv, aic, kUB310, kL1, kL0A, kL0B, kL0C310, 32, 256, 8, ghz};
 }
 
-// Timing constants. Bandwidth: HBM at about 1.6 TB/s for the 910B parts (the
-// design notes' starting value), i.e. 1.6e12 / clock bytes per cycle, shared
-// by the active cores. The rest are estimates to be calibrated against a
-// board, chosen so that relative costs follow the Ascend C performance
-// guidance: one vector repeat (256 bytes) per cycle, data moves dominated by
-// bandwidth plus a few hundred cycles of GM latency, flags costing tens of
-// cycles, a launch costing a few microseconds.
+// Timing constants, calibrated against Huawei's own board measurements where one is published (msprof figures in
+// the Ascend C best-practice samples, cannmirror/asc-devkit commit 0156b0f4d8b3, examples/01_simd_cpp_api/
+// 05_best_practices/: 00_vector_compute/add_high_performance (Atlas A2, 1.85 GHz, "every cycle 128 halves"),
+// 04_memory_access/data_copy (Atlas A2/A3), 01_matrix_compute/matmul_high_performance (Ascend 910B1); docs/
+// profiling.md's calibration table compares the Model with them).
+// * HBM 1.6 TB/s, shared in time by all cores (sim/hbm_sharing.cpp): what the data_copy sample streams from GM on
+//   48 cores (1.49 TB/s, big tiles) and its L2 guide's figure; its README's theory figure is 1.8 TB/s.
+// * A GM copy: gm_latency + bytes / mte_bytes_per_cycle on its engine. One core alone moves 8 KB GM->UB in 350
+//   cycles and UB->GM in 295 (add sample, case 1: 6208.8 / 2613.2 us of MTE2 / MTE3 over 32768 / 16384 copies),
+//   and 128-byte copies issue every 20.6 cycles (data_copy sample, blockLen 128 B): a small fixed cost (15) and
+//   about 26 bytes per cycle per engine, not a long latency paid per copy.
+// * Vector: one 256-byte repeat per cycle ("every cycle 128 halves") plus 22 cycles of start and drain: the add
+//   sample's bank-conflict-free 127-repeat Add takes 149.6 cycles (case 6: 6.954 us over 86 Adds a core).
+// * The cube: 16 x 16 x 16 float16 MACs per cycle (matmul sample: "每cycle处理16×16×16次乘加运算", its measured
+//   mac time within 2% of that). cube_startup, flag latency, scalar costs and the launch: estimates (no published
+//   per-instruction figure; the add sample's scalar loop, 34 cycles per element for two get_value, a set_value and
+//   an add, fits scalar_memory 10).
 CostModel cost(double ghz, double hbm_bytes_per_s = 1.6e12) {
   CostModel c{};
   c.scalar_issue = 1;
   c.scalar_memory = 10;
   c.flag_latency = 16;
-  c.gm_latency = 300;
+  c.gm_latency = 15;
   c.gm_bytes_per_cycle = hbm_bytes_per_s / (ghz * 1e9);
-  c.mte_bytes_per_cycle = 128;
-  c.vector_startup = 12;
+  c.mte_bytes_per_cycle = 26;
+  c.vector_startup = 22;
   c.vector_repeat = 1;
   c.vector_div_repeat = 4;
   c.ub_copy_bytes_per_cycle = 256;
-  c.cube_startup = 32;  // estimate: the cube does 16 x 16 x 16 fp16 MACs per cycle (Atlas A2 cube unit)
+  c.cube_startup = 32;
   c.launch = static_cast<uint32_t>(3.0 * ghz * 1000);  // about 3 us
   return c;
 }

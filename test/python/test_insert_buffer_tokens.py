@@ -81,7 +81,7 @@ def test_tokens_keep_the_copies_overlapping_the_vector_work(rng):
         serial = stats.busy_cycles["MTE2"] + stats.busy_cycles["V"] + stats.busy_cycles["MTE3"]
         overlap[platform] = stats.cycles / serial
     tokens, flags = overlap[config.Platform.Ascend950PR_9599], overlap[config.Platform.Ascend910B1]
-    assert tokens < 0.9 and tokens < 1.05 * flags, overlap
+    assert tokens < 0.95 and tokens < 1.05 * flags, overlap  # serialised pipes would make it 1 or more
 
 
 @asc.jit(insert_sync=True)
