@@ -60,7 +60,8 @@ def location(value: Any, what: str) -> TileLocation:
     if value == TensorLocation.Auto:
         return TileLocation.UB
     if value == TensorLocation.BT:
-        raise CodegenError(f"{what}: the bias table (BT) is not on the Model yet; matmul bias is not either")
+        raise CodegenError(f"{what}: the bias table (BT) is not a tile location yet (asc2's cube places L1, L0A, "
+                           "L0B and L0C tiles only); matmul's bias= is refused for the same reason")  # fmt: skip
     return TileLocation(int(value))
 
 
