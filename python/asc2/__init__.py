@@ -8,7 +8,9 @@ import sys
 
 from asc.runtime import register_code_package
 
+from .arith import floor_divide, pow
 from .atomic import atomic_add, atomic_max, atomic_min
+from .bitwise import bitwise_and, bitwise_not, bitwise_or, bitwise_xor
 from .creation import concat, full, full_like, zeros, zeros_like
 from .cube import matmul, matmul_acc, zeros_acc
 from .jit import jit
@@ -59,6 +61,7 @@ from .ops import (
 )
 from .shape import broadcast_to, expand_dims, ravel, reshape, squeeze
 from .tile import Tile, TileLocation
+from .transpose import transpose
 
 range = builtins.range  # a kernel loop; parallel= and unroll_factor= are accepted hints
 
@@ -73,6 +76,10 @@ __all__ = [
     "atomic_add",
     "atomic_max",
     "atomic_min",
+    "bitwise_and",
+    "bitwise_not",
+    "bitwise_or",
+    "bitwise_xor",
     "block_idx",
     "block_num",
     "broadcast_to",
@@ -88,6 +95,7 @@ __all__ = [
     "exp2",
     "expand_dims",
     "floor",
+    "floor_divide",
     "full",
     "full_like",
     "greater",
@@ -107,6 +115,7 @@ __all__ = [
     "mul",
     "negative",
     "not_equal",
+    "pow",
     "range",
     "ravel",
     "reduce_max",
@@ -128,6 +137,7 @@ __all__ = [
     "tan",
     "tanh",
     "tensor",
+    "transpose",
     "where",
     "zeros",
     "zeros_acc",

@@ -35,6 +35,10 @@ class Tensor:
         self.gm.set_global_buffer(base, _product(shape))
         self.loaded = self.stored = False  # so far in the kernel's text
 
+    @property
+    def rank(self) -> int:
+        return len(self.shape)
+
     def __repr__(self) -> str:
         return f"Tensor({list(self.shape)}, {self.dtype.name})"
 

@@ -246,10 +246,21 @@ _ROUND = {
 
 
 @builtin
-@lift(lambda t, dtype: dtype)
-def cast(t: Tile, dtype: asc.DataType) -> Tile:
+@lift(lambda t, dtype, *_: dtype)
+def cast(t: Tile, dtype: asc.DataType, round_mode: Optional[asc.RoundMode] = None) -> Tile:
+    """t converted to `dtype`: rounded as asc2 rounds each pair (above), or with `round_mode` (an
+    asc.RoundMode), which the Cast instruction takes and refuses where its documentation does not list the
+    mode for the pair of dtypes."""
     if dtype == t.dtype:
         return t
+    if round_mode is not None:
+        if not isinstance(round_mode, asc.RoundMode):
+            raise CodegenError(f"Tile.to: round_mode is an asc.RoundMode, got {round_mode!r}")
+        if len(t.shape) == 2:
+            check_shape(t.shape, dtype, "Tile.to")
+        out = Tile(t.shape, dtype)
+        asc.cast(out.buf, t.buf, round_mode, out.length)
+        return out
     mode = _ROUND.get((t.dtype, dtype))
     if mode is None:
         raise CodegenError(f"Tile.to: {t.dtype.name} to {dtype.name} is not supported "
@@ -259,6 +270,26 @@ def cast(t: Tile, dtype: asc.DataType) -> Tile:
     out = Tile(t.shape, dtype)
     asc.cast(out.buf, t.buf, mode, out.length)
     return out
+
+
+@builtin
+def to(t: Any, target: Any, round_mode: Optional[asc.RoundMode] = None) -> Any:
+    """``t.to(dtype, round_mode=None)``: cast; ``t.to(location)`` (an asc2.TileLocation or its name): the tile
+    moved there (asc2.copy), itself if it is there."""
+    from .memory import copy
+    from .tile import TileLocation
+
+    if isinstance(target, str):
+        if target not in TileLocation.__members__:
+            raise CodegenError(f"Tile.to: no location {target!r} (one of {', '.join(TileLocation.__members__)})")
+        target = TileLocation[target]
+    if isinstance(target, TileLocation):
+        if round_mode is not None:
+            raise CodegenError("Tile.to(location) takes the location only")
+        return t if target == t.location else copy(t, location=target)
+    if not isinstance(target, asc.DataType):
+        raise CodegenError(f"Tile.to: a dtype or an asc2.TileLocation, got {target!r}")
+    return cast(t, target) if round_mode is None else cast(t, target, round_mode)
 
 
 @builtin
@@ -298,6 +329,29 @@ class Mask:
 
     def __repr__(self) -> str:
         return f"Mask({list(self.shape)})"
+
+    # masks combine bit by bit (asc2.bitwise): (x > 0) & (y < 1), ~(x > 0)
+    def __and__(self, other: Any) -> Mask:
+        from .bitwise import bitwise_and
+
+        return bitwise_and(self, other)
+
+    def __or__(self, other: Any) -> Mask:
+        from .bitwise import bitwise_or
+
+        return bitwise_or(self, other)
+
+    def __xor__(self, other: Any) -> Mask:
+        from .bitwise import bitwise_xor
+
+        return bitwise_xor(self, other)
+
+    def __invert__(self) -> Mask:
+        from .bitwise import bitwise_not
+
+        return bitwise_not(self)
+
+    __rand__, __ror__, __rxor__ = __and__, __or__, __xor__
 
 
 _CMP = {"equal": "EQ", "not_equal": "NE", "less": "LT", "less_equal": "LE", "greater": "GT", "greater_equal": "GE"}

@@ -7,6 +7,7 @@ assignment copies the new value into it. Tiles in a cube core's memories
 
 from __future__ import annotations
 
+import importlib
 import math
 from enum import IntEnum
 from typing import Any, Optional
@@ -15,7 +16,7 @@ import asc
 from asc.errors import CodegenError
 from asc.language.basic.utils import builtin
 
-from . import masking
+from . import dialect, masking
 
 _BLOCK = 32  # bytes: the Unified Buffer's alignment
 _ELEMENTS = 128  # a tile's elements are computed on in multiples of this (Tile.length)
@@ -55,24 +56,22 @@ def check_shape(shape: Any, dtype: asc.DataType, what: str, column: bool = False
     return dims
 
 
-def _operator(name: str, reflected: bool = False) -> Any:
-    """A binary operator that calls asc2.<name> (operands swapped for the reflected form)."""
+def _operator(name: str, reflected: bool = False, module: str = "ops") -> Any:
+    """A binary operator that calls asc2.<module>.<name> (operands swapped for the reflected form)."""
 
     def method(self: Tile, other: Any) -> Tile:
-        from . import ops
+        fn = getattr(importlib.import_module(f"asc2.{module}"), name)
+        return fn(other, self) if reflected else fn(self, other)
 
-        return getattr(ops, name)(other, self) if reflected else getattr(ops, name)(self, other)
-
+    method.__name__ = name
     return method
 
 
-def _method(name: str) -> Any:
-    """A method that calls asc2.<name> with the tile first (a kernel builtin)."""
+def _method(name: str, module: str = "ops") -> Any:
+    """A method that calls asc2.<module>.<name> with the tile first (a kernel builtin)."""
 
     def method(self: Tile, *args: Any, **kwargs: Any) -> Any:
-        from . import ops
-
-        return getattr(ops, name)(self, *args, **kwargs)
+        return getattr(importlib.import_module(f"asc2.{module}"), name)(self, *args, **kwargs)
 
     method.__name__ = name
     return builtin(method)
@@ -155,7 +154,36 @@ class Tile:
 
         return cube.matmul(self, other)
 
-    to = _method("cast")
+    @builtin
+    def __rmatmul__(self, other: Any) -> Any:
+        from . import cube
+
+        return cube.matmul(other, self)
+
+    @property
+    def rank(self) -> int:
+        return len(self.shape)
+
+    # bitwise (asc2.bitwise), ** (asc2.pow), // (asc2.floor_divide, unless the kernel's dialect says otherwise:
+    # asc2.dialect), abs(t)
+    __and__, __rand__ = _operator("bitwise_and", module="bitwise"), _operator("bitwise_and", True, "bitwise")
+    __or__, __ror__ = _operator("bitwise_or", module="bitwise"), _operator("bitwise_or", True, "bitwise")
+    __xor__, __rxor__ = _operator("bitwise_xor", module="bitwise"), _operator("bitwise_xor", True, "bitwise")
+    __invert__ = _method("bitwise_not", "bitwise")
+    __pow__, __rpow__ = _operator("pow", module="arith"), _operator("pow", True, "arith")
+    __floordiv__ = dialect.method("__floordiv__", _operator("floor_divide", module="arith"))
+    __rfloordiv__ = dialect.method("__rfloordiv__", _operator("floor_divide", True, "arith"))
+    __abs__ = _method("abs")
+
+    transpose = _method("transpose", "transpose")
+
+    @property
+    def T(self) -> Any:  # noqa: N802 - NumPy's name
+        from .transpose import transpose
+
+        return transpose(self)
+
+    to = dialect.method("to", _method("to"))
     exp, sqrt, relu = _method("exp"), _method("sqrt"), _method("relu")
     sum, max, min = _method("reduce_sum"), _method("reduce_max"), _method("reduce_min")  # noqa: A003
     # the element-wise area's methods (PyAsc2 binds each unary function and reduce_prod to Tile)
@@ -181,7 +209,8 @@ def _share_operators() -> None:
                  "__rtruediv__", "__neg__", "__pos__", "__lt__", "__le__", "__gt__", "__ge__", "__eq__", "__ne__",
                  "__hash__", "to", "exp", "sqrt", "relu", "sum", "max", "min", "__lshift__", "__rshift__", "sin",
                  "cos", "tan", "sinh", "cosh", "tanh", "erf", "exp2", "log", "log2", "floor", "ceil", "abs",
-                 "rsqrt"):  # fmt: skip
+                 "rsqrt", "rank", "__and__", "__rand__", "__or__", "__ror__", "__xor__", "__rxor__", "__invert__",
+                 "__pow__", "__rpow__", "__floordiv__", "__rfloordiv__", "__abs__"):  # fmt: skip
         setattr(SplitTile, name, getattr(Tile, name))
 
 

@@ -77,6 +77,7 @@ class IRBuilder:
         # pass (asc.codegen.regions.load_buffer), except inside regions.unpaired() (unpaired > 0).
         self.double_buffer = False
         self.unpaired = 0
+        self.tile_dialect = ""  # CodegenOptions.tile_dialect: which tile API's operator meanings apply (asc2.dialect)
         self.depth = 0  # run-time regions (for bodies, if branches) open at the insertion point
         self.loc_pinned = 0  # > 0 while an adv expansion is built: its ops keep the user's line
         # The element dtype behind uint64 address values: get_phy_addr results, and the uint64 tensors set_value

@@ -60,6 +60,9 @@ class CodegenOptions:
     # loops that load tiles run their iterations in pairs, each taking one half of every load's two buffers
     # (the tile API, asc2, sets it)
     double_buffer: bool = False
+    # the tile API whose operator meanings the kernel's tiles take where two APIs over asc2 differ ("" for asc2's
+    # own; asc.experimental.asctile sets "asctile"): see asc2.dialect
+    tile_dialect: str = ""
 
 
 OPTION_NAMES = {f.name for f in fields(CompileOptions)} | {f.name for f in fields(CodegenOptions)}

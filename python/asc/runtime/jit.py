@@ -404,6 +404,7 @@ class JITFunction(Function):
         params = self._param_types(specs)
         builder = IRBuilder(self.__name__, params, source.file, source.line)
         builder.double_buffer = self.codegen_options.double_buffer
+        builder.tile_dialect = self.codegen_options.tile_dialect
         options = self.compile_options
         builder.set_option("auto_sync", bool(options.auto_sync))
         if options.insert_sync is not None:

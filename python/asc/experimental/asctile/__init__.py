@@ -32,6 +32,7 @@ from asc.runtime.config import Backend, KernelType, Platform
 
 from ._debug import device_assert, device_print, static_assert, static_print
 from ._errors import NotOnTheModelError
+from ._indexed import gather, scatter
 from ._memory import DistribMode, copy, copy_in, copy_out
 from ._ops import (
     abs,
@@ -108,7 +109,7 @@ from ._ops import (
     zeros_acc,
     zeros_like,
 )
-from ._refused import cv_strategy, gather, inline, inline_vf, scatter
+from ._refused import cv_strategy, inline, inline_vf
 from ._runtime import CompileOptions, interpreter_requested, jit, range, set_platform, static_range
 from ._tensors import GlobalTensor, LocalTensor, RoundMode, TensorLocation, global_tensor
 

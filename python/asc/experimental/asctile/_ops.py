@@ -6,12 +6,11 @@ the Model has no semantics for yet are in _refused."""
 from __future__ import annotations
 
 import math
-from typing import Any, Callable
+from typing import Any
 
 import asc
 import asc2
 from asc.errors import CodegenError
-from asc.language.adv import tmp_sizes
 from asc.language.basic.utils import builtin
 from asc.language.core.ir_value import Scalar, to_scalar
 from asc.language.core.ir_value import cast as scalar_cast
@@ -23,6 +22,10 @@ from asc2 import (  # noqa: E402,F401 - re-exported
     atomic_add,
     atomic_max,
     atomic_min,
+    bitwise_and,
+    bitwise_not,
+    bitwise_or,
+    bitwise_xor,
     block_idx,
     block_num,
     broadcast_to,
@@ -53,6 +56,7 @@ from asc2 import (  # noqa: E402,F401 - re-exported
     mul,
     negative,
     not_equal,
+    pow,
     ravel,
     reduce_max,
     reduce_min,
@@ -71,14 +75,14 @@ from asc2 import (  # noqa: E402,F401 - re-exported
     sub,
     tan,
     tanh,
+    transpose,
     where,
     zeros,
     zeros_like,
 )
 from asc2.cube import CubeTile
 from asc2.memory import Tensor
-from asc2.ops import Mask, as_tile
-from asc2.shape import broadcast_pair, broadcast_shape
+from asc2.shape import broadcast_shape
 from asc2.split import SplitTile
 from asc2.tile import Tile, check_shape
 
@@ -95,9 +99,19 @@ def ceildiv(x: Any, y: Any) -> Any:
 # -- the cube --------------------------------------------------------------------------------------------
 
 
+# The basic API has the bias table (asc.mmad(dst, fm, filter, bias, params) with a TPosition.C2 bias, filled by
+# data_copy from C1, as asc.adv.Matmul does); asc2's cube tiles have no BT location yet to place one in.
+_NO_BT = (
+    "{}: asc.mmad takes a bias-table (TPosition.C2) operand, but asc2's cube tiles have no bias-table "
+    "location to place it in yet (TensorLocation.BT)"
+)
+
+
 def _no_hf32(hf32: Any, what: str) -> None:
     if hf32:
-        refuse(what, "hf32=True rounds float32 operands to HF32; the Model's cube computes float32 in float32")
+        refuse(what, "hf32=True rounds float32 operands to HF32 (Ascend C's SetHF32Mode); the Model's basic API "
+                     "has no HF32 mode to set: its Mmad multiplies float32 operands exactly, as MatmulConfig's "
+                     "HF32 mad type is recorded only (asc.lib.host.matmul_tiling)")  # fmt: skip
 
 
 @builtin
@@ -105,7 +119,7 @@ def matmul(input: Any, other: Any, bias: Any = None, *, hf32: bool = False) -> C
     """input @ other into a new L0C tile (asc2.matmul); operands in L0A / L0B, or L1 (moved there)."""
     _no_hf32(hf32, "matmul")
     if bias is not None:
-        refuse("matmul", "bias= adds a bias-table row to the product; the Model has no bias table yet")
+        refuse("matmul", _NO_BT.format("bias= adds a bias-table row to the product"))
     return asc2.matmul(input, other)
 
 
@@ -120,7 +134,7 @@ def matmul_acc(acc: Any, input: Any, other: Any, *, hf32: bool = False) -> None:
 def zeros_acc(shape: Any, dtype: Any, *, bias: Any = None) -> CubeTile:
     """A zero accumulator in L0C (asc2.zeros_acc)."""
     if bias is not None:
-        refuse("zeros_acc", "bias= starts the accumulator at a bias-table row; the Model has no bias table yet")
+        refuse("zeros_acc", _NO_BT.format("bias= starts the accumulator at a bias-table row"))
     return asc2.zeros_acc(shape, dtype)
 
 
@@ -164,121 +178,6 @@ def cast(input: Any, dtype: Any, round_mode: Any = RoundMode.Default) -> Any:  #
     return out
 
 
-# -- bitwise operations: the And / Or / Not instructions on the bits, seen as int16 ------------------------
-
-_BITWISE = (asc.int8, asc.int16, asc.int32, asc.uint8, asc.uint16, asc.uint32)
-
-
-def _as_int16(buf: Any, dtype: asc.DataType) -> Any:
-    return buf if dtype == asc.int16 else buf.reinterpret_cast(asc.int16)
-
-
-def _bitwise_tiles(name: str, a: Any, b: Any) -> tuple[Tile, Tile]:
-    what = f"asctile.{name}"
-    if not isinstance(a, Tile) and not isinstance(b, Tile):
-        raise CodegenError(f"{what}: at least one operand must be a tile")
-    t = a if isinstance(a, Tile) else b
-    if t.dtype not in _BITWISE:
-        raise CodegenError(f"{what}: integer tiles only ({', '.join(d.name for d in _BITWISE)}), got {t.dtype.name}")
-    a, b = (as_tile(v, t.shape, t.dtype, what) for v in (a, b))
-    if a.dtype != b.dtype:
-        raise CodegenError(f"{what}: dtypes {a.dtype.name} and {b.dtype.name} differ; convert one with .to(dtype)")
-    if a.shape != b.shape:
-        a, b = broadcast_pair(what, a, b)
-    return a, b
-
-
-def _bitwise(name: str, combine: Callable[[Any, Any, Any, int], None]) -> Callable[[Any, Any], Any]:
-    def op(input: Any, other: Any) -> Any:  # noqa: A002 - asctile's keywords
-        if isinstance(input, Mask) and isinstance(other, Mask):  # comparisons' results: their bits
-            if input.shape != other.shape:
-                raise CodegenError(f"asctile.{name}: masks of shapes {list(input.shape)} and {list(other.shape)}")
-            out = Mask(input.shape, input.length, input.dtype)
-            n = max(32, input.length // 8) // 2  # the bytes of its bits, as int16
-            combine(_as_int16(out.bits, asc.uint8), _as_int16(input.bits, asc.uint8),
-                    _as_int16(other.bits, asc.uint8), n)  # fmt: skip
-            return out
-        if isinstance(input, (Mask, SplitTile)) or isinstance(other, (Mask, SplitTile)):
-            raise CodegenError(f"asctile.{name}: operands are integer tiles, or two comparison masks")
-        a, b = _bitwise_tiles(name, input, other)
-        out = Tile(a.shape, a.dtype)
-        n = out.length * a.dtype.sizeof() // 2
-        combine(_as_int16(out.buf, a.dtype), _as_int16(a.buf, a.dtype), _as_int16(b.buf, a.dtype), n)
-        return out
-
-    op.__name__ = op.__qualname__ = name
-    return builtin(op)
-
-
-def _xor(dst: Any, a: Any, b: Any, n: int) -> None:
-    """a ^ b = (a | b) & ~(a & b)."""
-    both = asc.LocalTensorAuto(asc.int16, -(-n // 128) * 128)
-    asc.bitwise_and(both, a, b, n)
-    asc.bitwise_not(both, both, n)
-    asc.bitwise_or(dst, a, b, n)
-    asc.bitwise_and(dst, dst, both, n)
-
-
-bitwise_and = _bitwise("bitwise_and", lambda d, a, b, n: asc.bitwise_and(d, a, b, n))
-bitwise_or = _bitwise("bitwise_or", lambda d, a, b, n: asc.bitwise_or(d, a, b, n))
-bitwise_xor = _bitwise("bitwise_xor", _xor)
-
-
-@builtin
-def bitwise_not(input: Any) -> Any:  # noqa: A002
-    """~input: every bit of an integer tile (or of a comparison's mask) flipped."""
-    if isinstance(input, Mask):
-        out = Mask(input.shape, input.length, input.dtype)
-        n = max(32, input.length // 8) // 2
-        asc.bitwise_not(_as_int16(out.bits, asc.uint8), _as_int16(input.bits, asc.uint8), n)
-        return out
-    if not isinstance(input, Tile) or isinstance(input, CubeTile) or input.dtype not in _BITWISE:
-        raise CodegenError(f"asctile.bitwise_not: an integer tile or a comparison's mask, got {input!r}")
-    out = Tile(input.shape, input.dtype)
-    n = out.length * input.dtype.sizeof() // 2
-    asc.bitwise_not(_as_int16(out.buf, input.dtype), _as_int16(input.buf, input.dtype), n)
-    return out
-
-
-# -- pow: the adv library's Power ------------------------------------------------------------------------
-
-_POW = (asc.float16, asc.float32, asc.int32)
-
-
-@builtin
-def pow(input: Any, other: Any) -> Tile:  # noqa: A001 - asctile's name
-    """input ** other element-wise (asc.adv.power: Ascend C's Power), a tile with a tile or a scalar on
-    either side; float16, float32 and int32 (bfloat16 computed in float32)."""
-    what = "asctile.pow"
-    if not isinstance(input, Tile) and not isinstance(other, Tile):
-        raise CodegenError(f"{what}: at least one operand must be a tile")
-    a, b = elementwise.promote(input, other, what)
-    t = a if isinstance(a, Tile) else b
-    if isinstance(t, CubeTile):
-        raise CodegenError(f"{what}: operands are Unified Buffer tiles, got {t!r}")
-    if t.dtype == asc.bfloat16:
-        return elementwise.in_float32(pow, asc.bfloat16, a, b)
-    if t.dtype not in _POW:
-        raise CodegenError(f"{what}: float16, float32 and int32 tiles only, got {t.dtype.name}")
-    if isinstance(a, Tile) and isinstance(b, Tile) and a.shape != b.shape:
-        a, b = broadcast_pair(what, a, b)
-    t = a if isinstance(a, Tile) else b
-    a, b = (v if isinstance(v, Tile) else _scalar_of(v, t.dtype, what) for v in (a, b))
-    out = Tile(t.shape, t.dtype)
-    least, _ = tmp_sizes.min_max_bytes("Power", out.length, t.dtype.sizeof(), t.dtype == asc.int32)
-    tmp = asc.LocalTensorAuto(asc.uint8, least)
-    asc.adv.power(out.buf, a.buf if isinstance(a, Tile) else a, b.buf if isinstance(b, Tile) else b, out.length, tmp)
-    return out
-
-
-def _scalar_of(value: Any, dtype: asc.DataType, what: str) -> Any:
-    if isinstance(value, Scalar):
-        return scalar_cast(value, dtype)
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return int(value) if dtype == asc.int32 else float(value)
-    raise CodegenError(f"{what}: expected a tile or a scalar, got {type(value).__name__}")
-
-
 # -- shapes ----------------------------------------------------------------------------------------------
 
 
@@ -309,13 +208,6 @@ def broadcast_tensors(*tensors: Any) -> tuple:
             raise CodegenError(f"asctile.broadcast_tensors: expected tiles, got {type(t).__name__}")
     common = broadcast_shapes(*(t.shape for t in tensors))
     return tuple(t if t.shape == common else asc2.broadcast_to(t, *common) for t in tensors)
-
-
-@builtin
-def transpose(input: Any, *axis: int) -> Any:  # noqa: A002
-    """Not on the Model yet (asc2 has no transposing tile operation)."""
-    refuse("transpose", "asc2 has no transposing tile operation; transpose while loading into L0B instead "
-                        "(asc2 matmul operands) or in GM")  # fmt: skip
 
 
 # -- low level: asc2 tiles are asc LocalTensors the compiler places ----------------------------------------
@@ -408,7 +300,7 @@ def layer_norm(input: Any, gamma: Any, beta: Any, epsilon: Any, output_rstd: boo
     mean = asc2.reduce_sum(x, 1, keep_dims=False) * (1.0 / cols)  # [rows]
     d = x - asc2.expand_dims(mean, 1)
     var = asc2.reduce_sum(d * d, 1, keep_dims=False) * (1.0 / cols)
-    rstd = asc2.rsqrt(var + _scalar_of(epsilon, asc.float32, what))
+    rstd = asc2.rsqrt(var + epsilon)
     out = d * asc2.expand_dims(rstd, 1) * g + b
     out = asc2.ops.cast(out, input.dtype)
     if len(input.shape) == 1:

@@ -16,6 +16,7 @@ from asc.runtime.compiler import CompileOptions as _AscCompileOptions
 from asc.runtime.config import set_platform
 
 from ._errors import NotOnTheModelError
+from ._tensors import DIALECT
 
 
 def interpreter_requested() -> bool:
@@ -40,7 +41,8 @@ _ACCEPTED = ("reuse_alloc", "static_alloc", "vf_fusion", "custom_builtins")
 
 
 def jit(fn: Optional[Callable[..., Any]] = None, **options: Any) -> Any:
-    """``@asctile.jit`` or ``@asctile.jit(option=...)``: @asc2.jit with asctile's options."""
+    """``@asctile.jit`` or ``@asctile.jit(option=...)``: @asc2.jit with asctile's options, compiled in the
+    asctile tile dialect (its tiles' ``//`` and ``.to`` take asctile's meanings)."""
     cv_ratio = options.pop("cv_ratio", 1)
     if cv_ratio not in (1, 2):
         raise ValueError(f"asctile.jit: cv_ratio is 1 or 2, got {cv_ratio!r}")
@@ -52,6 +54,7 @@ def jit(fn: Optional[Callable[..., Any]] = None, **options: Any) -> Any:
         raise ValueError(f"asctile.jit: reuse_alloc is 0, 1 or 2, got {reuse!r}")
     for name in _ACCEPTED:
         options.pop(name, None)
+    options["tile_dialect"] = DIALECT  # asctile's meaning of // and .to in this kernel only (asc2.dialect)
     return asc2.jit(fn, **options) if fn is not None else asc2.jit(**options)
 
 

@@ -1,8 +1,8 @@
 """asctile's tensors over asc2's: GlobalTensor is asc2.Tensor (``global_tensor`` is asc2.tensor) and
-LocalTensor is asc2.Tile itself, so that every asc2 operation's result is an asctile LocalTensor. The
-methods and properties asctile's LocalTensor has and asc2's Tile lacks (``rank``, ``.to(location)``,
-``.T``, ``& | ^ ~ ** //``, ``abs()``; ``& | ^ ~`` on comparisons' masks) are added to Tile here, when
-asctile is first imported; asc2's own methods are left as they are (``.to`` becomes a superset)."""
+LocalTensor is asc2.Tile itself, so that every asc2 operation's result is an asctile LocalTensor. asc2's
+Tile has asctile's methods (``rank``, ``.to(location)``, ``.T``, ``& | ^ ~ **``, ``abs()``; ``& | ^ ~`` on
+comparisons' masks); where asctile means something else (``//``, ``.to`` with asctile's enums) its meaning
+is registered as the "asctile" tile dialect (asc2.dialect), which only asctile kernels compile with."""
 
 from __future__ import annotations
 
@@ -12,9 +12,8 @@ from typing import Any
 import asc2
 from asc.errors import CodegenError
 from asc.language.basic.utils import builtin
+from asc2 import dialect
 from asc2.memory import Tensor
-from asc2.ops import Mask
-from asc2.split import SplitTile
 from asc2.tile import Tile, TileLocation
 
 GlobalTensor = Tensor
@@ -61,7 +60,8 @@ def location(value: Any, what: str) -> TileLocation:
     if value == TensorLocation.Auto:
         return TileLocation.UB
     if value == TensorLocation.BT:
-        raise CodegenError(f"{what}: the bias table (BT) is not on the Model yet; matmul bias is not either")
+        raise CodegenError(f"{what}: the bias table (BT) is not a tile location yet (asc2's cube places L1, L0A, "
+                           "L0B and L0C tiles only); matmul's bias= is refused for the same reason")  # fmt: skip
     return TileLocation(int(value))
 
 
@@ -76,11 +76,26 @@ def global_tensor(base: Any, shape: Any, l2_cache: bool = True) -> Tensor:
     return asc2.tensor(base, shape)
 
 
-# -- the methods asctile's LocalTensor has beyond asc2's Tile ------------------------------------------------
+# -- what asctile's LocalTensor means where asc2's Tile means something else ---------------------------------
+# asc2's Tile already has asctile's methods (rank, & | ^ ~, **, abs(), .T / .transpose, .to(location)); two
+# differ, and take asctile's meaning in asctile kernels only (asctile.jit compiles with tile_dialect="asctile":
+# asc2.dialect), so that importing asctile changes nothing for asc2 kernels.
+
+DIALECT = "asctile"
 
 
-def _to(self: Tile, *args: Any, **kwargs: Any) -> Any:
-    """``t.to(dtype, round_mode=RoundMode.Default)`` (asctile.cast) or ``t.to(location)`` (asctile.copy)."""
+def _floordiv(self: Any, other: Any) -> Any:
+    """asctile's ``//`` is its ``/`` (LocalTensor.__floordiv__ returns self / other): true division."""
+    return asc2.div(self, other)
+
+
+def _rfloordiv(self: Any, other: Any) -> Any:
+    return asc2.div(other, self)
+
+
+def _to(self: Any, *args: Any, **kwargs: Any) -> Any:
+    """``t.to(dtype, round_mode=RoundMode.Default)`` (asctile.cast) or ``t.to(location)`` with asctile's
+    TensorLocation (asctile.copy)."""
     from . import _ops
     from ._memory import copy
 
@@ -93,69 +108,6 @@ def _to(self: Tile, *args: Any, **kwargs: Any) -> Any:
     return _ops.cast(self, *args, **kwargs)
 
 
-def _binary(name: str, reflected: bool = False) -> Any:
-    def method(self: Any, other: Any) -> Any:
-        from . import _ops
+dialect.register(DIALECT, {"__floordiv__": _floordiv, "__rfloordiv__": _rfloordiv, "to": builtin(_to)})
 
-        fn = getattr(_ops, name)
-        return fn(other, self) if reflected else fn(self, other)
-
-    method.__name__ = name
-    return method
-
-
-def _unary(name: str) -> Any:
-    def method(self: Any) -> Any:
-        from . import _ops
-
-        return getattr(_ops, name)(self)
-
-    method.__name__ = name
-    return builtin(method)
-
-
-def _transpose(self: Tile, *axis: int) -> Any:
-    from ._ops import transpose
-
-    return transpose(self, *axis)
-
-
-def _rmatmul(self: Tile, other: Any) -> Any:
-    from ._ops import matmul
-
-    return matmul(other, self)
-
-
-def _install() -> None:
-    extra: dict[str, Any] = {
-        "rank": property(lambda self: len(self.shape)),
-        "__and__": _binary("bitwise_and"),
-        "__rand__": _binary("bitwise_and", True),
-        "__or__": _binary("bitwise_or"),
-        "__ror__": _binary("bitwise_or", True),
-        "__xor__": _binary("bitwise_xor"),
-        "__rxor__": _binary("bitwise_xor", True),
-        "__pow__": _binary("pow"),
-        "__rpow__": _binary("pow", True),
-        "__floordiv__": _binary("div"),  # asctile's // is its / (LocalTensor.__floordiv__)
-        "__rfloordiv__": _binary("div", True),
-        "__invert__": _unary("bitwise_not"),
-        "__abs__": _unary("abs"),
-        "__rmatmul__": _rmatmul,
-        "T": property(lambda self: _transpose(self)),
-        "transpose": builtin(_transpose),
-    }
-    for cls in (Tile, SplitTile):
-        for name, value in extra.items():
-            if name not in cls.__dict__ or name == "rank":
-                setattr(cls, name, value)
-    for name in ("__and__", "__rand__", "__or__", "__ror__", "__xor__", "__rxor__", "__invert__"):
-        setattr(Mask, name, extra[name])  # comparisons' masks combine as asctile's bool tiles do
-    Tile.to = builtin(_to)  # a superset of asc2's .to(dtype)
-    SplitTile.to = Tile.to
-    Tensor.rank = property(lambda self: len(self.shape))  # type: ignore[attr-defined]
-
-
-_install()
-
-__all__ = ["GlobalTensor", "LocalTensor", "RoundMode", "TensorLocation", "global_tensor", "location"]
+__all__ = ["DIALECT", "GlobalTensor", "LocalTensor", "RoundMode", "TensorLocation", "global_tensor", "location"]
