@@ -62,6 +62,5 @@ def test_an_hbm_bound_kernel_gains_far_less_than_the_cores(on_platform):
     a2 = on_platform(A2, 48, 0, 576)
     c310 = on_platform(C310, 72, 0, 576)
     compute_ratio = (72 * 1.80) / (48 * 1.85)
-    # the same HBM bandwidth: more cores only hide more of the copies' latency (and the 950's buffer tokens, which
-    # insert_sync places there, spare the scalar unit the flag waits it has on A2)
-    assert 1.0 <= a2 / c310 < 1 + 2 * (compute_ratio - 1) / 3
+    # the same HBM bandwidth, shared in time by the cores: more cores only hide more of the copies' latency
+    assert 1.0 <= a2 / c310 < 1 + (compute_ratio - 1) / 2
