@@ -43,12 +43,14 @@ _POSITION = {
     TileLocation.L0A: asc.TPosition.A2,
     TileLocation.L0B: asc.TPosition.B2,
     TileLocation.L0C: asc.TPosition.CO1,
+    TileLocation.BT: asc.TPosition.C2,
 }
 # float32 in L0C -> the tile's dtype on the way out through the fixpipe (QuantMode_t)
 _QUANT = {asc.float32: asc.QuantModes.NoQuant, asc.float16: asc.QuantModes.F322F16,
           asc.bfloat16: asc.QuantModes.F322BF16}  # fmt: skip
 _MAX_REPEATS = 255  # LoadData2DParams.repeat_times
 _MAX_MNK = 4095  # MmadParams' m, n, k
+_BIAS_UNIT = 16  # bias-table elements moved at a time: 64 bytes of float32
 
 
 def _ceil(a: int, b: int) -> int:
@@ -67,13 +69,15 @@ class CubeTile(Tile):
                  buf: Optional[asc.LocalTensor] = None, relu: bool = False):  # fmt: skip
         self.shape, self.dtype, self.location, self.relu = shape, dtype, location, relu
         if buf is None:
-            held = asc.float32 if location == TileLocation.L0C else dtype
+            held = asc.float32 if location in (TileLocation.L0C, TileLocation.BT) else dtype
             buf = asc.LocalTensorAuto(held, CubeTile.elements(shape, dtype, location), position=_POSITION[location])
         self.buf = buf
         current_builder().uses_cube = True
 
     @staticmethod
     def elements(shape: tuple[int, ...], dtype: asc.DataType, location: TileLocation) -> int:
+        if len(shape) == 1:  # a bias row (L1 or BT): whole 64-byte runs of the float32 table
+            return _ceil(shape[0], _BIAS_UNIT)
         rows, cols = shape
         if location == TileLocation.L0C:
             return _ceil(rows, 16) * _ceil(cols, 16)
@@ -121,9 +125,13 @@ def load(t: Any, dims: Any, at: list, location: TileLocation, pad_value: Any) ->
     from .memory import _linear, _rows_and_cols, _when_positive
 
     what = "asc2.load"
-    if location not in (TileLocation.L1, TileLocation.L0A, TileLocation.L0B):
-        raise CodegenError(f"{what}: a load goes to UB, L1, L0A or L0B, not {location.name} (L0C tiles come from "
-                           f"asc2.zeros_acc and matmul)")  # fmt: skip
+    if location not in (TileLocation.L1, TileLocation.L0A, TileLocation.L0B, TileLocation.BT):
+        raise CodegenError(f"{what}: a load goes to UB, L1, L0A, L0B or BT, not {location.name} (L0C tiles come "
+                           f"from asc2.zeros_acc and matmul)")  # fmt: skip
+    if len(dims) == 1 and location in (TileLocation.L1, TileLocation.BT):
+        return _load_bias(t, dims, at, location, pad_value)
+    if location == TileLocation.BT:
+        raise CodegenError(f"{what}: a bias-table tile is 1-D (one value per output column), got {list(dims)}")
     dims = _cube_dims(dims, t.dtype, what)
     if len(t.shape) != 2:
         raise CodegenError(f"{what}: a cube tile loads from a 2-D tensor, got a {len(t.shape)}-D one")
@@ -198,6 +206,8 @@ def copy(tile: Any, shape: Any = None, *, offsets: Any = None, location: Any = T
         if not is_runtime(o) and (o < 0 or o + d > whole):
             raise CodegenError(f"{what}: {list(dims)} at offsets {at} is not inside {tile!r}")
     src = tile.location
+    if src == TileLocation.L1 and dest == TileLocation.BT:
+        return _to_bias_table(tile, dims, at, what)  # type: ignore[arg-type]
     if src == TileLocation.L1 and dest in (TileLocation.L0A, TileLocation.L0B):
         return _to_l0(tile, _cube_dims(dims, tile.dtype, what), at, dest, what)  # type: ignore[arg-type]
     if src == TileLocation.L0C and dest == TileLocation.L1:
@@ -205,7 +215,7 @@ def copy(tile: Any, shape: Any = None, *, offsets: Any = None, location: Any = T
     if src == TileLocation.L0C and dest == TileLocation.UB:
         raise CodegenError(f"{what}: L0C -> UB (Ascend 950's fixpipe into the vector core) is not on the Model: "
                            f"store the tile to GM and load it, or copy it to L1 for another matmul")  # fmt: skip
-    raise CodegenError(f"{what}: copies go L1 -> L0A / L0B and L0C -> L1, not {src.name} -> {dest.name}")
+    raise CodegenError(f"{what}: copies go L1 -> L0A / L0B / BT and L0C -> L1, not {src.name} -> {dest.name}")
 
 
 def _aligned(offset: Any, unit: int, what: str, axis: str) -> None:
@@ -283,6 +293,55 @@ def _l0c_to_l1(tile: CubeTile, dims: tuple[int, int], at: list, what: str) -> Cu
     return out
 
 
+# -- the bias table -------------------------------------------------------------------------------------------------
+# A bias row reaches the table as in Ascend C: GM -> L1 (MTE2), then L1 -> BT (MTE1), which widens float16 /
+# bfloat16 to the table's float32; mmad adds it to every row of the product (asc.mmad with a C2 bias).
+def _load_bias(t: Any, dims: tuple[int, ...], at: list, location: TileLocation, pad_value: Any) -> CubeTile:
+    """asc2.load of a 1-D tile into L1 or the bias table."""
+    from .memory import _linear, _rows_and_cols, _when_positive
+
+    what = "asc2.load"
+    if len(t.shape) != 1:
+        raise CodegenError(f"{what}: a bias row loads from a 1-D tensor, got a {len(t.shape)}-D one")
+    if t.dtype not in _INPUTS:
+        raise CodegenError(f"{what}: a bias row is float16, bfloat16 or float32, got {t.dtype.name}")
+    tile = CubeTile(dims, t.dtype, TileLocation.L1)
+    _, cols = _rows_and_cols(t, dims, at)
+    if is_runtime(cols) or cols != tile.length:  # the columns past the tensor's end or the row's hold pad_value
+        _fill(tile, pad_value)
+
+    def copy() -> None:
+        params = asc.DataCopyExtParams(1, to_scalar(cols, _I64) * t.dtype.sizeof(), 0, 0)
+        asc.data_copy_pad(tile.buf, t.gm[_linear(t, at) :], params)
+
+    _when_positive(1, cols, copy)
+    if location == TileLocation.L1:
+        return tile
+    return _to_bias_table(tile, dims, [0], what)
+
+
+def _to_bias_table(src: CubeTile, dims: tuple[int, ...], at: list, what: str) -> CubeTile:
+    """`dims[0]` values of a 1-D L1 tile from `at[0]` into the bias table, as float32."""
+    if len(src.shape) != 1 or len(dims) != 1:
+        raise CodegenError(f"{what}: the bias table takes a 1-D L1 tile (one value per output column), got {src!r}")
+    _aligned(at[0], _BIAS_UNIT, what, "bias")
+    out = CubeTile(dims, asc.float32, TileLocation.BT)
+    asc.data_copy(out.buf, src.buf[at[0] :], out.length)
+    return out
+
+
+def _bias(bias: Any, n: int, what: str) -> Optional[CubeTile]:
+    """matmul's / zeros_acc's bias= as a bias-table tile of n values (an L1 row is moved there first)."""
+    if bias is None:
+        return None
+    if not isinstance(bias, CubeTile) or bias.location not in (TileLocation.BT, TileLocation.L1):
+        raise CodegenError(f"{what}: bias is a 1-D tile loaded with location=asc2.TileLocation.BT (or L1), got "
+                           f"{bias!r}")  # fmt: skip
+    if len(bias.shape) != 1 or bias.shape[0] != n:
+        raise CodegenError(f"{what}: the bias has one value per output column: [{n}], got {list(bias.shape)}")
+    return bias if bias.location == TileLocation.BT else _to_bias_table(bias, bias.shape, [0], what)
+
+
 # -- L0C -> GM -----------------------------------------------------------------------------------------------------
 def store(value: CubeTile, t: Any, at: list) -> None:
     """asc2.store of an L0C tile: the fixpipe into GM as rows (NZ2ND), converted and ReLU'd as the tile says."""
@@ -323,8 +382,9 @@ def _gm_order() -> None:
 
 # -- L0C tiles, matmul ---------------------------------------------------------------------------------------------
 @builtin
-def zeros_acc(shape: Any, dtype: Any = asc.float32) -> CubeTile:
-    """An accumulator: a float32 tile of zeros in L0C, for asc2.matmul_acc."""
+def zeros_acc(shape: Any, dtype: Any = asc.float32, *, bias: Any = None) -> CubeTile:
+    """An accumulator: a float32 tile of zeros in L0C, for asc2.matmul_acc; with `bias` (a BT tile of one
+    value per column) every row starts at the bias instead."""
     what = "asc2.zeros_acc"
     if dtype != asc.float32:
         raise CodegenError(f"{what}: the accumulator is float32 (mmad accumulates in float32), got {dtype!r}")
@@ -338,7 +398,7 @@ def zeros_acc(shape: Any, dtype: Any = asc.float32) -> CubeTile:
     zb = CubeTile((16, n16), asc.float16, TileLocation.L0B)
     for z, frac_blocks in ((za, m16 // 16), (zb, n16 // 16)):
         asc.init_const_value(z.buf, asc.InitConstValueParams(1, frac_blocks, 0, 0))
-    _mmad(acc, za, zb, True, what)
+    _mmad(acc, za, zb, True, what, bias=_bias(bias, dims[1], what))
     return acc
 
 
@@ -363,25 +423,41 @@ def _operands(a: Any, b: Any, what: str) -> tuple[CubeTile, CubeTile]:
     return a, b
 
 
-def _mmad(c: CubeTile, a: CubeTile, b: CubeTile, init: bool, what: str) -> None:
+def _mmad(c: CubeTile, a: CubeTile, b: CubeTile, init: bool, what: str, bias: Optional[CubeTile] = None,
+          hf32: bool = False) -> None:  # fmt: skip
+    """c = (init ? 0 : c) + a x b, or bias + a x b; `hf32` rounds float32 operands to HF32 for this mmad only."""
     m, k = a.shape
     n = b.shape[1]
     if max(m, n, k) > _MAX_MNK:
         raise CodegenError(f"{what}: m {m}, n {n} and k {k} must be at most {_MAX_MNK} (MmadParams); split the tiles")
-    asc.mmad(c.buf, a.buf, b.buf, asc.MmadParams(m, n, k, cmatrix_init_val=init))
+    if not isinstance(hf32, bool):
+        raise CodegenError(f"{what}: hf32 is a bool, got {hf32!r}")
+    if hf32 and a.dtype != asc.float32:
+        raise CodegenError(f"{what}: hf32=True rounds float32 operands, these are {a.dtype.name}")
+    if hf32:  # on the M pipe, in order with the mmad it brackets
+        asc.set_hf32_mode(True)
+    if bias is not None:
+        asc.mmad(c.buf, a.buf, b.buf, bias.buf, asc.MmadParams(m, n, k))
+    else:
+        asc.mmad(c.buf, a.buf, b.buf, asc.MmadParams(m, n, k, cmatrix_init_val=init))
+    if hf32:
+        asc.set_hf32_mode(False)
 
 
 @builtin
-def matmul(a: Any, b: Any) -> CubeTile:
-    """a (L0A, [M, K]) x b (L0B, [K, N]) into a new float32 L0C tile [M, N]; L1 operands are copied first."""
-    a, b = _operands(a, b, "asc2.matmul")
+def matmul(a: Any, b: Any, bias: Any = None, *, hf32: bool = False) -> CubeTile:
+    """a (L0A, [M, K]) x b (L0B, [K, N]) into a new float32 L0C tile [M, N]; L1 operands are copied first.
+    `bias` (a BT tile of N values) is added to every row; `hf32` rounds float32 operands to HF32."""
+    what = "asc2.matmul"
+    a, b = _operands(a, b, what)
+    bias = _bias(bias, b.shape[1], what)
     c = CubeTile((a.shape[0], b.shape[1]), asc.float32, TileLocation.L0C)
-    _mmad(c, a, b, True, "asc2.matmul")
+    _mmad(c, a, b, True, what, bias=bias, hf32=hf32)
     return c
 
 
 @builtin
-def matmul_acc(a: Any, b: Any, acc: Any) -> None:
+def matmul_acc(a: Any, b: Any, acc: Any, *, hf32: bool = False) -> None:
     """acc += a x b (acc a float32 L0C tile of [M, N], from asc2.zeros_acc or matmul)."""
     what = "asc2.matmul_acc"
     a, b = _operands(a, b, what)
@@ -391,7 +467,7 @@ def matmul_acc(a: Any, b: Any, acc: Any) -> None:
         raise CodegenError(f"{what}: the accumulator must be the float32 tile itself, not a converted view {acc!r}")
     if tuple(acc.shape) != (a.shape[0], b.shape[1]):
         raise CodegenError(f"{what}: the accumulator is {list(acc.shape)}, the product {[a.shape[0], b.shape[1]]}")
-    _mmad(acc, a, b, False, what)
+    _mmad(acc, a, b, False, what, hf32=hf32)
 
 
 # -- what asc2's element-wise functions do on cube tiles -----------------------------------------------------------

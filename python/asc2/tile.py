@@ -24,8 +24,10 @@ _ELEMENTS = 128  # a tile's elements are computed on in multiples of this (Tile.
 
 class TileLocation(IntEnum):
     """Where a tile lives (PyAsc2's TileLocation, its values): the Unified Buffer, or a cube core's L1, L0A
-    (matmul's left operand), L0B (its right operand) or L0C (its result); FIX is accepted as a name only."""
+    (matmul's left operand), L0B (its right operand) or L0C (its result); FIX is accepted as a name only. BT,
+    the bias table (matmul's bias row), is ours: PyAsc2 has no bias, asctile (22) does."""
 
+    BT = 22
     L0A = 23
     L0B = 24
     L0C = 25

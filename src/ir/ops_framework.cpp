@@ -120,9 +120,9 @@ void check_local_auto(const OpView& v) {
     type_error(v, fmt::format("LocalTensorAuto's length must be positive, got {}", length));
   int64_t position = v.op.attr_int(static_cast<size_t>(attr_index(v.op.info(), "position")));
   if (!position_valid(static_cast<uint32_t>(position)) || position == static_cast<int64_t>(Position::GM) ||
-      position == static_cast<int64_t>(Position::CO2) || position == static_cast<int64_t>(Position::C2))
-    type_error(v,
-               fmt::format("LocalTensorAuto's position must be VECCALC, A1, B1, C1, A2, B2 or CO1, got {}", position));
+      position == static_cast<int64_t>(Position::CO2))
+    type_error(
+        v, fmt::format("LocalTensorAuto's position must be VECCALC, A1, B1, C1, A2, B2, CO1 or C2, got {}", position));
 }
 
 Type local_auto_result(const OpView& v) {
@@ -270,7 +270,7 @@ void define_framework_ops(OpTable& t) {
       .attr("dtype")
       .attr_optional("name", ASC_ATTR_STRING)
       .attr_default("double_buffer", 0)  // a load's buffer, in two halves in a paired loop (passes/double_buffer)
-      // where it lives: the Unified Buffer, or a cube core's L1 / L0A / L0B / L0C (the tile API's cube tiles)
+      // where it lives: the Unified Buffer, or a cube core's L1 / L0A / L0B / L0C / bias table (cube tiles)
       .attr_default("position", static_cast<int64_t>(Position::VecCalc))
       .result(local_auto_result)
       .check(check_local_auto)

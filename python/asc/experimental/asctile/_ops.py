@@ -86,7 +86,6 @@ from asc2.shape import broadcast_shape
 from asc2.split import SplitTile
 from asc2.tile import Tile, check_shape
 
-from ._errors import refuse
 from ._tensors import RoundMode, TensorLocation, location
 
 
@@ -99,43 +98,23 @@ def ceildiv(x: Any, y: Any) -> Any:
 # -- the cube --------------------------------------------------------------------------------------------
 
 
-# The basic API has the bias table (asc.mmad(dst, fm, filter, bias, params) with a TPosition.C2 bias, filled by
-# data_copy from C1, as asc.adv.Matmul does); asc2's cube tiles have no BT location yet to place one in.
-_NO_BT = (
-    "{}: asc.mmad takes a bias-table (TPosition.C2) operand, but asc2's cube tiles have no bias-table "
-    "location to place it in yet (TensorLocation.BT)"
-)
-
-
-def _no_hf32(hf32: Any, what: str) -> None:
-    if hf32:
-        refuse(what, "hf32=True rounds float32 operands to HF32 (Ascend C's SetHF32Mode); the Model's basic API "
-                     "has no HF32 mode to set: its Mmad multiplies float32 operands exactly, as MatmulConfig's "
-                     "HF32 mad type is recorded only (asc.lib.host.matmul_tiling)")  # fmt: skip
-
-
 @builtin
 def matmul(input: Any, other: Any, bias: Any = None, *, hf32: bool = False) -> CubeTile:  # noqa: A002
-    """input @ other into a new L0C tile (asc2.matmul); operands in L0A / L0B, or L1 (moved there)."""
-    _no_hf32(hf32, "matmul")
-    if bias is not None:
-        refuse("matmul", _NO_BT.format("bias= adds a bias-table row to the product"))
-    return asc2.matmul(input, other)
+    """input @ other (+ bias, a BT row) into a new L0C tile (asc2.matmul); operands in L0A / L0B, or L1
+    (moved there); hf32=True rounds float32 operands to HF32 (Ascend C's SetHF32Mode) for this product."""
+    return asc2.matmul(input, other, bias, hf32=hf32)
 
 
 @builtin
 def matmul_acc(acc: Any, input: Any, other: Any, *, hf32: bool = False) -> None:  # noqa: A002
     """acc += input @ other (asc2.matmul_acc, whose arguments are in another order)."""
-    _no_hf32(hf32, "matmul_acc")
-    asc2.matmul_acc(input, other, acc)
+    asc2.matmul_acc(input, other, acc, hf32=hf32)
 
 
 @builtin
 def zeros_acc(shape: Any, dtype: Any, *, bias: Any = None) -> CubeTile:
-    """A zero accumulator in L0C (asc2.zeros_acc)."""
-    if bias is not None:
-        refuse("zeros_acc", _NO_BT.format("bias= starts the accumulator at a bias-table row"))
-    return asc2.zeros_acc(shape, dtype)
+    """An accumulator in L0C (asc2.zeros_acc): zeros, or the bias row (a BT tile) in every row."""
+    return asc2.zeros_acc(shape, dtype, bias=bias)
 
 
 # -- conversions -----------------------------------------------------------------------------------------

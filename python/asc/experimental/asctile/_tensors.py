@@ -23,10 +23,10 @@ LocalTensor = Tile
 class TensorLocation(IntEnum):
     """Where a local tensor lives (asctile's names). UB, L1, L0A, L0B, L0C and FIX are asc2.TileLocation's
     values, so the two compare equal; Auto (the compiler chooses) is the Unified Buffer here, as for every
-    tile asc2 creates; BT (the bias table) is accepted as a name only."""
+    tile asc2 creates."""
 
     Auto = 0
-    BT = 22
+    BT = int(TileLocation.BT)
     L0A = int(TileLocation.L0A)
     L0B = int(TileLocation.L0B)
     L0C = int(TileLocation.L0C)
@@ -59,9 +59,6 @@ def location(value: Any, what: str) -> TileLocation:
         raise CodegenError(f"{what}: a location is an asctile.TensorLocation or its name, got {value!r}")
     if value == TensorLocation.Auto:
         return TileLocation.UB
-    if value == TensorLocation.BT:
-        raise CodegenError(f"{what}: the bias table (BT) is not a tile location yet (asc2's cube places L1, L0A, "
-                           "L0B and L0C tiles only); matmul's bias= is refused for the same reason")  # fmt: skip
     return TileLocation(int(value))
 
 
