@@ -6,7 +6,7 @@
 
 namespace asc::sim {
 
-SharedHbmClock::SharedHbmClock(std::vector<GmFlow> flows, double hbm_bytes_per_cycle) {
+SharedHbmClock::SharedHbmClock(const std::vector<GmFlow>& flows, double hbm_bytes_per_cycle) {
   // The demand (bytes per cycle) changes where a flow starts or ends: sweep those points in order.
   std::vector<std::pair<uint64_t, double>> changes;
   changes.reserve(flows.size() * 2);

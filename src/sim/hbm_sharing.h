@@ -16,9 +16,11 @@ namespace asc::sim {
 class SharedHbmClock {
  public:
   // `flows`: every block's GM transfers on the launch's clock (each block's start added).
-  SharedHbmClock(std::vector<GmFlow> flows, double hbm_bytes_per_cycle);
+  SharedHbmClock(const std::vector<GmFlow>& flows, double hbm_bytes_per_cycle);
   // A cycle of the launch, as the blocks' own timelines count it, on the shared clock.
   uint64_t operator()(uint64_t cycle) const;
+  // How many cycles longer [from, to) of the blocks' clock lasts on the shared one.
+  uint64_t stretch(uint64_t from, uint64_t to) const { return (*this)(to) - (*this)(from) - (to - from); }
 
  private:
   std::vector<uint64_t> at_;     // where the demand on HBM changes, on the blocks' clock

@@ -89,11 +89,13 @@ LaunchReport summarise(const Kernel& kernel, const Platform& platform, std::vect
     }
     longest = std::max(longest, t);
   }
-  // HBM shared in time by all the blocks' copies: the launch's clock
+  // HBM shared in time by all the blocks' copies: the launch's clock. A copy's transfer takes as long as the
+  // shared clock says; its latency, and everything else, its own time, started where the shared clock puts it.
   std::vector<GmFlow> flows;
   for (size_t b = 0; b < blocks.size(); ++b)
-    for (const GmFlow& f : blocks[b].gm_flows) flows.push_back({start[b] + f.start, start[b] + f.end, f.bytes});
-  const SharedHbmClock clock(std::move(flows), platform.cost.gm_bytes_per_cycle);
+    for (const GmFlow& f : blocks[b].gm_flows)
+      flows.push_back({start[b] + f.start, start[b] + f.end, f.bytes, f.op, f.pipe});
+  const SharedHbmClock clock(flows, platform.cost.gm_bytes_per_cycle);
   const uint64_t launch = platform.cost.launch;
   std::vector<LineCost> per_op(kernel.num_ops);  // summed over blocks
   for (size_t b = 0; b < blocks.size(); ++b) {
@@ -101,13 +103,20 @@ LaunchReport summarise(const Kernel& kernel, const Platform& platform, std::vect
     for (size_t p = 0; p < kPipeSlots; ++p) r.busy[p] += br.busy[p];
     for (auto& w : br.warnings)  // blocks running the same code warn alike: once is enough
       if (std::find(r.warnings.begin(), r.warnings.end(), w) == r.warnings.end()) r.warnings.push_back(std::move(w));
-    for (const TraceEvent& e : br.events)
-      r.events.push_back({static_cast<uint32_t>(b), e.pipe, launch + clock(start[b] + e.start),
-                          launch + clock(start[b] + e.end), e.op});
+    for (const TraceEvent& e : br.events) {
+      uint64_t from = launch + clock(start[b] + e.start);
+      uint64_t to = from + (e.end - e.start) + clock.stretch(start[b] + e.moving, start[b] + e.end);
+      r.events.push_back({static_cast<uint32_t>(b), e.pipe, from, to, e.op});
+    }
     for (size_t i = 0; i < br.per_op.size() && i < per_op.size(); ++i) {
       per_op[i].cycles += br.per_op[i].cycles;
       per_op[i].count += br.per_op[i].count;
     }
+  }
+  for (const GmFlow& f : flows) {  // the copies' stretch, where the trace counts it
+    uint64_t longer = clock.stretch(f.start, f.end);
+    if (f.op < per_op.size()) per_op[f.op].cycles += longer;
+    r.busy[static_cast<size_t>(f.pipe)] += longer;
   }
   uint64_t t = launch + clock(longest);
   r.cycles = t;

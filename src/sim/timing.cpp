@@ -40,12 +40,12 @@ uint64_t Timeline::cost_of(const Op& op, uint64_t bytes) const {
   return 1;
 }
 
-void Timeline::record(const Op& op, Pipe pipe, uint64_t start, uint64_t end) {
+void Timeline::record(const Op& op, Pipe pipe, uint64_t start, uint64_t end, uint64_t moving) {
   busy_[idx(pipe)] += end - start;
   LineCost& line = per_op_[op.index];
   line.cycles += end - start;
   ++line.count;
-  if (record_) events_.push_back({&op, pipe, start, end});
+  if (record_) events_.push_back({&op, pipe, start, end, std::min(moving, end)});
 }
 
 void Timeline::scalar(const Op& op) {
@@ -60,8 +60,10 @@ void Timeline::run(const Op& op, Pipe pipe, uint64_t issued, uint64_t bytes) {
   uint64_t end = start + cost_of(op, bytes);
   free_[idx(pipe)] = end;
   if (pipe == Pipe::S) scalar_ = std::max(scalar_, end);
-  record(op, pipe, start, end);
-  if (op.info().cost == CostKind::GmCopy && bytes > 0) gm_flows_.push_back({start + cost_.gm_latency, end, bytes});
+  bool gm = op.info().cost == CostKind::GmCopy && bytes > 0;
+  uint64_t moving = gm ? start + cost_.gm_latency : end;
+  record(op, pipe, start, end, moving);
+  if (gm) gm_flows_.push_back({moving, end, bytes, op.index, pipe});
 }
 
 void Timeline::set_flag(const Op& op, Pipe src, int64_t key, uint64_t issued) {

@@ -20,6 +20,9 @@ struct TraceEvent {
   const Op* op;
   Pipe pipe;
   uint64_t start, end;
+  // A GM copy moves its bytes over [moving, end), after its latency; other ops have moving == end. HBM sharing
+  // (hbm_sharing.h) stretches the moving part only: latencies and compute run at their own speed.
+  uint64_t moving;
 };
 
 struct LineCost {
@@ -32,6 +35,8 @@ struct LineCost {
 struct GmFlow {
   uint64_t start, end;
   uint64_t bytes;
+  uint32_t op;  // Op::index of the copy, and its pipe: where the stretch of its time is counted
+  Pipe pipe;
 };
 
 class Timeline {
@@ -65,7 +70,7 @@ class Timeline {
 
  private:
   uint64_t cost_of(const Op& op, uint64_t bytes) const;
-  void record(const Op& op, Pipe pipe, uint64_t start, uint64_t end);
+  void record(const Op& op, Pipe pipe, uint64_t start, uint64_t end, uint64_t moving = UINT64_MAX);
 
   const CostModel& cost_;
   bool record_;
