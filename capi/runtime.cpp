@@ -34,6 +34,28 @@ asc_status_t asc_platform_query(const char* name, size_t name_len, asc_platform_
   });
 }
 
+asc_status_t asc_platform_figure(const char* name, size_t name_len, const char* key, size_t key_len, double* out) {
+  return guard([&] {
+    require(out, "out");
+    const Platform& p = platform_named(capi::text(name, name_len, "platform name"));
+    std::string what(capi::text(key, key_len, "figure"));
+    const CostModel& c = p.cost;
+    if (what == "hbm_bytes_per_second")
+      *out = c.gm_bytes_per_cycle * p.info.clock_ghz * 1e9;
+    else if (what == "mte_bytes_per_cycle")
+      *out = c.mte_bytes_per_cycle;
+    else if (what == "vector_bytes_per_cycle")
+      *out = static_cast<double>(p.info.repeat_bytes) / c.vector_repeat;
+    else if (what == "cube_f16_macs_per_cycle")
+      *out = 16.0 * 16.0 * 16.0;  // one 16 x 16 x 16 fractal product per cycle (CostKind::Cube's work unit)
+    else
+      fail(ASC_ERR_INVALID_ARGUMENT,
+           "asc_platform_figure: no figure '{}' (hbm_bytes_per_second, mte_bytes_per_cycle, vector_bytes_per_cycle, "
+           "cube_f16_macs_per_cycle)",
+           what);
+  });
+}
+
 asc_status_t asc_device_create(uint32_t backend, const char* platform, size_t platform_len, int32_t device_id,
                                asc_device_t** out) {
   return guard([&] {

@@ -798,6 +798,21 @@ TEST(CapiPlatforms, Ascend910B1IsDescribed) {
   EXPECT_EQ(info.repeat_bytes, 256u);
   EXPECT_EQ(info.max_event_id, 8u);
   EXPECT_TRUE(fails_with(asc_platform_query("Ascend310P", 10, &info), ASC_ERR_INVALID_ARGUMENT, {"Ascend310P"}));
+
+  // the throughput figures: Ascend910B1's published HBM bandwidth (1.6 TB/s), a vector core's 256 bytes and a
+  // cube core's 16 x 16 x 16 float16 MACs per cycle
+  auto figure = [&](std::string_view key, double* out) {
+    return asc_platform_figure(kPlatform.data(), kPlatform.size(), key.data(), key.size(), out);
+  };
+  double value = 0;
+  ASSERT_EQ(figure("hbm_bytes_per_second", &value), ASC_OK);
+  EXPECT_NEAR(value, 1.6e12, 1e6);
+  ASSERT_EQ(figure("vector_bytes_per_cycle", &value), ASC_OK);
+  EXPECT_EQ(value, 256.0);
+  ASSERT_EQ(figure("cube_f16_macs_per_cycle", &value), ASC_OK);
+  EXPECT_EQ(value, 4096.0);
+  EXPECT_TRUE(fails_with(figure("l2_bytes", &value), ASC_ERR_INVALID_ARGUMENT, {"no figure 'l2_bytes'"}));
+  EXPECT_TRUE(fails_with(figure("hbm_bytes_per_second", nullptr), ASC_ERR_INVALID_ARGUMENT, {"out"}));
 }
 
 // Every pyasc platform (asc.runtime.config.Platform) is a row of its own, in the enum's order, with the core

@@ -113,3 +113,14 @@ def test_matmuls_stay_within_the_cube_and_hbm(size, cores):
     matmul[cores, rt.current_stream()](a, b, c, size)
     np.testing.assert_allclose(c, a.astype(np.float32) @ b.astype(np.float32), rtol=2e-3, atol=2e-3)
     assert_bounds(a.nbytes + b.nbytes + c.nbytes, cores, macs=size**3, aic=True)
+
+
+def test_the_platform_reports_the_published_figures_these_bounds_use():
+    """rt.platform_figures (asc_platform_figure) gives the figures above, which the examples print bounds from."""
+    chip = rt.platform_figures("Ascend910B1")
+    assert (chip.aiv_cores, chip.aic_cores, chip.clock_ghz) == (AIV, AIC, CLOCK / 1e9)
+    assert chip.hbm_bytes_per_second == pytest.approx(HBM)
+    assert (chip.vector_bytes_per_cycle, chip.cube_f16_macs_per_cycle) == (VECTOR_BYTES, CUBE_MACS)
+    assert chip.mte_bytes_per_cycle <= MTE_BYTES
+    assert chip.hbm_bound_us(1.6e6) == pytest.approx(1.0)  # 1.6 MB at 1.6 TB/s
+    assert chip.cube_bound_us(CUBE_MACS * AIC * 1850) == pytest.approx(1.0)  # 1850 cycles of every cube

@@ -19,6 +19,7 @@ from .devices import (
     set_pro_switch,
     synchronize_device,
 )
+from .figures import PlatformFigures, platform_figures
 from .kernels import (
     launch_kernel,
     magic_elf_value,
@@ -77,6 +78,7 @@ __all__ = [
     "MsprofTaskType",
     "NpuRuntimeCallMissing",
     "Platform",
+    "PlatformFigures",
     "ProfilingCommandHandle",
     "Stream",
     "acl_finalize",
@@ -107,6 +109,7 @@ __all__ = [
     "magic_elf_value",
     "malloc",
     "memcpy",
+    "platform_figures",
     "msprof_task_type",
     "npu_utils",
     "register_device_binary_kernel",
