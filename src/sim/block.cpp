@@ -5,6 +5,7 @@
 #include <tuple>
 
 #include "ir/effects.h"
+#include "sim/bank_conflicts.h"
 #include "sim/copy_bytes.h"
 #include "sim/cross_core.h"
 #include "sim/gm_checksum.h"
@@ -217,7 +218,7 @@ bool Block::step(Pipe p) {
         exec_op(op, args, out);
       if (staged_count_) flush_staged();
       hash_gm_writes(writes_before);
-      timeline_.run(op, p, head.dispatched, bytes);
+      timeline_.run(op, p, head.dispatched, bytes, bank_conflict_cycles(op, args));
     }
   }
   q.pop_front();
@@ -345,9 +346,10 @@ uint64_t Block::check_effects(const Op& op, Pipe pipe, const RtValue* in) {
       effect_ptrs_[i] = is_local_mem(t.mem) ? local_base(t) + t.addr : ctx_.gm[t.mem].ptr + t.addr;
       continue;
     }
-    if (form == EffectForm::Strided) {
+    if (form == EffectForm::Strided) {  // the vector unit's work is its repeats, however far apart their blocks
       effect_ptrs_[i] = strided_memory(op, in, dtype, e);
-      largest = std::max(largest, effect_ranges_[i].second - effect_ranges_[i].first);
+      largest = std::max(
+          largest, static_cast<uint64_t>(std::max<int64_t>(0, effect_repeats_[i])) * platform().info.repeat_bytes);
       continue;
     }
     std::array<int64_t, kMaxOperands> ints;  // only the op's operands are set and read
@@ -416,6 +418,7 @@ uint8_t* Block::strided_memory(const Op& op, const RtValue* in, DType dtype, con
     fail(ASC_ERR_INVALID_ARGUMENT, op.loc, "{}: a destination block stride of 0 is undefined on the hardware",
          op.info().name);
   size_t which = static_cast<size_t>(&e - op.info().effects.data());
+  effect_repeats_[which] = repeats;
   if (t.addr % platform().info.block_bytes != 0)
     fail(ASC_ERR_MISALIGNED, op.loc, "{}: address {} in the {} is not 32-byte aligned", op.info().name, t.addr,
          memory_name(memory_of(t)));
@@ -444,6 +447,43 @@ uint8_t* Block::strided_memory(const Op& op, const RtValue* in, DType dtype, con
          memory_name(memory_of(t)), end, platform().name, cap);
   effect_ranges_[which] = {static_cast<uint64_t>(t.addr + lo), static_cast<uint64_t>(t.addr + hi)};
   return local_base(t) + t.addr;
+}
+
+uint64_t Block::bank_conflict_cycles(const Op& op, const RtValue* in) const {
+  CostKind kind = op.info().cost;
+  if ((kind != CostKind::Vector && kind != CostKind::VectorDiv) || platform().arch != Arch::C220) return 0;
+  const auto& effects = op.info().effects;
+  std::array<BlockPattern, kMaxEffects> patterns;
+  size_t widest = 1;
+  for (const MemEffect& e : effects)
+    widest = std::max<size_t>(widest, dtype_size(kernel().type_of(op.operands[e.tensor]).dtype));
+  int64_t repeats = 0;
+  const int64_t block = platform().info.block_bytes;
+  const int64_t repeat_blocks = platform().info.repeat_bytes / block;
+  for (size_t i = 0; i < effects.size(); ++i) {
+    const MemEffect& e = effects[i];
+    const RtValue& t = in[e.tensor];
+    EffectForm form = effect_form(e);
+    if (t.mem != kMemUB || (form != EffectForm::Strided && form != EffectForm::Count)) return 0;
+    // a repeat holds 256 bytes of the widest operand: a narrower one moves fewer blocks (a cast's half source)
+    int64_t per_repeat = std::max<int64_t>(
+        1, repeat_blocks * static_cast<int64_t>(dtype_size(kernel().type_of(op.operands[e.tensor]).dtype)) /
+               static_cast<int64_t>(widest));
+    if (form == EffectForm::Strided) {
+      patterns[i] = {t.addr / block, in[e.blk_stride_operand].i, in[e.rep_stride_operand].i, per_repeat, e.write};
+      repeats = std::max(repeats, effect_repeats_[i]);
+    } else {  // count mode: contiguous repeats
+      auto [lo, hi] = effect_ranges_[i];
+      int64_t bytes = static_cast<int64_t>(hi - lo);
+      patterns[i] = {static_cast<int64_t>(lo) / block, 1, per_repeat, per_repeat, e.write};
+      repeats = std::max(repeats, (bytes + per_repeat * block - 1) / (per_repeat * block));
+    }
+  }
+  if (effects.empty() || repeats <= 0) return 0;
+  uint64_t beats = vector_beats(patterns.data(), effects.size(), repeats);
+  const CostModel& c = platform().cost;
+  uint32_t per_beat = kind == CostKind::VectorDiv ? c.vector_div_repeat : c.vector_repeat;
+  return (beats - static_cast<uint64_t>(repeats)) * per_beat;
 }
 
 uint64_t Block::work_units(const Op& op, const RtValue* in) const {

@@ -344,6 +344,9 @@ class Block {
   void warn_undefined_reads(const Op& op);  // once per op per launch
   uint8_t* memory(const Op& op, const RtValue& tensor, DType dtype, int64_t offset, int64_t count, const MemEffect& e);
   uint8_t* strided_memory(const Op& op, const RtValue* in, DType dtype, const MemEffect& e);
+  // The cycles a vector instruction's UB bank conflicts add (sim/bank_conflicts.h): 0 on platforms without the
+  // documented layout, for instructions outside the UB, and where no group serves two blocks in one beat.
+  uint64_t bank_conflict_cycles(const Op& op, const RtValue* in) const;
   // GM bytes [lo, lo + bytes) of an argument reaching into its allocation's padding: warns (once per launch) and
   // returns a copy the handler works on; flush_staged writes what it changed back through gm_memory.
   uint8_t* padded_gm(const Op& op, uint32_t arg, uint64_t lo, uint64_t bytes, bool write, size_t which);
@@ -416,6 +419,7 @@ class Block {
   std::array<RtValue, kMaxEffects> effect_tensors_{};
   std::array<uint8_t*, kMaxEffects> effect_ptrs_{};
   std::array<std::pair<uint64_t, uint64_t>, kMaxEffects> effect_ranges_{};  // byte ranges, UB or GM
+  std::array<int64_t, kMaxEffects> effect_repeats_{};                       // a Strided effect's repeats (its mask's)
   struct StagedGm {  // an effect reaching into GM padding (padded_gm)
     uint32_t arg = 0;
     uint64_t lo = 0;

@@ -55,9 +55,9 @@ void Timeline::scalar(const Op& op) {
   record(op, Pipe::S, start, end);
 }
 
-void Timeline::run(const Op& op, Pipe pipe, uint64_t issued, uint64_t bytes) {
+void Timeline::run(const Op& op, Pipe pipe, uint64_t issued, uint64_t bytes, uint64_t stalls) {
   uint64_t start = std::max(issued, free_[idx(pipe)]);
-  uint64_t end = start + cost_of(op, bytes);
+  uint64_t end = start + cost_of(op, bytes) + stalls;
   free_[idx(pipe)] = end;
   if (pipe == Pipe::S) scalar_ = std::max(scalar_, end);
   bool gm = op.info().cost == CostKind::GmCopy && bytes > 0;

@@ -46,8 +46,8 @@ class Timeline {
   // The scalar unit dispatches an instruction: returns its dispatch cycle.
   uint64_t dispatch();
   void scalar(const Op& op);
-  // A pipe instruction dispatched at `issued`, moving or computing `bytes`.
-  void run(const Op& op, Pipe pipe, uint64_t issued, uint64_t bytes);
+  // A pipe instruction dispatched at `issued`, moving or computing `bytes`; `stalls` cycles more (bank conflicts).
+  void run(const Op& op, Pipe pipe, uint64_t issued, uint64_t bytes, uint64_t stalls = 0);
   void set_flag(const Op& op, Pipe src, int64_t key, uint64_t issued);
   // `dst` may be S: then the scalar unit itself waits.
   void wait_flag(const Op& op, Pipe dst, int64_t key, uint64_t issued);
