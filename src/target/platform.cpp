@@ -42,7 +42,8 @@ PlatformInfo row310(uint32_t aiv, uint32_t aic, double ghz) {
 //   and 128-byte copies issue every 20.6 cycles (data_copy sample, blockLen 128 B): a small fixed cost (15) and
 //   about 26 bytes per cycle per engine, not a long latency paid per copy.
 // * Vector: one 256-byte repeat per cycle ("every cycle 128 halves") plus 22 cycles of start and drain: the add
-//   sample's bank-conflict-free 127-repeat Add takes 149.6 cycles (case 6: 6.954 us over 86 Adds a core).
+//   sample's bank-conflict-free 127-repeat Add takes 149.6 cycles (case 6: 6.954 us over 86 Adds a core); its
+//   conflicting layout (case 5) 2 cycles a repeat, which sim/bank_conflicts.cpp charges on dav-c220.
 // * The cube: 16 x 16 x 16 float16 MACs per cycle (matmul sample: "每cycle处理16×16×16次乘加运算", its measured
 //   mac time within 2% of that). cube_startup, flag latency, scalar costs and the launch: estimates (no published
 //   per-instruction figure; the add sample's scalar loop, 34 cycles per element for two get_value, a set_value and
