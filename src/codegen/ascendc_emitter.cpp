@@ -60,6 +60,14 @@ constexpr const char* kQuantPrelude = R"(__aicore__ inline QuantMode_t asc_quant
 }
 )";
 
+// Fixpipe into the Unified Buffer (Ascend 950) names its destination in a FixpipeConfig with isToUB set, a template
+// argument with static storage.
+constexpr const char* kFixpipeUbPrelude = R"(namespace asc_fixpipe {
+constexpr AscendC::FixpipeConfig NZ_UB = {AscendC::CO2Layout::NZ, true};
+constexpr AscendC::FixpipeConfig ROW_MAJOR_UB = {AscendC::CO2Layout::ROW_MAJOR, true};
+}  // namespace asc_fixpipe
+)";
+
 const char* c_type(DType d) { return ascendc_type(d); }
 
 const char* kernel_type_macro(KernelType t) {
@@ -127,6 +135,7 @@ class Emitter {
     head += "\n";
     head += kPrelude;
     if (uses_quant_) head += kQuantPrelude;
+    if (uses_fixpipe_ub_) head += kFixpipeUbPrelude;
     if (matmul_.active()) head += matmul_.globals();
     return head + out_;
   }
@@ -152,6 +161,7 @@ class Emitter {
     bool ok = !name.empty() && !std::isdigit(static_cast<unsigned char>(name[0]));
     for (char c : name) ok = ok && (std::isalnum(static_cast<unsigned char>(c)) || c == '_');
     for (const char* r : reserved) ok = ok && name != r;
+    ok = ok && name != "asc_fixpipe";  // kFixpipeUbPrelude's namespace
     if (!ok)
       fail(ASC_ERR_UNSUPPORTED,
            "the Ascend C emitter cannot name kernel '{}': its name is the NPU binary's symbol, so it must be a C "
@@ -324,6 +334,7 @@ class Emitter {
       case OpCode::Fixpipe:
       case OpCode::FixpipeVectorQuant:
       case OpCode::FixpipeToL1: return fixpipe(op);
+      case OpCode::FixpipeToUb: return fixpipe_ub(op);
       case OpCode::MatmulServer:  // outside mix kernels the core runs the Matmul itself: nothing to serve
         if (!matmul_.active()) {  // the object the expansion computes, named for the reader
           std::string object = matmul_.expanded_object(op);
@@ -439,6 +450,33 @@ class Emitter {
                      nz2nd ? "CFG_ROW_MAJOR" : "CFG_NZ", list(op, 0, 2), workspace, params));
   }
 
+  // L0C -> UB (Ascend 950): Fixpipe with FixpipeParamsArch3510 and a FixpipeConfig into UB. IR fields: fixpipe's,
+  // then dual_dst_ctl and sub_block_id.
+  void fixpipe_ub(const Op& op) {
+    bool nz2nd = op.attr_int(0) != 0;
+    uses_quant_ = uses_fixpipe_ub_ = true;
+    line("{");
+    ++indent_;
+    line(
+        fmt::format("AscendC::FixpipeParamsArch3510<AscendC::CO2Layout::{}> asc_fp(static_cast<uint16_t>({}), "
+                    "static_cast<uint16_t>({}), static_cast<uint16_t>({}), static_cast<uint32_t>({}));",
+                    nz2nd ? "ROW_MAJOR" : "NZ", o(op, 2), o(op, 3), o(op, 4), o(op, 5)));
+    line(fmt::format("asc_fp.quantPre = asc_quant_mode({});", o(op, 6)));
+    line(fmt::format("asc_fp.deqScalar = static_cast<uint64_t>({});", o(op, 7)));
+    line(fmt::format("asc_fp.reluEn = {} != 0;", o(op, 11)));
+    line(fmt::format("asc_fp.dualDstCtl = static_cast<uint8_t>({});", o(op, 12)));
+    line(fmt::format("asc_fp.subBlockId = {} != 0;", o(op, 13)));
+    if (nz2nd)
+      line(
+          fmt::format("asc_fp.params = {{static_cast<uint16_t>({}), static_cast<uint16_t>({}), "
+                      "static_cast<uint32_t>({})}};",
+                      o(op, 8), o(op, 9), o(op, 10)));
+    line(fmt::format("{}<{}, {}, asc_fixpipe::{}_UB>({}, asc_fp);", api(op), ct(op, 0), ct(op, 1),
+                     nz2nd ? "ROW_MAJOR" : "NZ", list(op, 0, 2)));
+    --indent_;
+    line("}");
+  }
+
   std::string int_list(const Op& op, size_t from, size_t to) const {
     std::string s;
     for (size_t i = from; i < to; ++i) s += fmt::format("{}static_cast<int32_t>({})", i > from ? ", " : "", o(op, i));
@@ -466,6 +504,7 @@ class Emitter {
   AdvCalls adv_;
   std::unordered_set<uint32_t> skipped_;  // values defined in a left-out Matmul expansion
   bool uses_quant_ = false;               // fixpipe: the QuantMode_t helper goes into the file
+  bool uses_fixpipe_ub_ = false;          // fixpipe L0C -> UB: its FixpipeConfigs go into the file
   std::shared_ptr<const std::string> last_file_;
   uint32_t last_line_ = 0;
 };
@@ -485,6 +524,7 @@ bool ascendc_hand_spelled(OpCode code) {
       OpCode::Fixpipe,
       OpCode::FixpipeVectorQuant,
       OpCode::FixpipeToL1,
+      OpCode::FixpipeToUb,
       OpCode::MatmulServer,
       OpCode::MatmulCall,
       OpCode::MatmulCallEnd,

@@ -212,6 +212,11 @@ void check_fixpipe_l1(const OpView& v) {
   require_position(v, 1, Memory::L0C, "src", "CO1");
 }
 
+void check_fixpipe_ub(const OpView& v) {
+  require_ub_position(v, 0, "dst");
+  require_position(v, 1, Memory::L0C, "src", "CO1");
+}
+
 // fixpipe operands: dst, src, n_size, m_size, src_stride, dst_stride, quant_pre, deq_scalar, nd_num,
 // src_nd_stride, dst_nd_stride, relu_en; attribute nz2nd. Effect 0 reads L0C (4-byte elements), 1 writes dst.
 int64_t fixpipe_extent(const Op& op, const int64_t* in, size_t index, int64_t dst_size) {
@@ -224,6 +229,17 @@ int64_t fixpipe_extent(const Op& op, const int64_t* in, size_t index, int64_t ds
   if (index == 0) return ((nd - 1) * in[9] * 256 + ((n - 1) / 16) * in[4] * 16 + (m - 1) * 16 + 16) * 4;
   if (op.attr_int(0)) return ((nd - 1) * in[10] + (m - 1) * in[5] + n) * dst_size;  // NZ2ND
   return (m - 1) * 16 * dst_size + ((n - 1) / 16) * in[5] * 32 + 16 * dst_size;     // NZ2NZ
+}
+
+// fixpipe.ub: effect 0 reads L0C. FixpipeParamsArch3510 counts src_nd_stride in C0_SIZE units (16 elements; its
+// V220 form on the same path says 16 * C0_SIZE: the Model follows the Arch3510 table); NZ2NZ moves one matrix.
+int64_t fixpipe_ub_extent(const Op& op, const int64_t* in, size_t, int64_t) {
+  int64_t n = in[2], m = in[3], nd = op.attr_int(0) ? std::max<int64_t>(in[8], 1) : 1;
+  if (n > 4095 || m > 65535)
+    fail(ASC_ERR_INVALID_ARGUMENT, op.loc, "FixpipeParamsArch3510: n_size {} must be <= 4095 and m_size {} <= 65535", n,
+         m);
+  if (n == 0 || m == 0) return 0;
+  return ((nd - 1) * in[9] * 16 + ((n - 1) / 16) * in[4] * 16 + (m - 1) * 16 + 16) * 4;
 }
 
 // fixpipe NZ2ND into GM: m_size rows of n_size elements, dst_stride apart (one ND matrix).
@@ -394,6 +410,25 @@ void define_cube_ops(OpTable& t) {
       .cost(CostKind::UbCopy)
       .word_operand(7)
       .ascendc("AscendC::DataCopy");
+  // L0C -> the Unified Buffer of a vector core of the cube core's group (Ascend 950PR/950DT: Fixpipe with
+  // FixpipeParamsArch3510 and a FixpipeConfig whose isToUB is true). Operands: fixpipe's twelve, then dual_dst_ctl
+  // (0: the whole matrix to sub-block sub_block_id; 1: rows split in halves, 2: columns split in halves, to
+  // sub-blocks 0 and 1) and sub_block_id. dst_stride counts elements in both layouts (FixpipeParamsV220's NZ
+  // dst_stride counts 32-byte blocks). The UB is another core's: the row declares only the L0C read, and the
+  // handler checks and writes the destination through the cross-core channel (sim/fixpipe_ub.cpp).
+  // L0C到UB数据搬运（Fixpipe）.md, 关键特性说明/L0C-Buffer到UB双目标模式.md (https://github.com/cannmirror/asc-devkit
+  // docs/zh/api/SIMD-API/基础API/矩阵计算（ISASI）/矩阵计算的搬出/).
+  t.def(OpCode::FixpipeToUb, "fixpipe.ub")
+      .pipe(Pipe::FIX)
+      .operands({K::LocalTensor, K::LocalTensor})
+      .operands(12, K::IntScalar)
+      .attr_default("nz2nd", 1)
+      .check(check_fixpipe_ub)
+      .reads(1, extent())
+      .extent(fixpipe_ub_extent)
+      .cost(CostKind::UbCopy)
+      .word_operand(7)
+      .ascendc("AscendC::Fixpipe");
   // on the FIX pipe, so that it reaches the copies queued after it and none before
   t.def(OpCode::SetFixpipePreQuantFlag, "set_fix_pipe_pre_quant_flag")
       .pipe(Pipe::FIX)

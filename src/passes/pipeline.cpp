@@ -22,7 +22,10 @@ void number_ops(Region& r, Kernel& k) {
       case OpCode::IbWait:
       case OpCode::NotifyNextBlock:
       case OpCode::WaitPreBlock:
-      case OpCode::SyncAllSoft: k.syncs_cores = true; break;
+      case OpCode::SyncAllSoft:
+      case OpCode::FixpipeToUb:  // writes another core's Unified Buffer: every core on a thread, memories apart
+        k.syncs_cores = true;
+        break;
       default: break;
     }
     if (!op->info().effects.empty())

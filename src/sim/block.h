@@ -12,6 +12,7 @@
 #include <chrono>
 #include <cstdint>
 #include <deque>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -19,6 +20,7 @@
 #include <vector>
 
 #include "ir/ir.h"
+#include "sim/cross_core.h"
 #include "sim/gm_memory.h"
 #include "sim/race_checker.h"
 #include "sim/timing.h"
@@ -220,6 +222,13 @@ class Block {
   const CoreInstance& core() const { return core_; }
   void stop() { stopped_ = true; }  // the rest of the kernel does not run on this core
   CrossCore& cross() const { return *ctx_.cross; }
+  bool has_cross() const { return ctx_.cross != nullptr; }
+  // Ascend 950's fixpipe L0C -> UB, on a vector core (ub_delivery.cpp). note_cross_set: a mode-2
+  // cross_core_set_flag on the running pipe, whose race-checker clock the cube core's later deliveries are ordered
+  // after once it waited for it. receive_ub: the cube core's deliveries copied into this core's Unified Buffer and
+  // checked against this core's accesses; `release`: the wait that made them visible orders every pipe after them.
+  void note_cross_set(int64_t flag);
+  void receive_ub(std::vector<UbDelivery> deliveries, bool release);
   void drain_pipes() { drain(); }  // before the scalar unit waits for another core
   // Timing of cross-core synchronisation: the cycle the running pipe op starts at; the cycle every
   // instruction dispatched so far is done by; the scalar unit waiting until `cycle`.
@@ -411,7 +420,8 @@ class Block {
   DeqScaleReg deq_reg_, issued_deq_;
   uint64_t gather_mask_remain_ = 0;
   CubeModes cube_modes_;
-  const Op* running_op_ = nullptr;  // the pipe op whose handler runs, and its pipe
+  std::map<int64_t, std::vector<RaceChecker::Clock>> cross_set_clocks_;  // note_cross_set, per flag id, in order
+  const Op* running_op_ = nullptr;                                       // the pipe op whose handler runs, and its pipe
   Pipe running_pipe_ = Pipe::S;
   uint64_t running_dispatched_ = 0;
   // an op's memory effects: at most kMaxEffects (mrg_sort: four lists and dst)

@@ -42,6 +42,7 @@ void CrossCore::set(const CoreInstance& self, int64_t mode, int64_t flag, const 
     for (const CoreInstance& c : cores_)  // the other kind in the group
       if (c.group == self.group && c.kind != self.kind) {
         int64_t n = count({kPerCore, c.index, flag});
+        ++sets_to_[{c.index, flag}];
         if (n > kMaxCount)
           fail(ASC_ERR_RUNTIME, op.loc, "cross_core_set_flag: flag {} of {} {} was set {} times without a wait", flag,
                core_kind_name(c.kind), c.block_idx, n);
@@ -67,6 +68,7 @@ uint64_t CrossCore::wait(const CoreInstance& self, int64_t mode, int64_t flag, c
     block_until(
         lock, [&] { return n >= need; }, op, what);
     n -= need;
+    ++waits_done_[{self.index, flag}];
     uint64_t at = latest(key, static_cast<size_t>(need));  // the sets this wait consumes
     auto& times = times_[key];
     times.erase(times.begin(), times.begin() + need);
@@ -108,6 +110,38 @@ void CrossCore::gm_step(const Op& op, const std::string& what, const std::functi
   block_until(lock, ready, op, what);
   step(published_);
   cv_.notify_all();
+}
+
+void CrossCore::deliver(const CoreInstance& from, UbDelivery delivery) {
+  std::lock_guard<std::mutex> lock(mu_);
+  for (const auto& [key, n] : sets_to_)
+    if (key.first == delivery.to) delivery.sets[key.second] = n;
+  for (const auto& [key, n] : waits_done_)
+    if (key.first == from.index) delivery.waits[key.second] = n;
+  deliveries_.push_back(std::move(delivery));
+}
+
+std::vector<UbDelivery> CrossCore::take_deliveries(const CoreInstance& self, bool all) {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::vector<UbDelivery> out;
+  auto visible = [&](const UbDelivery& d) {
+    if (all) return true;
+    for (const auto& [key, n] : waits_done_) {
+      if (key.first != self.index) continue;
+      auto it = d.sets.find(key.second);
+      if (n > (it == d.sets.end() ? 0 : it->second)) return true;
+    }
+    return false;
+  };
+  for (auto it = deliveries_.begin(); it != deliveries_.end();) {
+    if (it->to == self.index && visible(*it)) {
+      out.push_back(std::move(*it));
+      it = deliveries_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  return out;
 }
 
 int64_t CrossCore::next_round(uint32_t core, int64_t kind) {
@@ -165,19 +199,25 @@ namespace asc::sim {
 
 // The set happens when its pipe runs it; a wait holds this core's scalar unit
 // until the cycle the sets it needed happened at (sync_all: the last arrival).
+// A vector core's wait also takes in what the cube core's fixpipe L0C -> UB wrote before the set it consumed.
 void exec_CrossCoreSetFlag(Block& b, const Op& op, const RtValue* in, RtValue*) {
   b.cross().set(b.core(), op.attr_int(0), in[0].i, op, b.pipe_op_start());
+  if (op.attr_int(0) == 2 && b.core().kind == CoreKind::AIV) b.note_cross_set(in[0].i);
 }
 
 void exec_CrossCoreWaitFlag(Block& b, const Op& op, const RtValue* in, RtValue*) {
   b.drain_pipes();
   b.wait_until(b.cross().wait(b.core(), op.attr_int(0), in[0].i, op, b.label()));
+  if (b.core().kind == CoreKind::AIV) b.receive_ub(b.cross().take_deliveries(b.core(), false), true);
 }
 
 void exec_SyncAll(Block& b, const Op& op, const RtValue*, RtValue*) {
   b.drain_pipes();
   b.wait_until(b.cross().sync_all(b.core(), op.attr_int(0) != 0, op, b.label(), b.pipes_done()));
   b.passed_sync_all();  // GM accesses from here on are ordered after every core's before it
+  // every core's fixpipe before the barrier has reached its vector core
+  if (op.attr_int(0) == 0 && b.core().kind == CoreKind::AIV)
+    b.receive_ub(b.cross().take_deliveries(b.core(), true), true);
 }
 
 }  // namespace asc::sim

@@ -25,6 +25,18 @@
 
 namespace asc::sim {
 
+// What a cube core's fixpipe L0C -> UB (Ascend 950) wrote into one vector core's Unified Buffer. The bytes travel
+// through the CrossCore, under its lock: the vector core copies them into its own memory when a cross-core wait
+// makes them visible (ub_delivery.cpp), so no host thread ever touches another core's memory.
+struct UbDelivery {
+  size_t to = 0;                                    // the vector core's place in the launch
+  std::vector<std::pair<uint64_t, uint64_t>> runs;  // UB byte ranges [lo, hi) written, in address order
+  std::vector<uint8_t> data;                        // their bytes, one run after another
+  const Op* op = nullptr;
+  std::map<int64_t, int64_t> sets;   // per flag id: mode-2 sets the cube core had made to `to` before it
+  std::map<int64_t, int64_t> waits;  // per flag id: mode-2 waits the cube core had completed before it
+};
+
 class CrossCore {
  public:
   static constexpr const char* kAbandoned = "was abandoned: another core failed";
@@ -49,6 +61,12 @@ class CrossCore {
   // How many times core `core` made call `kind` before (wait_pre_block's and the software sync_all's rounds).
   int64_t next_round(uint32_t core, int64_t kind);
   size_t core_count() const { return cores_.size(); }
+  const std::vector<CoreInstance>& cores() const { return cores_; }
+  // A cube core's fixpipe into a vector core's Unified Buffer: stamped with the cube core's mode-2 flag counts.
+  void deliver(const CoreInstance& from, UbDelivery delivery);
+  // The deliveries to `self` a mode-2 wait it completed made visible (a wait that consumed a set the cube core
+  // made after the fixpipe), or, with `all`, every one posted so far; in the order they were posted.
+  std::vector<UbDelivery> take_deliveries(const CoreInstance& self, bool all);
   void finished();  // the calling core's run ended (normally or not)
   void abort();     // a core failed: wake every waiting core
 
@@ -70,6 +88,9 @@ class CrossCore {
   uint64_t latest(const Key& key, size_t count);  // the latest of the first `count` times
   std::map<Key, int64_t> passed_;                 // barrier generations each core has passed
   Publications published_;
+  // Cumulative mode-2 flag counts per (core index, flag id): sets made to that core, waits it completed.
+  std::map<std::pair<size_t, int64_t>, int64_t> sets_to_, waits_done_;
+  std::vector<UbDelivery> deliveries_;
   std::map<std::pair<uint32_t, int64_t>, int64_t> rounds_;
 };
 

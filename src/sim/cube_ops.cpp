@@ -8,6 +8,7 @@
 #include <cstring>
 #include <vector>
 
+#include "sim/cross_core.h"
 #include "sim/handlers.h"
 #include "sim/scalar_math.h"
 
@@ -361,6 +362,152 @@ void exec_FixpipeToL1(Block& b, const Op& op, const RtValue* in, RtValue*) {
          "data_copy L0C -> L1: quant_pre NoQuant is not supported on this path; float32 to float16 / bfloat16 is "
          "F322F16 / F322BF16, int32 to float16 DEQF16");
   fixpipe(b, op, in, nullptr);
+}
+
+namespace {
+
+// One vector core's share of a fixpipe into the Unified Buffer: its bytes at their UB addresses.
+struct UbShare {
+  std::vector<uint8_t> bytes;  // from the lowest address written to the highest
+  std::vector<bool> written;   // per byte
+  uint64_t base = 0;           // UB address of bytes[0]
+};
+
+const char* kernel_type_name(KernelType t) {
+  static constexpr const char* kNames[] = {"AIV_ONLY",    "AIC_ONLY",    "MIX_AIV_HARD_SYNC", "MIX_AIC_HARD_SYNC",
+                                           "MIX_AIV_1_0", "MIX_AIC_1_0", "MIX_AIC_1_1",       "MIX_AIC_1_2"};
+  return kNames[static_cast<size_t>(t)];
+}
+
+void check_fixpipe_ub(Block& b, const Op& op, const RtValue* in) {
+  const char* what = "fixpipe L0C -> UB";
+  if (b.platform().arch != Arch::C310)
+    fail(ASC_ERR_UNSUPPORTED, op.loc,
+         "{}: {} (Atlas A2/A3) has no path from L0C to the Unified Buffer (Ascend C has Fixpipe into UB on Ascend "
+         "950PR/950DT only); fixpipe into GM and copy GM -> UB on the vector core",
+         what, b.platform().name);
+  KernelType type = b.kernel().options.kernel_type;
+  if (type != KernelType::MixAic1_1 && type != KernelType::MixAic1_2)
+    fail(ASC_ERR_INVALID_ARGUMENT, op.loc,
+         "{} writes the Unified Buffer of the cube core's vector cores: it needs a mix kernel "
+         "(KernelType.MIX_AIC_1_1 or MIX_AIC_1_2), not {}",
+         what, kernel_type_name(type));
+  if (b.core().kind != CoreKind::AIC)
+    fail(ASC_ERR_INVALID_ARGUMENT, op.loc, "{} runs on the cube core (guard it with asc.ascend_is_aic())", what);
+  if (!b.has_cross())
+    fail(ASC_ERR_INTERNAL, op.loc, "{}: the launch runs its cores one after another; this needs them side by side",
+         what);
+  int64_t n = in[2].i, m = in[3].i, quant = in[6].i, dual = in[12].i, sub = in[13].i,
+          size = dtype_size(dtype(b, op, 0));
+  bool nz2nd = op.attr_int(0) != 0, relu = in[11].i != 0;
+  int64_t vector_cores = type == KernelType::MixAic1_2 ? 2 : 1;
+  if (dual < 0 || dual > 2)
+    fail(ASC_ERR_INVALID_ARGUMENT, op.loc,
+         "{}: dual_dst_ctl {} is not 0 (one vector core), 1 (split M) or 2 (split N); 3 is reserved", what, dual);
+  if (sub != 0 && sub != 1) fail(ASC_ERR_INVALID_ARGUMENT, op.loc, "{}: sub_block_id {} is not 0 or 1", what, sub);
+  if ((dual != 0 || sub != 0) && vector_cores == 1)
+    fail(ASC_ERR_INVALID_ARGUMENT, op.loc,
+         "{}: a MIX_AIC_1_1 kernel's cube core has one vector core (sub-block 0); dual_dst_ctl {} and sub_block_id {} "
+         "need MIX_AIC_1_2",
+         what, dual, sub);
+  if (dual != 0 && (quant != kNoQuant || relu))
+    fail(ASC_ERR_INVALID_ARGUMENT, op.loc,
+         "{}: dual_dst_ctl {} works with NoQuant and without ReLU only (Ascend C: dual destination mode is for plain "
+         "NZ2NZ / NZ2ND moves with every other fixpipe function bypassed)",
+         what, dual);
+  if (dual == 1 && m % 2 != 0)
+    fail(ASC_ERR_INVALID_ARGUMENT, op.loc, "{}: dual_dst_ctl 1 splits M in halves: m_size {} must be even", what, m);
+  if (dual == 2 && n % 32 != 0)
+    fail(ASC_ERR_INVALID_ARGUMENT, op.loc, "{}: dual_dst_ctl 2 splits N in halves: n_size {} must be a multiple of 32",
+         what, n);
+  if (nz2nd ? (n * size) % 32 != 0 : n % 16 != 0)
+    fail(ASC_ERR_INVALID_ARGUMENT, op.loc,
+         nz2nd ? "{}: NZ2ND rows must fill 32-byte blocks: n_size {} x {} bytes is not a multiple of 32"
+               : "{}: NZ2NZ moves whole 16-column fractals: n_size {} is not a multiple of 16",
+         what, n, size);
+  if (in[5].i <= 0) fail(ASC_ERR_INVALID_ARGUMENT, op.loc, "{}: dst_stride must not be 0", what);
+  if (in[0].addr % 32 != 0)
+    fail(ASC_ERR_MISALIGNED, op.loc, "{}: the Unified Buffer address {} is not 32-byte aligned", what, in[0].addr);
+}
+
+}  // namespace
+
+// L0C -> the Unified Buffer of a vector core of this cube core's group (Ascend 950PR/950DT,
+// FixpipeParamsArch3510): element (m, n) of each of nd_num matrices (src_nd_stride x 16 elements apart) through
+// quant_pre and ReLU, NZ2ND to r * dst_stride + c (matrix i at i * dst_nd_stride) or NZ2NZ to (c / 16) *
+// dst_stride + r * 16 + c % 16 (dst_stride in elements). dual_dst_ctl 0 sends it all to sub-block sub_block_id;
+// 1 sends rows [0, m/2) to sub-block 0 and [m/2, m) to 1 (each from row 0 of its UB); 2 sends columns [0, n/2)
+// and [n/2, n) likewise (L0C到UB数据搬运（Fixpipe）.md; the fixpipe_l0c2ub sample: M split with dst_stride N, N
+// split with dst_stride N / 2). Each share is handed to the CrossCore; the vector core copies it into its UB at
+// the cross-core wait that makes it visible (ub_delivery.cpp).
+void exec_FixpipeToUb(Block& b, const Op& op, const RtValue* in, RtValue*) {
+  check_fixpipe_ub(b, op, in);
+  DType from = dtype(b, op, 1), to = dtype(b, op, 0);
+  int64_t n = in[2].i, m = in[3].i, quant = in[6].i, dual = in[12].i, sub = in[13].i;
+  bool nz2nd = op.attr_int(0) != 0, relu = in[11].i != 0;
+  int64_t nd = nz2nd ? std::max<int64_t>(in[8].i, 1) : 1, dst_stride = in[5].i, size = dtype_size(to);
+  check_quant(op, quant, from, to, false);
+  if (n == 0 || m == 0) return;
+  const uint8_t* src = b.effect_ptr(0);
+  int64_t half_m = dual == 1 ? m / 2 : m, half_n = dual == 2 ? n / 2 : n;
+  // each share's element offsets from the tensor's start, then its bytes
+  auto target = [&](int64_t r, int64_t c) { return dual == 1 ? r / half_m : dual == 2 ? c / half_n : sub; };
+  auto offset = [&](int64_t i, int64_t r, int64_t c) {
+    r %= half_m, c %= half_n;
+    return nz2nd ? i * in[10].i + r * dst_stride + c : (c / 16) * dst_stride + r * 16 + c % 16;
+  };
+  int64_t highest = 0;
+  for (int64_t i = 0; i < nd; ++i) highest = std::max(highest, offset(i, half_m - 1, half_n - 1) + 1);
+  if (!nz2nd) highest = std::max(highest, offset(0, half_m - 1, 15) + 1);
+  uint64_t ub_bytes = memory_bytes(b.platform(), Memory::UB), start = static_cast<uint64_t>(in[0].addr);
+  uint64_t tensor_bytes = in[0].len == kUnknownLength ? ub_bytes - start : in[0].len * static_cast<uint64_t>(size);
+  uint64_t reach = static_cast<uint64_t>(highest * size);
+  if (reach > tensor_bytes || start + reach > ub_bytes)
+    fail(ASC_ERR_OUT_OF_BOUNDS, op.loc,
+         "fixpipe L0C -> UB writes {} bytes from UB address {} into each destination, but the destination tensor "
+         "has {} bytes (the Unified Buffer {})",
+         reach, start, tensor_bytes, ub_bytes);
+  UbShare shares[2];
+  for (UbShare& s : shares) {
+    s.bytes.assign(reach, 0);
+    s.written.assign(reach, false);
+    s.base = start;
+  }
+  for (int64_t i = 0; i < nd; ++i)
+    for (int64_t r = 0; r < m; ++r)
+      for (int64_t c = 0; c < n; ++c) {
+        const uint8_t* p = src + (i * in[9].i * 16 + (c / 16) * in[4].i * 16 + r * 16 + c % 16) * 4;
+        UbShare& s = shares[target(r, c)];
+        auto at = static_cast<size_t>(offset(i, r, c) * size);
+        store_scalar(s.bytes.data() + at, to, quantise(quant, from, to, p, static_cast<uint64_t>(in[7].i), relu));
+        std::fill(s.written.begin() + static_cast<std::ptrdiff_t>(at),
+                  s.written.begin() + static_cast<std::ptrdiff_t>(at + size), true);
+      }
+  for (uint32_t k = 0; k < 2; ++k) {
+    UbDelivery d;
+    d.op = &op;
+    for (size_t a = 0; a < shares[k].written.size();) {  // the maximal runs of written bytes
+      if (!shares[k].written[a]) {
+        ++a;
+        continue;
+      }
+      size_t e = a;
+      while (e < shares[k].written.size() && shares[k].written[e]) ++e;
+      d.runs.emplace_back(start + a, start + e);
+      d.data.insert(d.data.end(), shares[k].bytes.begin() + static_cast<std::ptrdiff_t>(a),
+                    shares[k].bytes.begin() + static_cast<std::ptrdiff_t>(e));
+      a = e;
+    }
+    if (d.runs.empty()) continue;
+    bool found = false;
+    for (const CoreInstance& c : b.cross().cores())
+      if (c.group == b.core().group && c.kind == CoreKind::AIV && c.sub_block_idx == k) {
+        d.to = c.index;
+        found = true;
+      }
+    if (!found) fail(ASC_ERR_INTERNAL, op.loc, "fixpipe L0C -> UB: the group has no vector core {}", k);
+    b.cross().deliver(b.core(), std::move(d));
+  }
 }
 
 void exec_SetFixpipePreQuantFlag(Block& b, const Op&, const RtValue* in, RtValue*) {

@@ -97,6 +97,13 @@ void RaceChecker::race(const char* kind, const Op& op, Pipe pipe, const Op& othe
   bool local = space < kMemoryCount;
   std::string where = local ? std::string(memory_name(static_cast<Memory>(space)))
                             : fmt::format("kernel argument {} GM", space - kMemoryCount);
+  if (op.code == OpCode::FixpipeToUb || other.code == OpCode::FixpipeToUb)
+    fail(ASC_ERR_RACE, op.loc,
+         "racecheck: {} race on {} bytes [{}, {}) of a vector core: {} here and {} on pipe {} at {} are not ordered "
+         "between the cores; the vector core reads what the cube core's fixpipe L0C -> UB wrote after a "
+         "cross_core_wait_flag (mode 2) for a flag the cube core sets after it, and the cube core waits for a flag "
+         "the vector core sets once done with the bytes before the next fixpipe overwrites them",
+         kind, where, lo, hi, op.info().name, other.info().name, pipe_name(other_pipe), other.loc.str());
   fail(ASC_ERR_RACE, op.loc,
        "racecheck: {} race on {} bytes [{}, {}): {} on pipe {} here and {} on pipe {} at {} are not "
        "ordered by any set_flag/wait_flag/pipe_barrier; {}",
@@ -192,6 +199,18 @@ void RaceChecker::wait_flag(Pipe dst, int64_t key) {
     flags_.erase(it);
   }
   tick(dst);
+}
+
+void RaceChecker::foreign_write(const Op& op, Pipe pipe, const Clock& known, const Ranges& ranges, bool release) {
+  Clock& mine = clock_[idx(pipe)];
+  uint64_t own = mine[idx(pipe)];
+  mine = known;
+  mine[idx(pipe)] = std::max(own, known[idx(pipe)]);
+  tick(pipe);
+  for (auto [lo, hi] : ranges) access(op, pipe, static_cast<uint32_t>(Memory::UB), lo, hi, true);
+  if (!release) return;
+  for (Clock& c : clock_) c[idx(pipe)] = std::max(c[idx(pipe)], mine[idx(pipe)]);
+  fence_[idx(pipe)] = mine[idx(pipe)];
 }
 
 void RaceChecker::barrier(Pipe pipe) {

@@ -1240,6 +1240,7 @@ enum class QuantMode_t : int {
 enum class CO2Layout : int { NZ = 0, ROW_MAJOR, COLUMN_MAJOR };
 struct FixpipeConfig {
   CO2Layout format;
+  bool isToUB = false;  // Ascend 950: the destination is a vector core's Unified Buffer
 };
 constexpr FixpipeConfig CFG_NZ{CO2Layout::NZ};
 constexpr FixpipeConfig CFG_ROW_MAJOR{CO2Layout::ROW_MAJOR};
@@ -1318,6 +1319,55 @@ void DataCopy(const LocalTensor<T>& d, const LocalTensor<U>& s, const DataCopyCO
   a.tensor(d).tensor(s);
   FixpipeParamsV220(p.nSize, p.mSize, p.srcStride, p.dstStride, p.reluPre != 0, p.quantPre, 0, 1, 0, 0, 0).add(a);
   a.call("fixpipe.l1", {p.nz2ndEn ? 1 : 0, 1});
+}
+// Ascend 950's fixpipe parameters (FixpipeParamsArch3510): NZ2ND's matrix fields in `params`, dstStride in
+// elements in both layouts; L0C -> UB also takes the dual-destination control and the target sub-block.
+struct Nz2NdParams {
+  uint16_t ndNum = 1;
+  uint16_t srcNdStride = 0;
+  uint32_t dstNdStride = 0;
+};
+template <CO2Layout format>
+struct TransformParams {
+  using PARAMS = uint8_t;
+};
+template <>
+struct TransformParams<CO2Layout::ROW_MAJOR> {
+  using PARAMS = Nz2NdParams;
+};
+template <CO2Layout format = CO2Layout::ROW_MAJOR>
+struct FixpipeParamsArch3510 {
+  FixpipeParamsArch3510() = default;
+  FixpipeParamsArch3510(uint16_t n, uint16_t m, uint16_t src, uint32_t dst)
+      : nSize(n), mSize(m), srcStride(src), dstStride(dst) {}
+  uint16_t nSize = 0, mSize = 0, srcStride = 0;
+  uint32_t dstStride = 0;
+  QuantMode_t quantPre = QuantMode_t::NoQuant;
+  uint64_t deqScalar = 0;
+  bool reluEn = false;
+  uint8_t unitFlag = 0;
+  uint8_t dualDstCtl = 0;
+  bool subBlockId = false;
+  typename TransformParams<format>::PARAMS params{};
+  bool isChannelSplit = false;
+};
+// L0C -> UB: the IR's fixpipe.ub (fixpipe's fields, then dual_dst_ctl and sub_block_id)
+template <typename T, typename U, const FixpipeConfig& config>
+void Fixpipe(const LocalTensor<T>& d, const LocalTensor<U>& s, const FixpipeParamsArch3510<config.format>& p) {
+  static_assert(config.isToUB, "Fixpipe into a LocalTensor needs a FixpipeConfig with isToUB = true");
+  int64_t nd = 1, src_nd = 0, dst_nd = 0;
+  if constexpr (config.format == CO2Layout::ROW_MAJOR) {
+    nd = p.params.ndNum;
+    src_nd = p.params.srcNdStride;
+    dst_nd = p.params.dstNdStride;
+  }
+  Args a;
+  a.tensor(d).tensor(s);
+  a.value(i32(p.nSize)).value(i32(p.mSize)).value(i32(p.srcStride)).value(scalar(static_cast<int64_t>(p.dstStride)));
+  a.value(i32(static_cast<int32_t>(p.quantPre))).value(scalar(static_cast<int64_t>(p.deqScalar)));
+  a.value(i32(static_cast<int32_t>(nd))).value(i32(static_cast<int32_t>(src_nd))).value(scalar(dst_nd));
+  a.value(i32(p.reluEn)).value(i32(p.dualDstCtl)).value(i32(p.subBlockId));
+  a.call("fixpipe.ub", {config.format == CO2Layout::ROW_MAJOR ? 1 : 0});
 }
 inline void SetFixpipePreQuantFlag(uint64_t config) {
   run("set_fix_pipe_pre_quant_flag", {scalar(static_cast<int64_t>(config))});

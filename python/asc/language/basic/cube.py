@@ -1,6 +1,7 @@
 """The cube unit's instructions: load_data (L1 -> L0A/L0B, pipe MTE1), mmad
-(L0A x L0B -> L0C, pipe M) and fixpipe (L0C -> GM, pipe FIX). data_copy with
-Nd2NzParams (GM -> L1) is in data_copy.py."""
+(L0A x L0B -> L0C, pipe M) and fixpipe (L0C -> GM, or on Ascend 950 L0C -> a
+vector core's Unified Buffer, pipe FIX). data_copy with Nd2NzParams (GM -> L1)
+is in data_copy.py."""
 
 from __future__ import annotations
 
@@ -12,7 +13,14 @@ from ...errors import CodegenError, PlatformWarning
 from ...lib.runtime.platforms import CompilationArch, platform_to_arch
 from ...lib.runtime.state import current_platform
 from ..core import dtype as dt
-from ..core.cube_params import FixpipeConfig, FixpipeParamsV220, LoadData2DParams, LoadData2dTransposeParams, MmadParams
+from ..core.cube_params import (
+    FixpipeConfig,
+    FixpipeParamsArch3510,
+    FixpipeParamsV220,
+    LoadData2DParams,
+    LoadData2dTransposeParams,
+    MmadParams,
+)
 from ..core.enums import CO2Layout, TPosition
 from ..core.ir_value import to_int
 from ..core.param_structs import (
@@ -137,9 +145,16 @@ def fixpipe(dst: Any, src: Any, *args: Any, params: Any = None, config: Any = No
     (VDEQF16, VQF322B8_PRE, VREQ8), ``fixpipe(dst, src, cbuf_workspace, params[, config])`` with one uint64
     quant word per column in an L1 tensor. `params` is an `asc.FixpipeParamsV220`: NZ2ND
     (config=FixpipeConfig.cfg_row_major, the default) or NZ2NZ (FixpipeConfig.cfg_nz), converted by
-    quant_pre and ReLU'd if relu_en. `params` and `config` may be given by keyword."""
+    quant_pre and ReLU'd if relu_en. `params` and `config` may be given by keyword.
+
+    On Ascend 950, ``fixpipe(ub_tensor, src, asc.FixpipeParamsArch3510(...), asc.FixpipeConfig.cfg_row_major_ub)``
+    (or ``cfg_nz_ub``) in a MIX_AIC_1_1 / MIX_AIC_1_2 kernel's cube core writes the Unified Buffer of its vector
+    core(s) at the tensor's address (docs/cube.md, "L0C -> UB")."""
     if params is not None:
         args = (*args, params)
+    if isinstance(dst, LocalTensor):
+        _fixpipe_to_ub(dst, src, args, config)
+        return
     params = [a for a in args if isinstance(a, FixpipeParamsV220)]
     tensors = [a for a in args if isinstance(a, LocalTensor)]
     extra = [a for a in args if not isinstance(a, (FixpipeParamsV220, FixpipeConfig, LocalTensor))]
@@ -165,3 +180,32 @@ def fixpipe(dst: Any, src: Any, *args: Any, params: Any = None, config: Any = No
         current_builder().op("fixpipe.vector_quant", [*operands, tensors[0].handle], attrs)
         return
     current_builder().op("fixpipe", operands, attrs)
+
+
+def _fixpipe_to_ub(dst: LocalTensor, src: Any, args: tuple, config: Any) -> None:
+    """Ascend C's Fixpipe<T, U, config>(dstUB, srcL0C, FixpipeParamsArch3510) with config.isToUB."""
+    params = [a for a in args if isinstance(a, FixpipeParamsArch3510)]
+    config = config or next((a for a in args if isinstance(a, FixpipeConfig)), FixpipeConfig.cfg_row_major_ub)
+    extra = [a for a in args if not isinstance(a, (FixpipeParamsArch3510, FixpipeConfig))]
+    if len(params) != 1 or extra:
+        raise CodegenError(
+            "fixpipe into the Unified Buffer takes (dst, src, asc.FixpipeParamsArch3510(...)[, "
+            "asc.FixpipeConfig.cfg_row_major_ub or cfg_nz_ub]); the per-column quant tensor is not on the Model"
+        )
+    if not config.is_to_ub:
+        raise CodegenError(
+            "fixpipe into a LocalTensor needs a FixpipeConfig with is_to_ub=True (Ascend C's isToUB): "
+            "asc.FixpipeConfig.cfg_row_major_ub or cfg_nz_ub"
+        )
+    if config.layout == CO2Layout.COLUMN_MAJOR:
+        raise CodegenError("fixpipe: the Model does not implement NZ2DN (CO2Layout.COLUMN_MAJOR) into the UB")
+    if dst.position not in (TPosition.VECIN, TPosition.VECOUT, TPosition.VECCALC):
+        raise CodegenError(
+            f"fixpipe: a LocalTensor dst must be in the Unified Buffer (VECIN, VECCALC or VECOUT), not "
+            f"TPosition.{dst.position.name}; L0C -> L1 is data_copy with DataCopyCO12DstParams"
+        )
+    if not isinstance(src, LocalTensor):
+        raise CodegenError(f"fixpipe: src must be a LocalTensor at CO1, got {type(src).__name__}")
+    src = addressed_as(src, (TPosition.CO1,), "fixpipe", "src")
+    operands = [dst.handle, src.handle, *_ints(params[0].fields(), "FixpipeParamsArch3510")]
+    current_builder().op("fixpipe.ub", operands, {"nz2nd": int(config.layout == CO2Layout.ROW_MAJOR)})

@@ -14,6 +14,8 @@ from .constexpr import ConstExpr
 from .cube_params import (
     DataCopyCO12DstParams,
     FixpipeConfig,
+    FixpipeParamsArch3510,
+    FixpipeParamsC310,
     FixpipeParamsV220,
     LoadData2DParams,
     LoadData2dTransposeParams,
@@ -183,6 +185,8 @@ __all__ = [
     "DataCopyCO12DstParams",
     "CubeFormat",
     "FixpipeConfig",
+    "FixpipeParamsArch3510",
+    "FixpipeParamsC310",
     "FixpipeParamsV220",
     "LoadData2DParams",
     "LoadData2dTransposeParams",

@@ -143,6 +143,42 @@ class FixpipeParamsV220:
 
 
 @dataclass
+class FixpipeParamsArch3510:
+    """Ascend 950's fixpipe parameters (Ascend C's FixpipeParamsArch3510; FixpipeParamsC310 is the same), here for
+    L0C -> a vector core's Unified Buffer. m_size x n_size elements; src_stride in 16-element units (ceil16 of m);
+    dst_stride in elements: the destination row length (NZ2ND) or the distance between 16-column fractals (NZ2NZ).
+    dual_dst_ctl 0 writes sub-block sub_block_id's UB; 1 splits M, 2 splits N in halves, the first to sub-block 0
+    and the second to sub-block 1 (NoQuant, no ReLU). nd_num, src_nd_stride (16-element units) and dst_nd_stride
+    (elements) are Ascend C's `params` (Nz2NdParams)."""
+
+    __asc_builtin__ = True
+
+    n_size: Any = 0
+    m_size: Any = 0
+    src_stride: Any = 0
+    dst_stride: Any = 0
+    quant_pre: Any = QuantModes.NoQuant
+    deq_scalar: Any = 0
+    relu_en: Any = False
+    unit_flag: Any = 0
+    dual_dst_ctl: Any = 0
+    sub_block_id: Any = 0
+    nd_num: Any = 1
+    src_nd_stride: Any = 0
+    dst_nd_stride: Any = 0
+    is_channel_split: Any = False
+
+    def fields(self) -> list:
+        """The IR's fixpipe.ub fields after dst and src."""
+        flags = [int(x) if isinstance(x, bool) else x for x in (self.relu_en, self.dual_dst_ctl, self.sub_block_id)]
+        return [self.n_size, self.m_size, self.src_stride, self.dst_stride, int(self.quant_pre), self.deq_scalar,
+                self.nd_num, self.src_nd_stride, self.dst_nd_stride, *flags]  # fmt: skip
+
+
+FixpipeParamsC310 = FixpipeParamsArch3510
+
+
+@dataclass
 class DataCopyCO12DstParams:
     """data_copy L0C (CO1) -> GM: fixpipe's fields (note dst_stride before src_stride); the quantisation
     scalar comes from set_fix_pipe_pre_quant_flag; nz2nd_en picks the ND output."""
@@ -164,15 +200,21 @@ class DataCopyCO12DstParams:
 
 
 class FixpipeConfig:
-    """fixpipe's output layout: FixpipeConfig.cfg_row_major (NZ2ND, the default) or FixpipeConfig.cfg_nz."""
+    """fixpipe's output layout: FixpipeConfig.cfg_row_major (NZ2ND, the default) or FixpipeConfig.cfg_nz; Ascend
+    950's L0C -> UB takes one with is_to_ub=True (Ascend C's isToUB): cfg_row_major_ub or cfg_nz_ub."""
 
     __asc_builtin__ = True
     cfg_row_major: FixpipeConfig
     cfg_nz: FixpipeConfig
+    cfg_row_major_ub: FixpipeConfig
+    cfg_nz_ub: FixpipeConfig
 
-    def __init__(self, layout: Any = CO2Layout.ROW_MAJOR, handle: Optional[int] = None):
+    def __init__(self, layout: Any = CO2Layout.ROW_MAJOR, is_to_ub: Any = False, handle: Optional[int] = None):
         self.layout = CO2Layout(layout)
+        self.is_to_ub = bool(is_to_ub)
 
 
 FixpipeConfig.cfg_row_major = FixpipeConfig(CO2Layout.ROW_MAJOR)
 FixpipeConfig.cfg_nz = FixpipeConfig(CO2Layout.NZ)
+FixpipeConfig.cfg_row_major_ub = FixpipeConfig(CO2Layout.ROW_MAJOR, True)
+FixpipeConfig.cfg_nz_ub = FixpipeConfig(CO2Layout.NZ, True)
