@@ -8,8 +8,8 @@ namespace {
 size_t idx(Pipe p) { return static_cast<size_t>(p); }
 }  // namespace
 
-Timeline::Timeline(const CostModel& cost, uint32_t num_ops, bool record)
-    : cost_(cost), record_(record), per_op_(num_ops) {}
+Timeline::Timeline(const CostModel& cost, uint32_t num_ops, bool record, double mte_bytes_per_cycle)
+    : cost_(cost), record_(record), mte_bytes_per_cycle_(mte_bytes_per_cycle), per_op_(num_ops) {}
 
 uint64_t Timeline::dispatch() {
   uint64_t at = scalar_;
@@ -22,7 +22,7 @@ uint64_t Timeline::cost_of(const Op& op, uint64_t bytes) const {
   switch (op.info().cost) {
     case CostKind::GmCopy:
       return cost_.gm_latency +
-             static_cast<uint64_t>(std::ceil(static_cast<double>(bytes) / cost_.mte_bytes_per_cycle));
+             static_cast<uint64_t>(std::ceil(static_cast<double>(bytes) / mte_bytes_per_cycle_));
     case CostKind::UbCopy:
       return cost_.vector_startup + static_cast<uint64_t>(std::ceil(bytes / cost_.ub_copy_bytes_per_cycle));
     case CostKind::Vector: return cost_.vector_startup + static_cast<uint64_t>(repeats) * cost_.vector_repeat;
@@ -55,13 +55,13 @@ void Timeline::scalar(const Op& op) {
   record(op, Pipe::S, start, end);
 }
 
-void Timeline::run(const Op& op, Pipe pipe, uint64_t issued, uint64_t bytes) {
+void Timeline::run(const Op& op, Pipe pipe, uint64_t issued, uint64_t bytes, const GmSpan& span) {
   uint64_t start = std::max(issued, free_[idx(pipe)]);
   uint64_t end = start + cost_of(op, bytes);
   free_[idx(pipe)] = end;
   if (pipe == Pipe::S) scalar_ = std::max(scalar_, end);
   record(op, pipe, start, end);
-  if (op.info().cost == CostKind::GmCopy && bytes > 0) gm_flows_.push_back({start + cost_.gm_latency, end, bytes});
+  if (op.info().cost == CostKind::GmCopy && bytes > 0) gm_flows_.push_back({start + cost_.gm_latency, end, bytes, span});
 }
 
 void Timeline::set_flag(const Op& op, Pipe src, int64_t key, uint64_t issued) {
