@@ -92,8 +92,7 @@ LaunchReport summarise(const Kernel& kernel, const Platform& platform, std::vect
   // HBM shared in time by all the blocks' copies: the launch's clock
   std::vector<GmFlow> flows;
   for (size_t b = 0; b < blocks.size(); ++b)
-    for (const GmFlow& f : blocks[b].gm_flows)
-      flows.push_back({start[b] + f.start, start[b] + f.end, f.bytes, f.span});
+    for (const GmFlow& f : blocks[b].gm_flows) flows.push_back({start[b] + f.start, start[b] + f.end, f.bytes, f.span});
   const SharedHbmClock clock(std::move(flows), platform.cost.gm_bytes_per_cycle, platform.cost.l2_bytes_per_cycle,
                              platform.cost.l2_bytes);
   const uint64_t launch = platform.cost.launch;

@@ -21,8 +21,7 @@ uint64_t Timeline::cost_of(const Op& op, uint64_t bytes) const {
   double repeats = std::ceil(static_cast<double>(bytes) / 256.0);
   switch (op.info().cost) {
     case CostKind::GmCopy:
-      return cost_.gm_latency +
-             static_cast<uint64_t>(std::ceil(static_cast<double>(bytes) / mte_bytes_per_cycle_));
+      return cost_.gm_latency + static_cast<uint64_t>(std::ceil(static_cast<double>(bytes) / mte_bytes_per_cycle_));
     case CostKind::UbCopy:
       return cost_.vector_startup + static_cast<uint64_t>(std::ceil(bytes / cost_.ub_copy_bytes_per_cycle));
     case CostKind::Vector: return cost_.vector_startup + static_cast<uint64_t>(repeats) * cost_.vector_repeat;
@@ -61,7 +60,8 @@ void Timeline::run(const Op& op, Pipe pipe, uint64_t issued, uint64_t bytes, con
   free_[idx(pipe)] = end;
   if (pipe == Pipe::S) scalar_ = std::max(scalar_, end);
   record(op, pipe, start, end);
-  if (op.info().cost == CostKind::GmCopy && bytes > 0) gm_flows_.push_back({start + cost_.gm_latency, end, bytes, span});
+  if (op.info().cost == CostKind::GmCopy && bytes > 0)
+    gm_flows_.push_back({start + cost_.gm_latency, end, bytes, span});
 }
 
 void Timeline::set_flag(const Op& op, Pipe src, int64_t key, uint64_t issued) {

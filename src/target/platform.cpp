@@ -161,29 +161,29 @@ const std::vector<Platform>& platforms() {
   //   those of Ascend950PR_9579 / _9589 / _9599 (estimate).
   // The asc-devkit examples' ARCH_3510 AIV_CORE_NUM 64 / AIC_CORE_NUM 32 and 1.65 GHz (a 9589-class part) agree.
   static const std::vector<Platform> table = {
-      {"Ascend910B1", row(48, 24, 1.85), cost(1.85)},     // CANN 8.1.RC1 ini
-      {"Ascend910B2", row(48, 24, 1.80), cost(1.80)},     // CANN 8.1.RC1 ini
-      {"Ascend910B2C", row(48, 24, 1.80), cost(1.80)},    // AKG notes, chitu; clock: Ascend910B2's (no source)
-      {"Ascend910B3", row(40, 20, 1.80), cost(1.80)},     // CANN 8.1.RC1 ini
-      {"Ascend910B4", row(40, 20, 1.50), cost(1.50, 1.6e12, 96)},     // CANN 8.1.RC1 ini; L2 as B4-1's
-      {"Ascend910B4-1", row(40, 20, 1.50), cost(1.50, 1.6e12, 96)},   // CANN 9.0.0 ini as quoted
-      {"Ascend910_9362", row(40, 20, 1.50), cost(1.50, 1.6e12, 168)},  // A3 notes
-      {"Ascend910_9372", row(40, 20, 1.80), cost(1.80)},  // A3 notes
-      {"Ascend910_9381", row(48, 24, 1.80), cost(1.80)},  // A3 notes
-      {"Ascend910_9382", row(48, 24, 1.80), cost(1.80)},  // A3 notes, CANN 9.0.0 ini as quoted
-      {"Ascend910_9391", row(48, 24, 1.85), cost(1.85)},  // A3 notes
-      {"Ascend910_9392", row(48, 24, 1.85), cost(1.85)},  // A3 notes, ini as printed
-      c310("Ascend910_9579", row310(56, 28, 1.65), cost310(1.65, 31)),    // NPUTargetSpec; est.
-      c310("Ascend910_9589", row310(64, 32, 1.65), cost310(1.65, 31)),    // NPUTargetSpec; est.
-      c310("Ascend910_9599", row310(72, 36, 1.80), cost310(1.80, 31)),    // NPUTargetSpec; est.
-      c310("Ascend950PR_950z", row310(8, 4, 1.65), cost310(1.65, 4, 16)),     // NPUTargetSpec, AKG
-      c310("Ascend950PR_9579", row310(56, 28, 1.65), cost310(1.65, 31)),  // AKG
+      {"Ascend910B1", row(48, 24, 1.85), cost(1.85)},              // CANN 8.1.RC1 ini
+      {"Ascend910B2", row(48, 24, 1.80), cost(1.80)},              // CANN 8.1.RC1 ini
+      {"Ascend910B2C", row(48, 24, 1.80), cost(1.80)},             // AKG notes, chitu; clock: Ascend910B2's (no source)
+      {"Ascend910B3", row(40, 20, 1.80), cost(1.80)},              // CANN 8.1.RC1 ini
+      {"Ascend910B4", row(40, 20, 1.50), cost(1.50, 1.6e12, 96)},  // CANN 8.1.RC1 ini; L2 as B4-1's
+      {"Ascend910B4-1", row(40, 20, 1.50), cost(1.50, 1.6e12, 96)},            // CANN 9.0.0 ini as quoted
+      {"Ascend910_9362", row(40, 20, 1.50), cost(1.50, 1.6e12, 168)},          // A3 notes
+      {"Ascend910_9372", row(40, 20, 1.80), cost(1.80)},                       // A3 notes
+      {"Ascend910_9381", row(48, 24, 1.80), cost(1.80)},                       // A3 notes
+      {"Ascend910_9382", row(48, 24, 1.80), cost(1.80)},                       // A3 notes, CANN 9.0.0 ini as quoted
+      {"Ascend910_9391", row(48, 24, 1.85), cost(1.85)},                       // A3 notes
+      {"Ascend910_9392", row(48, 24, 1.85), cost(1.85)},                       // A3 notes, ini as printed
+      c310("Ascend910_9579", row310(56, 28, 1.65), cost310(1.65, 31)),         // NPUTargetSpec; est.
+      c310("Ascend910_9589", row310(64, 32, 1.65), cost310(1.65, 31)),         // NPUTargetSpec; est.
+      c310("Ascend910_9599", row310(72, 36, 1.80), cost310(1.80, 31)),         // NPUTargetSpec; est.
+      c310("Ascend950PR_950z", row310(8, 4, 1.65), cost310(1.65, 4, 16)),      // NPUTargetSpec, AKG
+      c310("Ascend950PR_9579", row310(56, 28, 1.65), cost310(1.65, 31)),       // AKG
       c310("Ascend950PR_957b", row310(56, 28, 1.65), cost310(1.65, 27, 112)),  // AKG
       c310("Ascend950PR_957c", row310(56, 28, 1.65), cost310(1.65, 27, 112)),  // NPUTargetSpec; est.
-      c310("Ascend950PR_957d", row310(56, 28, 1.65), cost310(1.65, 23)),  // AKG
-      c310("Ascend950PR_9589", row310(64, 32, 1.65), cost310(1.65, 31)),  // AKG
-      c310("Ascend950PR_958b", row310(64, 32, 1.65), cost310(1.65, 27)),  // AKG
-      c310("Ascend950PR_9599", row310(72, 36, 1.80), cost310(1.80, 31)),  // AKG
+      c310("Ascend950PR_957d", row310(56, 28, 1.65), cost310(1.65, 23)),       // AKG
+      c310("Ascend950PR_9589", row310(64, 32, 1.65), cost310(1.65, 31)),       // AKG
+      c310("Ascend950PR_958b", row310(64, 32, 1.65), cost310(1.65, 27)),       // AKG
+      c310("Ascend950PR_9599", row310(72, 36, 1.80), cost310(1.80, 31)),       // AKG
   };
   return table;
 }

@@ -148,7 +148,8 @@ def _compute_streamed(mm, a_gm, b_gm, m0, n0, cm, cn):
                 asc.data_copy(b1[b_at:], b_gm[n0 * mm.b_row + kb :],
                               asc.Nd2NzParams(1, cn, kcb, 0, mm.b_row, n1 * 16, 1, 0))  # fmt: skip
             else:
-                asc.data_copy(b1[b_at:], b_gm[kb * mm.b_row + n0 :], asc.Nd2NzParams(1, kcb, cn, 0, mm.b_row, k16, 1, 0))
+                asc.data_copy(b1[b_at:], b_gm[kb * mm.b_row + n0 :],
+                              asc.Nd2NzParams(1, kcb, cn, 0, mm.b_row, k16, 1, 0))  # fmt: skip
             asc.set_flag(asc.HardEvent.MTE2_MTE1, 2 + ib)
         # MTE1: this step's base blocks out of the chunks into an L0 half, once the cube is done with it
         p = ks % l0_halves
