@@ -1,5 +1,8 @@
 """Matmul on the cube unit with asc.adv.Matmul and asc.lib.host tiling, checked
-against numpy; prints the Model's time estimate and per-pipe busy time.
+against numpy; prints the Model's time estimate and per-pipe busy time beside
+the physical bounds: the cubes' peak for its MACs (16 x 16 x 16 float16 MACs
+per cube core per cycle) and HBM's bandwidth for the bytes it must read and
+write once (1.6 TB/s on Ascend910B1).
 
     python examples/matmul.py -r Model -v Ascend910B1
 """
@@ -15,6 +18,9 @@ from common import parse_args
 
 M, N, K = 512, 1024, 512
 CORES = 24  # cube cores of Ascend910B1
+CLOCK = 1.85e9  # Ascend910B1's cube clock
+CUBE_MACS = 16 * 16 * 16  # float16 MACs per cube core per cycle
+HBM = 1.6e12  # bytes per second
 
 
 @asc.jit(matmul_cube_only=True)
@@ -67,7 +73,13 @@ def main():
     stats = profile.last_launch_stats(stream)
     print(f"tiling: {tiling.used_core_num} cores, single core {tiling.single_core_m} x {tiling.single_core_n} x "
           f"{tiling.single_core_k}, base {tiling.base_m} x {tiling.base_n} x {tiling.base_k}")  # fmt: skip
-    print(f"Model estimate: {stats.duration_us:.1f} us ({stats.cycles} cycles) for {2 * M * N * K / 1e9:.2f} GFLOP")
+    print(f"Model estimate: {stats.duration_us:.1f} us ({stats.cycles} cycles) for {2 * M * N * K / 1e9:.2f} GFLOP, "
+          f"{2 * M * N * K / stats.duration_us / 1e6:.1f} TFLOPS")  # fmt: skip
+    cube_us = M * N * K / (tiling.used_core_num * CUBE_MACS * CLOCK) * 1e6
+    hbm_us = (a.nbytes + b.nbytes + c.nbytes) / HBM * 1e6
+    bound = max(cube_us, hbm_us)
+    print(f"physical bounds: cube peak {cube_us:.1f} us, HBM {hbm_us:.1f} us; the estimate is "
+          f"{stats.duration_us / bound:.2f} x the larger")  # fmt: skip
     busy = ", ".join(f"{pipe} {cycles}" for pipe, cycles in stats.busy_cycles.items() if cycles)
     print(f"busy cycles per pipe, summed over cores: {busy}")
     print(f"[{'PASS' if ok else 'FAIL'}] matmul {M}x{N}x{K} float16 -> float32 on {rt.current_platform()}")

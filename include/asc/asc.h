@@ -277,7 +277,7 @@ ASC_API size_t asc_platform_count(void);
 ASC_API const char* asc_platform_name(size_t index);
 ASC_API asc_status_t asc_platform_query(const char* name, size_t name_len, asc_platform_info_t* out);
 /* One of a platform's throughput figures (since 1.15), the physical bounds the Model's clock keeps to:
-   "hbm_bytes_per_second" (all cores together), "mte_bytes_per_cycle" (one MTE engine of one core),
+   "hbm_bytes_per_second" (all cores together), "mte_bytes_per_cycle" (one MTE engine of a vector core),
    "vector_bytes_per_cycle" (one vector core), "cube_f16_macs_per_cycle" (one cube core, float16).
    ASC_ERR_INVALID_ARGUMENT names an unknown key. */
 ASC_API asc_status_t asc_platform_figure(const char* name, size_t name_len, const char* key, size_t key_len,

@@ -194,9 +194,13 @@ int64_t mmad_extent(const Op& op, const int64_t* in, size_t index, int64_t size)
   }
 }
 
+// One 16 x 16 x C0 fractal multiply per cycle: 16 x 16 x 16 for 2-byte types and 16 x 32 x 16 for int8 (the
+// matmul sample: 16 x 16 x 16 float16 per cycle; int8's base blocks twice as deep, baseK 128), and float32 in two
+// cycles per 16 x 8 x 16 step (issue 24's figure, from PTO-ISA's cost model; not measured on a board here).
 int64_t mmad_work(const Op& op, const int64_t* in, int64_t size) {
   size_t base = has_bias(op) ? 4 : 3;
-  return ceil_div(in[base], 16) * ceil_div(in[base + 1], 16) * ceil_div(in[base + 2], c0_of(size));
+  int64_t fractals = ceil_div(in[base], 16) * ceil_div(in[base + 1], 16) * ceil_div(in[base + 2], c0_of(size));
+  return size == 4 ? 2 * fractals : fractals;
 }
 
 void check_fixpipe(const OpView& v) {

@@ -20,7 +20,9 @@ Block::Block(const LaunchContext& ctx, const CoreInstance& core, const std::arra
       core_(core),
       local_(local),
       regs_(ctx.kernel.value_types.size()),
-      timeline_(ctx.platform.cost, ctx.kernel.num_ops, ctx.options.record) {
+      timeline_(ctx.platform.cost, ctx.kernel.num_ops, ctx.options.record,
+                core.kind == CoreKind::AIC ? ctx.platform.cost.aic_mte_bytes_per_cycle
+                                           : ctx.platform.cost.mte_bytes_per_cycle) {
   for (size_t i = 0; i < ctx.param_values.size(); ++i) regs_[i] = ctx.param_values[i];
   ops_left_ = ctx.options.max_ops ? ctx.options.max_ops : UINT64_MAX;
   budgeted_ = ctx.options.timeout_ns || ctx.options.cancel;
@@ -218,7 +220,7 @@ bool Block::step(Pipe p) {
         exec_op(op, args, out);
       if (staged_count_) flush_staged();
       hash_gm_writes(writes_before);
-      timeline_.run(op, p, head.dispatched, bytes, bank_conflict_cycles(op, args));
+      timeline_.run(op, p, head.dispatched, bytes, bank_conflict_cycles(op, args), gm_span_);
     }
   }
   q.pop_front();
@@ -331,7 +333,17 @@ uint64_t Block::check_effects(const Op& op, Pipe pipe, const RtValue* in) {
   if (effects.size() > kMaxEffects)
     fail(ASC_ERR_INTERNAL, op.loc, "{} has {} memory effects; the Model holds {}", op.info().name, effects.size(),
          kMaxEffects);
-  uint64_t largest = 0;
+  // A copy's cost is the bytes it moves: its smaller side (a strided side's span counts its gaps: an Nd2Nz
+  // copy's GM rows, a load_data's source fractals); other ops are charged by their largest operand.
+  uint64_t largest = 0, smallest = UINT64_MAX;
+  gm_span_ = {};
+  auto note = [&](size_t i, uint64_t moved) {
+    largest = std::max(largest, moved);
+    if (moved > 0) smallest = std::min(smallest, moved);
+    const RtValue& t = in[effects[i].tensor];
+    if (!is_local_mem(t.mem) && gm_span_.hi == gm_span_.lo)
+      gm_span_ = {static_cast<uint32_t>(t.mem), effect_ranges_[i].first, effect_ranges_[i].second, effects[i].write};
+  };
   for (size_t i = 0; i < effects.size(); ++i) {
     const MemEffect& e = effects[i];
     DType dtype = kernel().type_of(op.operands[e.tensor]).dtype;
@@ -348,8 +360,7 @@ uint64_t Block::check_effects(const Op& op, Pipe pipe, const RtValue* in) {
     }
     if (form == EffectForm::Strided) {  // the vector unit's work is its repeats, however far apart their blocks
       effect_ptrs_[i] = strided_memory(op, in, dtype, e);
-      largest = std::max(
-          largest, static_cast<uint64_t>(std::max<int64_t>(0, effect_repeats_[i])) * platform().info.repeat_bytes);
+      note(i, static_cast<uint64_t>(std::max<int64_t>(0, effect_repeats_[i])) * platform().info.repeat_bytes);
       continue;
     }
     std::array<int64_t, kMaxOperands> ints;  // only the op's operands are set and read
@@ -360,8 +371,10 @@ uint64_t Block::check_effects(const Op& op, Pipe pipe, const RtValue* in) {
     effect_ptrs_[i] = memory(op, in[e.tensor], dtype, span.offset, span.count, e);
     uint64_t moved =
         span.moved >= 0 ? static_cast<uint64_t>(span.moved) : effect_ranges_[i].second - effect_ranges_[i].first;
-    largest = std::max(largest, moved);
+    note(i, moved);
   }
+  if (op.info().cost == CostKind::GmCopy || op.info().cost == CostKind::UbCopy)
+    largest = smallest == UINT64_MAX ? 0 : smallest;
   for (size_t i = 0; ub_watched_ && i < effects.size(); ++i)
     if (in[effects[i].tensor].mem == kMemUB)
       check_ub_watch(op, pipe, effect_ranges_[i].first, effect_ranges_[i].second, effects[i].write);

@@ -430,6 +430,7 @@ class Block {
   std::array<uint8_t*, kMaxEffects> effect_ptrs_{};
   std::array<std::pair<uint64_t, uint64_t>, kMaxEffects> effect_ranges_{};  // byte ranges, UB or GM
   std::array<int64_t, kMaxEffects> effect_repeats_{};                       // a Strided effect's repeats (its mask's)
+  GmSpan gm_span_;   // check_effects: the running op's first GM effect (the timeline's L2 reuse)
   struct StagedGm {  // an effect reaching into GM padding (padded_gm)
     uint32_t arg = 0;
     uint64_t lo = 0;

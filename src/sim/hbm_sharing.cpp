@@ -2,11 +2,46 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <utility>
 
 namespace asc::sim {
+namespace {
 
-SharedHbmClock::SharedHbmClock(const std::vector<GmFlow>& flows, double hbm_bytes_per_cycle) {
+// HBM's bandwidth mixed with L2's by the share of the flows' bytes that re-read what the launch read before.
+double effective_bandwidth(const std::vector<GmFlow>& flows, double hbm, double l2, double l2_bytes) {
+  if (l2 <= 0 || l2_bytes <= 0) return hbm;
+  double total = 0, reads = 0;
+  std::map<uint32_t, std::vector<std::pair<uint64_t, uint64_t>>> spans;  // per GM argument, the reads' spans
+  for (const GmFlow& f : flows) {
+    total += static_cast<double>(f.bytes);
+    if (f.span.write || f.span.hi <= f.span.lo) continue;
+    reads += static_cast<double>(f.bytes);
+    spans[f.span.mem].emplace_back(f.span.lo, f.span.hi);
+  }
+  double footprint = 0;  // the union of the reads' spans
+  for (auto& [mem, list] : spans) {
+    std::sort(list.begin(), list.end());
+    uint64_t lo = list[0].first, hi = list[0].second;
+    for (const auto& [a, b] : list) {
+      if (a > hi) {
+        footprint += static_cast<double>(hi - lo);
+        lo = a;
+      }
+      hi = std::max(hi, b);
+    }
+    footprint += static_cast<double>(hi - lo);
+  }
+  double from_l2 = std::max(0.0, reads - footprint) * std::min(1.0, footprint > 0 ? l2_bytes / footprint : 1.0);
+  if (total <= 0 || from_l2 <= 0) return hbm;
+  return total / ((total - from_l2) / hbm + from_l2 / l2);
+}
+
+}  // namespace
+
+SharedHbmClock::SharedHbmClock(const std::vector<GmFlow>& flows, double hbm_bytes_per_cycle, double l2_bytes_per_cycle,
+                               double l2_bytes) {
+  bytes_per_cycle_ = effective_bandwidth(flows, hbm_bytes_per_cycle, l2_bytes_per_cycle, l2_bytes);
   // The demand (bytes per cycle) changes where a flow starts or ends: sweep those points in order.
   std::vector<std::pair<uint64_t, double>> changes;
   changes.reserve(flows.size() * 2);
@@ -28,7 +63,7 @@ SharedHbmClock::SharedHbmClock(const std::vector<GmFlow>& flows, double hbm_byte
     demand = std::max(demand, 0.0);  // rounding, once every flow has ended
     at_.push_back(t);
     shared_.push_back(shared);
-    stretch_.push_back(std::max(1.0, demand / hbm_bytes_per_cycle));
+    stretch_.push_back(std::max(1.0, demand / bytes_per_cycle_));
   }
 }
 

@@ -4,6 +4,13 @@
 // most HBM's bandwidth, and so does the launch: no estimate beats the bound (it holds by construction, not by a
 // share fixed up front). What ran beside the copies in a stretched stretch is slowed with them, which errs on the
 // slow side.
+//
+// L2: the SoC's L2 cache sits between the cores and HBM. A launch's GM reads that read again what it read before
+// (the launch's read footprint, the union of its reads' spans, fits in L2 or, when it does not, the share of
+// that footprint L2 holds) come from L2 at its bandwidth, the rest from HBM. The clock above then shares the
+// launch's effective bandwidth, T / (from_hbm / HBM + from_l2 / L2) for its T bytes, instead of HBM's: a
+// launch-wide mix rather than a cache simulated line by line, so it errs slow on reuse within the time window and
+// fast for re-reads long after eviction. Every byte is still read from HBM at least once.
 #pragma once
 
 #include <cstdint>
@@ -16,7 +23,10 @@ namespace asc::sim {
 class SharedHbmClock {
  public:
   // `flows`: every block's GM transfers on the launch's clock (each block's start added).
-  SharedHbmClock(const std::vector<GmFlow>& flows, double hbm_bytes_per_cycle);
+  SharedHbmClock(const std::vector<GmFlow>& flows, double hbm_bytes_per_cycle, double l2_bytes_per_cycle = 0,
+                 double l2_bytes = 0);
+  // The bandwidth the flows are shared at (bytes per cycle): HBM's, raised by the L2 re-reads.
+  double bytes_per_cycle() const { return bytes_per_cycle_; }
   // A cycle of the launch, as the blocks' own timelines count it, on the shared clock.
   uint64_t operator()(uint64_t cycle) const;
   // How many cycles longer [from, to) of the blocks' clock lasts on the shared one.
@@ -26,6 +36,7 @@ class SharedHbmClock {
   std::vector<uint64_t> at_;     // where the demand on HBM changes, on the blocks' clock
   std::vector<double> shared_;   // the same points on the shared clock
   std::vector<double> stretch_;  // shared cycles per cycle from each point to the next (>= 1)
+  double bytes_per_cycle_ = 0;
 };
 
 }  // namespace asc::sim

@@ -94,8 +94,9 @@ LaunchReport summarise(const Kernel& kernel, const Platform& platform, std::vect
   std::vector<GmFlow> flows;
   for (size_t b = 0; b < blocks.size(); ++b)
     for (const GmFlow& f : blocks[b].gm_flows)
-      flows.push_back({start[b] + f.start, start[b] + f.end, f.bytes, f.op, f.pipe});
-  const SharedHbmClock clock(flows, platform.cost.gm_bytes_per_cycle);
+      flows.push_back({start[b] + f.start, start[b] + f.end, f.bytes, f.op, f.pipe, f.span});
+  const SharedHbmClock clock(flows, platform.cost.gm_bytes_per_cycle, platform.cost.l2_bytes_per_cycle,
+                             platform.cost.l2_bytes);
   const uint64_t launch = platform.cost.launch;
   std::vector<LineCost> per_op(kernel.num_ops);  // summed over blocks
   for (size_t b = 0; b < blocks.size(); ++b) {

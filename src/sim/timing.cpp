@@ -8,8 +8,8 @@ namespace {
 size_t idx(Pipe p) { return static_cast<size_t>(p); }
 }  // namespace
 
-Timeline::Timeline(const CostModel& cost, uint32_t num_ops, bool record)
-    : cost_(cost), record_(record), per_op_(num_ops) {}
+Timeline::Timeline(const CostModel& cost, uint32_t num_ops, bool record, double mte_bytes_per_cycle)
+    : cost_(cost), record_(record), mte_bytes_per_cycle_(mte_bytes_per_cycle), per_op_(num_ops) {}
 
 uint64_t Timeline::dispatch() {
   uint64_t at = scalar_;
@@ -21,8 +21,7 @@ uint64_t Timeline::cost_of(const Op& op, uint64_t bytes) const {
   double repeats = std::ceil(static_cast<double>(bytes) / 256.0);
   switch (op.info().cost) {
     case CostKind::GmCopy:
-      return cost_.gm_latency +
-             static_cast<uint64_t>(std::ceil(static_cast<double>(bytes) / cost_.mte_bytes_per_cycle));
+      return cost_.gm_latency + static_cast<uint64_t>(std::ceil(static_cast<double>(bytes) / mte_bytes_per_cycle_));
     case CostKind::UbCopy:
       return cost_.vector_startup + static_cast<uint64_t>(std::ceil(bytes / cost_.ub_copy_bytes_per_cycle));
     case CostKind::Vector: return cost_.vector_startup + static_cast<uint64_t>(repeats) * cost_.vector_repeat;
@@ -55,7 +54,7 @@ void Timeline::scalar(const Op& op) {
   record(op, Pipe::S, start, end);
 }
 
-void Timeline::run(const Op& op, Pipe pipe, uint64_t issued, uint64_t bytes, uint64_t stalls) {
+void Timeline::run(const Op& op, Pipe pipe, uint64_t issued, uint64_t bytes, uint64_t stalls, const GmSpan& span) {
   uint64_t start = std::max(issued, free_[idx(pipe)]);
   uint64_t end = start + cost_of(op, bytes) + stalls;
   free_[idx(pipe)] = end;
@@ -63,7 +62,7 @@ void Timeline::run(const Op& op, Pipe pipe, uint64_t issued, uint64_t bytes, uin
   bool gm = op.info().cost == CostKind::GmCopy && bytes > 0;
   uint64_t moving = gm ? start + cost_.gm_latency : end;
   record(op, pipe, start, end, moving);
-  if (gm) gm_flows_.push_back({moving, end, bytes, op.index, pipe});
+  if (gm) gm_flows_.push_back({moving, end, bytes, op.index, pipe, span});
 }
 
 void Timeline::set_flag(const Op& op, Pipe src, int64_t key, uint64_t issued) {

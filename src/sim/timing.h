@@ -30,24 +30,35 @@ struct LineCost {
   uint64_t count = 0;
 };
 
+// Where a GM transfer reads or writes: GM argument `mem`, bytes [lo, hi) of it (the span, gaps included).
+struct GmSpan {
+  uint32_t mem = 0;
+  uint64_t lo = 0, hi = 0;
+  bool write = false;
+};
+
 // A GM transfer's use of HBM: `bytes` moved evenly over [start, end), after its latency, at its engine's rate. The
-// launch shares HBM among every core's transfers in time (hbm_sharing.h).
+// launch shares HBM among every core's transfers in time (hbm_sharing.h); `span` says which GM bytes (re-reads of
+// what fits in L2 are served from there).
 struct GmFlow {
   uint64_t start, end;
   uint64_t bytes;
   uint32_t op;  // Op::index of the copy, and its pipe: where the stretch of its time is counted
   Pipe pipe;
+  GmSpan span{};
 };
 
 class Timeline {
  public:
-  Timeline(const CostModel& cost, uint32_t num_ops, bool record);
+  // `mte_bytes_per_cycle`: this core's GM copy engines (the cube core's are wider: CostModel).
+  Timeline(const CostModel& cost, uint32_t num_ops, bool record, double mte_bytes_per_cycle);
 
   // The scalar unit dispatches an instruction: returns its dispatch cycle.
   uint64_t dispatch();
   void scalar(const Op& op);
-  // A pipe instruction dispatched at `issued`, moving or computing `bytes`; `stalls` cycles more (bank conflicts).
-  void run(const Op& op, Pipe pipe, uint64_t issued, uint64_t bytes, uint64_t stalls = 0);
+  // A pipe instruction dispatched at `issued`, moving or computing `bytes`; `stalls` cycles more (bank conflicts);
+  // `span`: the GM a copy touches.
+  void run(const Op& op, Pipe pipe, uint64_t issued, uint64_t bytes, uint64_t stalls = 0, const GmSpan& span = {});
   void set_flag(const Op& op, Pipe src, int64_t key, uint64_t issued);
   // `dst` may be S: then the scalar unit itself waits.
   void wait_flag(const Op& op, Pipe dst, int64_t key, uint64_t issued);
@@ -74,6 +85,7 @@ class Timeline {
 
   const CostModel& cost_;
   bool record_;
+  double mte_bytes_per_cycle_;
   uint64_t scalar_ = 0;  // the scalar unit's next dispatch cycle
   std::array<uint64_t, kPipeSlots> free_{};
   std::array<uint64_t, kPipeSlots> busy_{};

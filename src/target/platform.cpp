@@ -45,10 +45,19 @@ PlatformInfo row310(uint32_t aiv, uint32_t aic, double ghz) {
 //   sample's bank-conflict-free 127-repeat Add takes 149.6 cycles (case 6: 6.954 us over 86 Adds a core); its
 //   conflicting layout (case 5) 2 cycles a repeat, which sim/bank_conflicts.cpp charges on dav-c220.
 // * The cube: 16 x 16 x 16 float16 MACs per cycle (matmul sample: "每cycle处理16×16×16次乘加运算", its measured
-//   mac time within 2% of that). cube_startup, flag latency, scalar costs and the launch: estimates (no published
+//   mac time within 2% of that); int8 16 x 32 x 16; float32 half the float16 rate (ir/ops_cube.cpp mmad_work).
+// * The cube core's MTE2 (GM -> L1) is wider than a vector core's: the matmul sample's case 5 (8192^3 float16,
+//   24 cores in 4 x 6 blocks of 2048 x 1536, L1 filled: depthA1 16, stepKa 8) moves 604 MB into each full core's
+//   L1 (96 blocks of 128 x 256, each reading its 128 x 8192 and 8192 x 256 panels) while MTE2 is busy 96.3% of
+//   the 4156.76 us: 604e6 / (0.963 x 4156.76 us) / 1.85 GHz = 82 bytes per cycle (the vector core's 26 would
+//   take 3.2 times the board's duration).
+// * L2: 192 MB on Ascend910B1 at about 5 TB/s ("当前L2Cache大小为192MB", "L2Cache峰值带宽约为5TB/s", the matmul
+//   sample's README; its L2 guide: L2's read bandwidth 3 to 4 times GM's); re-reads the launch's footprint allows
+//   come from there (sim/hbm_sharing.h). Other SoCs: their L2 from the AKG / DVM notes cited at the table below.
+// cube_startup, flag latency, scalar costs and the launch: estimates (no published
 //   per-instruction figure; the add sample's scalar loop, 34 cycles per element for two get_value, a set_value and
 //   an add, fits scalar_memory 10).
-CostModel cost(double ghz, double hbm_bytes_per_s = 1.6e12) {
+CostModel cost(double ghz, double hbm_bytes_per_s = 1.6e12, double l2_mb = 192) {
   CostModel c{};
   c.scalar_issue = 1;
   c.scalar_memory = 10;
@@ -56,6 +65,9 @@ CostModel cost(double ghz, double hbm_bytes_per_s = 1.6e12) {
   c.gm_latency = 15;
   c.gm_bytes_per_cycle = hbm_bytes_per_s / (ghz * 1e9);
   c.mte_bytes_per_cycle = 26;
+  c.aic_mte_bytes_per_cycle = 82;
+  c.l2_bytes_per_cycle = 5e12 / (ghz * 1e9);
+  c.l2_bytes = l2_mb * 1024 * 1024;
   c.vector_startup = 22;
   c.vector_repeat = 1;
   c.vector_div_repeat = 4;
@@ -75,7 +87,9 @@ CostModel cost(double ghz, double hbm_bytes_per_s = 1.6e12) {
 // 128 GB parts get 1.6 TB/s and the others 1.6 TB/s scaled by their AKG notes' DDR bandwidth ratio (31% for the
 // 128 GB parts, 27% for 112 GB, 23% for 96 GB, 4% for 16 GB): estimates. The GM latency, flag, scalar and launch
 // constants are cost()'s estimates (no C310 figure is public).
-CostModel cost310(double ghz, double ddr_ratio_percent) { return cost(ghz, 1.6e12 * ddr_ratio_percent / 31.0); }
+CostModel cost310(double ghz, double ddr_ratio_percent, double l2_mb = 128) {
+  return cost(ghz, 1.6e12 * ddr_ratio_percent / 31.0, l2_mb);
+}
 
 // A dav-c310 row: its 4 KiB bias table, LoadData2dTransposeParamsV2 and the buffer tokens.
 Platform c310(const char* name, PlatformInfo info, CostModel c) {
@@ -148,29 +162,29 @@ const std::vector<Platform>& platforms() {
   //   those of Ascend950PR_9579 / _9589 / _9599 (estimate).
   // The asc-devkit examples' ARCH_3510 AIV_CORE_NUM 64 / AIC_CORE_NUM 32 and 1.65 GHz (a 9589-class part) agree.
   static const std::vector<Platform> table = {
-      {"Ascend910B1", row(48, 24, 1.85), cost(1.85)},     // CANN 8.1.RC1 ini
-      {"Ascend910B2", row(48, 24, 1.80), cost(1.80)},     // CANN 8.1.RC1 ini
-      {"Ascend910B2C", row(48, 24, 1.80), cost(1.80)},    // AKG notes, chitu; clock: Ascend910B2's (no source)
-      {"Ascend910B3", row(40, 20, 1.80), cost(1.80)},     // CANN 8.1.RC1 ini
-      {"Ascend910B4", row(40, 20, 1.50), cost(1.50)},     // CANN 8.1.RC1 ini
-      {"Ascend910B4-1", row(40, 20, 1.50), cost(1.50)},   // CANN 9.0.0 ini as quoted
-      {"Ascend910_9362", row(40, 20, 1.50), cost(1.50)},  // A3 notes
-      {"Ascend910_9372", row(40, 20, 1.80), cost(1.80)},  // A3 notes
-      {"Ascend910_9381", row(48, 24, 1.80), cost(1.80)},  // A3 notes
-      {"Ascend910_9382", row(48, 24, 1.80), cost(1.80)},  // A3 notes, CANN 9.0.0 ini as quoted
-      {"Ascend910_9391", row(48, 24, 1.85), cost(1.85)},  // A3 notes
-      {"Ascend910_9392", row(48, 24, 1.85), cost(1.85)},  // A3 notes, ini as printed
-      c310("Ascend910_9579", row310(56, 28, 1.65), cost310(1.65, 31)),    // NPUTargetSpec; est.
-      c310("Ascend910_9589", row310(64, 32, 1.65), cost310(1.65, 31)),    // NPUTargetSpec; est.
-      c310("Ascend910_9599", row310(72, 36, 1.80), cost310(1.80, 31)),    // NPUTargetSpec; est.
-      c310("Ascend950PR_950z", row310(8, 4, 1.65), cost310(1.65, 4)),     // NPUTargetSpec, AKG
-      c310("Ascend950PR_9579", row310(56, 28, 1.65), cost310(1.65, 31)),  // AKG
-      c310("Ascend950PR_957b", row310(56, 28, 1.65), cost310(1.65, 27)),  // AKG
-      c310("Ascend950PR_957c", row310(56, 28, 1.65), cost310(1.65, 27)),  // NPUTargetSpec; est.
-      c310("Ascend950PR_957d", row310(56, 28, 1.65), cost310(1.65, 23)),  // AKG
-      c310("Ascend950PR_9589", row310(64, 32, 1.65), cost310(1.65, 31)),  // AKG
-      c310("Ascend950PR_958b", row310(64, 32, 1.65), cost310(1.65, 27)),  // AKG
-      c310("Ascend950PR_9599", row310(72, 36, 1.80), cost310(1.80, 31)),  // AKG
+      {"Ascend910B1", row(48, 24, 1.85), cost(1.85)},              // CANN 8.1.RC1 ini
+      {"Ascend910B2", row(48, 24, 1.80), cost(1.80)},              // CANN 8.1.RC1 ini
+      {"Ascend910B2C", row(48, 24, 1.80), cost(1.80)},             // AKG notes, chitu; clock: Ascend910B2's (no source)
+      {"Ascend910B3", row(40, 20, 1.80), cost(1.80)},              // CANN 8.1.RC1 ini
+      {"Ascend910B4", row(40, 20, 1.50), cost(1.50, 1.6e12, 96)},  // CANN 8.1.RC1 ini; L2 as B4-1's
+      {"Ascend910B4-1", row(40, 20, 1.50), cost(1.50, 1.6e12, 96)},            // CANN 9.0.0 ini as quoted
+      {"Ascend910_9362", row(40, 20, 1.50), cost(1.50, 1.6e12, 168)},          // A3 notes
+      {"Ascend910_9372", row(40, 20, 1.80), cost(1.80)},                       // A3 notes
+      {"Ascend910_9381", row(48, 24, 1.80), cost(1.80)},                       // A3 notes
+      {"Ascend910_9382", row(48, 24, 1.80), cost(1.80)},                       // A3 notes, CANN 9.0.0 ini as quoted
+      {"Ascend910_9391", row(48, 24, 1.85), cost(1.85)},                       // A3 notes
+      {"Ascend910_9392", row(48, 24, 1.85), cost(1.85)},                       // A3 notes, ini as printed
+      c310("Ascend910_9579", row310(56, 28, 1.65), cost310(1.65, 31)),         // NPUTargetSpec; est.
+      c310("Ascend910_9589", row310(64, 32, 1.65), cost310(1.65, 31)),         // NPUTargetSpec; est.
+      c310("Ascend910_9599", row310(72, 36, 1.80), cost310(1.80, 31)),         // NPUTargetSpec; est.
+      c310("Ascend950PR_950z", row310(8, 4, 1.65), cost310(1.65, 4, 16)),      // NPUTargetSpec, AKG
+      c310("Ascend950PR_9579", row310(56, 28, 1.65), cost310(1.65, 31)),       // AKG
+      c310("Ascend950PR_957b", row310(56, 28, 1.65), cost310(1.65, 27, 112)),  // AKG
+      c310("Ascend950PR_957c", row310(56, 28, 1.65), cost310(1.65, 27, 112)),  // NPUTargetSpec; est.
+      c310("Ascend950PR_957d", row310(56, 28, 1.65), cost310(1.65, 23)),       // AKG
+      c310("Ascend950PR_9589", row310(64, 32, 1.65), cost310(1.65, 31)),       // AKG
+      c310("Ascend950PR_958b", row310(64, 32, 1.65), cost310(1.65, 27)),       // AKG
+      c310("Ascend950PR_9599", row310(72, 36, 1.80), cost310(1.80, 31)),       // AKG
   };
   return table;
 }

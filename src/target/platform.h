@@ -19,6 +19,9 @@ struct CostModel {
   uint32_t gm_latency;             // first byte of an MTE2/MTE3 transfer
   double gm_bytes_per_cycle;       // HBM bandwidth, shared in time by every core's GM transfers
   double mte_bytes_per_cycle;      // one MTE engine's peak (a GM copy's rate when HBM has room)
+  double aic_mte_bytes_per_cycle;  // the same on a cube core (GM -> L1, L0C -> GM)
+  double l2_bytes_per_cycle;       // L2's bandwidth, serving the launch's re-reads (sim/hbm_sharing.h)
+  double l2_bytes;                 // L2's capacity
   uint32_t vector_startup;         // vector pipeline fill per instruction
   uint32_t vector_repeat;          // cycles per 256-byte repeat
   uint32_t vector_div_repeat;      // cycles per 256-byte repeat of div

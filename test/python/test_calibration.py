@@ -136,3 +136,21 @@ def test_the_add_samples_vector_time_with_and_without_bank_conflicts(case, tile,
     np.testing.assert_array_equal(z[: 48 * block_length], (x + y)[: 48 * block_length])
     vector_us = rt.last_launch_stats().busy_cycles["V"] / 48 / 1850
     assert abs(vector_us / board_us - 1) <= TOLERANCE, f"{case}: Model {vector_us:.2f} us, board {board_us} us"
+
+
+# 01_matrix_compute/matmul_high_performance/README.md, case 5 (8192^3 float16 on 24 cube cores, 4 x 6 blocks of
+# 2048 x 1536, base 128 x 256 x 64, depthA1 16 / stepKa 8): 4156.76 us, in which each of the 20 full cores runs
+# 96 base blocks (16 along M x 6 along N) of the whole K. The CI row runs that per-core tile loop once, one
+# block per core (512 x 1536 x 8192, every core a 128 x 256 block of all of K), and compares one block's time
+# with the board's 4156.76 / 96; calibration_matmul.py runs the whole 8192^3 case (docs/profiling.md's table).
+MATMUL_BLOCKS_PER_CORE = 96
+LAUNCH_US = 3.0  # the Model's launch cost (src/target/platform.cpp), paid once and not per block
+
+
+def test_the_matmul_sample_block_loop_within_a_quarter_of_the_board():
+    from calibration_matmul import BOARD_CASE5_US, run
+
+    estimate = run(512, 1536, 8192, 128, 256)
+    per_block = estimate - LAUNCH_US
+    board = BOARD_CASE5_US / MATMUL_BLOCKS_PER_CORE
+    assert abs(per_block / board - 1) <= TOLERANCE, f"Model {per_block:.2f} us per block, board {board:.2f} us"

@@ -136,6 +136,8 @@ def test_a_wait_on_another_core_is_timed():
         copies_then_hand_over[1, rt.current_stream()](x, cube, vector)
         return rt.last_launch_stats().cycles
 
-    cube_only, vector_only, both = cycles(20, 0), cycles(0, 20), cycles(20, 20)
+    # a cube core's GM copies run about three times a vector core's rate (82 against 26 bytes a cycle): 60 of
+    # its copies take about as long as 20 of the vector cores'
+    cube_only, vector_only, both = cycles(60, 0), cycles(0, 20), cycles(60, 20)
     assert both > 1.6 * max(cube_only, vector_only)
     assert both <= cube_only + vector_only

@@ -54,6 +54,24 @@ def test_tilings_fit_and_cover(shape, dim, dtype):
     check_fits_and_covers(t, shape, dim, dtype)
 
 
+def test_large_float16_products_get_huaweis_base_blocks_and_l1_factors():
+    # the Matmul best-practice sample's tiling for 8192^3 float16 on 24 cores (asc-devkit matmul_high_performance
+    # README, case 5): base 128 x 256 x 64, depthA1 16 with stepKa 8, depthB1 8 with stepKb 4 — L1 filled,
+    # 2 x (8 x 128 x 64 + 4 x 256 x 64) x 2 bytes = 512 KiB — and L0A / L0B double-buffered
+    _, t = tile((8192, 8192, 8192), 24)
+    assert (t.base_m, t.base_n, t.base_k) == (128, 256, 64)
+    assert (t.depth_a1, t.step_k_a, t.depth_b1, t.step_k_b, t.step_m, t.step_n) == (16, 8, 8, 4, 1, 1)
+    assert (t.db_l0a, t.db_l0b, t.share_l1_size) == (2, 2, 512 * 1024)
+    check_fits_and_covers(t, (8192, 8192, 8192), 24, F16)
+
+
+def test_l1_steps_stop_at_k_and_a_bias_keeps_them_at_one():
+    _, t = tile((1024, 1024, 128), 24)  # K is two 64-deep steps: a chunk holds no more
+    assert (t.step_k_a, t.step_k_b, t.depth_a1, t.depth_b1) == (2, 2, 4, 4)
+    _, t = tile((2048, 2048, 2048), 24, bias=True)  # the bias row's L1 rows: one base block at a time
+    assert (t.step_k_a, t.step_k_b, t.depth_a1, t.depth_b1) == (1, 1, 2, 2)
+
+
 def test_the_leakyrelu_tutorial_gets_what_its_kernel_assumes():
     # 05_matmul_leakyrelu: two cores, baseM 256 x baseN 128 fixed, M first; its kernel turns the iteration
     # count into offsets assuming whole base blocks and M moving fastest

@@ -3,9 +3,11 @@ itself. `mm` is the Matmul object: its tiling (the kernel's copy of the
 TCubeTiling), operands and options are read while compiling; the sizes are
 run-time values from the tiling.
 
-Memory use, per core: A's base block in L1 at 0 and in L0A, B's in L1 at
-128 KiB and in L0B, the bias row in L1 at 384 KiB and the bias table, the
-result block in L0C. B reaches L0B's Zn layout straight from Bᵀ, through
+Memory use, per core (the one-block-at-a-time path, _compute_serial): A's base
+block in L1 at 0 and in L0A, B's in L1 at 128 KiB and in L0B, the bias row in
+L1 at 384 KiB and the bias table, the result block in L0C. The streamed path
+(_compute_streamed: L1 chunks of stepKa / stepKb base blocks, double-buffered
+in L1 and in L0) fills all of L1 with A's and B's chunks. B reaches L0B's Zn layout straight from Bᵀ, through
 load_data's 16 x 16 transpose (2-byte types) or load_data_with_transpose
 (float32 in 16-row slabs, int8 in 32 x 32 squares)."""
 
@@ -60,8 +62,136 @@ def _block_counts(mm):
     return (sm + t.base_m - 1) // t.base_m, (sn + t.base_n - 1) // t.base_n
 
 
+def _streams(mm):
+    """Whether _compute_streamed handles this Matmul: A and B matrices in GM (not scalars, not sparse), A not
+    transposed, B transposed or of a 2-byte type, and no bias or quant vector (their L1 rows are where the
+    streamed path keeps its second buffers)."""
+    if mm.a_is_scalar or mm.b_is_scalar or mm.b_sparse or mm.a_trans or mm.has_bias:
+        return False
+    if mm.quant is not None and mm.quant[0] == "vector":
+        return False
+    return mm.b_trans or mm.a_type.dtype.sizeof() == 2
+
+
 @jit
 def _compute(mm, a_gm, b_gm, bias_at, m0, n0, cm, cn):
+    """The block C[m0 : m0 + cm, n0 : n0 + cn] into L0C: streamed through L1 and L0 when _streams(mm), else
+    one base block at a time (_compute_serial)."""
+    if _streams(mm):
+        c1 = _compute_streamed(mm, a_gm, b_gm, m0, n0, cm, cn)
+    else:
+        c1 = _compute_serial(mm, a_gm, b_gm, bias_at, m0, n0, cm, cn)
+    return c1
+
+
+@jit
+def _compute_streamed(mm, a_gm, b_gm, m0, n0, cm, cn):
+    """The block C[m0 : m0 + cm, n0 : n0 + cn] into L0C the way Ascend C's MDL template runs it: A's K in
+    chunks of stepKa x baseK and B's of stepKb x baseK, each one MTE2 copy into one of two L1 buffers (A's at
+    0 and 128 KiB, B's at 256 and 384 KiB), so the next chunk loads while MTE1 reads this one; L0A and L0B
+    ping-pong (two halves) so MTE1 fills one while the cube multiplies the other. The steps come from the
+    tiling, cut to what a 128 KiB buffer holds. Flags: MTE2_MTE1 / MTE1_MTE2 ids 0-1 (A's buffers) and 2-3
+    (B's), MTE1_M / M_MTE1 ids 0-1 (the L0 halves); each free flag is set once up front and waited once at
+    the end."""
+    t = mm.tiling
+    sm, sn, sk = _shape(mm)
+    a_dt = mm.a_type.dtype
+    size = a_dt.sizeof()
+    c0 = 32 // size
+    frac = 16 * c0
+    acc_dt = asc.int32 if a_dt == asc.int8 else asc.float32
+    a1 = asc.LocalTensor(a_dt, asc.TPosition.A1, 0, 262144 // size)
+    b1 = asc.LocalTensor(a_dt, asc.TPosition.B1, 262144, 262144 // size)
+    a2 = asc.LocalTensor(a_dt, asc.TPosition.A2, 0, 65536 // size)
+    b2 = asc.LocalTensor(a_dt, asc.TPosition.B2, 0, 65536 // size)
+    c1 = asc.LocalTensor(acc_dt, asc.TPosition.CO1, 0, 32768)
+    bk = t.base_k + 0
+    m1 = (cm + 15) // 16
+    n1 = (cn + 15) // 16
+    kb1 = (bk + c0 - 1) // c0  # fractals along K in a whole base step
+    aligned = bk % 16 == 0  # sub-steps of a chunk start on whole fractals (and B's 16-row blocks)
+    step_a = max(1, min(t.step_k_a, 131072 // (m1 * kb1 * frac * size)))
+    step_b = max(1, min(t.step_k_b, 131072 // (n1 * kb1 * frac * size)))
+    if not aligned:
+        step_a = 1
+        step_b = 1
+    l0_halves = 1
+    if max(m1, n1) * kb1 * frac * size <= 32768:
+        l0_halves = 2
+    steps = (sk + bk - 1) // bk
+    for e in range(2):
+        asc.set_flag(asc.HardEvent.MTE1_MTE2, e)
+        asc.set_flag(asc.HardEvent.MTE1_MTE2, 2 + e)
+        asc.set_flag(asc.HardEvent.M_MTE1, e)
+    for ks in range(steps):
+        k0 = ks * bk
+        ck = min(bk, sk - k0)
+        k1 = (ck + c0 - 1) // c0
+        ja = ks % step_a
+        ia = (ks // step_a) % 2
+        ka = (ks - ja) * bk  # A's chunk starts here, B's at kb
+        jb = ks % step_b
+        ib = (ks // step_b) % 2
+        kb = (ks - jb) * bk
+        a_at = ia * (131072 // size)
+        b_at = ib * (131072 // size)
+        if ja == 0:  # MTE2: A's next chunk into its buffer, once MTE1 is done with what it held
+            asc.wait_flag(asc.HardEvent.MTE1_MTE2, ia)
+            kc = min(step_a * bk, sk - ka)
+            asc.data_copy(a1[a_at:], a_gm[m0 * mm.a_row + ka :], asc.Nd2NzParams(1, cm, kc, 0, mm.a_row, m1 * 16, 1, 0))
+            asc.set_flag(asc.HardEvent.MTE2_MTE1, ia)
+        kcb = min(step_b * bk, sk - kb)
+        k16 = (kcb + 15) // 16 * 16  # B's chunk rows (K), when B is not transposed
+        if jb == 0:
+            asc.wait_flag(asc.HardEvent.MTE1_MTE2, 2 + ib)
+            if mm.b_trans:
+                asc.data_copy(b1[b_at:], b_gm[n0 * mm.b_row + kb :],
+                              asc.Nd2NzParams(1, cn, kcb, 0, mm.b_row, n1 * 16, 1, 0))  # fmt: skip
+            else:
+                asc.data_copy(b1[b_at:], b_gm[kb * mm.b_row + n0 :],
+                              asc.Nd2NzParams(1, kcb, cn, 0, mm.b_row, k16, 1, 0))  # fmt: skip
+            asc.set_flag(asc.HardEvent.MTE2_MTE1, 2 + ib)
+        # MTE1: this step's base blocks out of the chunks into an L0 half, once the cube is done with it
+        p = ks % l0_halves
+        a2p = a2[p * (32768 // size) :]
+        b2p = b2[p * (32768 // size) :]
+        asc.wait_flag(asc.HardEvent.M_MTE1, p)
+        if ja == 0:
+            asc.wait_flag(asc.HardEvent.MTE2_MTE1, ia)
+        if jb == 0:
+            asc.wait_flag(asc.HardEvent.MTE2_MTE1, 2 + ib)
+        for i in range(m1):  # L0A holds row block i's K fractals at i * k1.. (Zz)
+            asc.load_data(a2p[i * k1 * frac :], a1[a_at + (ja * kb1 * m1 + i) * frac :],
+                          asc.LoadData2DParams(0, k1, m1, 0, 0, False, 0))  # fmt: skip
+        if mm.b_trans:
+            for kk in range(k1):
+                asc.load_data(b2p[kk * n1 * frac :], b1[b_at:],
+                              asc.LoadData2DParams((jb * kb1 + kk) * n1, n1, 1, 0, 0, False, 0))  # fmt: skip
+        else:
+            for kk in range(k1):
+                asc.load_data(b2p[kk * n1 * frac :], b1[b_at:],
+                              asc.LoadData2DParams(jb * kb1 + kk, n1, k16 // 16, 0, 0, True, 0))  # fmt: skip
+        if ja == step_a - 1 or ks == steps - 1:  # the chunk's last step: its buffer may be refilled
+            asc.set_flag(asc.HardEvent.MTE1_MTE2, ia)
+        if jb == step_b - 1 or ks == steps - 1:
+            asc.set_flag(asc.HardEvent.MTE1_MTE2, 2 + ib)
+        asc.set_flag(asc.HardEvent.MTE1_M, p)
+        asc.wait_flag(asc.HardEvent.MTE1_M, p)
+        if k0 == 0:
+            asc.mmad(c1, a2p, b2p, asc.MmadParams(cm, cn, ck))
+        else:
+            asc.mmad(c1, a2p, b2p, asc.MmadParams(cm, cn, ck, cmatrix_init_val=False))
+        asc.set_flag(asc.HardEvent.M_MTE1, p)
+    for e in range(2):
+        asc.wait_flag(asc.HardEvent.MTE1_MTE2, e)
+        asc.wait_flag(asc.HardEvent.MTE1_MTE2, 2 + e)
+        asc.wait_flag(asc.HardEvent.M_MTE1, e)
+    asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+    return c1
+
+
+@jit
+def _compute_serial(mm, a_gm, b_gm, bias_at, m0, n0, cm, cn):
     """The block C[m0 : m0 + cm, n0 : n0 + cn] of this core's share into L0C, K in base_k steps. A's rows
     in GM are mm.a_row elements long (M of them, or K when A is stored transposed), B's mm.b_row; the bias
     row starts at element bias_at of the bias tensor."""

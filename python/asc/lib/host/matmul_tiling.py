@@ -6,7 +6,10 @@ The rules a tiling must meet are Ascend C's (TCubeTiling documentation):
 baseM and baseN multiples of 16; baseM * baseK (A) and baseN * baseK (B)
 double-buffered in L0A / L0B; baseM * baseN float32 results in L0C; the L1
 blocks of A, B and the bias row within L1. The choices inside those rules are
-this module's own: simple and deterministic rather than CANN's search."""
+this module's own: simple and deterministic rather than CANN's search, but
+with the base blocks and L1 depths Huawei's tiling picks for large shapes
+(128 x 256 x 64 for 2-byte types, A and B each filling half of L1 double-
+buffered: docs/matmul.md)."""
 
 from __future__ import annotations
 
@@ -117,8 +120,8 @@ class MatmulApiTiling:
     def set_double_buffer(
         self, a: bool, b: bool, c: bool, bias: bool, trans_nd2nz: bool = True, trans_nz2nd: bool = True
     ) -> int:
-        """Recorded (get_double_buffer): the tiling double-buffers L0A/L0B and single-buffers L1 whatever
-        this says, which is valid for every choice."""
+        """Recorded (get_double_buffer): the tiling double-buffers L0A/L0B and L1 (depthA1 = 2 x stepKa)
+        whatever this says, as Ascend C's MDL tiling does."""
         self.double_buffer = (bool(a), bool(b), bool(c), bool(bias), bool(trans_nd2nz), bool(trans_nz2nd))
         return 0
 
@@ -296,13 +299,15 @@ class MatmulApiTiling:
         share_l1 = base_m * base_k * size_a + base_n * base_k * size_b + bias_bytes
         if share_l1 > l1 or bias_bytes > self.platform.bt_bytes:
             return -1
+        share_l1 = max(share_l1, self._l1_use(base_m, base_n, base_k, size_a, size_b, single_k) + bias_bytes)
+        step_ka, step_kb = self._l1_steps(base_m * base_k * size_a, base_n * base_k * size_b, single_k, base_k)
         values = dict(
             used_core_num=m_dim * n_dim * k_dim, m=org_m, n=org_n, k_a=org_ka, k_b=org_kb, single_core_m=single_m,
             single_core_n=single_n, single_core_k=single_k, base_m=base_m, base_n=base_n, base_k=base_k,
-            depth_a1=1, depth_b1=1, step_m=1, step_n=1, is_bias=int(self.bias), trans_length=0,
+            depth_a1=2 * step_ka, depth_b1=2 * step_kb, step_m=1, step_n=1, is_bias=int(self.bias), trans_length=0,
             iterate_order=1 if self.traverse == MatrixTraverse.FIRSTN else 0, share_mode=0, share_l1_size=share_l1,
             share_l0c_size=base_m * base_n * 4, share_ub_size=0, batch_m=1, batch_n=1, single_batch_m=1,
-            single_batch_n=1, step_k_a=1, step_k_b=1, db_l0a=2, db_l0b=2, db_l0c=1,
+            single_batch_n=1, step_k_a=step_ka, step_k_b=step_kb, db_l0a=2, db_l0b=2, db_l0c=1,
         )  # fmt: skip
         values["batch_num"] = self.batch_num
         for which in ("a", "b", "c"):
@@ -315,6 +320,24 @@ class MatmulApiTiling:
         self.result = values
         self.core_split = (m_dim * n_dim * k_dim, m_dim, n_dim)
         return 0
+
+    def _l1_steps(self, block_a: int, block_b: int, single_k: int, base_k: int) -> tuple[int, int]:
+        """stepKa / stepKb as Ascend C's MDL tiling sets them (matmul best-practice sample, case 5: base 128 x
+        256 x 64 float16, depthA1 16 and stepKa 8, depthB1 8 and stepKb 4, "depthA1 / (stepM * stepKa) = 2"):
+        A and B each get half of L1, double-buffered, so a step is as many base blocks along K as a quarter of
+        L1 holds, but no more than K has. With a bias row, or L1 limited by set_buffer_space below the
+        platform's, the steps stay 1 (the Matmul then runs one base block at a time)."""
+        l1 = self.platform.l1_bytes
+        if self.bias or self.buffer_space[0] not in (-1, l1):
+            return 1, 1
+        k_steps = _ceil(single_k, base_k)
+        quarter = l1 // 4
+        step = lambda block: max(1, min(k_steps, quarter // block))  # noqa: E731
+        return step(block_a), step(block_b)
+
+    def _l1_use(self, base_m: int, base_n: int, base_k: int, size_a: int, size_b: int, single_k: int) -> int:
+        step_ka, step_kb = self._l1_steps(base_m * base_k * size_a, base_n * base_k * size_b, single_k, base_k)
+        return 2 * (step_ka * base_m * base_k * size_a + step_kb * base_n * base_k * size_b)
 
     def _single(self, size: int, parts: int, axis: int) -> int:
         """One core's share of an axis split in `parts`, rounded up to set_align_split's alignment."""

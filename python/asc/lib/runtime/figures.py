@@ -20,7 +20,7 @@ class PlatformFigures:
     aiv_cores: int
     aic_cores: int
     hbm_bytes_per_second: float  # all cores together
-    mte_bytes_per_cycle: float  # one engine of one core
+    mte_bytes_per_cycle: float  # one engine of a vector core (a cube core's GM copies are faster)
     vector_bytes_per_cycle: float  # one vector core
     cube_f16_macs_per_cycle: float  # one cube core
 
