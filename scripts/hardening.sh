@@ -53,7 +53,9 @@ echo "== ASan+UBSan: ctest"
 
 echo "== ASan+UBSan: the Python suite (every test; of parametrised ones the first case and every third)"
 # CPython is not instrumented and keeps memory to its exit on purpose: no leak detection here (ctest has it).
-ASC_TEST_SAMPLE=3 ASC_LIBRARY=$PWD/build-asan/python-lib/libasc.so LD_PRELOAD=$asan_runtime \
+# The instrumented library runs kernels several times slower: a launch's time budget (60 s by default, which
+# catches endless loops) is raised to match.
+ASC_TIMEOUT_S=600 ASC_TEST_SAMPLE=3 ASC_LIBRARY=$PWD/build-asan/python-lib/libasc.so LD_PRELOAD=$asan_runtime \
   ASC_TEST_CC="clang-$CLANG_VERSION -fsanitize=address,undefined -shared-libasan" \
   ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 python3 -m pytest -q -p no:cacheprovider -n "${ASC_TEST_JOBS:-auto}" \
   test/python

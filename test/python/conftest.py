@@ -35,6 +35,7 @@ def rng():
 
 
 def pytest_configure(config):
+    config.addinivalue_line("markers", "timing_only: checks the Model's clock only; left out of the sanitizer run")
     # A correct kernel gets no synccheck warning: any that appears fails the test
     # (tests that expect one use pytest.warns or catch_warnings).
     config.addinivalue_line("filterwarnings", "error::asc.errors.SyncWarning")
@@ -44,13 +45,17 @@ def pytest_configure(config):
 def pytest_collection_modifyitems(config, items):
     """ASC_TEST_SAMPLE=n (the sanitizer builds' run, scripts/hardening.sh): of each parametrised test, its first
     case and every n-th after it; the numeric families' generated cases stay covered in kind, at a fraction of
-    the time an instrumented library takes."""
+    the time an instrumented library takes. Tests marked timing_only (the calibration against boards: full-size
+    kernels whose paths smaller tests cover) are left out of that run."""
     every = int(os.environ.get("ASC_TEST_SAMPLE", "0") or 0)
     if every <= 1:
         return
     seen: dict[str, int] = {}
     kept, dropped = [], []
     for item in items:
+        if item.get_closest_marker("timing_only"):  # the clock's figures do not depend on the instrumentation
+            dropped.append(item)
+            continue
         if getattr(item, "callspec", None) is None:
             kept.append(item)
             continue

@@ -11,6 +11,7 @@ import asc
 import asc.lib.runtime as rt
 
 TOLERANCE = 0.25
+pytestmark = pytest.mark.timing_only  # full-size kernels: not in the sanitizer run (conftest.py)
 
 
 @asc.jit
