@@ -3,8 +3,8 @@
 #   1. ASan+UBSan: the library, the C++ tests and the fuzzer built with clang's
 #      AddressSanitizer and UndefinedBehaviorSanitizer; ctest, then the whole
 #      Python suite against the instrumented library;
-#   2. the fuzzer: fuzz_capi for FUZZ_RUNS inputs (default 60000, about five
-#      minutes; at most FUZZ_SECONDS, default 600) from the corpus in
+#   2. the fuzzer: fuzz_capi for FUZZ_RUNS inputs (default 25000, about two
+#      minutes; at most FUZZ_SECONDS, default 240) from the corpus in
 #      test/fuzz/corpus, with a fixed seed, so that a run here repeats what CI
 #      ran (ctest has replayed the corpus and test/fuzz/regressions);
 #   3. TSan: the threaded C ABI tests (threads, queues, fork, SIGINT, handles) under ThreadSanitizer.
@@ -12,8 +12,8 @@
 # Python package's library alone. Any finding fails the script.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-FUZZ_RUNS=${FUZZ_RUNS:-60000}
-FUZZ_SECONDS=${FUZZ_SECONDS:-600}
+FUZZ_RUNS=${FUZZ_RUNS:-25000}
+FUZZ_SECONDS=${FUZZ_SECONDS:-240}
 FUZZ_SEED=${FUZZ_SEED:-1}
 CLANG_VERSION=16
 
@@ -51,11 +51,11 @@ echo "== ASan+UBSan: ctest"
 (cd build-asan && LD_PRELOAD=$asan_runtime ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 ctest --output-on-failure \
   -R example.lua)
 
-echo "== ASan+UBSan: the Python suite (every test; of parametrised ones the first case and every third)"
+echo "== ASan+UBSan: the Python suite (every test; of parametrised ones the first case and every fourth)"
 # CPython is not instrumented and keeps memory to its exit on purpose: no leak detection here (ctest has it).
 # The instrumented library runs kernels several times slower: a launch's time budget (60 s by default, which
 # catches endless loops) is raised to match.
-ASC_TIMEOUT_S=600 ASC_TEST_SAMPLE=3 ASC_LIBRARY=$PWD/build-asan/python-lib/libasc.so LD_PRELOAD=$asan_runtime \
+ASC_TIMEOUT_S=600 ASC_TEST_SAMPLE=4 ASC_LIBRARY=$PWD/build-asan/python-lib/libasc.so LD_PRELOAD=$asan_runtime \
   ASC_TEST_CC="clang-$CLANG_VERSION -fsanitize=address,undefined -shared-libasan" \
   ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 python3 -m pytest -q -p no:cacheprovider -n "${ASC_TEST_JOBS:-auto}" \
   test/python

@@ -19,7 +19,7 @@
 #include <stdint.h>
 
 #define ASC_ABI_VERSION_MAJOR 1
-#define ASC_ABI_VERSION_MINOR 15
+#define ASC_ABI_VERSION_MINOR 16
 
 #if defined(_WIN32)
 #define ASC_API __declspec(dllexport)
@@ -220,7 +220,10 @@ ASC_API asc_status_t asc_builder_if_end(asc_builder_t* builder);
    "insert_sync" (default 0): insert every set_flag/wait_flag/pipe_barrier the
    kernel's local-memory dependences need (implied by local_tensor.auto);
    "buffer_tokens" (default 0, since 1.14): with insert_sync, order them with
-   Ascend 950's get_buf / rls_buf instead (a kernel for that generation). */
+   Ascend 950's get_buf / rls_buf instead (a kernel for that generation);
+   "split_cube_vector" (default 0, since 1.16): the kernel is one tile program
+   of a mix kernel, split into the cube core's part and the vector cores' part
+   (`if (ASCEND_IS_AIC) ... else ...`, each op where its memories are). */
 ASC_API asc_status_t asc_builder_set_option(asc_builder_t* builder, const char* name, size_t name_len, int64_t value);
 /* Runs the verifier and the passes (framework lowering, local-memory
    allocation, sync insertion, verifier again). Always consumes the builder;
@@ -245,7 +248,7 @@ ASC_API asc_status_t asc_builder_print(const asc_builder_t* builder, char* buf, 
 ASC_API asc_status_t asc_kernel_param_count(const asc_kernel_t* kernel, size_t* out);
 /* (since 1.11) A compilation option the kernel was finished with, by the
    name asc_builder_set_option takes: "auto_sync", "insert_sync",
-   "buffer_tokens" (since 1.14) (0 or 1),
+   "buffer_tokens" (since 1.14), "split_cube_vector" (since 1.16) (0 or 1),
    "kernel_type" (the KernelType: 0 AIV_ONLY, 1 AIC_ONLY, 2 MIX_AIV_HARD_SYNC,
    ... 7 MIX_AIC_1_2). Another name is ASC_ERR_INVALID_ARGUMENT. */
 ASC_API asc_status_t asc_kernel_option(const asc_kernel_t* kernel, const char* name, size_t name_len, int64_t* out);

@@ -191,9 +191,11 @@ def _fill(tile: CubeTile, value: Any) -> None:
 
 # -- L1 -> L0A / L0B, L0C -> L1 ------------------------------------------------------------------------------------
 @builtin
-def copy(tile: Any, shape: Any = None, *, offsets: Any = None, location: Any = TileLocation.UB) -> Tile:
-    """The part of `tile` of `shape` at `offsets` in another memory: L1 -> L0A / L0B, or an L0C tile -> L1
-    (converted to its dtype, which must be float16 or bfloat16 there)."""
+def copy(tile: Any, shape: Any = None, *, offsets: Any = None, location: Any = TileLocation.UB,
+         distrib: Any = None) -> Tile:  # fmt: skip
+    """The part of `tile` of `shape` at `offsets` in another memory: L1 -> L0A / L0B / BT, an L0C tile -> L1
+    (converted to its dtype, which must be float16 or bfloat16 there), or an L0C tile -> the vector cores'
+    Unified Buffer (Ascend 950; `distrib` says which vector core gets what: asc2.handover)."""
     what = "asc2.copy"
     if not isinstance(tile, Tile):
         raise CodegenError(f"{what}: expected a tile, got {type(tile).__name__}")
@@ -213,8 +215,13 @@ def copy(tile: Any, shape: Any = None, *, offsets: Any = None, location: Any = T
     if src == TileLocation.L0C and dest == TileLocation.L1:
         return _l0c_to_l1(tile, dims, at, what)  # type: ignore[arg-type]
     if src == TileLocation.L0C and dest == TileLocation.UB:
-        raise CodegenError(f"{what}: L0C -> UB (Ascend 950's fixpipe into the vector core) is not on the Model: "
-                           f"store the tile to GM and load it, or copy it to L1 for another matmul")  # fmt: skip
+        from .handover import to_ub
+
+        if len(dims) != 2:
+            raise CodegenError(f"{what}: an L0C tile is 2-D, got a shape of {list(dims)}")
+        return to_ub(tile, dims, at, None if distrib is None else int(distrib), what)
+    if distrib is not None:
+        raise CodegenError(f"{what}: distrib is for copies between a cube core and its vector cores (L0C -> UB)")
     raise CodegenError(f"{what}: copies go L1 -> L0A / L0B / BT and L0C -> L1, not {src.name} -> {dest.name}")
 
 

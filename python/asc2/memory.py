@@ -274,15 +274,19 @@ def store(value: Any, t: Any, *, offsets: Any = None, tile_id: Any = None, real_
 
 
 @builtin
-def copy(tile: Any, shape: Any = None, *, offsets: Any = None, location: Any = None) -> Tile:
+def copy(tile: Any, shape: Any = None, *, offsets: Any = None, location: Any = None, distrib: Any = None) -> Tile:
     """The part of `tile` of `shape` (its whole shape by default) at `offsets` (zeros by default) as a new
     tile; `offsets` are ints, and the part lies inside the tile. Cube tiles move between memories
-    (`location=`): asc2.cube.copy."""
+    (`location=`; `distrib` for an L0C tile into the vector cores' Unified Buffer): asc2.cube.copy."""
     if not isinstance(tile, Tile):
         raise CodegenError(f"asc2.copy: expected a tile, got {type(tile).__name__}")
     if tile.location != TileLocation.UB or (location is not None and location != TileLocation.UB):
         # between the cube's memories (L1 -> L0A / L0B, L0C -> L1)
-        return cube.copy(tile, shape, offsets=offsets, location=TileLocation.UB if location is None else location)
+        return cube.copy(
+            tile, shape, offsets=offsets, location=TileLocation.UB if location is None else location, distrib=distrib
+        )
+    if distrib is not None:
+        raise CodegenError("asc2.copy: distrib is for an L0C tile copied into the Unified Buffer")
     dims = check_shape(tile.shape if shape is None else shape, tile.dtype, "asc2.copy", column=True)
     if len(dims) != len(tile.shape):
         raise CodegenError(f"asc2.copy: a {len(dims)}-D part of a {len(tile.shape)}-D tile")

@@ -11,6 +11,7 @@ from typing import Any, Callable, Optional
 
 import asc
 from asc.codegen import regions
+from asc.codegen.context import current_builder
 from asc.errors import CodegenError
 from asc.language.basic.utils import builtin
 from asc.language.core.ir_value import Scalar, to_scalar
@@ -308,6 +309,9 @@ def full(shape: Any, value: Any, dtype: Optional[asc.DataType] = None) -> Tile:
 
 @builtin
 def block_idx() -> Scalar:
+    # a 1:2 mix kernel's vector cores count 2 * group + sub-block: the tile program's block is the group
+    if current_builder().cv_ratio == 2:
+        return asc.get_block_idx() // asc.get_sub_block_num()
     return asc.get_block_idx()
 
 

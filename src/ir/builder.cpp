@@ -135,6 +135,8 @@ void Builder::set_option(std::string_view name, int64_t value) {
     kernel_->options.insert_sync = value != 0;
   else if (name == "buffer_tokens")
     kernel_->options.buffer_tokens = value != 0;
+  else if (name == "split_cube_vector")
+    kernel_->options.split_cube_vector = value != 0;
   else if (name == "kernel_type" && value >= 0 && value < kKernelTypeCount)
     kernel_->options.kernel_type = static_cast<KernelType>(value);
   else if (name == "max_ops" && value >= 0)
@@ -146,7 +148,8 @@ void Builder::set_option(std::string_view name, int64_t value) {
          value);
   else
     fail(ASC_ERR_INVALID_ARGUMENT,
-         "unknown option '{}' (known: auto_sync, buffer_tokens, insert_sync, kernel_type, max_ops)", name);
+         "unknown option '{}' (known: auto_sync, buffer_tokens, insert_sync, kernel_type, max_ops, split_cube_vector)",
+         name);
 }
 
 // Every pass walks regions recursively: a bound on nesting keeps the recursion (and the sync analysis, which

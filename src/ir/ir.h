@@ -62,9 +62,10 @@ enum class KernelType : uint8_t {
 constexpr int64_t kKernelTypeCount = 8;
 
 struct CompileOptions {
-  bool auto_sync = true;       // order S<->MTE2/MTE3/V and V<->V dependences
-  bool insert_sync = false;    // order every local-memory dependence between pipes
-  bool buffer_tokens = false;  // with insert_sync: with get_buf / rls_buf (Ascend 950), not event flags
+  bool auto_sync = true;           // order S<->MTE2/MTE3/V and V<->V dependences
+  bool insert_sync = false;        // order every local-memory dependence between pipes
+  bool buffer_tokens = false;      // with insert_sync: with get_buf / rls_buf (Ascend 950), not event flags
+  bool split_cube_vector = false;  // a mix tile kernel: one program, split over the cube and vector cores
   KernelType kernel_type = KernelType::AivOnly;
 };
 

@@ -4,6 +4,7 @@
 #include "passes/double_buffer.h"
 #include "passes/insert_sync.h"
 #include "passes/lower_framework.h"
+#include "passes/split_cube_vector.h"
 #include "passes/verifier.h"
 
 namespace asc {
@@ -42,7 +43,8 @@ void run_pipeline(Kernel& kernel, const StageObserver& observe) {
   };
   stage("0-built");
   verify_kernel(kernel);
-  double_buffer(kernel);  // pairs the iterations of loops holding marked load buffers, before they are placed
+  split_cube_vector(kernel);  // a mix tile kernel's one program: the cube core's part and the vector cores'
+  double_buffer(kernel);      // pairs the iterations of loops holding marked load buffers, before they are placed
   int64_t ub_start = allocate_local(kernel);
   stage("1-allocate_local");
   lower_framework(kernel, ub_start);

@@ -213,7 +213,7 @@ def misuse(x_ptr: asctile.GlobalAddress, case: asctile.ConstExpr[int]):
     elif case == 3:
         asctile.inline("AscendC::PipeBarrier<PIPE_ALL>();")
     elif case == 4:
-        asctile.copy(x, distrib=asctile.DistribMode.SplitByM)
+        asctile.copy(x, location="L1", distrib=asctile.DistribMode.JoinByM)
     elif case == 5:
         asctile.static_assert(x.shape[0] == 64, "tiles of 64")
     elif case == 6:
@@ -234,7 +234,7 @@ def misuse(x_ptr: asctile.GlobalAddress, case: asctile.ConstExpr[int]):
     (1, r"asctile\.scatter along the last dimension is not implemented"),
     (2, r"asc2\.transpose: Tile\(\[128\], float32\) has one axis; transpose swaps the last two"),
     (3, r"asctile\.inline is not on the Model yet"),
-    (4, r"asctile\.copy is not on the Model yet \(distrib="),
+    (4, r"asctile\.copy is not on the Model yet \(distrib=JoinByM / JoinByN joins"),
     (5, r"static_assert failed: tiles of 64"),
     (6, r"real_shape \[200\] exceeds the tile's shape \[128\]"),
     (7, r"2 offsets for rank 1"),
@@ -255,8 +255,8 @@ def test_static_print_and_cv_ratio(capsys):
     x = np.zeros(256, np.float32)
     misuse[1, rt.current_stream()](x, 99)
     assert "compiled case 99" in capsys.readouterr().out
-    with pytest.raises(asctile.NotOnTheModelError, match="cv_ratio=2"):
-        asctile.jit(cv_ratio=2)(lambda: None)
+    with pytest.raises(ValueError, match="cv_ratio is 1 or 2, got 3"):
+        asctile.jit(cv_ratio=3)(lambda: None)
 
 
 def test_interpret_switch_accepted(tmp_path):

@@ -183,7 +183,7 @@ def misuse(a_ptr: asc.GlobalAddress, c_ptr: asc.GlobalAddress, case: asc.ConstEx
     ("ub operand", "the left operand is a Tile\\(\\[32, 32\\], float16\\); load it with location"),
     ("shapes", "shapes \\[32, 32\\] and \\[16, 32\\] do not multiply"),
     ("to l1 float32", "L0C -> L1 converts float32 to float16 or bfloat16"),
-    ("to ub", "L0C -> UB .* is not on the Model"),
+    ("to ub", "L0C -> UB is Ascend 950's fixpipe into the vector cores; Ascend910B1 has none"),
     ("exp", "asc2.exp: a Tile\\(\\[32, 32\\], float32, L0C\\) is in a cube memory"),
     ("acc dtype", "the accumulator is float32"),
     ("acc shape", "the accumulator is \\[32, 16\\], the product \\[32, 32\\]"),

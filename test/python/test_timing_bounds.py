@@ -13,6 +13,8 @@ import asc
 import asc.lib.runtime as rt
 import asc2
 
+pytestmark = pytest.mark.timing_only  # up to tens of megabytes per kernel: not in the sanitizer run (conftest.py)
+
 CLOCK = 1.85e9
 HBM = 1.6e12  # bytes per second, all cores together
 AIV, AIC = 48, 24

@@ -78,6 +78,8 @@ class IRBuilder:
         self.double_buffer = False
         self.unpaired = 0
         self.tile_dialect = ""  # CodegenOptions.tile_dialect: which tile API's operator meanings apply (asc2.dialect)
+        self.cv_ratio = 1  # CodegenOptions.cv_ratio: vector sub-blocks per cube core of a split tile kernel
+        self.splits_cube_vector = False  # asc2.handover emitted: a mix kernel, split by the library
         self.depth = 0  # run-time regions (for bodies, if branches) open at the insertion point
         self.loc_pinned = 0  # > 0 while an adv expansion is built: its ops keep the user's line
         # The element dtype behind uint64 address values: get_phy_addr results, and the uint64 tensors set_value

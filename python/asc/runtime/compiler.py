@@ -63,6 +63,9 @@ class CodegenOptions:
     # the tile API whose operator meanings the kernel's tiles take where two APIs over asc2 differ ("" for asc2's
     # own; asc.experimental.asctile sets "asctile"): see asc2.dialect
     tile_dialect: str = ""
+    # vector sub-blocks per cube core in a tile kernel that hands matmul results to the vector cores (asctile's
+    # cv_ratio): 1 runs it as MIX_AIC_1_1, 2 as MIX_AIC_1_2 (asc2.handover)
+    cv_ratio: int = 1
 
 
 OPTION_NAMES = {f.name for f in fields(CompileOptions)} | {f.name for f in fields(CodegenOptions)}

@@ -405,6 +405,7 @@ class JITFunction(Function):
         builder = IRBuilder(self.__name__, params, source.file, source.line)
         builder.double_buffer = self.codegen_options.double_buffer
         builder.tile_dialect = self.codegen_options.tile_dialect
+        builder.cv_ratio = self.codegen_options.cv_ratio
         options = self.compile_options
         builder.set_option("auto_sync", bool(options.auto_sync))
         if options.insert_sync is not None:
@@ -431,7 +432,11 @@ class JITFunction(Function):
                 result = _visitor()(builder, source, scope).run_body()
                 if result is not None:
                     raise CodegenError(f"kernel '{self.__name__}' must not return a value", source.file, source.line)
-            if builder.uses_matmul and options.kernel_type is None and not options.matmul_cube_only:
+            if builder.splits_cube_vector or builder.cv_ratio == 2:  # one tile program over a mix kernel's cores
+                mix = KernelType.MIX_AIC_1_2 if builder.cv_ratio == 2 else KernelType.MIX_AIC_1_1
+                builder.set_option("kernel_type", KernelType(options.kernel_type or mix).value)
+                builder.set_option("split_cube_vector", 1)
+            elif builder.uses_matmul and options.kernel_type is None and not options.matmul_cube_only:
                 builder.set_option("kernel_type", KernelType.MIX_AIC_1_2.value)  # as pyasc detects it
             elif builder.uses_cube and options.kernel_type is None:
                 builder.set_option("kernel_type", KernelType.AIC_ONLY.value)  # asc2's matmuls run on the cube core

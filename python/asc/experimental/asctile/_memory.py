@@ -24,8 +24,9 @@ from ._tensors import TensorLocation, location
 
 
 class DistribMode(IntEnum):
-    """How ``copy(..., distrib=)`` spreads a tile over a cube core's two vector sub-blocks (asctile's names).
-    Not on the Model yet: copy refuses every mode."""
+    """How ``copy(..., distrib=)`` spreads an L0C tile copied into the Unified Buffer over a cube core's vector
+    sub-blocks (asctile's names and values): FullVec0 / FullVec1 the whole tile to one, SplitByM / SplitByN each
+    its half of the rows / columns (cv_ratio=2). JoinByM / JoinByN (UB -> L1) are refused."""
 
     FullVec0 = 0
     FullVec1 = 1
@@ -116,16 +117,19 @@ def copy_out(src: Any, dst: Any, offsets: Any, *, real_shape: Any = None) -> Non
 @builtin
 def copy(src: Any, offsets: Any = None, shape: Any = None, location: Any = None, distrib: Any = None) -> Any:
     """The part of `src` of `shape` at `offsets` as a new tile (asc2.copy), in `location` (default: src's):
-    L1 -> L0A / L0B and L0C -> L1 between the cube's memories (L0C -> UB is not on the Model)."""
+    L1 -> L0A / L0B / BT and L0C -> L1 between the cube's memories, and L0C -> UB (Ascend 950) into the vector
+    cores, `distrib` saying which gets what (asc2.handover). UB -> L1 (and JoinByM / JoinByN) is refused."""
     what = "asctile.copy"
-    if distrib is not None:
-        refuse("copy", "distrib= spreads tiles over a cube core's vector sub-blocks; the Model runs one vector "
-                       "core per cube core for tile kernels")  # fmt: skip
+    if distrib is not None and not isinstance(distrib, DistribMode):
+        raise CodegenError(f"{what}: distrib is an asctile.DistribMode, got {distrib!r}")
+    if distrib in (DistribMode.JoinByM, DistribMode.JoinByN):
+        refuse("copy", "distrib=JoinByM / JoinByN joins the vector cores' tiles in L1 (UB -> L1), which the "
+                       "Model does not have")  # fmt: skip
     if not isinstance(src, Tile):
         raise CodegenError(f"{what}: src is a LocalTensor, got {type(src).__name__}")
     dest = None if location is None else _location(location, what)
     at = None if offsets is None else _ints(offsets, what, "offsets", len(src.shape))
-    return asc2.copy(src, shape, offsets=at, location=dest)
+    return asc2.copy(src, shape, offsets=at, location=dest, distrib=distrib)
 
 
 __all__ = ["DistribMode", "copy", "copy_in", "copy_out"]

@@ -15,7 +15,6 @@ from asc.language.core.loops import range, static_range  # noqa: A004 - asctile'
 from asc.runtime.compiler import CompileOptions as _AscCompileOptions
 from asc.runtime.config import set_platform
 
-from ._errors import NotOnTheModelError
 from ._tensors import DIALECT
 
 
@@ -27,7 +26,7 @@ def interpreter_requested() -> bool:
 
 @dataclass(frozen=True)
 class CompileOptions(_AscCompileOptions):
-    """asc's compile options and asctile's: cv_ratio (vector sub-blocks per cube core: 1 here), reuse_alloc,
+    """asc's compile options and asctile's: cv_ratio (vector sub-blocks per cube core: 1 or 2), reuse_alloc,
     static_alloc and vf_fusion (accepted: the compiler's placement already reuses freed buffers, and the
     Model runs the instructions whatever their fusion)."""
 
@@ -46,9 +45,7 @@ def jit(fn: Optional[Callable[..., Any]] = None, **options: Any) -> Any:
     cv_ratio = options.pop("cv_ratio", 1)
     if cv_ratio not in (1, 2):
         raise ValueError(f"asctile.jit: cv_ratio is 1 or 2, got {cv_ratio!r}")
-    if cv_ratio == 2:
-        raise NotOnTheModelError("asctile.jit: cv_ratio=2 is not on the Model yet (two vector sub-blocks per cube "
-                                 "core are not modelled for tile kernels)")  # fmt: skip
+    options["cv_ratio"] = cv_ratio  # 2: a MIX_AIC_1_2 kernel, split over a cube core and its two vector cores
     reuse = options.get("reuse_alloc", 0)
     if reuse not in (0, 1, 2):
         raise ValueError(f"asctile.jit: reuse_alloc is 0, 1 or 2, got {reuse!r}")
