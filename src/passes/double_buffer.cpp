@@ -53,7 +53,7 @@ class Pairer {
       for (auto& sub : op->regions) region(sub);  // inner loops first: the copies clone them paired
       if (op->code == OpCode::For && holds_marked(op->regions[0])) {
         pair(*op, out);
-        forget(*op);
+        rw_.forget(*op);
       } else {
         out.push_back(std::move(op));
       }
@@ -62,23 +62,13 @@ class Pairer {
   }
 
  private:
-  using ValueMap = std::map<uint32_t, uint32_t>;
-
   static uint32_t mapped(const ValueMap& map, uint32_t v) {
     auto it = map.find(v);
     return it == map.end() ? v : it->second;
   }
 
   std::unique_ptr<Op> clone(const Op& op, ValueMap& map) {
-    std::vector<uint32_t> operands;
-    operands.reserve(op.operands.size());
-    for (uint32_t v : op.operands) operands.push_back(mapped(map, v));
-    Type type;
-    auto copy = make_op(k_, op.code, std::move(operands), op.attrs, op.loc, &type);
-    if (op.result != kNoValue) {
-      copy->result = k_.new_value(k_.type_of(op.result), op.code == OpCode::For ? nullptr : copy.get());
-      map[op.result] = copy->result;
-    }
+    auto copy = rw_.clone_shell(op, map);
     for (size_t i = 0; i < op.regions.size(); ++i)
       for (const auto& sub : op.regions[i].ops) copy->regions[i].ops.push_back(clone(*sub, map));
     return copy;
@@ -157,13 +147,6 @@ class Pairer {
     at = rw_.binary(then, OpCode::MulS, at, step, loc);
     ValueMap map{{loop.result, rw_.binary(then, OpCode::AddS, lb, at, loc)}};
     for (const auto& op : original.ops) then.push_back(clone(*op, map));
-  }
-
-  // The values of a dropped op no longer have it as their definition.
-  void forget(const Op& op) {
-    if (op.result != kNoValue) k_.value_def[op.result] = nullptr;
-    for (const auto& sub : op.regions)
-      for (const auto& inner : sub.ops) forget(*inner);
   }
 
   Kernel& k_;

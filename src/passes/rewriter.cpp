@@ -61,6 +61,28 @@ uint32_t Rewriter::binary_const(OpList& out, OpCode code, uint32_t a, int64_t c,
   return binary(out, code, a, const_int(out, kernel_.type_of(a).dtype, c, loc), loc);
 }
 
+std::unique_ptr<Op> Rewriter::clone_shell(const Op& op, ValueMap& map) {
+  std::vector<uint32_t> operands;
+  operands.reserve(op.operands.size());
+  for (uint32_t v : op.operands) {
+    auto it = map.find(v);
+    operands.push_back(it == map.end() ? v : it->second);
+  }
+  Type type;
+  auto copy = make_op(kernel_, op.code, std::move(operands), op.attrs, op.loc, &type);
+  if (op.result != kNoValue) {  // a loop's induction variable has no defining op
+    copy->result = kernel_.new_value(kernel_.type_of(op.result), op.code == OpCode::For ? nullptr : copy.get());
+    map[op.result] = copy->result;
+  }
+  return copy;
+}
+
+void Rewriter::forget(const Op& op) {
+  if (op.result != kNoValue) kernel_.value_def[op.result] = nullptr;
+  for (const auto& sub : op.regions)
+    for (const auto& inner : sub.ops) forget(*inner);
+}
+
 uint32_t Rewriter::cast(OpList& out, uint32_t v, DType d, const Location& loc) {
   if (kernel_.type_of(v).dtype == d) return v;
   return value(out, OpCode::Cast, {v}, {int_attr(static_cast<int64_t>(d))}, loc);

@@ -2,6 +2,7 @@
 // op they create is checked by the verifier's op rules as it is made.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -12,6 +13,7 @@
 namespace asc {
 
 using OpList = std::vector<std::unique_ptr<Op>>;
+using ValueMap = std::map<uint32_t, uint32_t>;  // a clone's values, by the original's
 
 Attr int_attr(int64_t v);
 Attr string_attr(std::string s);
@@ -39,6 +41,11 @@ class Rewriter {
   // a + constant, a * constant, ... on int32 values.
   uint32_t binary_const(OpList& out, OpCode code, uint32_t a, int64_t c, const Location& loc);
   uint32_t cast(OpList& out, uint32_t v, DType d, const Location& loc);
+  // A copy of `op` without its regions' ops, over the values `map` gives for its operands (others as they
+  // are); the value it defines is a new one, recorded in `map`.
+  std::unique_ptr<Op> clone_shell(const Op& op, ValueMap& map);
+  // The values of a dropped op (and of the ops in its regions) no longer have it as their definition.
+  void forget(const Op& op);
   Kernel& kernel() { return kernel_; }
 
  private:

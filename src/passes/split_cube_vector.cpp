@@ -54,13 +54,11 @@ class Splitter {
     for (const auto& op : k_.body.ops) clone_into(*op, kCube, cube, branch.regions[0].ops);
     for (const auto& op : k_.body.ops) clone_into(*op, kVector, vector, branch.regions[1].ops);
     add_credits(branch.regions[1].ops, branch.regions[0].ops);
-    for (const auto& op : k_.body.ops) forget(*op);
+    for (const auto& op : k_.body.ops) rw_.forget(*op);
     k_.body.ops = std::move(top);
   }
 
  private:
-  using ValueMap = std::map<uint32_t, uint32_t>;
-
   Location loc() const { return k_.body.ops.empty() ? Location{} : k_.body.ops.front()->loc; }
 
   uint8_t intrinsic(const Op& op) const {
@@ -152,25 +150,12 @@ class Splitter {
     shared_[dst] = rw_.value(top, OpCode::LocalAuto, {n}, def->attrs, def->loc);
   }
 
-  static uint32_t mapped(const ValueMap& map, uint32_t v) {
-    auto it = map.find(v);
-    return it == map.end() ? v : it->second;
-  }
-
   void clone_into(const Op& op, uint8_t side, ValueMap& map, OpList& out) {
     uint8_t s = op_sides_.at(&op), held = held_.at(&op);
     // an op of the other part, or a loop or branch holding nothing of this part (and no variable's update)
     if (s != kNeither ? s != side : held != kNeither && !(held & (side | kVariables))) return;
     if (op.code == OpCode::LocalAuto && shared_.count(op.result)) return;  // allocated before the split
-    std::vector<uint32_t> operands;
-    operands.reserve(op.operands.size());
-    for (uint32_t v : op.operands) operands.push_back(mapped(map, v));
-    Type type;
-    auto copy = make_op(k_, op.code, std::move(operands), op.attrs, op.loc, &type);
-    if (op.result != kNoValue) {
-      copy->result = k_.new_value(k_.type_of(op.result), op.code == OpCode::For ? nullptr : copy.get());
-      map[op.result] = copy->result;
-    }
+    auto copy = rw_.clone_shell(op, map);
     for (size_t i = 0; i < op.regions.size(); ++i)
       for (const auto& sub : op.regions[i].ops) clone_into(*sub, side, map, copy->regions[i].ops);
     if (side == kVector && op.code == OpCode::CrossCoreSetFlag) note_flag(op, vector_sets_);
@@ -196,12 +181,6 @@ class Splitter {
     }
     for (auto& op : vector) first.push_back(std::move(op));
     vector = std::move(first);
-  }
-
-  void forget(const Op& op) {
-    if (op.result != kNoValue) k_.value_def[op.result] = nullptr;
-    for (const auto& sub : op.regions)
-      for (const auto& inner : sub.ops) forget(*inner);
   }
 
   Kernel& k_;
