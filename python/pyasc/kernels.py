@@ -39,6 +39,45 @@ def gather(dst: asc.GlobalAddress, src: asc.GlobalAddress, table: asc.GlobalAddr
             dst_gm.set_value(i, fill)
 
 
+@asc2.jit
+def gather_windows(dst: asc.GlobalAddress, src: asc.GlobalAddress, offsets: asc.GlobalAddress,
+                   starts: asc.GlobalAddress, n: int, src_n: int, tiles: int, fill: asc.ConstExpr[float],
+                   accumulate: asc.ConstExpr[bool], keeps: asc.ConstExpr[bool], tile: asc.ConstExpr[int],
+                   window: asc.ConstExpr[int], windows: asc.ConstExpr[int]):  # fmt: skip
+    """gather's result on the vector unit (pyasc.gather_plan): per tile of `tile` elements, its source windows
+    (starts[t, w], -1 unused) copied into one buffer after another, then the fill block and (keeps) the old
+    destination tile, and one Gather by the byte offsets. Each core takes every block_num-th tile."""
+    dst_gm, src_gm = asc.GlobalTensor(), asc.GlobalTensor()
+    offsets_gm, starts_gm = asc.GlobalTensor(), asc.GlobalTensor()
+    dst_gm.set_global_buffer(dst)
+    src_gm.set_global_buffer(src)
+    offsets_gm.set_global_buffer(offsets)
+    starts_gm.set_global_buffer(starts)
+    size = dst.dtype.sizeof()
+    block = 32 // size
+    buffer = asc.LocalTensorAuto(dst.dtype, windows * window + block + (tile if keeps else 0))
+    picks = asc.LocalTensorAuto(asc.uint32, tile)
+    out = asc.LocalTensorAuto(dst.dtype, tile)
+    asc.duplicate(buffer[windows * window :], 0.0 if accumulate else fill, block)  # accumulate: SKIP adds 0
+    for t in range(asc.get_block_idx(), tiles, asc.get_block_num()):
+        for w in asc.static_range(windows):
+            start = starts_gm.get_value(t * windows + w)
+            if start >= 0:
+                count = min(window, src_n - start)
+                asc.data_copy_pad(buffer[w * window :], src_gm[start:], asc.DataCopyExtParams(1, count * size, 0, 0))
+        asc.data_copy(picks, offsets_gm[t * tile :], tile)
+        length = min(tile, n - t * tile)
+        if keeps:
+            asc.data_copy_pad(buffer[windows * window + block :], dst_gm[t * tile :],
+                              asc.DataCopyExtParams(1, length * size, 0, 0))  # fmt: skip
+        asc.gather(out, buffer, picks, 0, tile)
+        if accumulate:
+            old = asc.LocalTensorAuto(dst.dtype, tile)
+            asc.data_copy_pad(old, dst_gm[t * tile :], asc.DataCopyExtParams(1, length * size, 0, 0))
+            asc.add(out, out, old, length)
+        asc.data_copy_pad(dst_gm[t * tile :], out, asc.DataCopyExtParams(1, length * size, 0, 0))
+
+
 @asc.jit(matmul_cube_only=True)
 def matmul(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress, tiling: asc.adv.TCubeTiling,
            workspace: asc.GlobalAddress):  # fmt: skip

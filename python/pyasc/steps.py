@@ -13,7 +13,7 @@ import numpy as np
 
 from asc.errors import CodegenError
 
-from . import elementwise, kernels, scalar_nest
+from . import elementwise, gather_plan, kernels, scalar_nest
 from .errors import NotRecognised, OperatorError
 from .generated import kernel_from_source
 from .symbols import Affine, ArrayView, Counter, Elementwise, Load, Param, Range
@@ -238,8 +238,16 @@ class ContractionStep(Step):
 def _gather_launch(
     dst: np.ndarray, src: np.ndarray, table: np.ndarray, fill: float, accumulate: bool = False
 ) -> Launch:
-    cores = kernels.cores_for(table.size // kernels.GATHER_PER_CORE)
-    return Launch(kernels.gather, cores, (dst, src, table, table.size, float(fill), accumulate))
+    """The gather on the vector unit where its table's tiles read a few source windows (gather_plan), else
+    the scalar kernel."""
+    vector = dst.dtype == src.dtype and src.dtype.itemsize in (2, 4)  # Gather moves 16- and 32-bit elements
+    p = gather_plan.plan(table, src.dtype.itemsize, accumulate) if vector else None
+    if p is None:
+        cores = kernels.cores_for(table.size // kernels.GATHER_PER_CORE)
+        return Launch(kernels.gather, cores, (dst, src, table, table.size, float(fill), accumulate))
+    args = (dst, src, p.offsets, p.starts.reshape(-1), table.size, src.size, p.tiles, float(fill), accumulate,
+            p.keeps, p.tile, gather_plan.WINDOW, gather_plan.WINDOWS)  # fmt: skip
+    return Launch(kernels.gather_windows, kernels.cores_for(p.tiles), args)
 
 
 # -- window reductions: a gather into rows, a vector reduction -------------------------------------

@@ -1,0 +1,124 @@
+"""The operator API's gathers on the vector unit (pyasc.gather_plan, kernels.gather_windows) against numpy:
+tables with FILL and SKIP entries, accumulating ones, a destination that is not a whole number of tiles, a
+table whose tiles read too many windows (the scalar kernel then), float16 and float32; the plan's windows
+themselves; and conv2d / max-pool operators whose gathers now take this path."""
+
+import numpy as np
+import pytest
+
+import asc.lib.runtime as rt
+import pyasc
+import pyasc.gather_plan as gather_plan
+import pyasc.kernels as kernels
+import pyasc.steps as steps
+
+
+def reference(dst, src, table, fill, accumulate):
+    out = dst.copy()
+    picked = table >= 0
+    if accumulate:
+        out[picked] += src[table[picked]]
+    else:
+        out[picked] = src[table[picked]]
+        out[table == kernels.FILL] = fill
+    return out
+
+
+def local_table(rng, n, src_n, per_tile=512):
+    """Indices that stay within a few windows per tile: a random base per 512 entries, offsets below 3000."""
+    table = rng.integers(0, 3000, n) + (np.arange(n) // per_tile) * ((src_n - 3000) // max(1, n // per_tile))
+    return table.astype(np.int64)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float16])
+@pytest.mark.parametrize("n", [5000, 4096, 300])
+@pytest.mark.parametrize("accumulate", [False, True])
+def test_the_vector_gather_equals_numpy(dtype, n, accumulate, rng):
+    src = rng.standard_normal(60000).astype(dtype)
+    table = local_table(rng, n, src.size)
+    table[::11] = kernels.SKIP
+    if not accumulate:
+        table[::7] = kernels.FILL
+    table = table.astype(np.int32)
+    dst = rng.standard_normal(n).astype(dtype)
+    want = reference(dst, src, table, 2.5, accumulate)
+    launch = steps._gather_launch(dst, src, table, 2.5 if not accumulate else 0.0, accumulate)
+    assert launch.kernel is kernels.gather_windows
+    launch.kernel[launch.cores, rt.current_stream()](*launch.args)
+    np.testing.assert_allclose(dst.astype(np.float64), want.astype(np.float64), rtol=1e-3 if dtype == np.float16 else 0)
+
+
+def test_a_table_reading_everywhere_takes_the_scalar_kernel(rng):
+    src = rng.standard_normal(200000).astype(np.float32)
+    table = rng.integers(0, src.size, 3000).astype(np.int32)  # each tile reads from all over the source
+    assert gather_plan.plan(table, 4, False) is None
+    dst = np.zeros(3000, np.float32)
+    launch = steps._gather_launch(dst, src, table, 0.0)
+    assert launch.kernel is kernels.gather
+    launch.kernel[launch.cores, rt.current_stream()](*launch.args)
+    np.testing.assert_array_equal(dst, src[table])
+
+
+def test_accumulating_with_fill_entries_takes_the_scalar_kernel():
+    table = np.array([0, kernels.FILL, 1], np.int32)  # the scalar kernel overwrites a FILL entry: no addition
+    assert gather_plan.plan(table, 4, True) is None
+
+
+def test_the_windows_cover_each_tile_and_start_on_blocks(rng):
+    table = local_table(rng, 6000, 60000).astype(np.int32)
+    table[::5] = kernels.FILL
+    p = gather_plan.plan(table, 2, False)
+    assert p is not None and p.tiles == -(-table.size // p.tile)
+    starts = p.starts.astype(np.int64)
+    assert ((starts[starts >= 0] * 2) % 32 == 0).all()  # a window starts on a 32-byte block of the source
+    element = p.offsets.astype(np.int64).reshape(p.tiles, p.tile)[:, :] // 2
+    padded = np.full(p.tiles * p.tile, kernels.FILL, np.int64)
+    padded[: table.size] = table
+    rows = padded.reshape(p.tiles, p.tile)
+    window, inside = element // gather_plan.WINDOW, element % gather_plan.WINDOW
+    picked = rows >= 0
+    source = np.take_along_axis(starts, np.minimum(window, gather_plan.WINDOWS - 1), axis=1) + inside
+    np.testing.assert_array_equal(source[picked], rows[picked])  # every entry finds its element
+    assert (element[~picked] == gather_plan.WINDOWS * gather_plan.WINDOW).all()  # FILL reads the fill block
+
+
+@pyasc.operator("GatherWindowsConv")
+def conv(input, weight, output, stride=2, padding=1):
+    N, C, H, W = input.shape
+    K, _, kH, kW = weight.shape
+    oH = (H - kH + 2 * padding) // stride + 1
+    oW = (W - kW + 2 * padding) // stride + 1
+    output.resize((N, K, oH, oW))
+    output[:] = 0
+    for n in range(N):
+        for k in range(K):
+            for c in range(C):
+                for oh in range(oH):
+                    for ow in range(oW):
+                        s = 0
+                        for kh in range(kH):
+                            for kw in range(kW):
+                                ih = oh * stride + kh - padding
+                                iw = ow * stride + kw - padding
+                                if 0 <= ih < H and 0 <= iw < W:
+                                    s += input[n, c, ih, iw] * weight[k, c, kh, kw]
+                        output[n, k, oh, ow] += s
+
+
+def test_a_convolution_gathers_on_the_vector_unit(rng, monkeypatch):
+    made = []
+
+    def recorded(*args, **kwargs):
+        made.append(launch := gather_launch(*args, **kwargs))
+        return launch
+
+    gather_launch = steps._gather_launch
+    monkeypatch.setattr(steps, "_gather_launch", recorded)
+    x = rng.standard_normal((1, 3, 32, 32)).astype(np.float32)
+    w = rng.standard_normal((8, 3, 3, 3)).astype(np.float32)
+    out = conv(x, w)
+    xp = np.pad(x, ((0, 0), (0, 0), (1, 1), (1, 1)))
+    windows = np.lib.stride_tricks.sliding_window_view(xp, (3, 3), axis=(2, 3))[:, :, ::2, ::2]
+    want = np.einsum("ncijab,fcab->nfij", windows, w)
+    np.testing.assert_allclose(out, want, rtol=1e-4, atol=1e-4)
+    assert made and all(launch.kernel is kernels.gather_windows for launch in made)
