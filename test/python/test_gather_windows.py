@@ -1,13 +1,13 @@
 """The operator API's gathers on the vector unit (pyasc.gather_plan, kernels.gather_windows) against numpy:
 tables with FILL and SKIP entries, accumulating ones, a destination that is not a whole number of tiles, a
 table whose tiles read too many windows (the scalar kernel then), float16 and float32; the plan's windows
-themselves; and conv2d / max-pool operators whose gathers now take this path."""
+themselves; and the tutorial's conv2d operator, whose gathers now take this path."""
 
 import numpy as np
 import pytest
+from pyasc_ops import conv2d
 
 import asc.lib.runtime as rt
-import pyasc
 import pyasc.gather_plan as gather_plan
 import pyasc.kernels as kernels
 import pyasc.steps as steps
@@ -82,29 +82,6 @@ def test_the_windows_cover_each_tile_and_start_on_blocks(rng):
     assert (element[~picked] == gather_plan.WINDOWS * gather_plan.WINDOW).all()  # FILL reads the fill block
 
 
-@pyasc.operator("GatherWindowsConv")
-def conv(input, weight, output, stride=2, padding=1):
-    N, C, H, W = input.shape
-    K, _, kH, kW = weight.shape
-    oH = (H - kH + 2 * padding) // stride + 1
-    oW = (W - kW + 2 * padding) // stride + 1
-    output.resize((N, K, oH, oW))
-    output[:] = 0
-    for n in range(N):
-        for k in range(K):
-            for c in range(C):
-                for oh in range(oH):
-                    for ow in range(oW):
-                        s = 0
-                        for kh in range(kH):
-                            for kw in range(kW):
-                                ih = oh * stride + kh - padding
-                                iw = ow * stride + kw - padding
-                                if 0 <= ih < H and 0 <= iw < W:
-                                    s += input[n, c, ih, iw] * weight[k, c, kh, kw]
-                        output[n, k, oh, ow] += s
-
-
 def test_a_convolution_gathers_on_the_vector_unit(rng, monkeypatch):
     made = []
 
@@ -116,7 +93,7 @@ def test_a_convolution_gathers_on_the_vector_unit(rng, monkeypatch):
     monkeypatch.setattr(steps, "_gather_launch", recorded)
     x = rng.standard_normal((1, 3, 32, 32)).astype(np.float32)
     w = rng.standard_normal((8, 3, 3, 3)).astype(np.float32)
-    out = conv(x, w)
+    out = conv2d(x, w, stride=2, padding=1)
     xp = np.pad(x, ((0, 0), (0, 0), (1, 1), (1, 1)))
     windows = np.lib.stride_tricks.sliding_window_view(xp, (3, 3), axis=(2, 3))[:, :, ::2, ::2]
     want = np.einsum("ncijab,fcab->nfij", windows, w)
