@@ -2,8 +2,10 @@
 // selects, packed from dst[0]). Which source (gather) or destination
 // (gather_mask) elements they touch depends on data, so each access goes
 // through Block::dynamic_access: bounds-checked and seen by the sanitizer.
+#include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <vector>
 
 #include "sim/handlers.h"
 #include "sim/vector_mask.h"
@@ -26,15 +28,42 @@ void gather_one(Block& b, const Op& op, int64_t size, int64_t base, int64_t k, u
 
 }  // namespace
 
-// Count form: dst[i] for i < count, offsets[i] in order.
+// Count form: dst[i] for i < count, offsets[i] in order. The instruction's reads happen together, so the
+// sanitizer sees each run of adjacent source bytes once (an im2col tile reads a few long runs), not each element;
+// a run out of bounds is checked again element by element, for the message naming the first such element.
 void exec_Gather(Block& b, const Op& op, const RtValue* in, RtValue*) {
-  int64_t size = element_size(b, op), count = in[4].i, per_repeat = 256 / size;
+  int64_t size = element_size(b, op), count = in[4].i, per_repeat = 256 / size, base = in[3].i;
   if (count > 255 * per_repeat)
     fail(ASC_ERR_INVALID_ARGUMENT, op.loc,
          "gather: count {} needs more than 255 repeats of {} elements; the NPU's 8-bit repeat count would wrap", count,
          per_repeat);
+  std::vector<int64_t> at(static_cast<size_t>(count));
+  for (int64_t k = 0; k < count; ++k) {
+    uint32_t offset;
+    std::memcpy(&offset, b.effect_ptr(0) + k * 4, 4);
+    at[k] = base + offset;
+    if (at[k] % size != 0)
+      fail(ASC_ERR_MISALIGNED, op.loc,
+           "gather: src_base + src_offset[{}] = {} bytes is not a multiple of the element size ({} bytes)", k, at[k],
+           size);
+  }
+  std::vector<int64_t> sorted = at;
+  std::sort(sorted.begin(), sorted.end());
+  for (size_t i = 0; i < sorted.size();) {
+    size_t j = i + 1;
+    while (j < sorted.size() && sorted[j] <= sorted[j - 1] + size) ++j;
+    int64_t lo = sorted[i], hi = sorted[j - 1] + size;
+    try {
+      b.dynamic_access(1, lo, hi - lo);
+    } catch (...) {
+      for (size_t k = i; k < j; ++k) b.dynamic_access(1, sorted[k], size);
+      throw;
+    }
+    i = j;
+  }
+  const uint8_t* src = b.effect_ptr(1);
   uint8_t* dst = b.effect_ptr(2);
-  for (int64_t i = 0; i < count; ++i) gather_one(b, op, size, in[3].i, i, dst + i * size);
+  for (int64_t k = 0; k < count; ++k) std::memcpy(dst + k * size, src + at[k], static_cast<size_t>(size));
 }
 
 // Mask form: repeat r gathers 256 bytes to dst + r * dst_rep_stride blocks,
