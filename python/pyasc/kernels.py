@@ -116,9 +116,40 @@ def reduce_rows(src_ptr: asc.GlobalAddress, dst_ptr: asc.GlobalAddress, cols: in
         asc2.store(acc, dst, offsets=[0, c0])
 
 
+@asc2.jit
+def reduce_blocks(src: asc.GlobalAddress, dst: asc.GlobalAddress, n: int, use_max: asc.ConstExpr[bool],
+                  tile: asc.ConstExpr[int]):  # fmt: skip
+    """dst[i] = max (or sum) of the 32-byte block i of src: BlockReduceMax / BlockReduceSum, eight blocks a
+    repeat, `tile` blocks a step; each core takes every block_num-th step."""
+    size = src.dtype.sizeof()
+    per_block = 32 // size
+    src_gm, dst_gm = asc.GlobalTensor(), asc.GlobalTensor()
+    src_gm.set_global_buffer(src)
+    dst_gm.set_global_buffer(dst)
+    blocks = asc.LocalTensorAuto(src.dtype, tile * per_block)
+    out = asc.LocalTensorAuto(src.dtype, tile)
+    asc.duplicate(out, 0.0, tile)  # a last step's results end inside a 32-byte block the copy out reads whole
+    for t in range(asc.get_block_idx(), (n + tile - 1) // tile, asc.get_block_num()):
+        count = min(tile, n - t * tile)
+        asc.data_copy(blocks, src_gm[t * tile * per_block :], count * per_block)
+        whole, tail = count // 8, count % 8
+        if whole > 0:
+            if use_max:
+                asc.block_reduce_max(out, blocks, whole, 8 * per_block, 1, 1, 8)
+            else:
+                asc.block_reduce_sum(out, blocks, whole, 8 * per_block, 1, 1, 8)
+        if tail > 0:  # the last repeat's first `tail` blocks: a mask of their elements
+            if use_max:
+                asc.block_reduce_max(out[whole * 8 :], blocks[whole * 8 * per_block :], 1, tail * per_block, 1, 1, 8)
+            else:
+                asc.block_reduce_sum(out[whole * 8 :], blocks[whole * 8 * per_block :], 1, tail * per_block, 1, 1, 8)
+        asc.data_copy_pad(dst_gm[t * tile :], out, asc.DataCopyExtParams(1, count * size, 0, 0))
+
+
 _HOST_DTYPES = {np.dtype(np.float16): host.DataType.DT_FLOAT16, np.dtype(np.float32): host.DataType.DT_FLOAT}
 MATMUL_WORKSPACE = 16 * 1024 * 1024
 TILE = 2048  # elements per vector tile: a few arrays, double-buffered, fit the Unified Buffer
+BLOCK_TILE = 1024  # blocks per reduce_blocks step: 128 repeats of eight (the repeat count is 8-bit)
 GATHER_PER_CORE = 4096  # elements a gather core takes at the least
 
 

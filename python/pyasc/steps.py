@@ -263,6 +263,7 @@ class WindowReduceStep(Step):
     table_g: np.ndarray
     table_out: Optional[np.ndarray]
     accumulate: bool
+    blocked: bool  # one 32-byte block per window (table_g is [cols, block]): BlockReduce, not rows
 
     @staticmethod
     def build(*, location: Location, out: ArrayView, out_index: tuple[Affine, ...], free: list[Counter],
@@ -278,19 +279,31 @@ class WindowReduceStep(Step):
             rows += 1
         table_out = _scatter_table(out, out_index, free)
         direct = _identity(table_out) and not accumulate
+        # A window that fits one 32-byte block is gathered as one (padded with the fill): the gather then reads
+        # each window's neighbours together (runs of the source, not a stride), and BlockReduce takes each block
+        block = 32 // load.view.dtype.itemsize
+        blocked = rows <= block
+        if blocked:
+            windows = np.full((cols, block), kernels.FILL, np.int64)
+            windows[:, :rows] = table.reshape(rows, cols).T
+            table = windows.reshape(-1)
         return WindowReduceStep(out.param, location, load, rows, cols, op == "max", fill, _int32(table),
-                                None if direct else _int32(table_out), accumulate)  # fmt: skip
+                                None if direct else _int32(table_out), accumulate, blocked)  # fmt: skip
 
     def launches(self, arrays: dict[str, np.ndarray]) -> list[Launch]:
         source = arrays[self.load.view.param.name].reshape(-1)
         target = arrays[self.target.name].reshape(-1)
-        windows = np.empty(self.rows * self.cols, source.dtype)
+        windows = np.empty(self.table_g.size, source.dtype)
         result = target if self.table_out is None else np.empty(self.cols, source.dtype)
         cores = kernels.cores_for(-(-self.cols // kernels.TILE))
-        out = [
-            _gather_launch(windows, source, self.table_g, self.fill),
-            Launch(kernels.reduce_rows, cores, (windows, result, self.cols, self.rows, kernels.TILE, self.use_max)),
-        ]
+        if self.blocked:
+            cores = kernels.cores_for(-(-self.cols // kernels.BLOCK_TILE))
+            args = (windows, result, self.cols, self.use_max, kernels.BLOCK_TILE)
+            reduce = Launch(kernels.reduce_blocks, cores, args)
+        else:
+            reduce = Launch(kernels.reduce_rows, cores, (windows, result, self.cols, self.rows, kernels.TILE,
+                                                         self.use_max))  # fmt: skip
+        out = [_gather_launch(windows, source, self.table_g, self.fill), reduce]
         if self.table_out is not None:
             out.append(_gather_launch(target, result, self.table_out, 0.0, self.accumulate))
         return out

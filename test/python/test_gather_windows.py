@@ -1,11 +1,12 @@
 """The operator API's gathers on the vector unit (pyasc.gather_plan, kernels.gather_windows) against numpy:
 tables with FILL and SKIP entries, accumulating ones, a destination that is not a whole number of tiles, a
 table whose tiles read too many windows (the scalar kernel then), float16 and float32; the plan's windows
-themselves; and the tutorial's conv2d operator, whose gathers now take this path."""
+themselves; the tutorial's conv2d operator, whose gathers now take this path; and small pooling windows
+gathered one 32-byte block each and reduced by BlockReduceMax."""
 
 import numpy as np
 import pytest
-from pyasc_ops import conv2d
+from pyasc_ops import conv2d, max_pool2d
 
 import asc.lib.runtime as rt
 import pyasc.gather_plan as gather_plan
@@ -99,3 +100,25 @@ def test_a_convolution_gathers_on_the_vector_unit(rng, monkeypatch):
     want = np.einsum("ncijab,fcab->nfij", windows, w)
     np.testing.assert_allclose(out, want, rtol=1e-4, atol=1e-4)
     assert made and all(launch.kernel is kernels.gather_windows for launch in made)
+
+
+@pytest.mark.parametrize("dtype,k,blocked", [(np.float32, 2, True), (np.float16, 3, True), (np.float32, 3, False)])
+def test_windows_that_fit_a_block_reduce_by_blocks(dtype, k, blocked, rng, monkeypatch):
+    """k x k windows of float32 (8 to a block) or float16 (16): BlockReduceMax over one block per window; 3 x 3
+    float32 windows (9 values) keep the row reduction."""
+    used = []
+    launches = steps.WindowReduceStep.launches
+
+    def recorded(self, arrays):
+        out = launches(self, arrays)
+        used.extend(launch.kernel for launch in out)
+        return out
+
+    monkeypatch.setattr(steps.WindowReduceStep, "launches", recorded)
+    x = rng.standard_normal((1, 3, 20, 20)).astype(dtype)
+    o = (20 - k) // 2 + 1
+    out = np.zeros((1, 3, o, o), dtype)
+    max_pool2d(x, out, kernel_size=k, stride=2)
+    windows = np.lib.stride_tricks.sliding_window_view(x, (k, k), axis=(2, 3))[:, :, ::2, ::2][:, :, :o, :o]
+    np.testing.assert_array_equal(out, windows.max(axis=(4, 5)))
+    assert (kernels.reduce_blocks in used) == blocked and (kernels.reduce_rows in used) != blocked
