@@ -16,7 +16,8 @@ def test_bench_quick_prints_every_row():
     rows = [line for line in out.stdout.splitlines() if line.startswith("| ") and not line.startswith("| what")]
     names = [row.split(" | ")[0][2:] for row in rows]
     for wanted in ("launch, no-op, 8 blocks", "Add 1M float32", "compile add_framework, fresh process",
-                   "compile add_framework, from disk cache", "import asc"):  # fmt: skip
+                   "compile add_framework, from disk cache", "import asc", "conv2d 1x3x56x56",
+                   "max_pool2d 1x64x56x56"):  # fmt: skip
         assert any(name.startswith(wanted) for name in names), (wanted, names)
     for row in rows:
         ratio = float(row.split(" | ")[3])
