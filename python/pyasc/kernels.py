@@ -80,17 +80,21 @@ def gather_windows(dst: asc.GlobalAddress, src: asc.GlobalAddress, offsets: asc.
 
 @asc.jit(matmul_cube_only=True)
 def matmul(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress, tiling: asc.adv.TCubeTiling,
-           workspace: asc.GlobalAddress):  # fmt: skip
-    """c[M, N] = a[M, K] @ b[K, N], row-major; each core one (single_core_m x single_core_n) block of c."""
+           workspace: asc.GlobalAddress, b_transposed: asc.ConstExpr[bool] = False):  # fmt: skip
+    """c[M, N] = a[M, K] @ b[K, N], row-major (b stored as b^T, [N, K], with b_transposed); each core one
+    (single_core_m x single_core_n) block of c."""
     m_blocks = tiling.m.ceildiv(tiling.single_core_m)
     mi = asc.get_block_idx() % m_blocks
     ni = asc.get_block_idx() // m_blocks
     a_gm, b_gm, c_gm = asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor()
     a_gm.set_global_buffer(a + mi * tiling.single_core_m * tiling.k_a)
-    b_gm.set_global_buffer(b + ni * tiling.single_core_n)
+    if b_transposed:  # N rows of K
+        b_gm.set_global_buffer(b + ni * tiling.single_core_n * tiling.k_b)
+    else:
+        b_gm.set_global_buffer(b + ni * tiling.single_core_n)
     c_gm.set_global_buffer(c + mi * tiling.single_core_m * tiling.n + ni * tiling.single_core_n)
     mm = asc.adv.Matmul(a=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, a.dtype),
-                        b=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, b.dtype),
+                        b=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, b.dtype, b_transposed),
                         c=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, c.dtype))  # fmt: skip
     asc.adv.register_matmul(asc.TPipe(), workspace, mm, tiling)
     mm.set_tensor_a(a_gm)
@@ -154,11 +158,11 @@ GATHER_PER_CORE = 4096  # elements a gather core takes at the least
 
 
 @functools.lru_cache(maxsize=64)
-def matmul_tiling(m: int, n: int, k: int, dtype: np.dtype) -> asc.adv.TCubeTiling:
+def matmul_tiling(m: int, n: int, k: int, dtype: np.dtype, b_transposed: bool = False) -> asc.adv.TCubeTiling:
     platform = host.get_ascendc_platform()
     api = host.MultiCoreMatmulTiling(platform)
-    for set_type in (api.set_a_type, api.set_b_type):
-        set_type(host.TPosition.GM, host.CubeFormat.ND, _HOST_DTYPES[np.dtype(dtype)], False)
+    api.set_a_type(host.TPosition.GM, host.CubeFormat.ND, _HOST_DTYPES[np.dtype(dtype)], False)
+    api.set_b_type(host.TPosition.GM, host.CubeFormat.ND, _HOST_DTYPES[np.dtype(dtype)], b_transposed)
     api.set_c_type(host.TPosition.GM, host.CubeFormat.ND, host.DataType.DT_FLOAT)
     api.set_dim(platform.get_core_num_aic())
     api.set_shape(m, n, k)

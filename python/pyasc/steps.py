@@ -171,6 +171,9 @@ class ContractionStep(Step):
     table_b: Optional[np.ndarray]
     table_c: Optional[np.ndarray]  # None: the [m, n] product is out's storage
     accumulate: bool
+    # the product computed transposed, [n, m], because that is out's storage (a convolution's NCHW output): b's
+    # matrix transposed times a's (read as a transposed operand), with no scatter
+    transposed: bool = False
 
     @staticmethod
     def build(*, location: Location, out: ArrayView, out_index: tuple[Affine, ...], free: list[Counter],
@@ -199,12 +202,18 @@ class ContractionStep(Step):
         direct_a = _identity(table_a) and table_a.size == math.prod(a.view.param.shape)
         direct_b = _identity(table_b) and table_b.size == math.prod(b.view.param.shape)
         direct_c = _identity(table_c) and not accumulate and mp == m
+        transposed = (not direct_c and not accumulate and mp == m and np_ == n
+                      and _identity(_scatter_table(out, out_index, free_b + free_a)))  # fmt: skip
+        if transposed:  # b^T [n, k] gathered instead of b; a's [m, k] is the matmul's transposed right operand
+            table_b = table_b.reshape(kp, np_).T.reshape(-1)
+            direct_b = _identity(table_b) and table_b.size == math.prod(b.view.param.shape)
         return ContractionStep(
             out.param, location, mp, np_, kp, a, b,
             None if direct_a else _int32(table_a),
             None if direct_b else _int32(table_b),
-            None if direct_c else _int32(table_c),
+            None if direct_c or transposed else _int32(table_c),
             accumulate,
+            transposed,
         )  # fmt: skip
 
     def launches(self, arrays: dict[str, np.ndarray]) -> list[Launch]:
@@ -220,9 +229,14 @@ class ContractionStep(Step):
             operands.append(matrix)
         target = arrays[self.target.name].reshape(-1)
         product = target if self.table_c is None else np.empty(self.m * self.n, np.float32)
-        tiling = kernels.matmul_tiling(self.m, self.n, self.k, operands[0].dtype)
         workspace = np.zeros(kernels.MATMUL_WORKSPACE, np.uint8)
-        out.append(Launch(kernels.matmul, tiling.used_core_num, (operands[0], operands[1], product, tiling, workspace)))
+        if self.transposed:  # out = b^T [n, k] @ (a [m, k])^T
+            tiling = kernels.matmul_tiling(self.n, self.m, self.k, operands[0].dtype, True)
+            args = (operands[1], operands[0], product, tiling, workspace, True)
+        else:
+            tiling = kernels.matmul_tiling(self.m, self.n, self.k, operands[0].dtype)
+            args = (operands[0], operands[1], product, tiling, workspace)
+        out.append(Launch(kernels.matmul, tiling.used_core_num, args))
         if self.table_c is not None:
             out.append(_gather_launch(target, product, self.table_c, 0.0, self.accumulate))
         return out
@@ -231,6 +245,8 @@ class ContractionStep(Step):
         moved = [load.view.param.name for load, t in ((self.a, self.table_a), (self.b, self.table_b)) if t is not None]
         gathers = f", gathering {' and '.join(moved)}" if moved else ""
         scatter = f", scattering into '{self.target.name}'" if self.table_c is not None else ""
+        if self.transposed:
+            scatter = f", computed transposed: '{self.target.name}''s layout"
         return (f"contraction into '{self.target.name}': [{self.m} x {self.k}] @ [{self.k} x {self.n}] on the cube"
                 f"{gathers}{scatter}")  # fmt: skip
 

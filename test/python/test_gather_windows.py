@@ -9,6 +9,7 @@ import pytest
 from pyasc_ops import conv2d, max_pool2d
 
 import asc.lib.runtime as rt
+import pyasc
 import pyasc.gather_plan as gather_plan
 import pyasc.kernels as kernels
 import pyasc.steps as steps
@@ -93,13 +94,34 @@ def test_a_convolution_gathers_on_the_vector_unit(rng, monkeypatch):
     gather_launch = steps._gather_launch
     monkeypatch.setattr(steps, "_gather_launch", recorded)
     x = rng.standard_normal((1, 3, 32, 32)).astype(np.float32)
-    w = rng.standard_normal((8, 3, 3, 3)).astype(np.float32)
+    w = rng.standard_normal((16, 3, 3, 3)).astype(np.float32)  # 16 filters: the product needs no padding rows
     out = conv2d(x, w, stride=2, padding=1)
     xp = np.pad(x, ((0, 0), (0, 0), (1, 1), (1, 1)))
     windows = np.lib.stride_tricks.sliding_window_view(xp, (3, 3), axis=(2, 3))[:, :, ::2, ::2]
     want = np.einsum("ncijab,fcab->nfij", windows, w)
     np.testing.assert_allclose(out, want, rtol=1e-4, atol=1e-4)
     assert made and all(launch.kernel is kernels.gather_windows for launch in made)
+    assert len(made) == 2  # input and weight: the product is computed in the output's layout, not scattered
+
+
+@pyasc.operator("TransposedProduct")
+def transposed_product(a, b, out):
+    M, K = a.shape
+    _, N = b.shape
+    for j in range(N):
+        for i in range(M):
+            s = 0.0
+            for k in range(K):
+                s += a[i, k] * b[k, j]
+            out[j, i] = s
+
+
+def test_a_product_stored_transposed_is_computed_transposed(rng):
+    a = rng.standard_normal((48, 40)).astype(np.float32)
+    b = rng.standard_normal((40, 32)).astype(np.float32)
+    out = np.zeros((32, 48), np.float32)
+    transposed_product(a, b, out)
+    np.testing.assert_allclose(out, (a @ b).T, rtol=1e-4, atol=1e-4)
 
 
 @pytest.mark.parametrize("dtype,k,blocked", [(np.float32, 2, True), (np.float16, 3, True), (np.float32, 3, False)])
