@@ -18,6 +18,7 @@ FUZZ_SEED=${FUZZ_SEED:-1}
 CLANG_VERSION=16
 
 scripts/setup.sh  # the Python packages and the Debian packages the tests need
+export PYTHONPATH="$PWD/python${PYTHONPATH:+:$PYTHONPATH}"  # this checkout's packages (scripts/test.sh says why)
 if ! command -v clang-$CLANG_VERSION >/dev/null || ! dpkg -s libclang-rt-$CLANG_VERSION-dev >/dev/null 2>&1; then
   echo "hardening: installing clang-$CLANG_VERSION and its sanitizer runtimes"
   export DEBIAN_FRONTEND=noninteractive

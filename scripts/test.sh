@@ -5,6 +5,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD_DIR=${BUILD_DIR:-build}
 PYTHON=${PYTHON:-python3}
+# This checkout's packages, whatever the environment's editable install points at (another checkout's
+# setup.sh re-points it: a run must not start testing that checkout's code half-way).
+export PYTHONPATH="$PWD/python${PYTHONPATH:+:$PYTHONPATH}"
 
 echo "== format: clang-format, ruff and the layering check"
 "$PYTHON" scripts/check_layers.py
