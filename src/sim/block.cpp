@@ -22,7 +22,8 @@ Block::Block(const LaunchContext& ctx, const CoreInstance& core, const std::arra
       regs_(ctx.kernel.value_types.size()),
       timeline_(ctx.platform.cost, ctx.kernel.num_ops, ctx.options.record,
                 core.kind == CoreKind::AIC ? ctx.platform.cost.aic_mte_bytes_per_cycle
-                                           : ctx.platform.cost.mte_bytes_per_cycle) {
+                                           : ctx.platform.cost.mte_bytes_per_cycle,
+                core.kind == CoreKind::AIC ? ctx.platform.cost.aic_read_latency : 0) {
   for (size_t i = 0; i < ctx.param_values.size(); ++i) regs_[i] = ctx.param_values[i];
   ops_left_ = ctx.options.max_ops ? ctx.options.max_ops : UINT64_MAX;
   budgeted_ = ctx.options.timeout_ns || ctx.options.cancel;

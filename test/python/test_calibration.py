@@ -155,3 +155,22 @@ def test_the_matmul_sample_block_loop_within_a_quarter_of_the_board():
     per_block = estimate - LAUNCH_US
     board = BOARD_CASE5_US / MATMUL_BLOCKS_PER_CORE
     assert abs(per_block / board - 1) <= TOLERANCE, f"Model {per_block:.2f} us per block, board {board:.2f} us"
+
+
+# Cases 1 and 3 (the Norm template, the sample's SetL1: one 16 KB A and one 32 KB B base block copied GM -> L1 per
+# K step, L1 not double-buffered, so each step's copies wait for MTE1 to have read the last and pay the cube core's
+# GM read latency in full). Case 1 on one core: one 128 x 256 block of the whole K against the board's
+# 249467.08 us / 2048 blocks. Case 3 on 24 cores: one block per core with K cut to 2048 (a quarter of the steps:
+# the full K takes the Model about 10 s), against a quarter of its 12283.84 us / 96 blocks per full core.
+# (case, cores, M, N, K, the board's Task Duration divided by): 2048 blocks; 96 blocks of four times the K steps.
+MATMUL_L1_ROWS = [("case1", 1, 128, 256, 8192, 2048), ("case3", 24, 512, 1536, 2048, 96 * 4)]
+
+
+@pytest.mark.parametrize("case,cores,m,n,k,blocks", MATMUL_L1_ROWS, ids=[r[0] for r in MATMUL_L1_ROWS])
+def test_the_matmul_sample_without_l1_depth_within_a_quarter_of_the_board(case, cores, m, n, k, blocks):
+    from calibration_matmul import BOARD_CASE1_US, BOARD_CASE3_US, run
+
+    estimate = run(m, n, k, 128, 256, cores=cores, l1_one_block=True)
+    per_block = estimate - LAUNCH_US
+    board = (BOARD_CASE1_US if case == "case1" else BOARD_CASE3_US) / blocks
+    assert abs(per_block / board - 1) <= TOLERANCE, f"{case}: Model {per_block:.2f} us per block, board {board:.2f} us"
