@@ -343,7 +343,8 @@ uint64_t Block::check_effects(const Op& op, Pipe pipe, const RtValue* in) {
     if (moved > 0) smallest = std::min(smallest, moved);
     const RtValue& t = in[effects[i].tensor];
     if (!is_local_mem(t.mem) && gm_span_.hi == gm_span_.lo)
-      gm_span_ = {static_cast<uint32_t>(t.mem), effect_ranges_[i].first, effect_ranges_[i].second, effects[i].write};
+      gm_span_ = {static_cast<uint32_t>(t.mem), effect_ranges_[i].first, effect_ranges_[i].second, effects[i].write,
+                  !effects[i].write && t.cache_mode == kCacheModeDisable};
   };
   for (size_t i = 0; i < effects.size(); ++i) {
     const MemEffect& e = effects[i];

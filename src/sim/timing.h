@@ -35,6 +35,7 @@ struct GmSpan {
   uint32_t mem = 0;
   uint64_t lo = 0, hi = 0;
   bool write = false;
+  bool bypass_l2 = false;  // a read of a tensor set_l2_cache_hint marked CACHE_MODE_DISABLE
 };
 
 // A GM transfer's use of HBM: `bytes` moved evenly over [start, end), after its latency, at its engine's rate. The

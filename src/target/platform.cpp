@@ -76,7 +76,11 @@ PlatformInfo row310(uint32_t aiv, uint32_t aic, double ghz) {
 //   of 20-37 cycles (vector_startup 22). docs/profiling.md lists the resulting bias as a known gap.
 // * L2: 192 MB on Ascend910B1 at about 5 TB/s ("当前L2Cache大小为192MB", "L2Cache峰值带宽约为5TB/s", the matmul
 //   sample's README; its L2 guide: L2's read bandwidth 3 to 4 times GM's); re-reads the launch's footprint allows
-//   come from there (sim/hbm_sharing.h). Other SoCs: their L2 from the AKG / DVM notes cited at the table below.
+//   come from there (sim/hbm_sharing.h). L2 is write-back: the add sample's case 5 (x and y read past L2 with
+//   SetL2CacheHint(CACHE_MODE_DISABLE)) moves its 384 MB in 187.68 us, 2.05 TB/s, above HBM, so z's writes stayed in
+//   L2, while case 4 (the same reads cached: they alone fill L2) moves them at 1.45 TB/s; the Model holds a launch's
+//   writes in L2 as far as its cached reads leave room. Other SoCs: their L2 from the AKG / DVM notes cited at the
+//   table below.
 // cube_startup, flag latency (16 cycles from a set_flag firing to the waiting pipe seeing it; a pipe_barrier waits
 //   for its pipe's earlier work and costs 1 cycle more), scalar costs and the launch: estimates (no published
 //   per-instruction figure; the add sample's scalar loop, 34 cycles per element for two get_value, a set_value and
