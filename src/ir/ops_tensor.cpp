@@ -130,6 +130,15 @@ void define_tensor_ops(OpTable& t) {
       .result(gm_addr_of_tensor)
       .ascendc("GetPhyAddr",
                "GM_ADDR {result} = reinterpret_cast<GM_ADDR>({0}.GetPhyAddr(static_cast<uint64_t>({1})));");
+  // SetL2CacheHint: the tensor with its cache mode (CacheMode) and read/write mode (CacheRwMode); the timing model
+  // reads the mode (CACHE_MODE_DISABLE: its reads bypass L2). Emitted as a copy: Ascend C takes SetL2CacheHint only
+  // in custom-operator projects, not in the direct kernel launches asc builds, and results do not depend on it.
+  t.def(OpCode::GlobalSetL2CacheHint, "global_tensor.set_l2_cache_hint")
+      .operands({K::GlobalTensor})
+      .attr("mode")
+      .attr("rw_mode")
+      .result(same_as_operand0)
+      .spelled("AscendC::GlobalTensor<{T:result}> {result} = {0};");
   const char* get = "{T:result} {result} = {0}.GetValue(static_cast<uint64_t>({1}));";
   const char* set = "{0}.SetValue(static_cast<uint64_t>({1}), {2});";
   t.def(OpCode::GetValue, "local_tensor.get_value")

@@ -22,7 +22,8 @@ Block::Block(const LaunchContext& ctx, const CoreInstance& core, const std::arra
       regs_(ctx.kernel.value_types.size()),
       timeline_(ctx.platform.cost, ctx.kernel.num_ops, ctx.options.record,
                 core.kind == CoreKind::AIC ? ctx.platform.cost.aic_mte_bytes_per_cycle
-                                           : ctx.platform.cost.mte_bytes_per_cycle) {
+                                           : ctx.platform.cost.mte_bytes_per_cycle,
+                core.kind == CoreKind::AIC ? ctx.platform.cost.aic_read_latency : 0) {
   for (size_t i = 0; i < ctx.param_values.size(); ++i) regs_[i] = ctx.param_values[i];
   ops_left_ = ctx.options.max_ops ? ctx.options.max_ops : UINT64_MAX;
   budgeted_ = ctx.options.timeout_ns || ctx.options.cancel;
@@ -342,7 +343,8 @@ uint64_t Block::check_effects(const Op& op, Pipe pipe, const RtValue* in) {
     if (moved > 0) smallest = std::min(smallest, moved);
     const RtValue& t = in[effects[i].tensor];
     if (!is_local_mem(t.mem) && gm_span_.hi == gm_span_.lo)
-      gm_span_ = {static_cast<uint32_t>(t.mem), effect_ranges_[i].first, effect_ranges_[i].second, effects[i].write};
+      gm_span_ = {static_cast<uint32_t>(t.mem), effect_ranges_[i].first, effect_ranges_[i].second, effects[i].write,
+                  !effects[i].write && t.cache_mode == kCacheModeDisable};
   };
   for (size_t i = 0; i < effects.size(); ++i) {
     const MemEffect& e = effects[i];

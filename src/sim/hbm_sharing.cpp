@@ -8,31 +8,48 @@
 namespace asc::sim {
 namespace {
 
-// HBM's bandwidth mixed with L2's by the share of the flows' bytes that re-read what the launch read before.
-double effective_bandwidth(const std::vector<GmFlow>& flows, double hbm, double l2, double l2_bytes) {
-  if (l2 <= 0 || l2_bytes <= 0) return hbm;
-  double total = 0, reads = 0;
-  std::map<uint32_t, std::vector<std::pair<uint64_t, uint64_t>>> spans;  // per GM argument, the reads' spans
-  for (const GmFlow& f : flows) {
-    total += static_cast<double>(f.bytes);
-    if (f.span.write || f.span.hi <= f.span.lo) continue;
-    reads += static_cast<double>(f.bytes);
-    spans[f.span.mem].emplace_back(f.span.lo, f.span.hi);
-  }
-  double footprint = 0;  // the union of the reads' spans
+using Spans = std::map<uint32_t, std::vector<std::pair<uint64_t, uint64_t>>>;  // per GM argument
+
+// The bytes the union of the spans covers.
+double union_bytes(Spans& spans) {
+  double bytes = 0;
   for (auto& [mem, list] : spans) {
     std::sort(list.begin(), list.end());
     uint64_t lo = list[0].first, hi = list[0].second;
     for (const auto& [a, b] : list) {
       if (a > hi) {
-        footprint += static_cast<double>(hi - lo);
+        bytes += static_cast<double>(hi - lo);
         lo = a;
       }
       hi = std::max(hi, b);
     }
-    footprint += static_cast<double>(hi - lo);
+    bytes += static_cast<double>(hi - lo);
   }
+  return bytes;
+}
+
+// HBM's bandwidth mixed with L2's by the share of the flows' bytes L2 serves: the re-reads of what the launch read
+// before (reads marked to bypass L2 neither hit it nor fill it), and the writes, which L2 holds (write-back) as far
+// as the room the launch's cached reads leave.
+double effective_bandwidth(const std::vector<GmFlow>& flows, double hbm, double l2, double l2_bytes) {
+  if (l2 <= 0 || l2_bytes <= 0) return hbm;
+  double total = 0, reads = 0, writes = 0;
+  Spans read_spans, write_spans;
+  for (const GmFlow& f : flows) {
+    total += static_cast<double>(f.bytes);
+    if (f.span.hi <= f.span.lo) continue;
+    if (f.span.write) {
+      writes += static_cast<double>(f.bytes);
+      write_spans[f.span.mem].emplace_back(f.span.lo, f.span.hi);
+    } else if (!f.span.bypass_l2) {
+      reads += static_cast<double>(f.bytes);
+      read_spans[f.span.mem].emplace_back(f.span.lo, f.span.hi);
+    }
+  }
+  double footprint = union_bytes(read_spans);
   double from_l2 = std::max(0.0, reads - footprint) * std::min(1.0, footprint > 0 ? l2_bytes / footprint : 1.0);
+  double written = union_bytes(write_spans);
+  if (written > 0) from_l2 += writes * std::min(1.0, std::max(0.0, l2_bytes - footprint) / written);
   if (total <= 0 || from_l2 <= 0) return hbm;
   return total / ((total - from_l2) / hbm + from_l2 / l2);
 }

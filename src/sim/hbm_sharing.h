@@ -10,7 +10,10 @@
 // that footprint L2 holds) come from L2 at its bandwidth, the rest from HBM. The clock above then shares the
 // launch's effective bandwidth, T / (from_hbm / HBM + from_l2 / L2) for its T bytes, instead of HBM's: a
 // launch-wide mix rather than a cache simulated line by line, so it errs slow on reuse within the time window and
-// fast for re-reads long after eviction. Every byte is still read from HBM at least once.
+// fast for re-reads long after eviction. Every byte is still read from HBM at least once. Reads of a tensor marked
+// CACHE_MODE_DISABLE (set_l2_cache_hint) bypass L2: they are never re-read from it and take none of its room.
+// L2 is write-back: the launch's writes stay in it, not in HBM, as far as the room its cached reads' footprint leaves
+// (all of them when the two fit; none when the reads alone fill L2), and so are served at L2's bandwidth too.
 #pragma once
 
 #include <cstdint>

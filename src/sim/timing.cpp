@@ -8,8 +8,13 @@ namespace {
 size_t idx(Pipe p) { return static_cast<size_t>(p); }
 }  // namespace
 
-Timeline::Timeline(const CostModel& cost, uint32_t num_ops, bool record, double mte_bytes_per_cycle)
-    : cost_(cost), record_(record), mte_bytes_per_cycle_(mte_bytes_per_cycle), per_op_(num_ops) {}
+Timeline::Timeline(const CostModel& cost, uint32_t num_ops, bool record, double mte_bytes_per_cycle,
+                   uint32_t read_latency)
+    : cost_(cost),
+      record_(record),
+      mte_bytes_per_cycle_(mte_bytes_per_cycle),
+      read_latency_(read_latency),
+      per_op_(num_ops) {}
 
 uint64_t Timeline::dispatch() {
   uint64_t at = scalar_;
@@ -55,11 +60,28 @@ void Timeline::scalar(const Op& op) {
 }
 
 void Timeline::run(const Op& op, Pipe pipe, uint64_t issued, uint64_t bytes, uint64_t stalls, const GmSpan& span) {
-  uint64_t start = std::max(issued, free_[idx(pipe)]);
-  uint64_t end = start + cost_of(op, bytes) + stalls;
-  free_[idx(pipe)] = end;
-  if (pipe == Pipe::S) scalar_ = std::max(scalar_, end);
+  size_t p = idx(pipe);
   bool gm = op.info().cost == CostKind::GmCopy && bytes > 0;
+  if (gm && read_latency_ > 0 && !span.write && span.hi > span.lo) {
+    // A pipelined GM read: requested once the pipe has issued what came before it; its bytes move after its
+    // latency and after the transfers ahead of it. Its line and the pipe are charged from the later of its
+    // request and the previous transfer's end: only the latency nothing hid.
+    uint64_t request = std::max(issued, queue_[p]);
+    uint64_t start = std::max(request, free_[p]);
+    uint64_t moving = std::max(request + read_latency_, free_[p]);
+    uint64_t end =
+        moving + static_cast<uint64_t>(std::ceil(static_cast<double>(bytes) / mte_bytes_per_cycle_)) + stalls;
+    free_[p] = end;
+    queue_[p] = request + 1;
+    record(op, pipe, start, end, moving);
+    gm_flows_.push_back({moving, end, bytes, op.index, pipe, span});
+    return;
+  }
+  uint64_t start = std::max(issued, free_[p]);
+  uint64_t end = start + cost_of(op, bytes) + stalls;
+  free_[p] = end;
+  queue_[p] = end;
+  if (pipe == Pipe::S) scalar_ = std::max(scalar_, end);
   uint64_t moving = gm ? start + cost_.gm_latency : end;
   record(op, pipe, start, end, moving);
   if (gm) gm_flows_.push_back({moving, end, bytes, op.index, pipe, span});
@@ -67,9 +89,13 @@ void Timeline::run(const Op& op, Pipe pipe, uint64_t issued, uint64_t bytes, uin
 
 void Timeline::set_flag(const Op& op, Pipe src, int64_t key, uint64_t issued) {
   // A set fires once every earlier instruction of its pipe has finished.
+  // It does not hold up the pipe's later GM reads (queue_), which may request while the earlier ones still move.
   uint64_t start = std::max(issued, src == Pipe::S ? scalar_ : free_[idx(src)]);
   flag_set_[key] = {start, src};
-  if (src != Pipe::S) free_[idx(src)] = start + 1;
+  if (src != Pipe::S) {
+    if (queue_[idx(src)] >= free_[idx(src)]) queue_[idx(src)] = start + 1;
+    free_[idx(src)] = start + 1;
+  }
   record(op, src, start, start + 1);
 }
 
@@ -80,11 +106,15 @@ void Timeline::wait_flag(const Op& op, Pipe dst, int64_t key, uint64_t issued) {
   uint64_t ready = set == flag_set_.end()    ? issued
                    : set->second.pipe == dst ? set->second.at + 1
                                              : set->second.at + cost_.flag_latency;
-  uint64_t start = std::max({issued, dst == Pipe::S ? scalar_ : free_[idx(dst)], ready});
-  if (dst == Pipe::S)
+  // The wait holds the pipe's queue, not the transfers already in flight ahead of it (queue_ is free_ on a pipe
+  // with none).
+  uint64_t start = std::max({issued, dst == Pipe::S ? scalar_ : queue_[idx(dst)], ready});
+  if (dst == Pipe::S) {
     scalar_ = start + 1;
-  else
-    free_[idx(dst)] = start + 1;
+  } else {
+    queue_[idx(dst)] = start + 1;
+    free_[idx(dst)] = std::max(free_[idx(dst)], start + 1);
+  }
   record(op, dst, start, start + 1);
 }
 
@@ -94,6 +124,7 @@ void Timeline::barrier_all(const Op& op) {
   uint64_t all = scalar_;
   for (uint64_t f : free_) all = std::max(all, f);
   for (uint64_t& f : free_) f = all;
+  for (uint64_t& q : queue_) q = all;
   record(op, Pipe::S, scalar_, all);
   scalar_ = all;
 }

@@ -35,6 +35,7 @@ struct GmSpan {
   uint32_t mem = 0;
   uint64_t lo = 0, hi = 0;
   bool write = false;
+  bool bypass_l2 = false;  // a read of a tensor set_l2_cache_hint marked CACHE_MODE_DISABLE
 };
 
 // A GM transfer's use of HBM: `bytes` moved evenly over [start, end), after its latency, at its engine's rate. The
@@ -50,8 +51,11 @@ struct GmFlow {
 
 class Timeline {
  public:
-  // `mte_bytes_per_cycle`: this core's GM copy engines (the cube core's are wider: CostModel).
-  Timeline(const CostModel& cost, uint32_t num_ops, bool record, double mte_bytes_per_cycle);
+  // `mte_bytes_per_cycle`: this core's GM copy engines (the cube core's are wider: CostModel). `read_latency`: the
+  // cycles from a GM read's request to its first byte (0: a read pays gm_latency like any copy). A read requests as
+  // soon as its pipe has issued what came before it, not when that completed, so its latency runs behind the
+  // transfers already queued and shows only where the queue ran dry (a flag wait, an empty pipe).
+  Timeline(const CostModel& cost, uint32_t num_ops, bool record, double mte_bytes_per_cycle, uint32_t read_latency = 0);
 
   // The scalar unit dispatches an instruction: returns its dispatch cycle.
   uint64_t dispatch();
@@ -86,8 +90,11 @@ class Timeline {
   const CostModel& cost_;
   bool record_;
   double mte_bytes_per_cycle_;
-  uint64_t scalar_ = 0;  // the scalar unit's next dispatch cycle
-  std::array<uint64_t, kPipeSlots> free_{};
+  uint32_t read_latency_;
+  uint64_t scalar_ = 0;                      // the scalar unit's next dispatch cycle
+  std::array<uint64_t, kPipeSlots> free_{};  // when each pipe has completed what it was given
+  // When each pipe may issue its next instruction: free_ but where GM reads with read_latency_ are still in flight.
+  std::array<uint64_t, kPipeSlots> queue_{};
   std::array<uint64_t, kPipeSlots> busy_{};
   struct FlagSet {
     uint64_t at;  // when the set fired

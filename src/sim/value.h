@@ -19,6 +19,10 @@ struct RtValue {
   int64_t addr = 0;  // tensors / GM addresses: byte offset inside `mem`
   uint64_t len = 0;  // tensors: length in elements (kUnknownLength: up to the buffer end)
   uint32_t mem = 0;  // argument index for GM, kMemLocal + Memory for local tensors
+  // GM tensors: the L2 cache hint set_l2_cache_hint gave (Ascend C's CacheMode; kCacheModeDisable: reads bypass L2)
+  uint32_t cache_mode = 0;
 };
+
+constexpr uint32_t kCacheModeDisable = 1;  // CacheMode::CACHE_MODE_DISABLE
 
 }  // namespace asc::sim

@@ -51,10 +51,38 @@ PlatformInfo row310(uint32_t aiv, uint32_t aic, double ghz) {
 //   L1 (96 blocks of 128 x 256, each reading its 128 x 8192 and 8192 x 256 panels) while MTE2 is busy 96.3% of
 //   the 4156.76 us: 604e6 / (0.963 x 4156.76 us) / 1.85 GHz = 82 bytes per cycle (the vector core's 26 would
 //   take 3.2 times the board's duration).
+// * The cube core's GM reads wait aic_read_latency (700 cycles, 380 ns) from request to first byte, hidden behind
+//   the reads queued before them on MTE2 (sim/timing.h). The matmul sample's cases 1 and 3 (Norm template with its
+//   SetL1: depthA1 = depthB1 = stepKa = stepKb = 1, so one 16 KB A and one 32 KB B copy per K step, and each step's
+//   copies wait for MTE1 to have read the last) take 1761 cycles a step on one core (249467.08 us over 2048 blocks
+//   x 128 steps) and 1850 on 24 (12283.84 us over 96 x 128), MTE2 busy 1380 and 1460 of them (aic_mte2_time over
+//   the steps; 85.3 blocks a core on average on 24): 48 KB at 82 B/cycle is 600, the rest a latency paid once a
+//   step (the step's two copies queue back to back). Where copies queue ahead (MDL, L1 double-buffered) the board
+//   shows none of it: case 5's 128 KB copies take 1707 cycles each (3778.555 us / (85.3 x 48 copies)); paying 700
+//   of them as latency would leave 1007 for the bytes, 130 B/cycle, 5.8 TB/s on 24 cores, above L2's 5 TB/s.
+//   700 puts the Model's case 1 and 3 rows at +3 % and +7 % (its MTE1, 462 cycles a step against the board's 367,
+//   takes some of the step). No latency is published as such: Ascend C's guide says only that a GM copy reaches its
+//   best bandwidth above 16 KB ("Transferring a Large Data Block at a Time"); Huawei's autofuse cost table charges
+//   a vector core's MTE2 a pipe head of 882.09 + 15.89 x cores cycles (1575.03 + 32.72 x cores for copies of
+//   25000 bytes or more) once, not per copy (hicann/ge compiler/graph/optimize/autofuse/att/gen_model_info/
+//   api_perf_register/v1/perf_param_v1.cpp, kMte2PipeHead*): the same order, paid where the queue starts. A vector
+//   core's copies keep gm_latency: the add sample's case 1 moves its two 8 KB copies a tile in 701 cycles, each
+//   tile's copies waiting for the add, no room for such a latency there.
+// * Vector costs per API (vector_repeat 1, vector_div_repeat 4 for div, exp, ln, sqrt, rsqrt and reciprocal, any
+//   dtype; reductions and cast at vector_repeat): a rule of thumb, not fitted. The autofuse table above (a linear
+//   cost per API and dtype) gives per 256-byte repeat, relative to add (1.32 cycles there, 1 on the add sample's
+//   board): exp and sqrt 3.0 (half) / 1.5 (float), div 4.5 / 2.2, reciprocal and rsqrt 0.7, whole_reduce_* and
+//   pair_reduce_sum 5.3, block_reduce_max/min 5.3 / 0.96, cast 0.5-0.7, duplicate and copy 0.75, with fixed heads
+//   of 20-37 cycles (vector_startup 22). docs/profiling.md lists the resulting bias as a known gap.
 // * L2: 192 MB on Ascend910B1 at about 5 TB/s ("当前L2Cache大小为192MB", "L2Cache峰值带宽约为5TB/s", the matmul
 //   sample's README; its L2 guide: L2's read bandwidth 3 to 4 times GM's); re-reads the launch's footprint allows
-//   come from there (sim/hbm_sharing.h). Other SoCs: their L2 from the AKG / DVM notes cited at the table below.
-// cube_startup, flag latency, scalar costs and the launch: estimates (no published
+//   come from there (sim/hbm_sharing.h). L2 is write-back: the add sample's case 5 (x and y read past L2 with
+//   SetL2CacheHint(CACHE_MODE_DISABLE)) moves its 384 MB in 187.68 us, 2.05 TB/s, above HBM, so z's writes stayed in
+//   L2, while case 4 (the same reads cached: they alone fill L2) moves them at 1.45 TB/s; the Model holds a launch's
+//   writes in L2 as far as its cached reads leave room. Other SoCs: their L2 from the AKG / DVM notes cited at the
+//   table below.
+// cube_startup, flag latency (16 cycles from a set_flag firing to the waiting pipe seeing it; a pipe_barrier waits
+//   for its pipe's earlier work and costs 1 cycle more), scalar costs and the launch: estimates (no published
 //   per-instruction figure; the add sample's scalar loop, 34 cycles per element for two get_value, a set_value and
 //   an add, fits scalar_memory 10).
 CostModel cost(double ghz, double hbm_bytes_per_s = 1.6e12, double l2_mb = 192) {
@@ -63,6 +91,7 @@ CostModel cost(double ghz, double hbm_bytes_per_s = 1.6e12, double l2_mb = 192) 
   c.scalar_memory = 10;
   c.flag_latency = 16;
   c.gm_latency = 15;
+  c.aic_read_latency = 700;
   c.gm_bytes_per_cycle = hbm_bytes_per_s / (ghz * 1e9);
   c.mte_bytes_per_cycle = 26;
   c.aic_mte_bytes_per_cycle = 82;

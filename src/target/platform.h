@@ -17,6 +17,8 @@ struct CostModel {
   uint32_t scalar_memory;          // get_value / set_value on the Unified Buffer
   uint32_t flag_latency;           // set_flag to the waiting pipe seeing the flag
   uint32_t gm_latency;             // first byte of an MTE2/MTE3 transfer
+  uint32_t aic_read_latency;       // a cube core's GM read (GM -> L1): from its request to its first byte, hidden
+                                   // behind the transfers queued before it on the same pipe (sim/timing.h)
   double gm_bytes_per_cycle;       // HBM bandwidth, shared in time by every core's GM transfers
   double mte_bytes_per_cycle;      // one MTE engine's peak (a GM copy's rate when HBM has room)
   double aic_mte_bytes_per_cycle;  // the same on a cube core (GM -> L1, L0C -> GM)

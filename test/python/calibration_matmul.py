@@ -24,6 +24,11 @@ CORES = 24
 BASE = (128, 256, 64)
 BOARD_CASE5_US = 4156.76  # README, case 5: MDL with depthA1 16, stepKa 8 (no L2 split)
 BOARD_CASE8_US = 4012.44  # README, case 8
+# Cases 1 and 3: the Norm template with the sample's SetL1 (depthA1 = depthB1 = 1, stepKa = stepKb = 1: one 16 KB
+# A and one 32 KB B base block per K step, L1 not double-buffered). Case 1: 8192^3 on one core, 2048 blocks of
+# 128 x 256; case 3: 24 cores in 4 x 6 blocks of 2048 x 1536, 96 base blocks on each full core.
+BOARD_CASE1_US = 249467.08
+BOARD_CASE3_US = 12283.84
 
 
 @asc.jit(matmul_cube_only=True)
@@ -48,13 +53,13 @@ def sample_matmul(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddre
     mm.end()
 
 
-def sample_tiling(m: int, n: int, k: int, single_m: int, single_n: int) -> asc.adv.TCubeTiling:
+def sample_tiling(m: int, n: int, k: int, single_m: int, single_n: int, cores: int = CORES) -> asc.adv.TCubeTiling:
     """The sample's tiling calls (SetDim, SetSingleShape, SetFixSplit) through asc.lib.host."""
     api = host.MultiCoreMatmulTiling(host.get_ascendc_platform())
     api.set_a_type(host.TPosition.GM, host.CubeFormat.ND, host.DataType.DT_FLOAT16, False)
     api.set_b_type(host.TPosition.GM, host.CubeFormat.ND, host.DataType.DT_FLOAT16, True)
     api.set_c_type(host.TPosition.GM, host.CubeFormat.ND, host.DataType.DT_FLOAT16)
-    api.set_dim(CORES)
+    api.set_dim(cores)
     api.set_shape(m, n, k)
     api.set_org_shape(m, n, k)
     api.set_single_shape(single_m, single_n, k)
@@ -64,16 +69,25 @@ def sample_tiling(m: int, n: int, k: int, single_m: int, single_n: int) -> asc.a
     return tiling
 
 
-def run(m: int, n: int, k: int, single_m: int, single_n: int, check_rows: int = 64) -> float:
-    """Launches the sample on 24 cores and returns the Model's estimate in us; checks C's first rows (and,
-    for a small problem, all of it) against numpy."""
+def set_l1(tiling: asc.adv.TCubeTiling) -> None:
+    """The sample's SetL1 (cases 1-3): one base block of A and one of B in L1."""
+    tiling.depth_a1 = tiling.depth_b1 = 1
+    tiling.step_m = tiling.step_n = tiling.step_k_a = tiling.step_k_b = 1
+
+
+def run(m: int, n: int, k: int, single_m: int, single_n: int, check_rows: int = 64, cores: int = CORES,
+        l1_one_block: bool = False) -> float:  # fmt: skip
+    """Launches the sample on `cores` cores (case 5's L1 factors, or with `l1_one_block` cases 1-3's SetL1) and
+    returns the Model's estimate in us; checks C's first rows against numpy."""
     rng = np.random.default_rng(0)
     a = rng.uniform(-1, 1, (m, k)).astype(np.float16)
     b_t = rng.uniform(-1, 1, (n, k)).astype(np.float16)
     c = np.zeros((m, n), np.float16)
-    tiling = sample_tiling(m, n, k, single_m, single_n)
+    tiling = sample_tiling(m, n, k, single_m, single_n, cores)
     assert (tiling.step_k_a, tiling.depth_a1, tiling.step_k_b, tiling.depth_b1) == (8, 16, 4, 8)
-    sample_matmul[CORES, rt.current_stream()](a, b_t, c, tiling, np.zeros(16 << 20, np.uint8))
+    if l1_one_block:
+        set_l1(tiling)
+    sample_matmul[cores, rt.current_stream()](a, b_t, c, tiling, np.zeros(16 << 20, np.uint8))
     rows = slice(0, min(m, check_rows))
     want = a[rows].astype(np.float32) @ b_t.astype(np.float32).T
     np.testing.assert_allclose(c[rows].astype(np.float32), want, rtol=2e-2, atol=0.1)

@@ -74,6 +74,24 @@ def module_of(kernel_type=None, fn=scale_body) -> C.ir.KernelModule:
     return C.ir.KernelModule(compiled.handle)
 
 
+def hinted_copy(x: asc.GlobalAddress, n: int):
+    x_gm = asc.GlobalTensor()
+    x_gm.set_global_buffer(x, n)
+    x_gm.set_l2_cache_hint(asc.CacheMode.CACHE_MODE_DISABLE)
+    t = asc.LocalTensor(asc.float16, asc.TPosition.VECIN, 0, 128)
+    asc.data_copy(t, x_gm[16:], 128)
+
+
+def test_the_l2_cache_hint_is_emitted_as_a_copy_of_the_tensor():
+    """SetL2CacheHint is for custom-operator projects only: the emitted kernel copies the tensor (which the Model's
+    timing reads the hint from) and goes on with the copy, without the call."""
+    src = C.translation.ir_to_ascendc(module_of(fn=hinted_copy))
+    assert "SetL2CacheHint" not in src
+    copied = [line.split()[1] for line in src.splitlines() if line.strip().startswith("AscendC::GlobalTensor<half> v")]
+    assert len(copied) == 3, src  # the tensor, its hinted copy, the slice of the copy
+    assert f"= {copied[0].rstrip(';')};" in src and f"= {copied[1]}[" in src
+
+
 # kernel type -> (core type, [(arch, object)] compiled, in order)
 BUILDS = {
     KernelType.AIV_ONLY: (rt.CoreType.VectorCore, [("dav-c220-vec", "kernel_aiv.o")]),

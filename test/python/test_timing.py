@@ -7,7 +7,9 @@ import numpy as np
 import pytest
 from test_framework import vadd_queues
 
+import asc
 import asc.lib.runtime as rt
+from asc.runtime.config import KernelType
 
 
 def launch(depth, tile=1024, cores=1, rng=None):
@@ -147,3 +149,37 @@ def test_the_trace_lines_and_stats_share_the_hbm_clock(tmp_path):
         spans = sum(e["dur"] for e in events if e.get("ph") == "X" and names.get(e["tid"]) == pipe)
         # microseconds at 1.85 GHz, rounded to 0.1 ns: a 1-cycle flag's 0.54 ns is written as 0.5
         assert spans * 1850 == pytest.approx(full.busy_cycles[pipe], rel=1e-2)
+
+
+READS, READ_BYTES = 8, 16384
+AIC_READ_LATENCY, AIC_BYTES_PER_CYCLE = 700, 82  # src/target/platform.cpp: a cube core's GM -> L1 reads
+
+
+@asc.jit(kernel_type=KernelType.AIC_ONLY)
+def l1_reads(x: asc.GlobalAddress, SERIAL: asc.ConstExpr[bool]):
+    """READS copies GM -> L1 of READ_BYTES each, queued back to back or (SERIAL) each waiting until MTE1 has seen
+    the last one land, as a copy into a single L1 buffer does."""
+    n = READ_BYTES // 2
+    x_gm = asc.GlobalTensor()
+    x_gm.set_global_buffer(x, READS * n)
+    for i in range(READS):
+        a1 = asc.LocalTensor(asc.float16, asc.TPosition.A1, i * READ_BYTES, n)
+        asc.data_copy(a1, x_gm[i * n :], n)
+        if SERIAL:
+            asc.set_flag(asc.HardEvent.MTE2_MTE1, 0)
+            asc.wait_flag(asc.HardEvent.MTE2_MTE1, 0)
+            asc.set_flag(asc.HardEvent.MTE1_MTE2, 0)
+            asc.wait_flag(asc.HardEvent.MTE1_MTE2, 0)
+
+
+def test_a_cube_cores_gm_reads_hide_their_latency_behind_the_reads_queued_before_them():
+    """Matmul sample cases 1/3 against 5 (docs/profiling.md): queued reads pay the latency once, reads that wait
+    for the last to land pay it each time."""
+    x = np.ones(READS * READ_BYTES // 2, np.float16)
+    busy = {}
+    for serial in (False, True):
+        l1_reads[1, rt.current_stream()](x, serial)
+        busy[serial] = rt.last_launch_stats().busy_cycles["MTE2"]
+    transfer = READS * -(-READ_BYTES // AIC_BYTES_PER_CYCLE)
+    assert busy[False] == pytest.approx(AIC_READ_LATENCY + transfer, abs=READS)
+    assert busy[True] == pytest.approx(READS * AIC_READ_LATENCY + transfer, abs=4 * READS)

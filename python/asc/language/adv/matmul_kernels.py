@@ -115,6 +115,15 @@ def _compute_streamed(mm, a_gm, b_gm, m0, n0, cm, cn):
     if not aligned:
         step_a = 1
         step_b = 1
+    # Two L1 buffers per matrix (the next chunk loads while MTE1 reads this one) unless the tiling's depth holds
+    # fewer than two chunks (depthA1 < 2 stepKa: Ascend C's L1 without double buffering): then one, and each chunk's
+    # copy waits for MTE1 to finish with the last
+    bufs_a = 2
+    if t.depth_a1 > 0 and t.depth_a1 < 2 * step_a:
+        bufs_a = 1
+    bufs_b = 2
+    if t.depth_b1 > 0 and t.depth_b1 < 2 * step_b:
+        bufs_b = 1
     l0_halves = 1
     if max(m1, n1) * kb1 * frac * size <= 32768:
         l0_halves = 2
@@ -128,10 +137,10 @@ def _compute_streamed(mm, a_gm, b_gm, m0, n0, cm, cn):
         ck = min(bk, sk - k0)
         k1 = (ck + c0 - 1) // c0
         ja = ks % step_a
-        ia = (ks // step_a) % 2
+        ia = (ks // step_a) % bufs_a
         ka = (ks - ja) * bk  # A's chunk starts here, B's at kb
         jb = ks % step_b
-        ib = (ks // step_b) % 2
+        ib = (ks // step_b) % bufs_b
         kb = (ks - jb) * bk
         a_at = ia * (131072 // size)
         b_at = ib * (131072 // size)

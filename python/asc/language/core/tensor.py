@@ -142,13 +142,17 @@ class GlobalTensor(IRObject):
 
     def set_l2_cache_hint(self, mode: Any = CacheMode.CACHE_MODE_NORMAL, rw_mode: Any = CacheRwMode.RW) -> None:
         """Whether GM accesses of this tensor go through the L2 cache: a performance hint only, so results are
-        the same with any hint; the Model (no L2 timing) checks the arguments. Not emitted: Ascend C supports
-        SetL2CacheHint only in custom-operator projects, not in the direct kernel launches asc builds."""
+        the same with any hint. The Model's timing reads it: CACHE_MODE_DISABLE's reads bypass L2 (never re-read
+        from it, taking none of its room: docs/profiling.md). Not emitted: Ascend C supports SetL2CacheHint only
+        in custom-operator projects, not in the direct kernel launches asc builds. Slices taken after the call
+        carry the hint, as copies of an Ascend C GlobalTensor do."""
         if not isinstance(mode, CacheMode):
             raise CodegenError(f"set_l2_cache_hint: mode must be an asc.CacheMode, got {mode!r}")
         if not isinstance(rw_mode, CacheRwMode):
             raise CodegenError(f"set_l2_cache_hint: rw_mode must be an asc.CacheRwMode, got {rw_mode!r}")
-        self._require()
+        self.handle = current_builder().op(
+            "global_tensor.set_l2_cache_hint", [self._require()], {"mode": int(mode), "rw_mode": int(rw_mode)}
+        )
 
     def __getitem__(self, index: Any) -> GlobalTensor:
         start = to_int(_slice_start(index, "GlobalTensor"), "a slice start")
