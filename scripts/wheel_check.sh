@@ -14,12 +14,19 @@
 #
 # The build uses pip's build isolation (what a user gets; the registry must be reachable) and compiles through
 # ccache when it is installed: a clone's build/ hashes like this checkout's build/ (cmake/ccache.cmake), so after
-# `make build` the library's objects come from the cache.
+# `make build` the library's objects come from the cache. For that the wheel's CMake is given the compilers of
+# $BUILD_DIR (default build/; ccache hashes the compiler's name, and the CMake pip installs may find g++ for c++).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 unset PYTHONPATH ASC_LIBRARY  # the venv's package alone
 src=$PWD
 PYTHON=${PYTHON:-python3}
+BUILD_DIR=${BUILD_DIR:-build}
+if [ -f "$BUILD_DIR/CMakeCache.txt" ]; then
+  CC=$(sed -n 's/^CMAKE_C_COMPILER:[A-Z]*=//p' "$BUILD_DIR/CMakeCache.txt")
+  CXX=$(sed -n 's/^CMAKE_CXX_COMPILER:[A-Z]*=//p' "$BUILD_DIR/CMakeCache.txt")
+  export CC CXX
+fi
 out=$src/build/wheel
 work=$(mktemp -d "${TMPDIR:-/tmp}/asc-wheel-check.XXXXXX")
 if [ -n "${KEEP:-}" ]; then
@@ -71,8 +78,16 @@ if ldd "$lib" | grep -vE 'linux-vdso|ld-linux|lib(c|m)\.so' | grep -q '=>'; then
   echo "wheel_check: FAIL: the bundled library needs more than glibc" >&2
   exit 1
 fi
-"$venv_python" -m pip show asc-model | sed -n '1,3p;/^License/p;/^Requires/p' | sed 's/^/    /'
-"$venv_python" -c "import asc; print(f'wheel_check: asc {asc.__version__}, C ABI {asc.__abi_version__}')"
+"$venv_python" - <<'PY'
+from importlib.metadata import metadata
+
+import asc
+
+meta = metadata("asc-model")
+for key in ("Name", "Version", "Summary", "License-Expression", "Requires-Python", "Requires-Dist"):
+    print(f"    {key}: {', '.join(meta.get_all(key) or [])}")
+print(f"wheel_check: asc {asc.__version__} from {asc.__file__}, C ABI {asc.__abi_version__}")
+PY
 
 run=$work/run
 mkdir "$run"
