@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # The wheel check: builds the asc-model wheel from a clean clone of this repository's HEAD (`pip wheel`, the
 # pyproject.toml build: scikit-build-core, CMake), installs it into a fresh virtual environment outside the source
-# tree, and runs from an empty temporary directory, with the venv's Python alone:
+# tree, and runs from an empty temporary directory, with the venv's Python alone (PATH holds the venv only):
 #   examples/add.py on the Model, a pyasc tutorial and examples/operators.py (the operator API).
 # The tutorial is pyasc's own python/tutorials/01_add/add.py, unchanged, when PYASC_REF names pyasc's git
 # directory (as for the conformance suite; it needs torch, installed into the venv then); otherwise
 # examples/add_framework.py, our version of its tutorial 02.
-# It also checks what the wheel holds, what the bundled libasc.so needs (`ldd`: glibc only), the metadata
-# (`pip show`) and asc.__abi_version__, and prints the wheel's size and each step's time.
+# It also checks what the wheel holds, what the bundled libasc.so needs (`ldd`: glibc only), that import asc
+# loads the shipped cffi declarations (it imports without pycparser), the metadata and asc.__abi_version__, and
+# prints the wheel's size and each step's time.
 #
 #   scripts/wheel_check.sh            the wheel is left in build/wheel/
 #   KEEP=1 scripts/wheel_check.sh     keeps the temporary clone and venv (their path is printed)
@@ -78,6 +79,9 @@ if ldd "$lib" | grep -vE 'linux-vdso|ld-linux|lib(c|m)\.so' | grep -q '=>'; then
   echo "wheel_check: FAIL: the bundled library needs more than glibc" >&2
   exit 1
 fi
+# The shipped declarations are what asc loads: with pycparser unimportable, a parse of asc.h would fail.
+"$venv_python" -c "import sys; sys.modules['pycparser'] = None; import asc" ||
+  { echo "wheel_check: FAIL: asc parsed asc.h instead of loading the shipped declarations" >&2; exit 1; }
 "$venv_python" - <<'PY'
 from importlib.metadata import metadata
 
@@ -101,7 +105,8 @@ if [ -n "${PYASC_REF:-}" ]; then
 fi
 for script in "$run/add.py" "$tutorial" "$run/operators.py"; do
   name=$(basename "$script")
-  if ! (cd "$run" && "$venv_python" "$script" -r Model -v Ascend910B1) >"$run/log" 2>&1; then
+  # PATH holds the venv alone: no compiler, nor any other program of the machine, is within reach.
+  if ! (cd "$run" && PATH=$work/venv/bin "$venv_python" "$script" -r Model -v Ascend910B1) >"$run/log" 2>&1; then
     cat "$run/log" >&2
     echo "wheel_check: FAIL: $name" >&2
     exit 1
