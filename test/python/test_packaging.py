@@ -4,6 +4,7 @@ asc.__abi_version__ reports; the parsed declarations the wheel ships (asc/_cdef.
 scripts/wheel_check.sh builds, installs and runs the wheel itself."""
 
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -70,3 +71,12 @@ def test_the_shipped_declarations_are_accepted_and_a_changed_header_is_not(tmp_p
 def test_the_declarations_script_says_how_to_call_it():
     out = subprocess.run([sys.executable, _cdef.__file__], capture_output=True, text=True, timeout=60)
     assert out.returncode == 2 and "usage: _cdef.py ASC_H OUTPUT.py" in out.stderr
+
+
+@pytest.mark.skipif(shutil.which("readelf") is None, reason="needs binutils' readelf")
+def test_the_library_needs_no_fmt_or_spdlog():
+    """fmt and spdlog are header-only (cmake/deps.cmake), so a wheel's libasc.so carries no dependency on them."""
+    out = subprocess.run(["readelf", "-d", str(_ffi.library_path)], capture_output=True, text=True, timeout=60)
+    needed = re.findall(r"\(NEEDED\)\s+Shared library: \[([^\]]+)\]", out.stdout)
+    assert "libc.so.6" in needed
+    assert not [n for n in needed if n.startswith(("libfmt", "libspdlog"))], needed
