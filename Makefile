@@ -2,7 +2,7 @@
 #   make example   set up everything, then run the Add kernel on the Model backend
 #   make test      set up everything, then run all checks and tests
 # (CI also runs `make hardening`: the sanitizer builds and the fuzzer.)
-.PHONY: example test hardening setup build bench clean
+.PHONY: example test hardening setup build bench wheel clean
 
 example: setup
 	python3 examples/add.py -r Model -v Ascend910B1
@@ -19,6 +19,10 @@ setup:
 
 build:
 	cmake --build build
+
+# The asc-model wheel from a clean clone, installed into a fresh venv and run there (build/wheel/ keeps it).
+wheel: setup
+	scripts/wheel_check.sh
 
 bench: setup
 	./build/bench/bench_launch

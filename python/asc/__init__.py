@@ -1,6 +1,6 @@
 """asc: write Ascend NPU kernels in Python, run them on the Model simulator or an NPU."""
 
-from . import errors
+from . import _ffi, errors
 from .errors import CodegenError, KernelError
 from .language import *  # noqa: F403
 from .language import __all__ as _language_all
@@ -9,7 +9,10 @@ from .runtime.compiler import CodegenOptions, CompileOptions
 from .runtime.jit import JITFunction, jit
 from .runtime.launcher import LaunchOptions
 
+# The distribution's version (asc-model; pyproject.toml reads it from here). __abi_version__ is the C ABI's of the
+# loaded libasc.so, "major.minor": a wheel's library is its own, a development tree's the one `make build` made.
 __version__ = "0.1.0"
+__abi_version__ = _ffi.abi_version
 
 
 def __getattr__(name: str):

@@ -6,21 +6,30 @@ The library is looked up in ``$ASC_LIBRARY`` (a path to libasc.so), then in
 Parsing the header with pycparser takes most of ``import asc``, so the parsed
 declarations are kept as cffi's out-of-line ABI-mode module
 (``_asc_cffi.py``, pure Python, next to the header) together with a checksum
-of the header: a later import loads that instead, and a header that changed
-is parsed again (and the module rewritten, where the directory is writable).
+of the header (``_cdef.py``): a later import loads that instead, and a header
+that changed is parsed again (and the module rewritten, where the directory
+is writable). The wheel ships the module, made when it was built.
 """
 
 from __future__ import annotations
 
 import contextlib
 import importlib.util
-import io
 import os
-import re
-import zlib
 
-_CDEF_BEGIN = "/* ASC_CDEF_BEGIN */"
-_CDEF_END = "/* ASC_CDEF_END */"
+from ._cdef import MODULE_NAME, cdef_from_header, header_checksum, parse, write_module
+
+__all__ = [
+    "NO_VALUE",
+    "abi_version",
+    "cdef_from_header",
+    "ffi",
+    "last_error",
+    "lib",
+    "library_path",
+    "read_text",
+    "status_name",
+]
 
 NO_VALUE = 0xFFFFFFFF
 
@@ -37,21 +46,10 @@ def _library_paths() -> tuple[str, str]:
     return lib, header
 
 
-def cdef_from_header(text: str) -> str:
-    """The C declarations between the cdef markers, without preprocessor lines."""
-    start, end = text.index(_CDEF_BEGIN), text.index(_CDEF_END)
-    body = text[start + len(_CDEF_BEGIN) : end]
-    lines = [line for line in body.splitlines() if not line.lstrip().startswith("#")]
-    return re.sub(r"\bASC_API\s+", "", "\n".join(lines))
-
-
-_PREBUILT = "_asc_cffi"
-
-
 def _prebuilt_ffi(path: str, checksum: str):
     """The ffi of the out-of-line module at `path` if it was made from a header with this checksum."""
     try:
-        spec = importlib.util.spec_from_file_location(f"asc._lib.{_PREBUILT}", path)
+        spec = importlib.util.spec_from_file_location(f"asc._lib.{MODULE_NAME}", path)
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
         return module.ffi if getattr(module, "HEADER_CHECKSUM", None) == checksum else None
@@ -60,20 +58,9 @@ def _prebuilt_ffi(path: str, checksum: str):
 
 
 def _parsed_ffi(header: str, path: str, checksum: str):
-    import cffi
-
-    ffi = cffi.FFI()
-    ffi.cdef(cdef_from_header(header))
-    try:  # best effort: keep the parse for the next import
-        ffi.set_source(f"asc._lib.{_PREBUILT}", None)
-        tmp = f"{path}.{os.getpid()}.tmp"
-        with contextlib.redirect_stdout(io.StringIO()):  # cffi reports "generating ..."
-            ffi.emit_python_code(tmp)
-        with open(tmp, "a") as f:
-            f.write(f"\nHEADER_CHECKSUM = {checksum!r}\n")
-        os.replace(tmp, path)
-    except OSError:
-        pass
+    ffi = parse(header)
+    with contextlib.suppress(OSError):  # best effort (a read-only install): keep the parse for the next import
+        write_module(ffi, checksum, path)
     return ffi
 
 
@@ -81,13 +68,16 @@ def _load():
     lib_path, header_path = _library_paths()
     with open(header_path) as f:
         header = f.read()
-    checksum = f"{zlib.crc32(header.encode()):08x}-{len(header)}"
-    prebuilt = os.path.join(os.path.dirname(header_path), f"{_PREBUILT}.py")
+    checksum = header_checksum(header)
+    prebuilt = os.path.join(os.path.dirname(header_path), f"{MODULE_NAME}.py")
     ffi = _prebuilt_ffi(prebuilt, checksum) or _parsed_ffi(header, prebuilt, checksum)
     return ffi, ffi.dlopen(lib_path), lib_path
 
 
 ffi, lib, library_path = _load()
+
+# The C ABI version of the loaded library, "major.minor" (asc_abi_version(); asc.h's ASC_ABI_VERSION_MAJOR/MINOR).
+abi_version = "{}.{}".format(*divmod(int(lib.asc_abi_version()), 1 << 16))
 
 
 def last_error() -> tuple[str, str, int, int]:
