@@ -14,6 +14,7 @@ tile is not written); SPLIT_BY_M / SPLIT_BY_N: each its half of the rows / colum
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any, Optional
 
 import asc
@@ -23,18 +24,12 @@ from asc.codegen.context import current_builder
 from asc.errors import CodegenError
 from asc.lib.runtime.platforms import CompilationArch, platform_to_arch
 
+from .cube import _QUANT, _ceil
 from .elementwise import fill
 from .tile import Tile, check_shape
 
 FULL_VEC0, FULL_VEC1, SPLIT_BY_M, SPLIT_BY_N = 0, 1, 2, 3
 _FULL, _FREE = 14, 15  # cross-core flags: "the hand-over buffer holds a tile", "the vector cores have copied it"
-# float32 in L0C -> the tile's dtype on the way out (QuantMode_t), as cube.py's stores
-_QUANT = {asc.float32: asc.QuantModes.NoQuant, asc.float16: asc.QuantModes.F322F16,
-          asc.bfloat16: asc.QuantModes.F322BF16}  # fmt: skip
-
-
-def _ceil16(n: int) -> int:
-    return -(-n // 16) * 16
 
 
 def to_ub(tile: Any, dims: tuple[int, ...], at: list, distrib: Optional[int], what: str) -> Tile:
@@ -75,7 +70,7 @@ def to_ub(tile: Any, dims: tuple[int, ...], at: list, distrib: Optional[int], wh
     shape = check_shape((parts[0][2], parts[0][3]), tile.dtype, what)
     builder.splits_cube_vector = True
     handover = asc.LocalTensorAuto(tile.dtype, Tile.length_of(shape))
-    m16 = _ceil16(tile.shape[0])
+    m16 = _ceil(tile.shape[0], 16)
     asc.cross_core_wait_flag(_FREE, 2, asc.PipeID.PIPE_FIX)
     for sub, row, m, n in parts:
         r, c = at[0] + row, at[1] + (sub * n if distrib == SPLIT_BY_N else 0)
@@ -89,10 +84,8 @@ def to_ub(tile: Any, dims: tuple[int, ...], at: list, distrib: Optional[int], wh
         fill(out.buf, 0, out.dtype, out.length)
     bits = asc.uint16 if tile.dtype.sizeof() == 2 else asc.uint32  # Copy moves bits: bfloat16 as uint16
     receivers = {sub for sub, *_ in parts}
-    if ratio == 2 and len(receivers) == 1:  # the other vector core's tile is not written
-        with regions.if_(asc.get_sub_block_idx() == next(iter(receivers))):
-            asc.copy(out.buf.reinterpret_cast(bits), handover.reinterpret_cast(bits), out.size)
-    else:
+    guard = ratio == 2 and len(receivers) == 1  # the other vector core's tile is not written
+    with regions.if_(asc.get_sub_block_idx() == next(iter(receivers))) if guard else contextlib.nullcontext():
         asc.copy(out.buf.reinterpret_cast(bits), handover.reinterpret_cast(bits), out.size)
     asc.cross_core_set_flag(_FREE, 2, asc.PipeID.PIPE_V)
     return out

@@ -74,14 +74,12 @@ def _plan(table: np.ndarray, itemsize: int, accumulate: bool) -> Optional[Gather
 def _windows(rows: np.ndarray, block: int) -> Optional[tuple[np.ndarray, np.ndarray]]:
     """Each tile's windows: sorted indices split where the next one is past the window begun; None when a
     tile needs more than WINDOWS. Returns the starts [tiles, WINDOWS] and every entry's buffer element."""
-    tiles, tile = rows.shape
     valid = rows >= 0
     big = np.iinfo(np.int64).max
     ordered = np.sort(np.where(valid, rows, big), axis=1)
-    starts = np.full((tiles, WINDOWS), -1, np.int64)
+    starts = np.full((rows.shape[0], WINDOWS), -1, np.int64)
     slot_of = np.zeros(rows.shape, np.int64)
-    first = np.where(ordered[:, 0] != big, ordered[:, 0] // block * block, big)
-    current = first.copy()
+    current = np.where(ordered[:, 0] != big, ordered[:, 0] // block * block, big)
     for w in range(WINDOWS):  # window w of every tile at once: its start, then what lies past its end
         open_ = current != big
         starts[:, w] = np.where(open_, current, -1)

@@ -137,16 +137,11 @@ def reduce_blocks(src: asc.GlobalAddress, dst: asc.GlobalAddress, n: int, use_ma
         count = min(tile, n - t * tile)
         asc.data_copy(blocks, src_gm[t * tile * per_block :], count * per_block)
         whole, tail = count // 8, count % 8
+        reduce = asc.block_reduce_max if use_max else asc.block_reduce_sum
         if whole > 0:
-            if use_max:
-                asc.block_reduce_max(out, blocks, whole, 8 * per_block, 1, 1, 8)
-            else:
-                asc.block_reduce_sum(out, blocks, whole, 8 * per_block, 1, 1, 8)
+            reduce(out, blocks, whole, 8 * per_block, 1, 1, 8)
         if tail > 0:  # the last repeat's first `tail` blocks: a mask of their elements
-            if use_max:
-                asc.block_reduce_max(out[whole * 8 :], blocks[whole * 8 * per_block :], 1, tail * per_block, 1, 1, 8)
-            else:
-                asc.block_reduce_sum(out[whole * 8 :], blocks[whole * 8 * per_block :], 1, tail * per_block, 1, 1, 8)
+            reduce(out[whole * 8 :], blocks[whole * 8 * per_block :], 1, tail * per_block, 1, 1, 8)
         asc.data_copy_pad(dst_gm[t * tile :], out, asc.DataCopyExtParams(1, count * size, 0, 0))
 
 

@@ -311,14 +311,12 @@ class WindowReduceStep(Step):
         target = arrays[self.target.name].reshape(-1)
         windows = np.empty(self.table_g.size, source.dtype)
         result = target if self.table_out is None else np.empty(self.cols, source.dtype)
-        cores = kernels.cores_for(-(-self.cols // kernels.TILE))
         if self.blocked:
-            cores = kernels.cores_for(-(-self.cols // kernels.BLOCK_TILE))
             args = (windows, result, self.cols, self.use_max, kernels.BLOCK_TILE)
-            reduce = Launch(kernels.reduce_blocks, cores, args)
+            reduce = Launch(kernels.reduce_blocks, kernels.cores_for(-(-self.cols // kernels.BLOCK_TILE)), args)
         else:
-            reduce = Launch(kernels.reduce_rows, cores, (windows, result, self.cols, self.rows, kernels.TILE,
-                                                         self.use_max))  # fmt: skip
+            args = (windows, result, self.cols, self.rows, kernels.TILE, self.use_max)
+            reduce = Launch(kernels.reduce_rows, kernels.cores_for(-(-self.cols // kernels.TILE)), args)
         out = [_gather_launch(windows, source, self.table_g, self.fill), reduce]
         if self.table_out is not None:
             out.append(_gather_launch(target, result, self.table_out, 0.0, self.accumulate))

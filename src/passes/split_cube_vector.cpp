@@ -4,8 +4,6 @@
 #include "passes/split_cube_vector.h"
 
 #include <map>
-#include <set>
-#include <utility>
 
 #include "passes/rewriter.h"
 
@@ -117,7 +115,6 @@ class Splitter {
              "(a tile kernel that uses both runs as a mix kernel: hand a matmul's result to the vector cores with "
              "a copy into the Unified Buffer, and keep each part's values to itself)",
              op->info().name);
-      op_sides_[op.get()] = s;
       if (op->result != kNoValue) mark(op->result, s);
       uint8_t inner = kNeither;
       for (const auto& sub : op->regions) inner |= classify(sub);
@@ -128,7 +125,7 @@ class Splitter {
              op->info().name, side_name(s));
       if (op->code == OpCode::Assign && s == kNeither) inner |= kVariables;
       held |= s | inner;
-      held_[op.get()] = s | inner;
+      sides_of_[op.get()] = {s, static_cast<uint8_t>(s | inner)};
     }
     return held;
   }
@@ -151,7 +148,7 @@ class Splitter {
   }
 
   void clone_into(const Op& op, uint8_t side, ValueMap& map, OpList& out) {
-    uint8_t s = op_sides_.at(&op), held = held_.at(&op);
+    auto [s, held] = sides_of_.at(&op);
     // an op of the other part, or a loop or branch holding nothing of this part (and no variable's update)
     if (s != kNeither ? s != side : held != kNeither && !(held & (side | kVariables))) return;
     if (op.code == OpCode::LocalAuto && shared_.count(op.result)) return;  // allocated before the split
@@ -187,8 +184,11 @@ class Splitter {
   Rewriter rw_;
   bool changed_ = false;
   std::map<uint32_t, uint8_t> sides_;
-  std::map<const Op*, uint8_t> op_sides_;
-  std::map<const Op*, uint8_t> held_;
+  struct OpSides {
+    uint8_t own;   // the op's part (kNeither: both)
+    uint8_t held;  // its own and its regions' ops' parts, with kVariables
+  };
+  std::map<const Op*, OpSides> sides_of_;
   ValueMap shared_;
   std::map<int64_t, const Op*> vector_sets_, cube_waits_;
 };

@@ -15,15 +15,20 @@ namespace {
 
 int64_t element_size(const Block& b, const Op& op) { return dtype_size(b.kernel().type_of(op.operands[0]).dtype); }
 
-// dst element `i` = the src element at byte offset src_base + offsets[k].
-void gather_one(Block& b, const Op& op, int64_t size, int64_t base, int64_t k, uint8_t* dst) {
+// The byte offset in src of element k: src_base + offsets[k], a whole element.
+int64_t source_offset(const Block& b, const Op& op, int64_t size, int64_t base, int64_t k) {
   uint32_t offset;
   std::memcpy(&offset, b.effect_ptr(0) + k * 4, 4);
   int64_t at = base + offset;
   if (at % size != 0)
     fail(ASC_ERR_MISALIGNED, op.loc,
          "gather: src_base + src_offset[{}] = {} bytes is not a multiple of the element size ({} bytes)", k, at, size);
-  std::memcpy(dst, b.dynamic_access(1, at, size), static_cast<size_t>(size));
+  return at;
+}
+
+// dst element `i` = the src element at byte offset src_base + offsets[k].
+void gather_one(Block& b, const Op& op, int64_t size, int64_t base, int64_t k, uint8_t* dst) {
+  std::memcpy(dst, b.dynamic_access(1, source_offset(b, op, size, base, k), size), static_cast<size_t>(size));
 }
 
 }  // namespace
@@ -38,15 +43,7 @@ void exec_Gather(Block& b, const Op& op, const RtValue* in, RtValue*) {
          "gather: count {} needs more than 255 repeats of {} elements; the NPU's 8-bit repeat count would wrap", count,
          per_repeat);
   std::vector<int64_t> at(static_cast<size_t>(count));
-  for (int64_t k = 0; k < count; ++k) {
-    uint32_t offset;
-    std::memcpy(&offset, b.effect_ptr(0) + k * 4, 4);
-    at[k] = base + offset;
-    if (at[k] % size != 0)
-      fail(ASC_ERR_MISALIGNED, op.loc,
-           "gather: src_base + src_offset[{}] = {} bytes is not a multiple of the element size ({} bytes)", k, at[k],
-           size);
-  }
+  for (int64_t k = 0; k < count; ++k) at[k] = source_offset(b, op, size, base, k);
   std::vector<int64_t> sorted = at;
   std::sort(sorted.begin(), sorted.end());
   for (size_t i = 0; i < sorted.size();) {
