@@ -215,4 +215,10 @@ std::unique_ptr<Kernel> Builder::take() {
   return std::move(kernel_);
 }
 
+const char* kernel_type_name(KernelType t) {
+  static constexpr const char* kNames[] = {"AIV_ONLY",    "AIC_ONLY",    "MIX_AIV_HARD_SYNC", "MIX_AIC_HARD_SYNC",
+                                           "MIX_AIV_1_0", "MIX_AIC_1_0", "MIX_AIC_1_1",       "MIX_AIC_1_2"};
+  return kNames[static_cast<size_t>(t)];
+}
+
 }  // namespace asc

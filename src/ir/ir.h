@@ -60,6 +60,7 @@ enum class KernelType : uint8_t {
   MixAic1_2 = 7,
 };
 constexpr int64_t kKernelTypeCount = 8;
+const char* kernel_type_name(KernelType t);  // pyasc's name: "AIV_ONLY" ... "MIX_AIC_1_2"
 
 struct CompileOptions {
   bool auto_sync = true;           // order S<->MTE2/MTE3/V and V<->V dependences
