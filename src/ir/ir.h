@@ -67,6 +67,9 @@ struct CompileOptions {
   bool insert_sync = false;        // order every local-memory dependence between pipes
   bool buffer_tokens = false;      // with insert_sync: with get_buf / rls_buf (Ascend 950), not event flags
   bool split_cube_vector = false;  // a mix tile kernel: one program, split over the cube and vector cores
+  // With split_cube_vector: bit f set when cross-core flag f hands a buffer back (the part setting it starts with
+  // one set, the part waiting for it ends with one wait)
+  uint32_t split_credits = 0;
   KernelType kernel_type = KernelType::AivOnly;
 };
 
