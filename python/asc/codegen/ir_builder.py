@@ -82,6 +82,11 @@ class IRBuilder:
         self.splits_cube_vector = False  # asc2.handover / asc2.join emitted: a mix kernel, split by the library
         self.split_credits = 0  # the split's hand-back flags (bit f: flag f): the split_credits option
         self.join_sites = 0  # asc2.join's copies so far (each has its own flags)
+        # asctile's cv_strategy (asc2.halves): the split inside the context, and the visitor's hook on the calls
+        # and operators of the kernel once it entered one
+        self.cv_split: Optional[int] = None
+        self.tile_call_hook: Optional[Callable[[Callable, list, dict], object]] = None
+        self.cv_copy: Optional[Callable] = None
         self.depth = 0  # run-time regions (for bodies, if branches) open at the insertion point
         # What at_region_end asked for, per open region (the kernel's body first): run as each one closes.
         self._region_exits: list[list[Callable[[], None]]] = [[]]
