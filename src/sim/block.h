@@ -230,6 +230,9 @@ class Block {
   // orders every pipe after them.
   void note_cross_set(int64_t flag);
   void receive(std::vector<CoreDelivery> deliveries, bool release);
+  // The sender's checks: a mix kernel (`what` writes `written`, another core's memory), run on `runs_on`, with
+  // the launch's cores side by side.
+  void require_group_write(const Op& op, const char* what, const char* written, CoreKind runs_on) const;
   void drain_pipes() { drain(); }  // before the scalar unit waits for another core
   // Timing of cross-core synchronisation: the cycle the running pipe op starts at; the cycle every
   // instruction dispatched so far is done by; the scalar unit waiting until `cycle`.

@@ -39,4 +39,18 @@ void Block::receive(std::vector<CoreDelivery> deliveries, bool release) {
   }
 }
 
+void Block::require_group_write(const Op& op, const char* what, const char* written, CoreKind runs_on) const {
+  KernelType type = kernel().options.kernel_type;
+  if (type != KernelType::MixAic1_1 && type != KernelType::MixAic1_2)
+    fail(ASC_ERR_INVALID_ARGUMENT, op.loc,
+         "{} writes {}: it needs a mix kernel (KernelType.MIX_AIC_1_1 or MIX_AIC_1_2), not {}", what, written,
+         kernel_type_name(type));
+  if (core_.kind != runs_on)
+    fail(ASC_ERR_INVALID_ARGUMENT, op.loc, "{} runs on the {} (guard it with asc.ascend_is_{}())", what,
+         runs_on == CoreKind::AIC ? "cube core" : "vector cores", runs_on == CoreKind::AIC ? "aic" : "aiv");
+  if (!has_cross())
+    fail(ASC_ERR_INTERNAL, op.loc, "{}: the launch runs its cores one after another; this needs them side by side",
+         what);
+}
+
 }  // namespace asc::sim

@@ -380,17 +380,8 @@ void check_fixpipe_ub(Block& b, const Op& op, const RtValue* in) {
          "{}: {} (Atlas A2/A3) has no path from L0C to the Unified Buffer (Ascend C has Fixpipe into UB on Ascend "
          "950PR/950DT only); fixpipe into GM and copy GM -> UB on the vector core",
          what, b.platform().name);
+  b.require_group_write(op, what, "the Unified Buffer of the cube core's vector cores", CoreKind::AIC);
   KernelType type = b.kernel().options.kernel_type;
-  if (type != KernelType::MixAic1_1 && type != KernelType::MixAic1_2)
-    fail(ASC_ERR_INVALID_ARGUMENT, op.loc,
-         "{} writes the Unified Buffer of the cube core's vector cores: it needs a mix kernel "
-         "(KernelType.MIX_AIC_1_1 or MIX_AIC_1_2), not {}",
-         what, kernel_type_name(type));
-  if (b.core().kind != CoreKind::AIC)
-    fail(ASC_ERR_INVALID_ARGUMENT, op.loc, "{} runs on the cube core (guard it with asc.ascend_is_aic())", what);
-  if (!b.has_cross())
-    fail(ASC_ERR_INTERNAL, op.loc, "{}: the launch runs its cores one after another; this needs them side by side",
-         what);
   int64_t n = in[2].i, m = in[3].i, quant = in[6].i, dual = in[12].i, sub = in[13].i,
           size = dtype_size(dtype(b, op, 0));
   bool nz2nd = op.attr_int(0) != 0, relu = in[11].i != 0;

@@ -97,22 +97,22 @@ void RaceChecker::race(const char* kind, const Op& op, Pipe pipe, const Op& othe
   bool local = space < kMemoryCount;
   std::string where = local ? std::string(memory_name(static_cast<Memory>(space)))
                             : fmt::format("kernel argument {} GM", space - kMemoryCount);
-  bool to_l1 = op.code == OpCode::CopyUbToL1 || op.code == OpCode::CopyUbToL1Blocks ||
-               other.code == OpCode::CopyUbToL1 || other.code == OpCode::CopyUbToL1Blocks;
-  if (to_l1)
+  auto is = [&](OpCode c) { return op.code == c || other.code == c; };
+  bool to_l1 = is(OpCode::CopyUbToL1) || is(OpCode::CopyUbToL1Blocks);
+  if (to_l1 || is(OpCode::FixpipeToUb)) {  // another core's write into this one (core_delivery.cpp)
+    const char* how =
+        to_l1 ? "the cube core reads what a vector core's UB -> L1 copy wrote after a cross_core_wait_flag (mode 2) "
+                "for a flag the vector cores set after it, and the vector cores wait for a flag the cube core sets "
+                "once done with the bytes before the next copy overwrites them"
+              : "the vector core reads what the cube core's fixpipe L0C -> UB wrote after a cross_core_wait_flag "
+                "(mode 2) for a flag the cube core sets after it, and the cube core waits for a flag the vector core "
+                "sets once done with the bytes before the next fixpipe overwrites them";
     fail(ASC_ERR_RACE, op.loc,
-         "racecheck: {} race on {} bytes [{}, {}) of a cube core: {} here and {} on pipe {} at {} are not ordered "
-         "between the cores; the cube core reads what a vector core's UB -> L1 copy wrote after a "
-         "cross_core_wait_flag (mode 2) for a flag the vector cores set after it, and the vector cores wait for a "
-         "flag the cube core sets once done with the bytes before the next copy overwrites them",
-         kind, where, lo, hi, op.info().name, other.info().name, pipe_name(other_pipe), other.loc.str());
-  if (op.code == OpCode::FixpipeToUb || other.code == OpCode::FixpipeToUb)
-    fail(ASC_ERR_RACE, op.loc,
-         "racecheck: {} race on {} bytes [{}, {}) of a vector core: {} here and {} on pipe {} at {} are not ordered "
-         "between the cores; the vector core reads what the cube core's fixpipe L0C -> UB wrote after a "
-         "cross_core_wait_flag (mode 2) for a flag the cube core sets after it, and the cube core waits for a flag "
-         "the vector core sets once done with the bytes before the next fixpipe overwrites them",
-         kind, where, lo, hi, op.info().name, other.info().name, pipe_name(other_pipe), other.loc.str());
+         "racecheck: {} race on {} bytes [{}, {}) of {}: {} here and {} on pipe {} at {} are not ordered between the "
+         "cores; {}",
+         kind, where, lo, hi, to_l1 ? "a cube core" : "a vector core", op.info().name, other.info().name,
+         pipe_name(other_pipe), other.loc.str(), how);
+  }
   fail(ASC_ERR_RACE, op.loc,
        "racecheck: {} race on {} bytes [{}, {}): {} on pipe {} here and {} on pipe {} at {} are not "
        "ordered by any set_flag/wait_flag/pipe_barrier; {}",

@@ -17,17 +17,7 @@ void check_path(Block& b, const Op& op, const RtValue* in) {
          "through GM there, with the Matmul API's workspace); copy to GM and load it into L1 on the cube core, or "
          "compile for an Ascend950 platform",
          what, b.platform().name);
-  KernelType type = b.kernel().options.kernel_type;
-  if (type != KernelType::MixAic1_1 && type != KernelType::MixAic1_2)
-    fail(ASC_ERR_INVALID_ARGUMENT, op.loc,
-         "{} writes the L1 of the vector core's cube core: it needs a mix kernel (KernelType.MIX_AIC_1_1 or "
-         "MIX_AIC_1_2), not {}",
-         what, kernel_type_name(type));
-  if (b.core().kind != CoreKind::AIV)
-    fail(ASC_ERR_INVALID_ARGUMENT, op.loc, "{} runs on the vector cores (guard it with asc.ascend_is_aiv())", what);
-  if (!b.has_cross())
-    fail(ASC_ERR_INTERNAL, op.loc, "{}: the launch runs its cores one after another; this needs them side by side",
-         what);
+  b.require_group_write(op, what, "the L1 of the vector core's cube core", CoreKind::AIV);
   if (in[0].addr % 32 != 0)
     fail(ASC_ERR_MISALIGNED, op.loc, "{}: the L1 address {} is not 32-byte aligned", what, in[0].addr);
 }
