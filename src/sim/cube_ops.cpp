@@ -52,19 +52,31 @@ void exec_CopyNd2Nz(Block& b, const Op& op, const RtValue* in, RtValue*) {
   const uint8_t* src = b.effect_ptr(0);
   uint8_t* dst = b.effect_ptr(1);
   // each row's C0 group g: min(C0, d - g * C0) contiguous elements (a whole 32-byte block but for the last),
-  // then the group's zero padding
-  int64_t groups = ceil_div(d, c0), whole = d / c0;
+  // then the group's zero padding, at block g * dst_nz_c0_stride + r * dst_nz_n_stride. When those blocks are
+  // all distinct (the groups' rows do not interleave) the order of the writes does not matter, and eight rows go
+  // through all their groups together: the destination is written 256 contiguous bytes at a time, not 32 bytes
+  // every few KiB (which the L1 cache's sets cannot hold).
+  int64_t groups = ceil_div(d, c0), whole = d / c0, c0_stride = in[7].i, n_stride = in[8].i;
+  auto copy = [&](int64_t i, int64_t r, int64_t g) {
+    const uint8_t* from = src + (i * in[5].i + r * in[6].i + g * c0) * size;
+    uint8_t* to = dst + (i * in[9].i + (g * c0_stride + r * n_stride) * c0) * size;
+    if (g < whole) {
+      std::memcpy(to, from, 32);
+      return;
+    }
+    auto bytes = static_cast<size_t>((d - g * c0) * size);
+    std::memcpy(to, from, bytes);
+    std::memset(to + bytes, 0, 32 - bytes);
+  };
+  bool distinct = n_stride >= 1 && c0_stride >= n * n_stride;
   for (int64_t i = 0; i < nd; ++i)
-    for (int64_t r = 0; r < n; ++r) {
-      const uint8_t* from = src + (i * in[5].i + r * in[6].i) * size;
-      uint8_t* row = dst + (i * in[9].i + r * in[8].i * c0) * size;
-      for (int64_t g = 0; g < whole; ++g) std::memcpy(row + g * in[7].i * c0 * size, from + g * 32, 32);
-      for (int64_t g = whole; g < groups; ++g) {
-        uint8_t* to = row + g * in[7].i * c0 * size;
-        auto bytes = static_cast<size_t>((d - g * c0) * size);
-        std::memcpy(to, from + g * 32, bytes);
-        std::memset(to + bytes, 0, 32 - bytes);
-      }
+    if (distinct) {
+      for (int64_t r0 = 0; r0 < n; r0 += 8)
+        for (int64_t g = 0; g < groups; ++g)
+          for (int64_t r = r0; r < std::min(n, r0 + 8); ++r) copy(i, r, g);
+    } else {
+      for (int64_t r = 0; r < n; ++r)
+        for (int64_t g = 0; g < groups; ++g) copy(i, r, g);
     }
 }
 
@@ -187,13 +199,17 @@ void require_mmad_dtypes(const Block& b, const Op& op, DType c, DType a, DType f
        b.platform().name, dtype_name(a), dtype_name(f), dtype_name(c));
 }
 
-// B (Zn: fractal (kk / c0, j / 16) holds column j's C0 elements of K contiguous; here widened to doubles)
-// turned round into K rows of n doubles.
-void transpose_zn(const double* zn, int64_t c0, int64_t n, int64_t k, double* cols) {
-  int64_t k1 = ceil_div(k, c0), n1 = ceil_div(n, 16);
+// B (Zn: fractal (kk / c0, j / 16) holds column j's C0 elements of K contiguous) widened to doubles and
+// turned round into K rows of n doubles, a fractal at a time (it stays in the L1 cache).
+void unpack_zn(const uint8_t* zn, DType d, int64_t n, int64_t k, const CubeModes& modes, double* cols) {
+  int64_t c0 = 32 / dtype_size(d), k1 = ceil_div(k, c0), n1 = ceil_div(n, 16);
+  bool round_hf32 = modes.hf32 && d == DType::Float32;
+  double fractal[512];  // 16 columns of C0 (8..32) elements
   for (int64_t f = 0; f < k1; ++f)
     for (int64_t jb = 0; jb < n1; ++jb) {
-      const double* fractal = zn + (f * n1 + jb) * 16 * c0;
+      widen_to_double(d, zn + (f * n1 + jb) * 512, fractal, 16 * c0);
+      if (round_hf32)
+        for (int64_t e = 0; e < 16 * c0; ++e) fractal[e] = hf32(fractal[e], modes.hf32_towards_zero);
       int64_t kv = std::min(c0, k - f * c0), jv = std::min<int64_t>(16, n - jb * 16);
       for (int64_t e = 0; e < kv; ++e) {
         double* to = cols + (f * c0 + e) * n + jb * 16;
@@ -215,22 +231,18 @@ void mmad(Block& b, const Op& op, const RtValue* in, bool with_bias) {
   DType ad = dtype(b, op, 1), bd = dtype(b, op, 2), cd = dtype(b, op, 0);
   require_mmad_dtypes(b, op, cd, ad, bd);
   if (m <= 0 || n <= 0 || k <= 0) return;  // the effects: no bytes read or written
-  int64_t c0 = 32 / dtype_size(ad), k1 = ceil_div(k, c0), m1 = ceil_div(m, 16), n1 = ceil_div(n, 16);
+  int64_t c0 = 32 / dtype_size(ad), k1 = ceil_div(k, c0), m1 = ceil_div(m, 16);
   int64_t c_size = dtype_size(cd);
   const uint8_t* bias = with_bias ? b.effect_ptr(2) : nullptr;
   uint8_t* c = b.effect_ptr(3);
-  static thread_local std::vector<double> zz, zn, cols, sums;
+  static thread_local std::vector<double> zz, cols, sums;
   zz.resize(static_cast<size_t>(m1 * k1 * 16 * c0));
-  zn.resize(static_cast<size_t>(k1 * n1 * 16 * c0));
   cols.resize(static_cast<size_t>(k * n));
   widen_to_double(ad, b.effect_ptr(0), zz.data(), m1 * k1 * 16 * c0);
-  widen_to_double(bd, b.effect_ptr(1), zn.data(), k1 * n1 * 16 * c0);
   const CubeModes& modes = b.cube_modes();
-  if (modes.hf32 && ad == DType::Float32) {
+  if (modes.hf32 && ad == DType::Float32)
     for (double& x : zz) x = hf32(x, modes.hf32_towards_zero);
-    for (double& x : zn) x = hf32(x, modes.hf32_towards_zero);
-  }
-  transpose_zn(zn.data(), c0, n, k, cols.data());
+  unpack_zn(b.effect_ptr(1), bd, n, k, modes, cols.data());
   MmadA a{zz.data(), k1 * 16 * c0, c0, c0, 16 * c0};
   MmadOut out;
   if (cd == DType::Float32) {  // float(sum + before) into L0C's Nz fractals, ceil16(m) rows each

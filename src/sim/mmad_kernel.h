@@ -23,7 +23,7 @@ struct MmadA {
 
 // Where the sums go: dense doubles (sums, rows lds apart), or a float32 L0C (l0c: Nz, element (i, j) at byte
 // ((j / 16) * fractal_stride + i * 16 + j % 16) * 4) as float(sum + before), `before` the float32 bias[j] (bias),
-// the element's own value (accumulate) or +0.0, so that a sum of -0 stores +0 as the cube's `C = 0 + sum` does.
+// the element's own value (accumulate) or +0.0.
 struct MmadOut {
   double* sums = nullptr;
   int64_t lds = 0;
