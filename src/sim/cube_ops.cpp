@@ -199,30 +199,11 @@ void require_mmad_dtypes(const Block& b, const Op& op, DType c, DType a, DType f
        b.platform().name, dtype_name(a), dtype_name(f), dtype_name(c));
 }
 
-// B (Zn: fractal (kk / c0, j / 16) holds column j's C0 elements of K contiguous) widened to doubles and
-// turned round into K rows of n doubles, a fractal at a time (it stays in the L1 cache).
-void unpack_zn(const uint8_t* zn, DType d, int64_t n, int64_t k, const CubeModes& modes, double* cols) {
-  int64_t c0 = 32 / dtype_size(d), k1 = ceil_div(k, c0), n1 = ceil_div(n, 16);
-  bool round_hf32 = modes.hf32 && d == DType::Float32;
-  double fractal[512];  // 16 columns of C0 (8..32) elements
-  for (int64_t f = 0; f < k1; ++f)
-    for (int64_t jb = 0; jb < n1; ++jb) {
-      widen_to_double(d, zn + (f * n1 + jb) * 512, fractal, 16 * c0);
-      if (round_hf32)
-        for (int64_t e = 0; e < 16 * c0; ++e) fractal[e] = hf32(fractal[e], modes.hf32_towards_zero);
-      int64_t kv = std::min(c0, k - f * c0), jv = std::min<int64_t>(16, n - jb * 16);
-      for (int64_t e = 0; e < kv; ++e) {
-        double* to = cols + (f * c0 + e) * n + jb * 16;
-        for (int64_t jj = 0; jj < jv; ++jj) to[jj] = fractal[jj * c0 + e];
-      }
-    }
-}
-
 // C[m, n] = init ? sum : C + sum, or bias[n] + sum; each sum taken in double (every product exact) in
 // ascending K, then `sum + before` rounded once to the L0C dtype: float32, or float16 (the hardware's internal
 // order is not documented: Ascend C warns that this combination misses the 0.1% accuracy bar); integer sums
-// are exact, wrapping to int32 / uint32. A's and B's fractals are widened to doubles whole (A stays in its Zz
-// layout, B is turned into rows of N) and mmad_kernel.cpp's vectorised kernel sums them, straight into a
+// are exact, wrapping to int32 / uint32. A's and B's fractals are widened to doubles (A stays in its Zz layout,
+// B is turned into rows of N) and mmad_kernel.cpp's vectorised kernel sums them, straight into a
 // float32 L0C or into doubles for the other dtypes.
 void mmad(Block& b, const Op& op, const RtValue* in, bool with_bias) {
   size_t base = with_bias ? 4 : 3;
@@ -239,10 +220,12 @@ void mmad(Block& b, const Op& op, const RtValue* in, bool with_bias) {
   zz.resize(static_cast<size_t>(m1 * k1 * 16 * c0));
   cols.resize(static_cast<size_t>(k * n));
   widen_to_double(ad, b.effect_ptr(0), zz.data(), m1 * k1 * 16 * c0);
+  unpack_zn(bd, b.effect_ptr(1), n, k, cols.data());
   const CubeModes& modes = b.cube_modes();
-  if (modes.hf32 && ad == DType::Float32)
+  if (modes.hf32 && ad == DType::Float32) {
     for (double& x : zz) x = hf32(x, modes.hf32_towards_zero);
-  unpack_zn(b.effect_ptr(1), bd, n, k, modes, cols.data());
+    for (double& x : cols) x = hf32(x, modes.hf32_towards_zero);
+  }
   MmadA a{zz.data(), k1 * 16 * c0, c0, c0, 16 * c0};
   MmadOut out;
   if (cd == DType::Float32) {  // float(sum + before) into L0C's Nz fractals, ceil16(m) rows each

@@ -192,6 +192,28 @@ void widen_generic(DType d, const uint8_t* src, double* dst, int64_t count) {
   }
 }
 
+// B's Zn fractals (fractal (kk / C0, j / 16) holds column j's C0 elements of K contiguous) widened and turned
+// round into K rows of n doubles, a fractal at a time (it stays in the L1 cache). `whole` handles a whole
+// 16-column fractal of K's full C0 when it can (returns false otherwise).
+template <typename Widen, typename Whole>
+ASC_MMAD_INLINE void unpack_zn(DType d, const uint8_t* zn, int64_t n, int64_t k, double* cols, Widen widen,
+                               Whole whole) {
+  int64_t c0 = 32 / dtype_size(d), k1 = (k + c0 - 1) / c0, n1 = (n + 15) / 16;
+  double fractal[512];  // 16 columns of C0 (8..32) elements
+  for (int64_t f = 0; f < k1; ++f)
+    for (int64_t jb = 0; jb < n1; ++jb) {
+      const uint8_t* from = zn + (f * n1 + jb) * 512;
+      int64_t kv = std::min(c0, k - f * c0), jv = std::min<int64_t>(16, n - jb * 16);
+      double* to = cols + f * c0 * n + jb * 16;
+      if (kv == c0 && jv == 16 && whole(d, from, to, n)) continue;
+      widen(d, from, fractal, 16 * c0);
+      for (int64_t e = 0; e < kv; ++e)
+        for (int64_t jj = 0; jj < jv; ++jj) to[e * n + jj] = fractal[jj * c0 + e];
+    }
+}
+
+ASC_MMAD_INLINE bool no_whole(DType, const uint8_t*, double*, int64_t) { return false; }
+
 void sums_baseline(const MmadA& a, const double* b, int64_t ldb, const MmadOut& out, int64_t m, int64_t n, int64_t k) {
   sums<2, 4, 3>(a, b, ldb, out, m, n, k);
 }
@@ -199,6 +221,10 @@ void sums_baseline(const MmadA& a, const double* b, int64_t ldb, const MmadOut& 
 void widen_baseline(DType d, const uint8_t* src, double* dst, int64_t count) {
   if (d == DType::Float16) return widen_half_scalar(src, dst, count);
   widen_generic(d, src, dst, count);
+}
+
+void unpack_zn_baseline(DType d, const uint8_t* zn, int64_t n, int64_t k, double* cols) {
+  unpack_zn(d, zn, n, k, cols, widen_baseline, no_whole);
 }
 
 #if ASC_MMAD_X86
@@ -225,6 +251,49 @@ __attribute__((target("avx512f,avx2,fma,f16c"))) void sums_avx512(const MmadA& a
   sums<8, 8, 3>(a, b, ldb, out, m, n, k);
 }
 
+// A whole float16 fractal (16 columns of 16 K elements, 32 bytes each) turned round in registers, in four
+// 8 x 8 blocks: each column's 8 elements widened to floats (vcvtph2ps), the block transposed by the usual three
+// rounds of shuffles (unpack, shuffle_ps, permute2f128), each row of 8 widened to doubles (vcvtps2pd) and
+// stored: the same values as widening them and moving them one by one.
+__attribute__((target("avx2,fma,f16c"))) bool whole_half_avx2(DType d, const uint8_t* from, double* to, int64_t ld) {
+  if (d != DType::Float16) return false;
+  for (int jb = 0; jb < 2; ++jb)
+    for (int kb = 0; kb < 2; ++kb) {
+      __m256 r[8], t[8];
+      for (int j = 0; j < 8; ++j)
+        r[j] = _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(from + 32 * (8 * jb + j) + 16 * kb)));
+      for (int j = 0; j < 8; j += 2) {
+        t[j] = _mm256_unpacklo_ps(r[j], r[j + 1]);
+        t[j + 1] = _mm256_unpackhi_ps(r[j], r[j + 1]);
+      }
+      for (int j = 0; j < 8; j += 4) {
+        r[j] = _mm256_shuffle_ps(t[j], t[j + 2], 0x44);
+        r[j + 1] = _mm256_shuffle_ps(t[j], t[j + 2], 0xee);
+        r[j + 2] = _mm256_shuffle_ps(t[j + 1], t[j + 3], 0x44);
+        r[j + 3] = _mm256_shuffle_ps(t[j + 1], t[j + 3], 0xee);
+      }
+      for (int q = 0; q < 4; ++q) {
+        t[q] = _mm256_permute2f128_ps(r[q], r[q + 4], 0x20);
+        t[q + 4] = _mm256_permute2f128_ps(r[q], r[q + 4], 0x31);
+      }
+      for (int e = 0; e < 8; ++e) {
+        double* row = to + (8 * kb + e) * ld + 8 * jb;
+        _mm256_storeu_pd(row, _mm256_cvtps_pd(_mm256_castps256_ps128(t[e])));
+        _mm256_storeu_pd(row + 4, _mm256_cvtps_pd(_mm256_extractf128_ps(t[e], 1)));
+      }
+    }
+  return true;
+}
+
+__attribute__((target("avx2,fma,f16c"))) void unpack_zn_avx2(DType d, const uint8_t* zn, int64_t n, int64_t k,
+                                                             double* cols) {
+  unpack_zn(d, zn, n, k, cols, widen_avx2, whole_half_avx2);
+}
+
+__attribute__((target("avx512f,avx2,fma,f16c"))) void unpack_zn_avx512(DType d, const uint8_t* zn, int64_t n, int64_t k,
+                                                                       double* cols) {
+  unpack_zn(d, zn, n, k, cols, widen_avx2, whole_half_avx2);
+}
 #endif
 
 std::vector<MmadKernel> pick() {
@@ -232,10 +301,10 @@ std::vector<MmadKernel> pick() {
 #if ASC_MMAD_X86
   __builtin_cpu_init();
   bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && __builtin_cpu_supports("f16c");
-  if (avx2 && __builtin_cpu_supports("avx512f")) all.push_back({"avx512f", sums_avx512, widen_avx2});
-  if (avx2) all.push_back({"avx2+fma", sums_avx2, widen_avx2});
+  if (avx2 && __builtin_cpu_supports("avx512f")) all.push_back({"avx512f", sums_avx512, widen_avx2, unpack_zn_avx512});
+  if (avx2) all.push_back({"avx2+fma", sums_avx2, widen_avx2, unpack_zn_avx2});
 #endif
-  all.push_back({"baseline", sums_baseline, widen_baseline});
+  all.push_back({"baseline", sums_baseline, widen_baseline, unpack_zn_baseline});
   return all;
 }
 
@@ -249,6 +318,11 @@ const std::vector<MmadKernel>& mmad_kernels() {
 void widen_to_double(DType d, const uint8_t* src, double* dst, int64_t count) {
   static const auto widen = mmad_kernels().front().widen;
   widen(d, src, dst, count);
+}
+
+void unpack_zn(DType d, const uint8_t* zn, int64_t n, int64_t k, double* cols) {
+  static const auto unpack = mmad_kernels().front().unpack_zn;
+  unpack(d, zn, n, k, cols);
 }
 
 void mmad_sums(const MmadA& a, const double* b, int64_t ldb, const MmadOut& out, int64_t m, int64_t n, int64_t k) {

@@ -72,6 +72,30 @@ TEST(MmadKernel, WideningMatchesLoadScalarBitForBit) {
     }
 }
 
+// L0B's Zn fractals into K rows of N: whole and partial fractals (float16's in registers on x86), every byte
+// pattern, against the layout's formula and load_scalar.
+TEST(MmadKernel, ZnUnpackTurnsFractalsRound) {
+  std::mt19937 rng(25);
+  const int64_t shapes[][2] = {{16, 16}, {32, 48}, {171, 64}, {7, 5}, {20, 33}, {256, 80}};
+  for (const MmadKernel& kern : mmad_kernels())
+    for (DType d : {DType::Float16, DType::BFloat16, DType::Float32, DType::Int8})
+      for (const auto& s : shapes) {
+        int64_t n = s[0], k = s[1], size = dtype_size(d), c0 = 32 / size, n1 = (n + 15) / 16;
+        int64_t k1 = (k + c0 - 1) / c0;
+        std::vector<uint8_t> zn(static_cast<size_t>(k1 * n1 * 512));
+        for (uint8_t& x : zn) x = static_cast<uint8_t>(rng());
+        std::vector<double> got(static_cast<size_t>(k * n), -7.0);
+        kern.unpack_zn(d, zn.data(), n, k, got.data());
+        int64_t wrong = 0;
+        for (int64_t kk = 0; kk < k; ++kk)
+          for (int64_t j = 0; j < n; ++j) {
+            int64_t at = (((kk / c0) * n1 + j / 16) * 16 + j % 16) * c0 + kk % c0;
+            wrong += bits(got[static_cast<size_t>(kk * n + j)]) != bits(reference_element(d, zn.data() + at * size));
+          }
+        EXPECT_EQ(wrong, 0) << kern.isa << " " << dtype_name(d) << " n " << n << " k " << k;
+      }
+}
+
 // Finite float16 values of every magnitude, so that products span 2^-48 .. 2^31 and a double sum of a few
 // of them rounds.
 double random_half(std::mt19937& rng) {
