@@ -116,10 +116,11 @@ void exec_LoadData2D(Block& b, const Op& op, const RtValue* in, RtValue*) {
       std::memcpy(to, from, 512);
       continue;
     }
-    uint8_t fractal[512];
+    uint16_t fractal[256], turned[256];  // 2-byte elements moved as such
+    std::memcpy(fractal, from, 512);
     for (int r = 0; r < 16; ++r)
-      for (int c = 0; c < 16; ++c) std::memcpy(fractal + (r * 16 + c) * 2, from + (c * 16 + r) * 2, 2);
-    std::memcpy(to, fractal, 512);
+      for (int c = 0; c < 16; ++c) turned[r * 16 + c] = fractal[c * 16 + r];
+    std::memcpy(to, turned, 512);
   }
 }
 
