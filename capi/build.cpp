@@ -253,9 +253,12 @@ asc_status_t asc_kernel_option(const asc_kernel_t* kernel, const char* name, siz
       *result = static_cast<int64_t>(k.options.kernel_type);
     else if (n == "split_cube_vector")
       *result = k.options.split_cube_vector ? 1 : 0;
+    else if (n == "split_credits")
+      *result = k.options.split_credits;
     else
       fail(ASC_ERR_INVALID_ARGUMENT,
-           "unknown kernel option '{}' (known: auto_sync, buffer_tokens, insert_sync, kernel_type, split_cube_vector)",
+           "unknown kernel option '{}' (known: auto_sync, buffer_tokens, insert_sync, kernel_type, split_credits, "
+           "split_cube_vector)",
            n);
   });
 }

@@ -19,7 +19,7 @@
 #include <stdint.h>
 
 #define ASC_ABI_VERSION_MAJOR 1
-#define ASC_ABI_VERSION_MINOR 16
+#define ASC_ABI_VERSION_MINOR 17
 
 #if defined(_WIN32)
 #define ASC_API __declspec(dllexport)
@@ -223,7 +223,11 @@ ASC_API asc_status_t asc_builder_if_end(asc_builder_t* builder);
    Ascend 950's get_buf / rls_buf instead (a kernel for that generation);
    "split_cube_vector" (default 0, since 1.16): the kernel is one tile program
    of a mix kernel, split into the cube core's part and the vector cores' part
-   (`if (ASCEND_IS_AIC) ... else ...`, each op where its memories are). */
+   (`if (ASCEND_IS_AIC) ... else ...`, each op where its memories are);
+   "split_credits" (default 0, since 1.17): with split_cube_vector, a mask of
+   the cross-core flags that hand a buffer back: for flag f (bit f), the part
+   that sets it starts with one set and the part that waits for it ends with
+   one wait. */
 ASC_API asc_status_t asc_builder_set_option(asc_builder_t* builder, const char* name, size_t name_len, int64_t value);
 /* Runs the verifier and the passes (framework lowering, local-memory
    allocation, sync insertion, verifier again). Always consumes the builder;
@@ -249,6 +253,7 @@ ASC_API asc_status_t asc_kernel_param_count(const asc_kernel_t* kernel, size_t* 
 /* (since 1.11) A compilation option the kernel was finished with, by the
    name asc_builder_set_option takes: "auto_sync", "insert_sync",
    "buffer_tokens" (since 1.14), "split_cube_vector" (since 1.16) (0 or 1),
+   "split_credits" (since 1.17),
    "kernel_type" (the KernelType: 0 AIV_ONLY, 1 AIC_ONLY, 2 MIX_AIV_HARD_SYNC,
    ... 7 MIX_AIC_1_2). Another name is ASC_ERR_INVALID_ARGUMENT. */
 ASC_API asc_status_t asc_kernel_option(const asc_kernel_t* kernel, const char* name, size_t name_len, int64_t* out);

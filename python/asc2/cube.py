@@ -220,9 +220,15 @@ def copy(tile: Any, shape: Any = None, *, offsets: Any = None, location: Any = T
         if len(dims) != 2:
             raise CodegenError(f"{what}: an L0C tile is 2-D, got a shape of {list(dims)}")
         return to_ub(tile, dims, at, None if distrib is None else int(distrib), what)
+    if src == TileLocation.UB and dest == TileLocation.L1:
+        from .join import to_l1
+
+        return to_l1(tile, dims, at, None if distrib is None else int(distrib), what)
     if distrib is not None:
-        raise CodegenError(f"{what}: distrib is for copies between a cube core and its vector cores (L0C -> UB)")
-    raise CodegenError(f"{what}: copies go L1 -> L0A / L0B / BT and L0C -> L1, not {src.name} -> {dest.name}")
+        raise CodegenError(f"{what}: distrib is for copies between a cube core and its vector cores (L0C -> UB, "
+                           f"UB -> L1)")  # fmt: skip
+    raise CodegenError(f"{what}: copies go L1 -> L0A / L0B / BT, L0C -> L1 and (Ascend 950) L0C -> UB and UB -> L1, "
+                       f"not {src.name} -> {dest.name}")  # fmt: skip
 
 
 def _aligned(offset: Any, unit: int, what: str, axis: str) -> None:

@@ -69,6 +69,7 @@ def to_ub(tile: Any, dims: tuple[int, ...], at: list, distrib: Optional[int], wh
         parts = [(0, 0, rows, cols), (1, 0, rows, cols)]
     shape = check_shape((parts[0][2], parts[0][3]), tile.dtype, what)
     builder.splits_cube_vector = True
+    builder.split_credits |= 1 << _FREE
     handover = asc.LocalTensorAuto(tile.dtype, Tile.length_of(shape))
     m16 = _ceil(tile.shape[0], 16)
     asc.cross_core_wait_flag(_FREE, 2, asc.PipeID.PIPE_FIX)

@@ -549,8 +549,12 @@ def softmax(t: Any) -> Tile:
     rows, cols = t.shape
     out = _cleared(t.shape, t.dtype)
     with regions.for_range(0, rows) as r:
-        row = _softmax_1d(Tile((cols,), t.dtype, t.buf[r * cols :]))
-        asc.copy(out.buf[r * cols :], row.buf, cols)
+        if Tile.length_of((cols,)) == cols:
+            row = Tile((cols,), t.dtype, t.buf[r * cols :])
+        else:  # a row shorter than its tile's length: on a copy of its own, past the row defined (zeros)
+            row = _cleared((cols,), t.dtype)
+            asc.copy(row.buf, t.buf[r * cols :], cols)
+        asc.copy(out.buf[r * cols :], _softmax_1d(row).buf, cols)
     return out
 
 

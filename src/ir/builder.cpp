@@ -137,6 +137,10 @@ void Builder::set_option(std::string_view name, int64_t value) {
     kernel_->options.buffer_tokens = value != 0;
   else if (name == "split_cube_vector")
     kernel_->options.split_cube_vector = value != 0;
+  else if (name == "split_credits" && value >= 0 && value < (1 << 16))
+    kernel_->options.split_credits = static_cast<uint32_t>(value);
+  else if (name == "split_credits")
+    fail(ASC_ERR_INVALID_ARGUMENT, "split_credits is a mask of the 16 cross-core flags, not {}", value);
   else if (name == "kernel_type" && value >= 0 && value < kKernelTypeCount)
     kernel_->options.kernel_type = static_cast<KernelType>(value);
   else if (name == "max_ops" && value >= 0)
@@ -148,7 +152,8 @@ void Builder::set_option(std::string_view name, int64_t value) {
          value);
   else
     fail(ASC_ERR_INVALID_ARGUMENT,
-         "unknown option '{}' (known: auto_sync, buffer_tokens, insert_sync, kernel_type, max_ops, split_cube_vector)",
+         "unknown option '{}' (known: auto_sync, buffer_tokens, insert_sync, kernel_type, max_ops, split_credits, "
+         "split_cube_vector)",
          name);
 }
 
@@ -213,6 +218,12 @@ std::unique_ptr<Kernel> Builder::take() {
   // LocalTensorAuto hands placement and synchronisation to the compiler.
   if (uses_auto_tensors_) kernel_->options.insert_sync = true;
   return std::move(kernel_);
+}
+
+const char* kernel_type_name(KernelType t) {
+  static constexpr const char* kNames[] = {"AIV_ONLY",    "AIC_ONLY",    "MIX_AIV_HARD_SYNC", "MIX_AIC_HARD_SYNC",
+                                           "MIX_AIV_1_0", "MIX_AIC_1_0", "MIX_AIC_1_1",       "MIX_AIC_1_2"};
+  return kNames[static_cast<size_t>(t)];
 }
 
 }  // namespace asc

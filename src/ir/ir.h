@@ -60,12 +60,16 @@ enum class KernelType : uint8_t {
   MixAic1_2 = 7,
 };
 constexpr int64_t kKernelTypeCount = 8;
+const char* kernel_type_name(KernelType t);  // pyasc's name: "AIV_ONLY" ... "MIX_AIC_1_2"
 
 struct CompileOptions {
   bool auto_sync = true;           // order S<->MTE2/MTE3/V and V<->V dependences
   bool insert_sync = false;        // order every local-memory dependence between pipes
   bool buffer_tokens = false;      // with insert_sync: with get_buf / rls_buf (Ascend 950), not event flags
   bool split_cube_vector = false;  // a mix tile kernel: one program, split over the cube and vector cores
+  // With split_cube_vector: bit f set when cross-core flag f hands a buffer back (the part setting it starts with
+  // one set, the part waiting for it ends with one wait)
+  uint32_t split_credits = 0;
   KernelType kernel_type = KernelType::AivOnly;
 };
 

@@ -134,6 +134,9 @@ const OpInfo* find_op(std::string_view name, const std::vector<Type>& operand_ty
     if (dst == TypeKind::LocalTensor && src == TypeKind::LocalTensor && !blocks &&
         operand_types[0].position == Position::C2)
       return &op_info(OpCode::CopyL1ToBt);  // L1 -> the bias table, on MTE1
+    if (dst == TypeKind::LocalTensor && src == TypeKind::LocalTensor && position_is_vector(operand_types[1].position) &&
+        position_memory(operand_types[0].position) == Memory::L1)
+      return &op_info(blocks ? OpCode::CopyUbToL1Blocks : OpCode::CopyUbToL1);  // Ascend 950's UB -> L1, on MTE3
     if (dst == TypeKind::LocalTensor && src == TypeKind::LocalTensor)
       return &op_info(blocks ? OpCode::CopyLocalToLocalBlocks : OpCode::CopyLocalToLocal);
     return nullptr;

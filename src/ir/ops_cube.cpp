@@ -252,6 +252,16 @@ GmRows fixpipe_rows(const Op& op, const int64_t* in, int64_t size) {
   return {in[3], in[2] * size, in[5] * size};
 }
 
+// Ascend 950's UB -> L1 (DataCopy, copy_ubuf_to_cbuf on MTE3): a vector core's Unified Buffer bytes into its cube
+// core's L1, unchanged, in 32-byte blocks (UBToL1连续数据搬运（DataCopy）.md, the data_copy_ub2l1 sample). The L1 is
+// another core's: the row declares only the UB read, and the handler checks and writes the destination through the
+// cross-core channel (sim/ub_to_l1.cpp).
+void check_ub_to_l1(const OpView& v) {
+  require_position(v, 0, Memory::L1, "dst", "A1, B1 or C1 (TSCM)");
+  require_ub_position(v, 1, "src");
+  require_same_dtype(v, 0, 1);
+}
+
 // L1 -> the bias table: the same dtype, or a half / bfloat16 bias converted to the float32 table as it moves (the
 // Matmul's half bias).
 // https://hiascend.com/document/detail/zh/canncommercial/80RC1/apiref/opdevgapi/atlasascendc_api_07_0110.html
@@ -438,6 +448,23 @@ void define_cube_ops(OpTable& t) {
       .pipe(Pipe::FIX)
       .operands({K::IntScalar})
       .ascendc("AscendC::SetFixpipePreQuantFlag", "{api}({0:uint64_t});");
+  t.def(OpCode::CopyUbToL1, "data_copy.ub_to_l1")
+      .pipe(Pipe::MTE3)
+      .operands({K::LocalTensor, K::LocalTensor})
+      .operands({K::IntScalar})
+      .check(check_ub_to_l1)
+      .reads(1, count(2).whole_blocks())
+      .cost(CostKind::UbCopy)
+      .ascendc("AscendC::DataCopy", "{api}({0}, {1}, {2:uint32_t});");
+  // operands dst, src, block_count, block_len, src_gap, dst_gap (lengths and gaps in 32-byte blocks)
+  t.def(OpCode::CopyUbToL1Blocks, "data_copy.ub_to_l1.blocks")
+      .pipe(Pipe::MTE3)
+      .operands({K::LocalTensor, K::LocalTensor})
+      .operands(4, K::IntScalar)
+      .check(check_ub_to_l1)
+      .reads(1, Span::blocks(2, 3, 4))
+      .cost(CostKind::UbCopy)
+      .ascendc("AscendC::DataCopy", "{api}({0}, {1}, AscendC::DataCopyParams({2..6:uint16_t}));");
   t.def(OpCode::CopyL1ToBt, "data_copy.l1_to_bt")
       .pipe(Pipe::MTE1)
       .operands({K::LocalTensor, K::LocalTensor})

@@ -25,8 +25,8 @@ void number_ops(Region& r, Kernel& k) {
       case OpCode::WaitPreBlock:
       case OpCode::SyncAllSoft:
       case OpCode::FixpipeToUb:  // writes another core's Unified Buffer: every core on a thread, memories apart
-        k.syncs_cores = true;
-        break;
+      case OpCode::CopyUbToL1:   // writes the cube core's L1 (and the next)
+      case OpCode::CopyUbToL1Blocks: k.syncs_cores = true; break;
       default: break;
     }
     if (!op->info().effects.empty())

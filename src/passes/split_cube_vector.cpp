@@ -4,6 +4,7 @@
 #include "passes/split_cube_vector.h"
 
 #include <map>
+#include <set>
 
 #include "passes/rewriter.h"
 
@@ -39,6 +40,7 @@ class Splitter {
   explicit Splitter(Kernel& k) : k_(k), rw_(k) {}
 
   void run() {
+    find_l1_views(k_.body);
     for (int round = 0; round < 8; ++round) {  // vars settle in a few rounds
       changed_ = false;
       classify(k_.body);
@@ -51,7 +53,7 @@ class Splitter {
     ValueMap cube = shared_, vector = shared_;
     for (const auto& op : k_.body.ops) clone_into(*op, kCube, cube, branch.regions[0].ops);
     for (const auto& op : k_.body.ops) clone_into(*op, kVector, vector, branch.regions[1].ops);
-    add_credits(branch.regions[1].ops, branch.regions[0].ops);
+    add_credits(branch.regions[0].ops, branch.regions[1].ops);
     for (const auto& op : k_.body.ops) rw_.forget(*op);
     k_.body.ops = std::move(top);
   }
@@ -59,9 +61,32 @@ class Splitter {
  private:
   Location loc() const { return k_.body.ops.empty() ? Location{} : k_.body.ops.front()->loc; }
 
+  static bool writes_cube_l1(const Op& op) {
+    return op.code == OpCode::CopyUbToL1 || op.code == OpCode::CopyUbToL1Blocks;
+  }
+
+  // The L1 tensors UB -> L1 copies write, and the slices of them they write through: allocated before the split,
+  // the same in both parts (hoist_shared); the vector part makes the slices.
+  void find_l1_views(const Region& r) {
+    for (const auto& op : r.ops) {
+      for (const auto& sub : op->regions) find_l1_views(sub);
+      if (!writes_cube_l1(*op)) continue;
+      uint32_t v = op->operands[0];
+      for (const Op* def = k_.value_def[v]; def && def->code == OpCode::LocalSlice; def = k_.value_def[v]) {
+        l1_views_.insert(v);
+        v = def->operands[0];
+      }
+      l1_roots_.insert(v);
+    }
+  }
+
   uint8_t intrinsic(const Op& op) const {
+    if (op.result != kNoValue && l1_roots_.count(op.result)) return kNeither;
+    if (op.result != kNoValue && l1_views_.count(op.result)) return kVector;
     switch (op.code) {
       case OpCode::FixpipeToUb: return kCube;  // its Unified Buffer tensor is shared (hoist_shared)
+      case OpCode::CopyUbToL1:
+      case OpCode::CopyUbToL1Blocks: return kVector;  // its L1 tensor is shared (hoist_shared)
       case OpCode::SetFlag:
       case OpCode::WaitFlag: {
         const HardEventInfo& e = hard_event(op.attr_int(0));
@@ -130,16 +155,18 @@ class Splitter {
     return held;
   }
 
-  // A Unified Buffer tensor fixpipe.ub writes: allocated before the split, the same one in both parts.
+  // A Unified Buffer tensor fixpipe.ub writes, an L1 tensor UB -> L1 copies write (through slices): allocated
+  // before the split, the same one in both parts.
   void hoist_shared(const Op& op, OpList& top) {
     for (const auto& sub : op.regions)
       for (const auto& inner : sub.ops) hoist_shared(*inner, top);
-    if (op.code != OpCode::FixpipeToUb) return;
+    if (op.code != OpCode::FixpipeToUb && !writes_cube_l1(op)) return;
     uint32_t dst = op.operands[0];
+    while (l1_views_.count(dst)) dst = k_.value_def[dst]->operands[0];
     if (shared_.count(dst)) return;
     const Op* def = k_.value_def[dst];
     if (!def || def->code != OpCode::LocalAuto)
-      fail(ASC_ERR_TYPE, op.loc, "fixpipe.ub: in a split tile kernel its Unified Buffer tensor must be a tile's");
+      fail(ASC_ERR_TYPE, op.loc, "{}: in a split tile kernel the tensor it writes must be a tile's", op.info().name);
     int64_t length = 0;
     if (!OpView{*def, k_}.operand_const_int(0, &length))
       fail(ASC_ERR_TYPE, def->loc, "local_tensor.auto: the length of a hand-over tensor must be known while compiling");
@@ -155,8 +182,8 @@ class Splitter {
     auto copy = rw_.clone_shell(op, map);
     for (size_t i = 0; i < op.regions.size(); ++i)
       for (const auto& sub : op.regions[i].ops) clone_into(*sub, side, map, copy->regions[i].ops);
-    if (side == kVector && op.code == OpCode::CrossCoreSetFlag) note_flag(op, vector_sets_);
-    if (side == kCube && op.code == OpCode::CrossCoreWaitFlag) note_flag(op, cube_waits_);
+    if (op.code == OpCode::CrossCoreSetFlag) note_flag(op, sets_[side == kCube]);
+    if (op.code == OpCode::CrossCoreWaitFlag) note_flag(op, waits_[side == kCube]);
     out.push_back(std::move(copy));
   }
 
@@ -165,19 +192,25 @@ class Splitter {
     if (op.attr_int(0) == 2 && OpView{op, k_}.operand_const_int(0, &id)) flags.emplace(id, &op);
   }
 
-  // Each flag the vector part sets and the cube part waits for: one credit set first, the last taken at the end.
-  void add_credits(OpList& vector, OpList& cube) {
-    OpList first;
-    for (const auto& [id, set] : vector_sets_) {
-      auto wait = cube_waits_.find(id);
-      if (wait == cube_waits_.end()) continue;
-      uint32_t v = rw_.const_int(first, k_.type_of(set->operands[0]).dtype, id, set->loc);
-      rw_.emit(first, OpCode::CrossCoreSetFlag, {v}, set->attrs, set->loc);
-      uint32_t c = rw_.const_int(cube, k_.type_of(wait->second->operands[0]).dtype, id, wait->second->loc);
-      rw_.emit(cube, OpCode::CrossCoreWaitFlag, {c}, wait->second->attrs, wait->second->loc);
+  // Each flag that hands a buffer back (split_credits): the part that sets it gives one credit first, the part
+  // that waits for it takes the last one at its end, so every set meets a wait.
+  void add_credits(OpList& cube, OpList& vector) {
+    OpList* parts[2] = {&vector, &cube};  // indexed as sets_ and waits_: 1 the cube part
+    OpList first[2];
+    for (int setter = 0; setter < 2; ++setter)
+      for (const auto& [id, set] : sets_[setter]) {
+        auto wait = waits_[1 - setter].find(id);
+        if (!(k_.options.split_credits >> id & 1) || wait == waits_[1 - setter].end()) continue;
+        uint32_t v = rw_.const_int(first[setter], k_.type_of(set->operands[0]).dtype, id, set->loc);
+        rw_.emit(first[setter], OpCode::CrossCoreSetFlag, {v}, set->attrs, set->loc);
+        OpList& waiter = *parts[1 - setter];
+        uint32_t c = rw_.const_int(waiter, k_.type_of(wait->second->operands[0]).dtype, id, wait->second->loc);
+        rw_.emit(waiter, OpCode::CrossCoreWaitFlag, {c}, wait->second->attrs, wait->second->loc);
+      }
+    for (int part = 0; part < 2; ++part) {
+      for (auto& op : *parts[part]) first[part].push_back(std::move(op));
+      *parts[part] = std::move(first[part]);
     }
-    for (auto& op : vector) first.push_back(std::move(op));
-    vector = std::move(first);
   }
 
   Kernel& k_;
@@ -190,7 +223,8 @@ class Splitter {
   };
   std::map<const Op*, OpSides> sides_of_;
   ValueMap shared_;
-  std::map<int64_t, const Op*> vector_sets_, cube_waits_;
+  std::set<uint32_t> l1_roots_, l1_views_;           // find_l1_views
+  std::map<int64_t, const Op*> sets_[2], waits_[2];  // per part (1: the cube's), the mode-2 flags it sets / waits
 };
 
 }  // namespace

@@ -223,12 +223,13 @@ class Block {
   void stop() { stopped_ = true; }  // the rest of the kernel does not run on this core
   CrossCore& cross() const { return *ctx_.cross; }
   bool has_cross() const { return ctx_.cross != nullptr; }
-  // Ascend 950's fixpipe L0C -> UB, on a vector core (ub_delivery.cpp). note_cross_set: a mode-2
-  // cross_core_set_flag on the running pipe, whose race-checker clock the cube core's later deliveries are ordered
-  // after once it waited for it. receive_ub: the cube core's deliveries copied into this core's Unified Buffer and
-  // checked against this core's accesses; `release`: the wait that made them visible orders every pipe after them.
+  // Ascend 950's writes between a group's cores: the fixpipe L0C -> UB and UB -> L1 (core_delivery.cpp).
+  // note_cross_set: a mode-2 cross_core_set_flag on the running pipe, whose race-checker clock another core's
+  // later deliveries are ordered after once it waited for it. receive: the other cores' deliveries copied into
+  // this core's memories and checked against this core's accesses; `release`: the wait that made them visible
+  // orders every pipe after them.
   void note_cross_set(int64_t flag);
-  void receive_ub(std::vector<UbDelivery> deliveries, bool release);
+  void receive(std::vector<CoreDelivery> deliveries, bool release);
   void drain_pipes() { drain(); }  // before the scalar unit waits for another core
   // Timing of cross-core synchronisation: the cycle the running pipe op starts at; the cycle every
   // instruction dispatched so far is done by; the scalar unit waiting until `cycle`.

@@ -42,7 +42,7 @@ void CrossCore::set(const CoreInstance& self, int64_t mode, int64_t flag, const 
     for (const CoreInstance& c : cores_)  // the other kind in the group
       if (c.group == self.group && c.kind != self.kind) {
         int64_t n = count({kPerCore, c.index, flag});
-        ++sets_to_[{c.index, flag}];
+        ++sets_made_[{self.index, c.index, flag}];
         if (n > kMaxCount)
           fail(ASC_ERR_RUNTIME, op.loc, "cross_core_set_flag: flag {} of {} {} was set {} times without a wait", flag,
                core_kind_name(c.kind), c.block_idx, n);
@@ -112,19 +112,19 @@ void CrossCore::gm_step(const Op& op, const std::string& what, const std::functi
   cv_.notify_all();
 }
 
-void CrossCore::deliver(const CoreInstance& from, UbDelivery delivery) {
+void CrossCore::deliver(const CoreInstance& from, CoreDelivery delivery) {
   std::lock_guard<std::mutex> lock(mu_);
-  for (const auto& [key, n] : sets_to_)
-    if (key.first == delivery.to) delivery.sets[key.second] = n;
+  for (const auto& [key, n] : sets_made_)
+    if (std::get<0>(key) == from.index && std::get<1>(key) == delivery.to) delivery.sets[std::get<2>(key)] = n;
   for (const auto& [key, n] : waits_done_)
     if (key.first == from.index) delivery.waits[key.second] = n;
   deliveries_.push_back(std::move(delivery));
 }
 
-std::vector<UbDelivery> CrossCore::take_deliveries(const CoreInstance& self, bool all) {
+std::vector<CoreDelivery> CrossCore::take_deliveries(const CoreInstance& self, bool all) {
   std::lock_guard<std::mutex> lock(mu_);
-  std::vector<UbDelivery> out;
-  auto visible = [&](const UbDelivery& d) {
+  std::vector<CoreDelivery> out;
+  auto visible = [&](const CoreDelivery& d) {
     if (all) return true;
     for (const auto& [key, n] : waits_done_) {
       if (key.first != self.index) continue;
@@ -181,8 +181,16 @@ bool CrossCore::nobody_can_proceed() const {
 void CrossCore::finished() {
   std::lock_guard<std::mutex> lock(mu_);
   --running_;
-  if (!waiters_.empty() && nobody_can_proceed()) deadlocked_ = aborted_ = true;
+  ++ended_;
+  // a core that failed aborted the launch first: the others' waits were abandoned, not deadlocked
+  if (!aborted_ && !waiters_.empty() && nobody_can_proceed()) deadlocked_ = aborted_ = true;
   cv_.notify_all();
+}
+
+void CrossCore::finish_and_wait_for_all() {
+  finished();
+  std::unique_lock<std::mutex> lock(mu_);
+  cv_.wait(lock, [&] { return ended_ == cores_.size(); });
 }
 
 void CrossCore::abort() {
@@ -199,25 +207,25 @@ namespace asc::sim {
 
 // The set happens when its pipe runs it; a wait holds this core's scalar unit
 // until the cycle the sets it needed happened at (sync_all: the last arrival).
-// A vector core's wait also takes in what the cube core's fixpipe L0C -> UB wrote before the set it consumed.
+// A wait also takes in what the other cores of the group wrote into this core's memory (the cube core's fixpipe
+// L0C -> UB, a vector core's UB -> L1) before the set it consumed.
 void exec_CrossCoreSetFlag(Block& b, const Op& op, const RtValue* in, RtValue*) {
   b.cross().set(b.core(), op.attr_int(0), in[0].i, op, b.pipe_op_start());
-  if (op.attr_int(0) == 2 && b.core().kind == CoreKind::AIV) b.note_cross_set(in[0].i);
+  if (op.attr_int(0) == 2) b.note_cross_set(in[0].i);
 }
 
 void exec_CrossCoreWaitFlag(Block& b, const Op& op, const RtValue* in, RtValue*) {
   b.drain_pipes();
   b.wait_until(b.cross().wait(b.core(), op.attr_int(0), in[0].i, op, b.label()));
-  if (b.core().kind == CoreKind::AIV) b.receive_ub(b.cross().take_deliveries(b.core(), false), true);
+  b.receive(b.cross().take_deliveries(b.core(), false), true);
 }
 
 void exec_SyncAll(Block& b, const Op& op, const RtValue*, RtValue*) {
   b.drain_pipes();
   b.wait_until(b.cross().sync_all(b.core(), op.attr_int(0) != 0, op, b.label(), b.pipes_done()));
   b.passed_sync_all();  // GM accesses from here on are ordered after every core's before it
-  // every core's fixpipe before the barrier has reached its vector core
-  if (op.attr_int(0) == 0 && b.core().kind == CoreKind::AIV)
-    b.receive_ub(b.cross().take_deliveries(b.core(), true), true);
+  // every core's writes into another's memory before the barrier have arrived
+  if (op.attr_int(0) == 0) b.receive(b.cross().take_deliveries(b.core(), true), true);
 }
 
 }  // namespace asc::sim

@@ -22,19 +22,23 @@
 #include <vector>
 
 #include "target/cores.h"
+#include "target/platform.h"
 
 namespace asc::sim {
 
-// What a cube core's fixpipe L0C -> UB (Ascend 950) wrote into one vector core's Unified Buffer. The bytes travel
-// through the CrossCore, under its lock: the vector core copies them into its own memory when a cross-core wait
-// makes them visible (ub_delivery.cpp), so no host thread ever touches another core's memory.
-struct UbDelivery {
-  size_t to = 0;                                    // the vector core's place in the launch
-  std::vector<std::pair<uint64_t, uint64_t>> runs;  // UB byte ranges [lo, hi) written, in address order
+// What one core of a group wrote into another's memory (Ascend 950): a cube core's fixpipe L0C -> UB into a vector
+// core's Unified Buffer, or a vector core's UB -> L1 copy into its cube core's L1. The bytes travel through the
+// CrossCore, under its lock: the receiver copies them into its own memory when a cross-core wait makes them
+// visible (core_delivery.cpp), so no host thread ever touches another core's memory.
+struct CoreDelivery {
+  size_t to = 0;                                    // the receiving core's place in the launch
+  Memory memory = Memory::UB;                       // the receiver's memory written
+  Pipe pipe = Pipe::FIX;                            // the sender's pipe that wrote it (one the receiver does not run)
+  std::vector<std::pair<uint64_t, uint64_t>> runs;  // byte ranges [lo, hi) written, in address order
   std::vector<uint8_t> data;                        // their bytes, one run after another
   const Op* op = nullptr;
-  std::map<int64_t, int64_t> sets;   // per flag id: mode-2 sets the cube core had made to `to` before it
-  std::map<int64_t, int64_t> waits;  // per flag id: mode-2 waits the cube core had completed before it
+  std::map<int64_t, int64_t> sets;   // per flag id: mode-2 sets the sender had made to `to` before it
+  std::map<int64_t, int64_t> waits;  // per flag id: mode-2 waits the sender had completed before it
 };
 
 class CrossCore {
@@ -62,13 +66,15 @@ class CrossCore {
   int64_t next_round(uint32_t core, int64_t kind);
   size_t core_count() const { return cores_.size(); }
   const std::vector<CoreInstance>& cores() const { return cores_; }
-  // A cube core's fixpipe into a vector core's Unified Buffer: stamped with the cube core's mode-2 flag counts.
-  void deliver(const CoreInstance& from, UbDelivery delivery);
-  // The deliveries to `self` a mode-2 wait it completed made visible (a wait that consumed a set the cube core
-  // made after the fixpipe), or, with `all`, every one posted so far; in the order they were posted.
-  std::vector<UbDelivery> take_deliveries(const CoreInstance& self, bool all);
+  // A write into another core's memory of the group: stamped with the sender's mode-2 flag counts.
+  void deliver(const CoreInstance& from, CoreDelivery delivery);
+  // The deliveries to `self` a mode-2 wait it completed made visible (a wait that consumed a set the sender made
+  // after the write), or, with `all`, every one posted so far; in the order they were posted.
+  std::vector<CoreDelivery> take_deliveries(const CoreInstance& self, bool all);
   void finished();  // the calling core's run ended (normally or not)
-  void abort();     // a core failed: wake every waiting core
+  // finished(), then back once every core's run has ended: no other core writes into this one's memory any more.
+  void finish_and_wait_for_all();
+  void abort();  // a core failed: wake every waiting core
 
  private:
   void block_until(std::unique_lock<std::mutex>& lock, const std::function<bool()>& ready, const Op& op,
@@ -79,6 +85,7 @@ class CrossCore {
   std::mutex mu_;
   std::condition_variable cv_;
   size_t running_;                                     // cores neither finished nor waiting
+  size_t ended_ = 0;                                   // cores finished
   std::vector<const std::function<bool()>*> waiters_;  // what each waiting core waits for
   bool nobody_can_proceed() const;                     // every core is waiting and no wait is satisfied
   bool aborted_ = false, deadlocked_ = false;
@@ -88,9 +95,10 @@ class CrossCore {
   uint64_t latest(const Key& key, size_t count);  // the latest of the first `count` times
   std::map<Key, int64_t> passed_;                 // barrier generations each core has passed
   Publications published_;
-  // Cumulative mode-2 flag counts per (core index, flag id): sets made to that core, waits it completed.
-  std::map<std::pair<size_t, int64_t>, int64_t> sets_to_, waits_done_;
-  std::vector<UbDelivery> deliveries_;
+  // Cumulative mode-2 flag counts: sets per (setter, receiver, flag id), waits per (core index, flag id).
+  std::map<std::tuple<size_t, size_t, int64_t>, int64_t> sets_made_;
+  std::map<std::pair<size_t, int64_t>, int64_t> waits_done_;
+  std::vector<CoreDelivery> deliveries_;
   std::map<std::pair<uint32_t, int64_t>, int64_t> rounds_;
 };
 

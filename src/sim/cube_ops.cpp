@@ -398,12 +398,6 @@ struct UbShare {
   uint64_t base = 0;           // UB address of bytes[0]
 };
 
-const char* kernel_type_name(KernelType t) {
-  static constexpr const char* kNames[] = {"AIV_ONLY",    "AIC_ONLY",    "MIX_AIV_HARD_SYNC", "MIX_AIC_HARD_SYNC",
-                                           "MIX_AIV_1_0", "MIX_AIC_1_0", "MIX_AIC_1_1",       "MIX_AIC_1_2"};
-  return kNames[static_cast<size_t>(t)];
-}
-
 void check_fixpipe_ub(Block& b, const Op& op, const RtValue* in) {
   const char* what = "fixpipe L0C -> UB";
   if (b.platform().arch != Arch::C310)
@@ -509,7 +503,7 @@ void exec_FixpipeToUb(Block& b, const Op& op, const RtValue* in, RtValue*) {
                   s.written.begin() + static_cast<std::ptrdiff_t>(at + size), true);
       }
   for (uint32_t k = 0; k < 2; ++k) {
-    UbDelivery d;
+    CoreDelivery d;
     d.op = &op;
     for (size_t a = 0; a < shares[k].written.size();) {  // the maximal runs of written bytes
       if (!shares[k].written[a]) {

@@ -195,13 +195,18 @@ LaunchReport run_kernel(const Kernel& kernel, const Platform& platform, uint32_t
   }
   auto run_one = [&](uint32_t block, unsigned) {
     if (failed.load(std::memory_order_relaxed) && !cross) return;
+    bool ended = false;  // this core has told the CrossCore its run ended
     try {
       Block b(ctx, cores[block], thread_memories(platform));
       try {
         b.run();
-        // the cube core's fixpipes into this vector core's UB it never waited for: reads of their bytes race
-        if (cross && options.sanitize && cores[block].kind == CoreKind::AIV)
-          b.receive_ub(cross->take_deliveries(cores[block], true), false);
+        // the other cores' writes into this core's memory it never waited for: its accesses of their bytes race
+        // (taken once every core has ended, so that each such write is found whatever the threads' order)
+        if (cross && options.sanitize) {
+          ended = true;
+          cross->finish_and_wait_for_all();
+          b.receive(cross->take_deliveries(cores[block], true), false);
+        }
       } catch (const Error&) {
         if (options.output) outputs[block] = b.take_output();
         throw;
@@ -227,7 +232,7 @@ LaunchReport run_kernel(const Kernel& kernel, const Platform& platform, uint32_t
         first_secondary = secondary;
       }
     }
-    if (cross) cross->finished();
+    if (cross && !ended) cross->finished();
   };
   if (cross) {
     std::vector<std::thread> threads;

@@ -97,6 +97,15 @@ void RaceChecker::race(const char* kind, const Op& op, Pipe pipe, const Op& othe
   bool local = space < kMemoryCount;
   std::string where = local ? std::string(memory_name(static_cast<Memory>(space)))
                             : fmt::format("kernel argument {} GM", space - kMemoryCount);
+  bool to_l1 = op.code == OpCode::CopyUbToL1 || op.code == OpCode::CopyUbToL1Blocks ||
+               other.code == OpCode::CopyUbToL1 || other.code == OpCode::CopyUbToL1Blocks;
+  if (to_l1)
+    fail(ASC_ERR_RACE, op.loc,
+         "racecheck: {} race on {} bytes [{}, {}) of a cube core: {} here and {} on pipe {} at {} are not ordered "
+         "between the cores; the cube core reads what a vector core's UB -> L1 copy wrote after a "
+         "cross_core_wait_flag (mode 2) for a flag the vector cores set after it, and the vector cores wait for a "
+         "flag the cube core sets once done with the bytes before the next copy overwrites them",
+         kind, where, lo, hi, op.info().name, other.info().name, pipe_name(other_pipe), other.loc.str());
   if (op.code == OpCode::FixpipeToUb || other.code == OpCode::FixpipeToUb)
     fail(ASC_ERR_RACE, op.loc,
          "racecheck: {} race on {} bytes [{}, {}) of a vector core: {} here and {} on pipe {} at {} are not ordered "
@@ -201,13 +210,14 @@ void RaceChecker::wait_flag(Pipe dst, int64_t key) {
   tick(dst);
 }
 
-void RaceChecker::foreign_write(const Op& op, Pipe pipe, const Clock& known, const Ranges& ranges, bool release) {
+void RaceChecker::foreign_write(const Op& op, Pipe pipe, Memory memory, const Clock& known, const Ranges& ranges,
+                                bool release) {
   Clock& mine = clock_[idx(pipe)];
   uint64_t own = mine[idx(pipe)];
   mine = known;
   mine[idx(pipe)] = std::max(own, known[idx(pipe)]);
   tick(pipe);
-  for (auto [lo, hi] : ranges) access(op, pipe, static_cast<uint32_t>(Memory::UB), lo, hi, true);
+  for (auto [lo, hi] : ranges) access(op, pipe, static_cast<uint32_t>(memory), lo, hi, true);
   if (!release) return;
   for (Clock& c : clock_) c[idx(pipe)] = std::max(c[idx(pipe)], mine[idx(pipe)]);
   fence_[idx(pipe)] = mine[idx(pipe)];

@@ -48,10 +48,10 @@ class RaceChecker {
   void barrier(Pipe pipe);  // Pipe::All joins every clock
   // What `pipe` has done so far, as a clock (what a set_flag on it publishes).
   const Clock& clock(Pipe pipe) const { return clock_[static_cast<size_t>(pipe)]; }
-  // Another core writing this core's Unified Buffer bytes `ranges` (Ascend 950's fixpipe L0C -> UB), as an op of
-  // `pipe` (one this core does not run) ordered after `known`: checked against this core's accesses like an own
-  // op. `release`: every pipe is ordered after it from here on (the cross-core wait that made it visible).
-  void foreign_write(const Op& op, Pipe pipe, const Clock& known, const Ranges& ranges, bool release);
+  // Another core writing bytes `ranges` of this core's `memory` (Ascend 950's fixpipe L0C -> UB, UB -> L1), as
+  // an op of `pipe` (one this core does not run) ordered after `known`: checked against this core's accesses like
+  // an own op. `release`: every pipe is ordered after it from here on (the cross-core wait that made it visible).
+  void foreign_write(const Op& op, Pipe pipe, Memory memory, const Clock& known, const Ranges& ranges, bool release);
 
  private:
   struct Use {

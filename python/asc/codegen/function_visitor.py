@@ -494,19 +494,29 @@ class FunctionVisitor(ast.NodeVisitor):
             node = node.value
         return isinstance(node, ast.Name) and node.id not in self.scope
 
+    def hooked(self, func: Any, args: list, kwargs: dict) -> Any:
+        """func(*args, **kwargs), or what the builder's tile_call_hook makes of it (asctile's cv_strategy,
+        asc2.halves: operations on tiles split over the vector sub-blocks)."""
+        hook = getattr(self.builder, "tile_call_hook", None)
+        if hook is not None:
+            result = hook(func, args, kwargs)
+            if result is not NotImplemented:
+                return result
+        return func(*args, **kwargs)
+
     def visit_BinOp(self, node: ast.BinOp) -> Any:
         op = _BIN_OPS.get(type(node.op))
         left, right = self.visit(node.left), self.visit(node.right)
         if op is None or (op is operator.pow and (is_runtime(left) or is_runtime(right))):
             raise self.error(node, f"operator {type(node.op).__name__} is not supported on run-time values")
-        return op(left, right)
+        return self.hooked(op, [left, right], {})
 
     def visit_UnaryOp(self, node: ast.UnaryOp) -> Any:
         value = self.visit(node.operand)
         if isinstance(node.op, ast.Not):
             return logical_not(value) if is_runtime(value) else not value
         ops = {ast.USub: operator.neg, ast.UAdd: operator.pos, ast.Invert: operator.invert}
-        return ops[type(node.op)](value)
+        return self.hooked(ops[type(node.op)], [value], {})
 
     def visit_Compare(self, node: ast.Compare) -> Any:
         left = self.visit(node.left)
@@ -515,7 +525,7 @@ class FunctionVisitor(ast.NodeVisitor):
             right = self.visit(right_node)
             if (is_runtime(left) or is_runtime(right)) and isinstance(op_node, (ast.Is, ast.IsNot, ast.In, ast.NotIn)):
                 raise self.error(node, f"{type(op_node).__name__} needs compile-time values")
-            part = _CMP_OPS[type(op_node)](left, right)
+            part = self.hooked(_CMP_OPS[type(op_node)], [left, right], {})
             result = part if result is True else self.logical_and(result, part)
             left = right
         return result
@@ -583,7 +593,9 @@ class FunctionVisitor(ast.NodeVisitor):
             raise self.error(node, "range() can only be used as the iterable of a for loop")
         if isinstance(func, Function):  # a device function (an @asc.jit one): compiled into this kernel
             return func.inline(self.builder, args, kwargs, self.loc_of(node))
-        if getattr(func, "__asc_builtin__", False) or func in (GlobalTensor, LocalTensor):
+        if getattr(func, "__asc_builtin__", False):
+            return self.hooked(func, args, kwargs)
+        if func in (GlobalTensor, LocalTensor):
             return func(*args, **kwargs)
         if isinstance(func, (GlobalTensor, LocalTensor)):
             return func(*args, **kwargs)  # t(i): the element (Ascend C's operator())

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Optional, Sequence, Union
+from typing import Callable, Optional, Sequence, Union
 
 from .._ffi import NO_VALUE, ffi, last_error, lib, read_text, status_name
 from ..errors import CodegenError
@@ -79,8 +79,17 @@ class IRBuilder:
         self.unpaired = 0
         self.tile_dialect = ""  # CodegenOptions.tile_dialect: which tile API's operator meanings apply (asc2.dialect)
         self.cv_ratio = 1  # CodegenOptions.cv_ratio: vector sub-blocks per cube core of a split tile kernel
-        self.splits_cube_vector = False  # asc2.handover emitted: a mix kernel, split by the library
+        self.splits_cube_vector = False  # asc2.handover / asc2.join emitted: a mix kernel, split by the library
+        self.split_credits = 0  # the split's hand-back flags (bit f: flag f): the split_credits option
+        self.join_sites = 0  # asc2.join's copies so far (each has its own flags)
+        # asctile's cv_strategy (asc2.halves): the split inside the context, and the visitor's hook on the calls
+        # and operators of the kernel once it entered one
+        self.cv_split: Optional[int] = None
+        self.tile_call_hook: Optional[Callable[[Callable, list, dict], object]] = None
+        self.cv_copy: Optional[Callable] = None
         self.depth = 0  # run-time regions (for bodies, if branches) open at the insertion point
+        # What at_region_end asked for, per open region (the kernel's body first): run as each one closes.
+        self._region_exits: list[list[Callable[[], None]]] = [[]]
         self.loc_pinned = 0  # > 0 while an adv expansion is built: its ops keep the user's line
         # The element dtype behind uint64 address values: get_phy_addr results, and the uint64 tensors set_value
         # stored them in (by IR value), for trans_data_to_5hd's template argument, as pyasc infers it.
@@ -152,22 +161,41 @@ class IRBuilder:
         iv = ffi.new("asc_value_t*")
         self._check(lib.asc_builder_for_begin(self._handle, lb, ub, step, self._location(), iv))
         self.depth += 1
+        self._region_exits.append([])
         return int(iv[0])
 
     def for_end(self) -> None:
+        self._close_region()
         self._check(lib.asc_builder_for_end(self._handle))
         self.depth -= 1
 
     def if_begin(self, cond: int) -> None:
         self._check(lib.asc_builder_if_begin(self._handle, cond, self._location()))
         self.depth += 1
+        self._region_exits.append([])
 
     def else_begin(self) -> None:
+        self._close_region()
+        self._region_exits.append([])
         self._check(lib.asc_builder_else(self._handle))
 
     def if_end(self) -> None:
+        self._close_region()
         self._check(lib.asc_builder_if_end(self._handle))
         self.depth -= 1
+
+    def at_region_end(self, build: Callable[[], None]) -> None:
+        """Calls `build` (which builds ops) when the innermost open region closes: a loop's body, an if's
+        branch, or the kernel's body (end_body)."""
+        self._region_exits[-1].append(build)
+
+    def end_body(self) -> None:
+        """The kernel's body is built: what at_region_end asked for at its top level."""
+        self._close_region()
+
+    def _close_region(self) -> None:
+        for build in self._region_exits.pop():
+            build()
 
     def set_option(self, name: str, value: int) -> None:
         encoded = name.encode("utf-8", "backslashreplace")

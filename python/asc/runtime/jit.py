@@ -432,10 +432,12 @@ class JITFunction(Function):
                 result = _visitor()(builder, source, scope).run_body()
                 if result is not None:
                     raise CodegenError(f"kernel '{self.__name__}' must not return a value", source.file, source.line)
+                builder.end_body()
             if builder.splits_cube_vector or builder.cv_ratio == 2:  # one tile program over a mix kernel's cores
                 mix = KernelType.MIX_AIC_1_2 if builder.cv_ratio == 2 else KernelType.MIX_AIC_1_1
                 builder.set_option("kernel_type", KernelType(options.kernel_type or mix).value)
                 builder.set_option("split_cube_vector", 1)
+                builder.set_option("split_credits", builder.split_credits)
             elif builder.uses_matmul and options.kernel_type is None and not options.matmul_cube_only:
                 builder.set_option("kernel_type", KernelType.MIX_AIC_1_2.value)  # as pyasc detects it
             elif builder.uses_cube and options.kernel_type is None:

@@ -109,8 +109,9 @@ from ._ops import (
     zeros_acc,
     zeros_like,
 )
-from ._refused import cv_strategy, inline, inline_vf
+from ._refused import inline, inline_vf
 from ._runtime import CompileOptions, interpreter_requested, jit, range, set_platform, static_range
+from ._strategy import cv_strategy
 from ._tensors import GlobalTensor, LocalTensor, RoundMode, TensorLocation, global_tensor
 
 

@@ -19,14 +19,14 @@ from asc2.memory import Tensor
 from asc2.split import SplitTile
 from asc2.tile import Tile, TileLocation
 
-from ._errors import refuse
 from ._tensors import TensorLocation, location
 
 
 class DistribMode(IntEnum):
-    """How ``copy(..., distrib=)`` spreads an L0C tile copied into the Unified Buffer over a cube core's vector
-    sub-blocks (asctile's names and values): FullVec0 / FullVec1 the whole tile to one, SplitByM / SplitByN each
-    its half of the rows / columns (cv_ratio=2). JoinByM / JoinByN (UB -> L1) are refused."""
+    """How ``copy(..., distrib=)`` spreads a tile between a cube core and its vector sub-blocks (asctile's names
+    and values). L0C -> UB: FullVec0 / FullVec1 the whole tile to one, SplitByM / SplitByN each its half of the
+    rows / columns (cv_ratio=2; asc2.handover). UB -> L1: FullVec0 / FullVec1 one sub-block's whole tile,
+    JoinByM / JoinByN both sub-blocks' tiles as the rows / columns of one twice as tall / wide (asc2.join)."""
 
     FullVec0 = 0
     FullVec1 = 1
@@ -118,15 +118,20 @@ def copy_out(src: Any, dst: Any, offsets: Any, *, real_shape: Any = None) -> Non
 def copy(src: Any, offsets: Any = None, shape: Any = None, location: Any = None, distrib: Any = None) -> Any:
     """The part of `src` of `shape` at `offsets` as a new tile (asc2.copy), in `location` (default: src's):
     L1 -> L0A / L0B / BT and L0C -> L1 between the cube's memories, and L0C -> UB (Ascend 950) into the vector
-    cores, `distrib` saying which gets what (asc2.handover). UB -> L1 (and JoinByM / JoinByN) is refused."""
+    cores, `distrib` saying which gets what (asc2.handover), and UB -> L1 (Ascend 950) back into the cube core,
+    `distrib` saying whose tile goes where (asc2.join)."""
     what = "asctile.copy"
     if distrib is not None and not isinstance(distrib, DistribMode):
         raise CodegenError(f"{what}: distrib is an asctile.DistribMode, got {distrib!r}")
-    if distrib in (DistribMode.JoinByM, DistribMode.JoinByN):
-        refuse("copy", "distrib=JoinByM / JoinByN joins the vector cores' tiles in L1 (UB -> L1), which the "
-                       "Model does not have")  # fmt: skip
     if not isinstance(src, Tile):
         raise CodegenError(f"{what}: src is a LocalTensor, got {type(src).__name__}")
+    if distrib in (DistribMode.JoinByM, DistribMode.JoinByN) and shape is not None:
+        rows, cols = src.shape if len(src.shape) == 2 else (0, 0)
+        joined = (2 * rows, cols) if distrib == DistribMode.JoinByM else (rows, 2 * cols)
+        if tuple(shape) != joined:
+            raise CodegenError(f"{what}: joining by axis is only supported for the joined shape {joined}, got "
+                               f"{tuple(shape)}")  # fmt: skip
+        shape = None
     dest = None if location is None else _location(location, what)
     at = None if offsets is None else _ints(offsets, what, "offsets", len(src.shape))
     return asc2.copy(src, shape, offsets=at, location=dest, distrib=distrib)

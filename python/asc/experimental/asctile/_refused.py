@@ -4,10 +4,7 @@ them."""
 
 from ._errors import not_on_the_model
 
-_HALVES = "copy(acc, location='UB', distrib=DistribMode.SplitByM or SplitByN)"
-_WHY = f"splitting a block's operations over two vector sub-blocks is not built: hand each its half with {_HALVES}"
-cv_strategy = not_on_the_model("cv_strategy", _WHY)
 inline = not_on_the_model("inline", "the Model runs instructions, not raw Ascend C text")
 inline_vf = not_on_the_model("inline_vf", "the Model runs instructions, not raw Ascend C vector-function text")
 
-__all__ = ["cv_strategy", "inline", "inline_vf"]
+__all__ = ["inline", "inline_vf"]
