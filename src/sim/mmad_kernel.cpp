@@ -14,6 +14,7 @@
 #include "sim/scalar_math.h"
 
 #if defined(__x86_64__) && defined(__GNUC__)
+#include <cpuid.h>
 #include <immintrin.h>
 #define ASC_MMAD_X86 1
 #else
@@ -300,7 +301,9 @@ std::vector<MmadKernel> pick() {
   std::vector<MmadKernel> all;
 #if ASC_MMAD_X86
   __builtin_cpu_init();
-  bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && __builtin_cpu_supports("f16c");
+  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;  // F16C: CPUID leaf 1, ECX bit 29 (clang has no "f16c" name)
+  bool f16c = __get_cpuid(1, &eax, &ebx, &ecx, &edx) && (ecx & bit_F16C) != 0;
+  bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && f16c;
   if (avx2 && __builtin_cpu_supports("avx512f")) all.push_back({"avx512f", sums_avx512, widen_avx2, unpack_zn_avx512});
   if (avx2) all.push_back({"avx2+fma", sums_avx2, widen_avx2, unpack_zn_avx2});
 #endif
