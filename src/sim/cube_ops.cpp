@@ -10,6 +10,7 @@
 
 #include "sim/cross_core.h"
 #include "sim/handlers.h"
+#include "sim/mmad_kernel.h"
 #include "sim/scalar_math.h"
 
 namespace asc::sim {
@@ -50,15 +51,33 @@ void exec_CopyNd2Nz(Block& b, const Op& op, const RtValue* in, RtValue*) {
   int64_t nd = in[2].i, n = in[3].i, d = in[4].i;
   const uint8_t* src = b.effect_ptr(0);
   uint8_t* dst = b.effect_ptr(1);
+  // each row's C0 group g: min(C0, d - g * C0) contiguous elements (a whole 32-byte block but for the last),
+  // then the group's zero padding, at block g * dst_nz_c0_stride + r * dst_nz_n_stride. When those blocks are
+  // all distinct (the groups' rows do not interleave) the order of the writes does not matter, and eight rows go
+  // through all their groups together: the destination is written 256 contiguous bytes at a time, not 32 bytes
+  // every few KiB (which the L1 cache's sets cannot hold).
+  int64_t groups = ceil_div(d, c0), whole = d / c0, c0_stride = in[7].i, n_stride = in[8].i;
+  auto copy = [&](int64_t i, int64_t r, int64_t g) {
+    const uint8_t* from = src + (i * in[5].i + r * in[6].i + g * c0) * size;
+    uint8_t* to = dst + (i * in[9].i + (g * c0_stride + r * n_stride) * c0) * size;
+    if (g < whole) {
+      std::memcpy(to, from, 32);
+      return;
+    }
+    auto bytes = static_cast<size_t>((d - g * c0) * size);
+    std::memcpy(to, from, bytes);
+    std::memset(to + bytes, 0, 32 - bytes);
+  };
+  bool distinct = n_stride >= 1 && c0_stride >= n * n_stride;
   for (int64_t i = 0; i < nd; ++i)
-    for (int64_t r = 0; r < n; ++r)
-      for (int64_t c = 0; c < ceil_div(d, c0) * c0; ++c) {
-        int64_t to = i * in[9].i + (c / c0) * in[7].i * c0 + r * in[8].i * c0 + c % c0;
-        if (c < d)
-          std::memcpy(dst + to * size, src + (i * in[5].i + r * in[6].i + c) * size, static_cast<size_t>(size));
-        else
-          std::memset(dst + to * size, 0, static_cast<size_t>(size));
-      }
+    if (distinct) {
+      for (int64_t r0 = 0; r0 < n; r0 += 8)
+        for (int64_t g = 0; g < groups; ++g)
+          for (int64_t r = r0; r < std::min(n, r0 + 8); ++r) copy(i, r, g);
+    } else {
+      for (int64_t r = 0; r < n; ++r)
+        for (int64_t g = 0; g < groups; ++g) copy(i, r, g);
+    }
 }
 
 void exec_CopyNd2NzFromUb(Block& b, const Op& op, const RtValue* in, RtValue* out) { exec_CopyNd2Nz(b, op, in, out); }
@@ -93,14 +112,15 @@ void exec_LoadData2D(Block& b, const Op& op, const RtValue* in, RtValue*) {
   for (int64_t i = 0; i < repeats; ++i) {
     const uint8_t* from = src + (in[8].i ? start - i * stride : start + i * stride) * 512;
     uint8_t* to = dst + (gap + 1) * i * 512;
-    if (!transpose) {
-      std::memmove(to, from, 512);
+    if (!transpose) {  // L1 into L0A / L0B: never the same memory
+      std::memcpy(to, from, 512);
       continue;
     }
-    uint8_t fractal[512];
+    uint16_t fractal[256], turned[256];  // 2-byte elements moved as such
+    std::memcpy(fractal, from, 512);
     for (int r = 0; r < 16; ++r)
-      for (int c = 0; c < 16; ++c) std::memcpy(fractal + (r * 16 + c) * 2, from + (c * 16 + r) * 2, 2);
-    std::memcpy(to, fractal, 512);
+      for (int c = 0; c < 16; ++c) turned[r * 16 + c] = fractal[c * 16 + r];
+    std::memcpy(to, turned, 512);
   }
 }
 
@@ -180,47 +200,52 @@ void require_mmad_dtypes(const Block& b, const Op& op, DType c, DType a, DType f
        b.platform().name, dtype_name(a), dtype_name(f), dtype_name(c));
 }
 
-// C[m, n] = init ? sum : C + sum, or bias[n] + sum; sums exact in double, then
-// rounded once to the L0C dtype: float32, or float16 (the hardware's internal
-// order is not documented: Ascend C warns that this combination misses the
-// 0.1% accuracy bar); integer sums are exact, wrapping to int32 / uint32. The
-// fractal layouts are unpacked first, A's rows and B's columns each into
-// contiguous doubles, so the product's inner loop reads memory in order.
+// C[m, n] = init ? sum : C + sum, or bias[n] + sum; each sum taken in double (every product exact) in
+// ascending K, then `sum + before` rounded once to the L0C dtype: float32, or float16 (the hardware's internal
+// order is not documented: Ascend C warns that this combination misses the 0.1% accuracy bar); integer sums
+// are exact, wrapping to int32 / uint32. A's and B's fractals are widened to doubles (A stays in its Zz layout,
+// B is turned into rows of N) and mmad_kernel.cpp's vectorised kernel sums them, straight into a
+// float32 L0C or into doubles for the other dtypes.
 void mmad(Block& b, const Op& op, const RtValue* in, bool with_bias) {
   size_t base = with_bias ? 4 : 3;
   int64_t m = in[base].i, n = in[base + 1].i, k = in[base + 2].i;
   bool init = !with_bias && in[base + 3].i != 0;
   DType ad = dtype(b, op, 1), bd = dtype(b, op, 2), cd = dtype(b, op, 0);
   require_mmad_dtypes(b, op, cd, ad, bd);
-  int64_t size = dtype_size(ad), c0 = 32 / size, k1 = ceil_div(k, c0), n1 = ceil_div(n, 16), ma = ceil_div(m, 16) * 16;
+  if (m <= 0 || n <= 0 || k <= 0) return;  // the effects: no bytes read or written
+  int64_t c0 = 32 / dtype_size(ad), k1 = ceil_div(k, c0), m1 = ceil_div(m, 16);
   int64_t c_size = dtype_size(cd);
-  const uint8_t* a = b.effect_ptr(0);
-  const uint8_t* bm = b.effect_ptr(1);
   const uint8_t* bias = with_bias ? b.effect_ptr(2) : nullptr;
   uint8_t* c = b.effect_ptr(3);
-  std::vector<double> rows(static_cast<size_t>(m * k)), cols(static_cast<size_t>(n * k));
+  static thread_local std::vector<double> zz, cols, sums;
+  zz.resize(static_cast<size_t>(m1 * k1 * 16 * c0));
+  cols.resize(static_cast<size_t>(k * n));
+  widen_to_double(ad, b.effect_ptr(0), zz.data(), m1 * k1 * 16 * c0);
+  unpack_zn(bd, b.effect_ptr(1), n, k, cols.data());
   const CubeModes& modes = b.cube_modes();
-  bool round_hf32 = modes.hf32 && ad == DType::Float32;
-  for (int64_t i = 0; i < m; ++i)
-    for (int64_t kk = 0; kk < k; ++kk)  // Zz
-      rows[static_cast<size_t>(i * k + kk)] =
-          element(a + ((((i / 16) * k1 + kk / c0) * 16 + i % 16) * c0 + kk % c0) * size, ad);
-  for (int64_t j = 0; j < n; ++j)
-    for (int64_t kk = 0; kk < k; ++kk)  // Zn
-      cols[static_cast<size_t>(j * k + kk)] =
-          element(bm + ((((kk / c0) * n1 + j / 16) * 16 + j % 16) * c0 + kk % c0) * size, bd);
-  if (round_hf32) {
-    for (double& x : rows) x = hf32(x, modes.hf32_towards_zero);
+  if (modes.hf32 && ad == DType::Float32) {
+    for (double& x : zz) x = hf32(x, modes.hf32_towards_zero);
     for (double& x : cols) x = hf32(x, modes.hf32_towards_zero);
   }
+  MmadA a{zz.data(), k1 * 16 * c0, c0, c0, 16 * c0};
+  MmadOut out;
+  if (cd == DType::Float32) {  // float(sum + before) into L0C's Nz fractals, ceil16(m) rows each
+    out.l0c = c;
+    out.fractal_stride = m1 * 16 * 16;
+    out.bias = bias;
+    out.accumulate = !bias && !init;
+    mmad_sums(a, cols.data(), n, out, m, n, k);
+    return;
+  }
+  sums.resize(static_cast<size_t>(m * n));
+  out.sums = sums.data();
+  out.lds = n;
+  mmad_sums(a, cols.data(), n, out, m, n, k);
   for (int64_t i = 0; i < m; ++i)
     for (int64_t j = 0; j < n; ++j) {
-      const double* row = rows.data() + i * k;
-      const double* col = cols.data() + j * k;
-      double sum = 0;
-      for (int64_t kk = 0; kk < k; ++kk) sum += row[kk] * col[kk];
-      uint8_t* out = c + ((j / 16) * ma * 16 + i * 16 + j % 16) * c_size;
-      const uint8_t* prev = bias ? bias + j * c_size : (!init ? out : nullptr);
+      double sum = sums[static_cast<size_t>(i * n + j)];
+      uint8_t* at = c + ((j / 16) * m1 * 16 * 16 + i * 16 + j % 16) * c_size;
+      const uint8_t* prev = bias ? bias + j * c_size : (!init ? at : nullptr);
       double before = prev ? element(prev, cd) : 0.0;
       RtValue v;
       if (dtype_is_float(cd)) {
@@ -231,7 +256,7 @@ void mmad(Block& b, const Op& op, const RtValue* in, bool with_bias) {
         v.i = cd == DType::UInt32 ? static_cast<int64_t>(bits) : static_cast<int64_t>(static_cast<int32_t>(bits));
         v.f = static_cast<double>(v.i);
       }
-      store_scalar(out, cd, v);
+      store_scalar(at, cd, v);
     }
 }
 

@@ -154,6 +154,27 @@ def test_gemm_through_l1_l0_and_fixpipe(dtype, m, n, k, rng):
         np.testing.assert_allclose(c, product(a, b), rtol=1e-5, atol=1e-4)
 
 
+def test_mmad_sums_in_double_in_ascending_k():
+    """The Model's mmad: each sum in double, K in ascending order, rounded once to float32. C[0, 0]'s products
+    are 2^-48, 2^15, -2^15: 2^-48 is lost in the first addition (0, where K descending or an exact sum give
+    2^-48); C[1, 1]'s are 1 and three of 2^-25, kept in double (1 + 2^-23 after rounding, where float32 sums
+    give 1)."""
+    m = n = 16
+    k = 32
+    a, b = np.zeros((m, k), F16), np.zeros((k, n), F16)
+    a[0, 0], b[0, 0] = 2.0**-24, 2.0**-24
+    a[0, 17], b[17, 0] = 1, 2.0**15
+    a[0, 30], b[30, 0] = -1, 2.0**15
+    a[1, 0], b[0, 1] = 1, 1
+    for kk in (1, 2, 3):
+        a[1, kk], b[kk, 1] = 2.0**-12, 2.0**-13
+    c = run(a, b, np.float32).reshape(m, n)
+    products = a.astype(np.float64)[:, :, None] * b.astype(np.float64)[None, :, :]
+    np.testing.assert_array_equal(c, np.cumsum(products, axis=1)[:, -1, :].astype(np.float32))
+    assert c[0, 0] == 0 and np.cumsum(products[0, ::-1, 0])[-1] == 2.0**-48
+    assert c[1, 1] == np.float32(1 + 2.0**-23) and np.cumsum(products[1, :, 1].astype(np.float32))[-1] == 1
+
+
 @pytest.mark.parametrize("dtype", [F16, F32, I8])
 @pytest.mark.parametrize("m,n,k", [(16, 16, 16), (47, 30, 40), (20, 70, 33)])
 def test_b_in_either_orientation(dtype, m, n, k, rng):
