@@ -14,6 +14,21 @@
 #include "sim/vector_mask.h"
 
 namespace asc::sim {
+namespace {
+
+// How L2 treats an access to GM tensor `t` (a read, or a write): its set_l2_cache_hint's mode where the hint's
+// CacheRwMode covers the access.
+L2Policy l2_policy(const RtValue& t, bool write) {
+  if (!(t.cache_rw & (write ? kCacheWrite : kCacheRead))) return L2Policy::Normal;
+  switch (t.cache_mode) {
+    case kCacheModeDisable: return L2Policy::Bypass;
+    case kCacheModePersistent: return L2Policy::Persistent;
+    case kCacheModeLast: return L2Policy::Last;
+    default: return L2Policy::Normal;
+  }
+}
+
+}  // namespace
 
 Block::Block(const LaunchContext& ctx, const CoreInstance& core, const std::array<uint8_t*, kMemoryCount>& local)
     : ctx_(ctx),
@@ -344,7 +359,7 @@ uint64_t Block::check_effects(const Op& op, Pipe pipe, const RtValue* in) {
     const RtValue& t = in[effects[i].tensor];
     if (!is_local_mem(t.mem) && gm_span_.hi == gm_span_.lo)
       gm_span_ = {static_cast<uint32_t>(t.mem), effect_ranges_[i].first, effect_ranges_[i].second, effects[i].write,
-                  !effects[i].write && t.cache_mode == kCacheModeDisable};
+                  l2_policy(t, effects[i].write)};
   };
   for (size_t i = 0; i < effects.size(); ++i) {
     const MemEffect& e = effects[i];
