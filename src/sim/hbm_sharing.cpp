@@ -37,10 +37,10 @@ struct Claim {
 
 // The order L2 gives its room in: reads before writes (the write-back holds what the reads leave), and within each,
 // PERSISTENT before NORMAL before LAST; CACHE_MODE_DISABLE's accesses take none and come from / go to HBM.
-constexpr size_t kClaims = 5;
+constexpr size_t kReadClaims = 3, kClaims = kReadClaims + 2;
 size_t claim_of(const GmSpan& s) {
-  if (s.write) return s.l2 == L2Policy::Last ? 4 : 3;
-  return s.l2 == L2Policy::Persistent ? 0 : s.l2 == L2Policy::Normal ? 1 : 2;
+  size_t rank = s.l2 == L2Policy::Persistent ? 0 : s.l2 == L2Policy::Normal ? 1 : 2;
+  return s.write ? kReadClaims + (s.l2 == L2Policy::Last) : rank;
 }
 
 // HBM's bandwidth mixed with L2's by the share of the flows' bytes L2 serves: the re-reads of what the launch read
@@ -63,7 +63,7 @@ double effective_bandwidth(const std::vector<GmFlow>& flows, double hbm, double 
     if (footprint <= 0) continue;
     double share = std::min(1.0, room / footprint);
     // A read's first touch of each byte comes from HBM, its re-reads from L2; a held write goes to L2 only.
-    from_l2 += (i < 3 ? std::max(0.0, c.bytes - footprint) : c.bytes) * share;
+    from_l2 += (i < kReadClaims ? std::max(0.0, c.bytes - footprint) : c.bytes) * share;
     room = std::max(0.0, room - footprint);
   }
   if (total <= 0 || from_l2 <= 0) return hbm;

@@ -22,7 +22,7 @@ struct RtValue {
   // GM tensors: the L2 cache hint set_l2_cache_hint gave: its CacheMode (pyasc's numbering, kCacheMode*) and the
   // CacheRwMode bits it applies to (kCacheRead | kCacheWrite); the timing model's L2 reads them (sim/hbm_sharing.h).
   uint16_t cache_mode = 0;
-  uint16_t cache_rw = 3;
+  uint16_t cache_rw = 3;  // kCacheRead | kCacheWrite: CacheRwMode::RW, Ascend C's default
 };
 
 constexpr uint16_t kCacheModeNormal = 0, kCacheModeDisable = 1, kCacheModeLast = 2, kCacheModePersistent = 4;
