@@ -94,7 +94,7 @@ class LaunchPlan:
     launch reads its block while the GIL is released, so two threads must never share one)."""
 
     __slots__ = ("kernel", "handle", "c_args", "count", "run", "stats", "prints", "_code", "_types", "_memos",
-                 "_owner", "_others")  # fmt: skip
+                 "owner", "_others")  # fmt: skip
 
     def __init__(self, kernel: Any, sources: list[tuple[int, str | None]], values: list[Any]):
         """`sources`: for each run-time parameter, the launch argument it comes from (and the struct field,
@@ -137,7 +137,7 @@ class LaunchPlan:
                 lines.append(f"    f{i}.i = v")
         lines.append(f"    return call(handle, sh, core_num, c_args, {self.count}, st)")
         self._code = compile("\n".join(lines), "<asc launch plan>", "exec")
-        self._owner = threading.get_ident()
+        self.owner = threading.get_ident()  # the thread whose runner is self.run
         self._others: dict[int, tuple[Callable[..., int], Any]] = {}
         self.c_args, self.run, self.stats = self._new_binder()
 
@@ -159,17 +159,15 @@ class LaunchPlan:
         return c_args, scope["run"], ffi.new("asc_launch_stats_t*")
 
     def launch(self, core_num: int, stream: Any, args: tuple) -> tuple[int, Any]:
-        """Binds `args` and launches; returns the status (the caller reports failures) and, for a launch on a
-        synchronous stream, its stats (this thread's block: another thread's launches never write it)."""
-        if _get_ident() == self._owner:
-            run, stats = self.run, self.stats
-        else:
-            run, stats = self._mine()
+        """Binds `args` and launches (JITFunction.launch does the same inline); returns the status (the
+        caller reports failures) and, for a launch on a synchronous stream, its stats (this thread's block:
+        another thread's launches never write it)."""
+        run, stats = (self.run, self.stats) if _get_ident() == self.owner else self.mine()
         if stream.asynchronous:  # the stats would be written after this plan may be gone
             return run(args, core_num, stream.handle, _NULL), None
         return run(args, core_num, stream.handle, stats), stats
 
-    def _mine(self) -> tuple[Callable[..., int], Any]:
+    def mine(self) -> tuple[Callable[..., int], Any]:
         """The runner and stats block of a thread other than the plan's first."""
         thread = _get_ident()
         mine = self._others.get(thread)
