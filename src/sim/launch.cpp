@@ -17,18 +17,22 @@
 namespace asc::sim {
 namespace {
 
-// Each host thread keeps one set of on-chip memories; a block gets them for its run.
+// Each host thread keeps one set of on-chip memories; a block gets them for its run. (One thread_local: each
+// costs a call per block from a shared library.)
 std::array<uint8_t*, kMemoryCount> thread_memories(const Platform& platform) {
-  thread_local std::array<std::unique_ptr<uint8_t[]>, kMemoryCount> memories;
-  thread_local std::array<uint64_t, kMemoryCount> sizes{};
+  struct Memories {
+    std::array<std::unique_ptr<uint8_t[]>, kMemoryCount> memories;
+    std::array<uint64_t, kMemoryCount> sizes{};
+  };
+  thread_local Memories t;
   std::array<uint8_t*, kMemoryCount> out{};
   for (size_t m = 0; m < kMemoryCount; ++m) {
     uint64_t bytes = memory_bytes(platform, static_cast<Memory>(m));
-    if (sizes[m] < bytes) {
-      memories[m] = std::make_unique<uint8_t[]>(bytes);
-      sizes[m] = bytes;
+    if (t.sizes[m] < bytes) {
+      t.memories[m] = std::make_unique<uint8_t[]>(bytes);
+      t.sizes[m] = bytes;
     }
-    out[m] = memories[m].get();
+    out[m] = t.memories[m].get();
   }
   return out;
 }
