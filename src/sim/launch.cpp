@@ -251,8 +251,9 @@ LaunchReport run_kernel(const Kernel& kernel, const Platform& platform, uint32_t
   if (options.output) {  // in block order, up to the failing block
     options.output->clear();
     for (uint32_t b = 0; b < count && b <= first_block; ++b) {
+      if (outputs[b].empty()) continue;  // most blocks print nothing
       *options.output += outputs[b];
-      if (!outputs[b].empty() && outputs[b].back() != '\n') *options.output += '\n';
+      if (outputs[b].back() != '\n') *options.output += '\n';
     }
     if (output_cut.load())
       *options.output += fmt::format(
