@@ -89,8 +89,8 @@ def _check_torch_written(value: Any) -> None:
 
 
 class LaunchPlan:
-    """One specialisation's launch: the kernel handle, an argument block, and a binder that writes one
-    launch's values into it. Each thread that launches the plan gets a block and binder of its own (a
+    """One specialisation's launch: the kernel handle, an argument block, and a runner that writes one
+    launch's values into it and launches. Each thread that launches the plan gets a block and runner of its own (a
     launch reads its block while the GIL is released, so two threads must never share one)."""
 
     __slots__ = ("kernel", "handle", "c_args", "count", "run", "stats", "prints", "_code", "_types", "_memos",
