@@ -172,6 +172,136 @@ def vector_cores() -> int:
     return host.get_ascendc_platform().get_core_num_aiv()
 
 
+def cube_cores() -> int:
+    return host.get_ascendc_platform().get_core_num_aic()
+
+
 def cores_for(parts: int) -> int:
     """Cores for a launch of `parts` independent parts: one each, up to every vector core."""
     return max(1, min(vector_cores(), parts))
+
+
+# -- a convolution through the cube's img2col load (pyasc.conv) -----------------------------------------
+@asc2.jit
+def transpose_tiles(dst: asc.GlobalAddress, src: asc.GlobalAddress, offsets: asc.GlobalAddress, batches: int,
+                    inner: int, rows: int, rows_limit: int, cols: int, src_outer: int, src_row: int, dst_batch: int,
+                    dst_row: int, tr: asc.ConstExpr[int], tc: asc.ConstExpr[int]):  # fmt: skip
+    """dst[b][j][i] = src[b][i][j] for i < rows, j < cols, per batch b: the 2-D transposes of the convolution's
+    layouts (NCHW -> NC1HWC0 with rows = C0 channels, and the cube's pixel-major result -> NCHW). Batch b reads
+    from (b // inner) * src_outer + (b % inner) * rows * src_row, of which the first min(rows, rows_limit - (b %
+    inner) * rows) rows exist (the rest of the tr rows, a channel group's missing channels, are 0); dst rows are
+    dst_row elements apart, batches dst_batch. Per tile of tr x tc: one strided DMA in (rows tc elements long,
+    each on its 32-byte block), one Gather by the constant byte offsets (tile element (j, i) from (i, j)), one
+    strided DMA out. Each core takes every block_num-th tile."""
+    src_gm, dst_gm, offsets_gm = asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor()
+    src_gm.set_global_buffer(src)
+    dst_gm.set_global_buffer(dst)
+    offsets_gm.set_global_buffer(offsets)
+    size = dst.dtype.sizeof()
+    pitch = (tc * size + 31) // 32 * 32 // size  # a source tile row in the UB, whole 32-byte blocks
+    tile_in = asc.LocalTensorAuto(dst.dtype, tr * pitch)
+    picks = asc.LocalTensorAuto(asc.uint32, tr * tc)
+    tile_out = asc.LocalTensorAuto(dst.dtype, tr * tc)
+    asc.data_copy(picks, offsets_gm, tr * tc)
+    row_tiles = (rows + tr - 1) // tr
+    col_tiles = (cols + tc - 1) // tc
+    for t in range(asc.get_block_idx(), batches * row_tiles * col_tiles, asc.get_block_num()):
+        b = t // (row_tiles * col_tiles)
+        r0 = (t // col_tiles) % row_tiles * tr
+        c0 = t % col_tiles * tc
+        part = b % inner
+        valid = min(rows, rows_limit - part * rows)
+        nr = min(tr, valid - r0)
+        nc = min(tc, cols - c0)
+        if nr < tr:  # missing rows (channels) read as 0
+            asc.duplicate(tile_in, 0.0, tr * pitch)
+        at = (b // inner) * src_outer + (part * rows + r0) * src_row + c0
+        gap_in = pitch * size // 32 - (nc * size + 31) // 32
+        asc.data_copy_pad(tile_in, src_gm[at:], asc.DataCopyExtParams(nr, nc * size, (src_row - nc) * size, gap_in, 0))
+        asc.gather(tile_out, tile_in, picks, 0, tr * tc)
+        gap_out = tr * size // 32 - (nr * size + 31) // 32
+        asc.data_copy_pad(dst_gm[b * dst_batch + c0 * dst_row + r0 :], tile_out,
+                          asc.DataCopyExtParams(nc, nr * size, gap_out, (dst_row - nr) * size, 0))  # fmt: skip
+
+
+@functools.lru_cache(maxsize=16)
+def transpose_offsets(tr: int, tc: int, itemsize: int) -> np.ndarray:
+    """transpose_tiles' Gather offsets: output tile element (j, i), at j * tr + i, is the input's (i, j), at
+    i * pitch + j (bytes)."""
+    pitch = -(-tc * itemsize // 32) * 32 // itemsize
+    j, i = np.divmod(np.arange(tr * tc, dtype=np.int64), tr)
+    out = ((i * pitch + j) * itemsize).astype(np.uint32)
+    out.flags.writeable = False
+    return out
+
+
+@asc.jit(matmul_cube_only=True)
+def conv_img2col(x5: asc.GlobalAddress, wt: asc.GlobalAddress, y: asc.GlobalAddress, tiles_gm: asc.GlobalAddress,
+                 tiles: int, c1: int, h: int, w: int, taps: int, kout: int, pixels: int, kh: int, kw: int,
+                 stride_h: int, stride_w: int, dil_h: int, dil_w: int, pad_l: int, pad_r: int,
+                 mc: asc.ConstExpr[int], kc: asc.ConstExpr[int], nc: asc.ConstExpr[int]):  # fmt: skip
+    """y[n][p][o] = sum over t of img2col(x5[n])[p][t] * wt[o][t]: x5 is the NC1HWC0 feature map, wt the weights
+    as [kout rounded to 8] x taps (taps = C1 * kh * kw * C0, img2col's column order), y pixel-major. A tile (a
+    row of tiles_gm: image, first pixel, pixels, first input row, input rows, top and bottom padding, its first
+    img2col row) is a band of whole output rows: its input rows go to L1, the FMatrix takes the band's height
+    and padding (so the padding costs no copy), and per (nc output channels, mc pixels, kc taps) block the
+    img2col load fills L0A, the weights' block L0B (from Nz in L1: B^T in Nz is L0B's Zn), mmad accumulates in
+    L0C and the fixpipe writes the block to GM. Each core takes every block_num-th tile."""
+    size = x5.dtype.sizeof()
+    c0 = 32 // size
+    frac = 16 * c0
+    x_gm, w_gm, y_gm, t_gm = asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor()
+    x_gm.set_global_buffer(x5)
+    w_gm.set_global_buffer(wt)
+    y_gm.set_global_buffer(y)
+    t_gm.set_global_buffer(tiles_gm)
+    fm = asc.LocalTensor(x5.dtype, asc.TPosition.A1, 0, CONV_L1_MAP // size)
+    b1 = asc.LocalTensor(x5.dtype, asc.TPosition.B1, CONV_L1_MAP, CONV_L1_WEIGHTS // size)
+    a2 = asc.LocalTensor(x5.dtype, asc.TPosition.A2, 0, 65536 // size)
+    b2 = asc.LocalTensor(x5.dtype, asc.TPosition.B2, 0, 65536 // size)
+    acc = asc.LocalTensor(asc.float32, asc.TPosition.CO1, 0, 32768)
+    for t in range(asc.get_block_idx(), tiles, asc.get_block_num()):
+        n = t_gm.get_value(t * 8)
+        p0 = t_gm.get_value(t * 8 + 1)
+        count = t_gm.get_value(t * 8 + 2)
+        ih0 = t_gm.get_value(t * 8 + 3)
+        rows = t_gm.get_value(t * 8 + 4)
+        pad_t = t_gm.get_value(t * 8 + 5)
+        pad_b = t_gm.get_value(t * 8 + 6)
+        m_first = t_gm.get_value(t * 8 + 7)
+        asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+        # the band's input rows of every channel group: C1 runs of rows * w * C0 elements, h * w * C0 apart
+        asc.data_copy(fm, x_gm[((n * c1) * h + ih0) * w * c0 :],
+                      asc.DataCopyParams(c1, rows * w, (h - rows) * w, 0))  # fmt: skip
+        for o0 in range(0, kout, nc):
+            cn = min(nc, kout - o0)
+            n1 = (cn + 15) // 16
+            asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+            asc.data_copy(b1, w_gm[o0 * taps :], asc.Nd2NzParams(1, cn, taps, 0, taps, n1 * 16, 1, 0))
+            asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+            for m0 in range(0, count, mc):
+                cm = min(mc, count - m0)
+                m1 = (cm + 15) // 16
+                for k0 in range(0, taps, kc):
+                    ck = min(kc, taps - k0)
+                    k1 = ck // c0
+                    asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+                    asc.load_data(a2, fm, asc.LoadData3DParamsV2((pad_l, pad_r, pad_t, pad_b), rows, w, c1 * c0, ck, cm,
+                                                                 k0, m_first + m0, stride_w, stride_h, kw, kh, dil_w,
+                                                                 dil_h, False, 0, False, False, False))  # fmt: skip
+                    for kk in range(k1):
+                        asc.load_data(b2[kk * n1 * frac :], b1,
+                                      asc.LoadData2DParams((k0 // c0 + kk) * n1, n1, 1, 0, 0, False, 0))  # fmt: skip
+                    asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+                    if k0 == 0:
+                        asc.mmad(acc, a2, b2, asc.MmadParams(cm, cn, ck))
+                    else:
+                        asc.mmad(acc, a2, b2, asc.MmadParams(cm, cn, ck, cmatrix_init_val=False))
+                asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+                asc.fixpipe(y_gm[(n * pixels + p0 + m0) * kout + o0 :], acc,
+                            asc.FixpipeParamsV220(cn, cm, m1 * 16, kout, asc.QuantModes.NoQuant))  # fmt: skip
+    asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+
+
+CONV_L1_MAP = 384 * 1024  # L1 bytes for a band of the feature map; the rest of the 512 KiB holds the weights
+CONV_L1_WEIGHTS = 128 * 1024
