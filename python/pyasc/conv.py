@@ -42,6 +42,7 @@ from .errors import NotRecognised
 from .steps import FLOATS, Launch, Location, Step, _table
 from .symbols import Affine, ArrayView, Counter, Load, Param, Range
 
+ENABLED = True  # False: convolutions take the gather path (to compare the two)
 MAX_FIELD = 255  # the FMatrix's and the load's 8-bit fields: pads, strides, dilations, filter sizes
 MAX_M_START = 32767  # m_start_pt's range
 MAX_K = 65535  # k_start_pt and k_extension are 16-bit
@@ -196,6 +197,8 @@ class ConvStep(Step):
     @staticmethod
     def build(*, location: Location, out: ArrayView, out_index: tuple[Affine, ...], free: list[Counter],
               reduce: list[Counter], guards: list[Range], accumulate: bool, a: Load, b: Load) -> ConvStep:  # fmt: skip
+        if not ENABLED:
+            raise NotRecognised("pyasc.conv.ENABLED is False")
         if accumulate:
             raise NotRecognised("a convolution added to what the output holds")
         if a.view.dtype != b.view.dtype or a.view.dtype not in FLOATS or out.dtype != np.float32:

@@ -211,17 +211,18 @@ def transpose_tiles(dst: asc.GlobalAddress, src: asc.GlobalAddress, offsets: asc
         c0 = t % col_tiles * tc
         part = b % inner
         valid = min(rows, rows_limit - part * rows)
-        nr = min(tr, valid - r0)
+        nw = min(tr, rows - r0)  # rows written: a channel group's missing channels as zeros
+        nr = min(nw, valid - r0)  # rows read
         nc = min(tc, cols - c0)
-        if nr < tr:  # missing rows (channels) read as 0
+        if nr < tr or nc < tc:  # missing rows (channels) read as 0; a tail tile's unread part is defined
             asc.duplicate(tile_in, 0.0, tr * pitch)
         at = (b // inner) * src_outer + (part * rows + r0) * src_row + c0
         gap_in = pitch * size // 32 - (nc * size + 31) // 32
         asc.data_copy_pad(tile_in, src_gm[at:], asc.DataCopyExtParams(nr, nc * size, (src_row - nc) * size, gap_in, 0))
         asc.gather(tile_out, tile_in, picks, 0, tr * tc)
-        gap_out = tr * size // 32 - (nr * size + 31) // 32
+        gap_out = tr * size // 32 - (nw * size + 31) // 32
         asc.data_copy_pad(dst_gm[b * dst_batch + c0 * dst_row + r0 :], tile_out,
-                          asc.DataCopyExtParams(nc, nr * size, gap_out, (dst_row - nr) * size, 0))  # fmt: skip
+                          asc.DataCopyExtParams(nc, nw * size, gap_out, (dst_row - nw) * size, 0))  # fmt: skip
 
 
 @functools.lru_cache(maxsize=16)
