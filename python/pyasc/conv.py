@@ -131,6 +131,7 @@ class Plan:
     mc: int
     kc: int
     nc: int
+    filter_word: int  # the V2Pro load's filter_config: dilations, filter size, strides (docs/cube.md)
 
 
 def plan(conv: Conv, itemsize: int, cores: int) -> Plan:
@@ -179,8 +180,9 @@ def plan(conv: Conv, itemsize: int, cores: int) -> Plan:
             if max(pad_t, pad_b) > MAX_FIELD or m_first + count * conv.ow > MAX_M_START:
                 raise NotRecognised("a band whose padding or img2col rows the FMatrix cannot hold")
             tiles.append((n, oh0 * conv.ow, count * conv.ow, ih0, height, pad_t, pad_b, m_first))
-    kc = 128 if itemsize == 4 else 256  # L0A: 128 pixels x kc taps = 64 KiB; L0B: kc x 128 channels
-    return Plan(c0, c1, taps, kp, pad_r, np.array(tiles, np.int32), 128, kc, nc)
+    kc = 64 if itemsize == 4 else 128  # half of L0A: 128 pixels x kc taps = 32 KiB; of L0B: kc x 128 channels
+    word = (dh << 40) | (dw << 32) | (conv.kh << 24) | (conv.kw << 16) | (sh << 8) | sw
+    return Plan(c0, c1, taps, kp, pad_r, np.array(tiles, np.int32), 128, kc, nc, word)
 
 
 @dataclass
@@ -258,7 +260,7 @@ class ConvStep(Step):
         cube = Launch(kernels.conv_img2col, min(kernels.cube_cores(), len(p.tiles)),
                       (buf["x5"], buf["wt"], buf["y"], p.tiles.reshape(-1), len(p.tiles), p.c1, cv.h, cv.w, p.taps,
                        p.kp, pixels, cv.kh, cv.kw, cv.stride[0], cv.stride[1], cv.dilation[0], cv.dilation[1],
-                       cv.pad[1], p.pad_r, p.mc, p.kc, p.nc))  # fmt: skip
+                       cv.pad[1], p.pad_r, p.filter_word, p.mc, p.kc, p.nc))  # fmt: skip
         tr, tcol = OUT_TILE
         back = Launch(kernels.transpose_tiles,
                       kernels.cores_for(cv.n * -(-pixels // tr) * -(-cv.k // tcol)),

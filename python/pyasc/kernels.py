@@ -239,7 +239,7 @@ def transpose_offsets(tr: int, tc: int, itemsize: int) -> np.ndarray:
 @asc.jit(matmul_cube_only=True)
 def conv_img2col(x5: asc.GlobalAddress, wt: asc.GlobalAddress, y: asc.GlobalAddress, tiles_gm: asc.GlobalAddress,
                  tiles: int, c1: int, h: int, w: int, taps: int, kout: int, pixels: int, kh: int, kw: int,
-                 stride_h: int, stride_w: int, dil_h: int, dil_w: int, pad_l: int, pad_r: int,
+                 stride_h: int, stride_w: int, dil_h: int, dil_w: int, pad_l: int, pad_r: int, filt: int,
                  mc: asc.ConstExpr[int], kc: asc.ConstExpr[int], nc: asc.ConstExpr[int]):  # fmt: skip
     """y[n][p][o] = sum over t of img2col(x5[n])[p][t] * wt[o][t]: x5 is the NC1HWC0 feature map, wt the weights
     as [kout rounded to 8] x taps (taps = C1 * kh * kw * C0, img2col's column order), y pixel-major. A tile (a
@@ -250,7 +250,6 @@ def conv_img2col(x5: asc.GlobalAddress, wt: asc.GlobalAddress, y: asc.GlobalAddr
     L0C and the fixpipe writes the block to GM. Each core takes every block_num-th tile."""
     size = x5.dtype.sizeof()
     c0 = 32 // size
-    frac = 16 * c0
     x_gm, w_gm, y_gm, t_gm = asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor()
     x_gm.set_global_buffer(x5)
     w_gm.set_global_buffer(wt)
@@ -258,9 +257,14 @@ def conv_img2col(x5: asc.GlobalAddress, wt: asc.GlobalAddress, y: asc.GlobalAddr
     t_gm.set_global_buffer(tiles_gm)
     fm = asc.LocalTensor(x5.dtype, asc.TPosition.A1, 0, CONV_L1_MAP // size)
     b1 = asc.LocalTensor(x5.dtype, asc.TPosition.B1, CONV_L1_MAP, CONV_L1_WEIGHTS // size)
+    # two of each on-chip buffer: the next block's loads (MTE1) run while the cube multiplies this one, and the
+    # next pixels' products while the fixpipe drains these
+    half_a = 32768 // size
     a2 = asc.LocalTensor(x5.dtype, asc.TPosition.A2, 0, 65536 // size)
     b2 = asc.LocalTensor(x5.dtype, asc.TPosition.B2, 0, 65536 // size)
     acc = asc.LocalTensor(asc.float32, asc.TPosition.CO1, 0, 32768)
+    E = asc.HardEvent
+    wide = filt - filt  # an int64 0 (filt, packed by the host, is past 32 bits): the block words are 64-bit too
     for t in range(asc.get_block_idx(), tiles, asc.get_block_num()):
         n = t_gm.get_value(t * 8)
         p0 = t_gm.get_value(t * 8 + 1)
@@ -280,27 +284,54 @@ def conv_img2col(x5: asc.GlobalAddress, wt: asc.GlobalAddress, y: asc.GlobalAddr
             asc.pipe_barrier(asc.PipeID.PIPE_ALL)
             asc.data_copy(b1, w_gm[o0 * taps :], asc.Nd2NzParams(1, cn, taps, 0, taps, n1 * 16, 1, 0))
             asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+            # the band's FMatrix (height, width, padding) and padding value once: a V2 load of nothing; the
+            # blocks then load with V2Pro, the block and the filter packed in two words
+            fmatrix = asc.LoadData3DParamsV2((pad_l, pad_r, pad_t, pad_b), rows, w, c1 * c0, 0, 0, 0, 0, stride_w,
+                                             stride_h, kw, kh, dil_w, dil_h, False, 0)  # fmt: skip
+            asc.load_data(a2, fm, fmatrix)
+            asc.set_flag(E.M_MTE1, 0)  # both L0A/L0B halves free
+            asc.set_flag(E.M_MTE1, 1)
+            asc.set_flag(E.FIX_M, 0)  # both L0C halves free
+            asc.set_flag(E.FIX_M, 1)
+            i = 0
+            j = 0
             for m0 in range(0, count, mc):
                 cm = min(mc, count - m0)
                 m1 = (cm + 15) // 16
+                q = j % 2
                 for k0 in range(0, taps, kc):
                     ck = min(kc, taps - k0)
                     k1 = ck // c0
-                    asc.pipe_barrier(asc.PipeID.PIPE_ALL)
-                    asc.load_data(a2, fm, asc.LoadData3DParamsV2((pad_l, pad_r, pad_t, pad_b), rows, w, c1 * c0, ck, cm,
-                                                                 k0, m_first + m0, stride_w, stride_h, kw, kh, dil_w,
-                                                                 dil_h, False, 0, False, False, False))  # fmt: skip
-                    for kk in range(k1):
-                        asc.load_data(b2[kk * n1 * frac :], b1,
-                                      asc.LoadData2DParams((k0 // c0 + kk) * n1, n1, 1, 0, 0, False, 0))  # fmt: skip
-                    asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+                    p = i % 2
+                    asc.wait_flag(E.M_MTE1, p)
+                    ext = ((wide + m_first + m0) << 48) | ((wide + k0) << 32) | ((wide + cm) << 16) | ck
+                    asc.load_data(
+                        a2[p * half_a :],
+                        fm,
+                        asc.LoadData3DParamsV2Pro(c1 * c0, False, False, False, False, False, ext, filt),
+                    )
+                    # the block's k1 column blocks of B^T's Nz are consecutive fractals, as L0B's Zn lays them
+                    asc.load_data(b2[p * half_a :], b1, asc.LoadData2DParams(k0 // c0 * n1, k1 * n1, 1, 0, 0, False, 0))
+                    asc.set_flag(E.MTE1_M, p)
+                    asc.wait_flag(E.MTE1_M, p)
                     if k0 == 0:
-                        asc.mmad(acc, a2, b2, asc.MmadParams(cm, cn, ck))
+                        asc.wait_flag(E.FIX_M, q)
+                        asc.mmad(acc[q * 16384 :], a2[p * half_a :], b2[p * half_a :], asc.MmadParams(cm, cn, ck))
                     else:
-                        asc.mmad(acc, a2, b2, asc.MmadParams(cm, cn, ck, cmatrix_init_val=False))
-                asc.pipe_barrier(asc.PipeID.PIPE_ALL)
-                asc.fixpipe(y_gm[(n * pixels + p0 + m0) * kout + o0 :], acc,
+                        asc.mmad(acc[q * 16384 :], a2[p * half_a :], b2[p * half_a :],
+                                 asc.MmadParams(cm, cn, ck, cmatrix_init_val=False))  # fmt: skip
+                    asc.set_flag(E.M_MTE1, p)
+                    i += 1
+                asc.set_flag(E.M_FIX, q)
+                asc.wait_flag(E.M_FIX, q)
+                asc.fixpipe(y_gm[(n * pixels + p0 + m0) * kout + o0 :], acc[q * 16384 :],
                             asc.FixpipeParamsV220(cn, cm, m1 * 16, kout, asc.QuantModes.NoQuant))  # fmt: skip
+                asc.set_flag(E.FIX_M, q)
+                j += 1
+            asc.wait_flag(E.M_MTE1, 0)
+            asc.wait_flag(E.M_MTE1, 1)
+            asc.wait_flag(E.FIX_M, 0)
+            asc.wait_flag(E.FIX_M, 1)
     asc.pipe_barrier(asc.PipeID.PIPE_ALL)
 
 
