@@ -249,14 +249,13 @@ class ConvStep(Step):
         hw, q, pixels = cv.h * cv.w, cv.kh * cv.kw, cv.oh * cv.ow
         tc = 2048 // p.c0
         offs = kernels.transpose_offsets(p.c0, tc, size)
-        layout = Launch(kernels.transpose_tiles,
-                        kernels.cores_for(cv.n * p.c1 * -(-hw // tc)),
-                        (buf["x5"], x, offs, cv.n * p.c1, p.c1, p.c0, cv.c, hw, cv.c * hw, hw, hw * p.c0, p.c0,
-                         p.c0, tc))  # fmt: skip
-        weights = Launch(kernels.transpose_tiles,
-                         kernels.cores_for(cv.k * p.c1 * -(-q // tc)),
-                         (buf["wt"], w, offs, cv.k * p.c1, p.c1, p.c0, cv.c, q, cv.c * q, q, q * p.c0, p.c0,
-                          p.c0, tc))  # fmt: skip
+        # the feature map's and the weights' layouts in one launch: [C0 channels x pixels] tiles turned round
+        tiles_x, tiles_w = cv.n * p.c1 * -(-hw // tc), cv.k * p.c1 * -(-q // tc)
+        layouts = Launch(kernels.transpose_tiles_pair,
+                         kernels.cores_for(tiles_x + tiles_w),
+                         (buf["x5"], x, buf["wt"], w, offs, cv.n * p.c1, p.c1, p.c0, cv.c, hw, cv.c * hw, hw,
+                          hw * p.c0, p.c0, cv.k * p.c1, p.c1, cv.c, q, cv.c * q, q, q * p.c0, tiles_x, p.c0,
+                          tc))  # fmt: skip
         cube = Launch(kernels.conv_img2col, min(kernels.cube_cores(), len(p.tiles)),
                       (buf["x5"], buf["wt"], buf["y"], p.tiles.reshape(-1), len(p.tiles), p.c1, cv.h, cv.w, p.taps,
                        p.kp, pixels, cv.kh, cv.kw, cv.stride[0], cv.stride[1], cv.dilation[0], cv.dilation[1],
@@ -266,7 +265,7 @@ class ConvStep(Step):
                       kernels.cores_for(cv.n * -(-pixels // tr) * -(-cv.k // tcol)),
                       (out, buf["y"], kernels.transpose_offsets(tr, tcol, 4), cv.n, 1, pixels, pixels, cv.k,
                        pixels * p.kp, p.kp, cv.k * pixels, pixels, tr, tcol))  # fmt: skip
-        return [layout, weights, cube, back]
+        return [layouts, cube, back]
 
     def describe(self) -> str:
         cv = self.conv

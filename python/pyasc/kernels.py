@@ -182,30 +182,15 @@ def cores_for(parts: int) -> int:
 
 
 # -- a convolution through the cube's img2col load (pyasc.conv) -----------------------------------------
-@asc2.jit
-def transpose_tiles(dst: asc.GlobalAddress, src: asc.GlobalAddress, offsets: asc.GlobalAddress, batches: int,
-                    inner: int, rows: int, rows_limit: int, cols: int, src_outer: int, src_row: int, dst_batch: int,
-                    dst_row: int, tr: asc.ConstExpr[int], tc: asc.ConstExpr[int]):  # fmt: skip
-    """dst[b][j][i] = src[b][i][j] for i < rows, j < cols, per batch b: the 2-D transposes of the convolution's
-    layouts (NCHW -> NC1HWC0 with rows = C0 channels, and the cube's pixel-major result -> NCHW). Batch b reads
-    from (b // inner) * src_outer + (b % inner) * rows * src_row, of which the first min(rows, rows_limit - (b %
-    inner) * rows) rows exist (the rest of the tr rows, a channel group's missing channels, are 0); dst rows are
-    dst_row elements apart, batches dst_batch. Per tile of tr x tc: one strided DMA in (rows tc elements long,
-    each on its 32-byte block), one Gather by the constant byte offsets (tile element (j, i) from (i, j)), one
-    strided DMA out. Each core takes every block_num-th tile."""
-    src_gm, dst_gm, offsets_gm = asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor()
-    src_gm.set_global_buffer(src)
-    dst_gm.set_global_buffer(dst)
-    offsets_gm.set_global_buffer(offsets)
-    size = dst.dtype.sizeof()
-    pitch = (tc * size + 31) // 32 * 32 // size  # a source tile row in the UB, whole 32-byte blocks
-    tile_in = asc.LocalTensorAuto(dst.dtype, tr * pitch)
-    picks = asc.LocalTensorAuto(asc.uint32, tr * tc)
-    tile_out = asc.LocalTensorAuto(dst.dtype, tr * tc)
-    asc.data_copy(picks, offsets_gm, tr * tc)
+@asc.jit
+def _transpose_part(dst_gm, src_gm, picks, tile_in, tile_out, first: int, batches: int, inner: int, rows: int,
+                    rows_limit: int, cols: int, src_outer: int, src_row: int, dst_batch: int, dst_row: int,
+                    tr: asc.ConstExpr[int], tc: asc.ConstExpr[int], pitch: asc.ConstExpr[int]):  # fmt: skip
+    """transpose_tiles' tiles from `first` on, every block_num-th."""
+    size = dst_gm.dtype.sizeof()
     row_tiles = (rows + tr - 1) // tr
     col_tiles = (cols + tc - 1) // tc
-    for t in range(asc.get_block_idx(), batches * row_tiles * col_tiles, asc.get_block_num()):
+    for t in range(first, batches * row_tiles * col_tiles, asc.get_block_num()):
         b = t // (row_tiles * col_tiles)
         r0 = (t // col_tiles) % row_tiles * tr
         c0 = t % col_tiles * tc
@@ -223,6 +208,58 @@ def transpose_tiles(dst: asc.GlobalAddress, src: asc.GlobalAddress, offsets: asc
         gap_out = tr * size // 32 - (nw * size + 31) // 32
         asc.data_copy_pad(dst_gm[b * dst_batch + c0 * dst_row + r0 :], tile_out,
                           asc.DataCopyExtParams(nc, nw * size, gap_out, (dst_row - nw) * size, 0))  # fmt: skip
+
+
+@asc2.jit
+def transpose_tiles(dst: asc.GlobalAddress, src: asc.GlobalAddress, offsets: asc.GlobalAddress, batches: int,
+                    inner: int, rows: int, rows_limit: int, cols: int, src_outer: int, src_row: int, dst_batch: int,
+                    dst_row: int, tr: asc.ConstExpr[int], tc: asc.ConstExpr[int]):  # fmt: skip
+    """dst[b][j][i] = src[b][i][j] for i < rows, j < cols, per batch b: the 2-D transposes of the convolution's
+    layouts (NCHW -> NC1HWC0 with rows = C0 channels, and the cube's pixel-major result -> NCHW). Batch b reads
+    from (b // inner) * src_outer + (b % inner) * rows * src_row, of which the first min(rows, rows_limit - (b %
+    inner) * rows) rows exist (the rest of the tr rows, a channel group's missing channels, are 0); dst rows are
+    dst_row elements apart, batches dst_batch. Per tile of tr x tc: one strided DMA in (rows tc elements long,
+    each on its 32-byte block), one Gather by the constant byte offsets (tile element (j, i) from (i, j)), one
+    strided DMA out. Each core takes every block_num-th tile."""
+    src_gm, dst_gm, offsets_gm = asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor()
+    src_gm.set_global_buffer(src)
+    dst_gm.set_global_buffer(dst)
+    offsets_gm.set_global_buffer(offsets)
+    pitch = (tc * dst.dtype.sizeof() + 31) // 32 * 32 // dst.dtype.sizeof()  # a tile row in the UB: whole blocks
+    tile_in = asc.LocalTensorAuto(dst.dtype, tr * pitch)
+    picks = asc.LocalTensorAuto(asc.uint32, tr * tc)
+    tile_out = asc.LocalTensorAuto(dst.dtype, tr * tc)
+    asc.data_copy(picks, offsets_gm, tr * tc)
+    _transpose_part(dst_gm, src_gm, picks, tile_in, tile_out, asc.get_block_idx(), batches, inner, rows, rows_limit,
+                    cols, src_outer, src_row, dst_batch, dst_row, tr, tc, pitch)  # fmt: skip
+
+
+@asc2.jit
+def transpose_tiles_pair(dst: asc.GlobalAddress, src: asc.GlobalAddress, dst2: asc.GlobalAddress,
+                         src2: asc.GlobalAddress, offsets: asc.GlobalAddress, batches: int, inner: int, rows: int,
+                         rows_limit: int, cols: int, src_outer: int, src_row: int, dst_batch: int, dst_row: int,
+                         batches2: int, inner2: int, rows_limit2: int, cols2: int, src_outer2: int, src_row2: int,
+                         dst_batch2: int, tiles1: int, tr: asc.ConstExpr[int], tc: asc.ConstExpr[int]):  # fmt: skip
+    """Two transpose_tiles of the same tile shape in one launch (the feature map's and the weights' layouts):
+    the second's tiles continue the first's round of the cores (tiles1 of them), rows and dst_row the same."""
+    src_gm, dst_gm, offsets_gm = asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor()
+    src2_gm, dst2_gm = asc.GlobalTensor(), asc.GlobalTensor()
+    src_gm.set_global_buffer(src)
+    dst_gm.set_global_buffer(dst)
+    src2_gm.set_global_buffer(src2)
+    dst2_gm.set_global_buffer(dst2)
+    offsets_gm.set_global_buffer(offsets)
+    pitch = (tc * dst.dtype.sizeof() + 31) // 32 * 32 // dst.dtype.sizeof()
+    tile_in = asc.LocalTensorAuto(dst.dtype, tr * pitch)
+    picks = asc.LocalTensorAuto(asc.uint32, tr * tc)
+    tile_out = asc.LocalTensorAuto(dst.dtype, tr * tc)
+    asc.data_copy(picks, offsets_gm, tr * tc)
+    cores = asc.get_block_num()
+    _transpose_part(dst_gm, src_gm, picks, tile_in, tile_out, asc.get_block_idx(), batches, inner, rows, rows_limit,
+                    cols, src_outer, src_row, dst_batch, dst_row, tr, tc, pitch)  # fmt: skip
+    first = (asc.get_block_idx() + cores - tiles1 % cores) % cores
+    _transpose_part(dst2_gm, src2_gm, picks, tile_in, tile_out, first, batches2, inner2, rows, rows_limit2, cols2,
+                    src_outer2, src_row2, dst_batch2, dst_row, tr, tc, pitch)  # fmt: skip
 
 
 @functools.lru_cache(maxsize=16)
