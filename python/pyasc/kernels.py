@@ -11,6 +11,7 @@ import numpy as np
 import asc
 import asc.lib.host as host
 import asc2
+from asc.runtime.config import KernelType
 
 # table entries that are not an element index
 FILL = -1  # the destination element becomes the fill value (outside the guard, or padding)
@@ -183,14 +184,14 @@ def cores_for(parts: int) -> int:
 
 # -- a convolution through the cube's img2col load (pyasc.conv) -----------------------------------------
 @asc.jit
-def _transpose_part(dst_gm, src_gm, picks, tile_in, tile_out, first: int, batches: int, inner: int, rows: int,
-                    rows_limit: int, cols: int, src_outer: int, src_row: int, dst_batch: int, dst_row: int,
+def _transpose_part(dst_gm, src_gm, picks, tile_in, tile_out, first: int, step: int, batches: int, inner: int,
+                    rows: int, rows_limit: int, cols: int, src_outer: int, src_row: int, dst_batch: int, dst_row: int,
                     tr: asc.ConstExpr[int], tc: asc.ConstExpr[int], pitch: asc.ConstExpr[int]):  # fmt: skip
-    """transpose_tiles' tiles from `first` on, every block_num-th."""
+    """transpose_tiles' tiles from `first` on, every `step`-th."""
     size = dst_gm.dtype.sizeof()
     row_tiles = (rows + tr - 1) // tr
     col_tiles = (cols + tc - 1) // tc
-    for t in range(first, batches * row_tiles * col_tiles, asc.get_block_num()):
+    for t in range(first, batches * row_tiles * col_tiles, step):
         b = t // (row_tiles * col_tiles)
         r0 = (t // col_tiles) % row_tiles * tr
         c0 = t % col_tiles * tc
@@ -230,8 +231,8 @@ def transpose_tiles(dst: asc.GlobalAddress, src: asc.GlobalAddress, offsets: asc
     picks = asc.LocalTensorAuto(asc.uint32, tr * tc)
     tile_out = asc.LocalTensorAuto(dst.dtype, tr * tc)
     asc.data_copy(picks, offsets_gm, tr * tc)
-    _transpose_part(dst_gm, src_gm, picks, tile_in, tile_out, asc.get_block_idx(), batches, inner, rows, rows_limit,
-                    cols, src_outer, src_row, dst_batch, dst_row, tr, tc, pitch)  # fmt: skip
+    _transpose_part(dst_gm, src_gm, picks, tile_in, tile_out, asc.get_block_idx(), asc.get_block_num(), batches, inner,
+                    rows, rows_limit, cols, src_outer, src_row, dst_batch, dst_row, tr, tc, pitch)  # fmt: skip
 
 
 @asc2.jit
@@ -255,11 +256,11 @@ def transpose_tiles_pair(dst: asc.GlobalAddress, src: asc.GlobalAddress, dst2: a
     tile_out = asc.LocalTensorAuto(dst.dtype, tr * tc)
     asc.data_copy(picks, offsets_gm, tr * tc)
     cores = asc.get_block_num()
-    _transpose_part(dst_gm, src_gm, picks, tile_in, tile_out, asc.get_block_idx(), batches, inner, rows, rows_limit,
-                    cols, src_outer, src_row, dst_batch, dst_row, tr, tc, pitch)  # fmt: skip
+    _transpose_part(dst_gm, src_gm, picks, tile_in, tile_out, asc.get_block_idx(), cores, batches, inner, rows,
+                    rows_limit, cols, src_outer, src_row, dst_batch, dst_row, tr, tc, pitch)  # fmt: skip
     first = (asc.get_block_idx() + cores - tiles1 % cores) % cores
-    _transpose_part(dst2_gm, src2_gm, picks, tile_in, tile_out, first, batches2, inner2, rows, rows_limit2, cols2,
-                    src_outer2, src_row2, dst_batch2, dst_row, tr, tc, pitch)  # fmt: skip
+    _transpose_part(dst2_gm, src2_gm, picks, tile_in, tile_out, first, cores, batches2, inner2, rows, rows_limit2,
+                    cols2, src_outer2, src_row2, dst_batch2, dst_row, tr, tc, pitch)  # fmt: skip
 
 
 @functools.lru_cache(maxsize=16)
@@ -273,36 +274,25 @@ def transpose_offsets(tr: int, tc: int, itemsize: int) -> np.ndarray:
     return out
 
 
-@asc.jit(matmul_cube_only=True)
-def conv_img2col(x5: asc.GlobalAddress, wt: asc.GlobalAddress, y: asc.GlobalAddress, tiles_gm: asc.GlobalAddress,
-                 tiles: int, c1: int, h: int, w: int, taps: int, kout: int, pixels: int, kh: int, kw: int,
-                 stride_h: int, stride_w: int, dil_h: int, dil_w: int, pad_l: int, pad_r: int, filt: int,
-                 mc: asc.ConstExpr[int], kc: asc.ConstExpr[int], nc: asc.ConstExpr[int]):  # fmt: skip
-    """y[n][p][o] = sum over t of img2col(x5[n])[p][t] * wt[o][t]: x5 is the NC1HWC0 feature map, wt the weights
-    as [kout rounded to 8] x taps (taps = C1 * kh * kw * C0, img2col's column order), y pixel-major. A tile (a
-    row of tiles_gm: image, first pixel, pixels, first input row, input rows, top and bottom padding, its first
-    img2col row) is a band of whole output rows: its input rows go to L1, the FMatrix takes the band's height
-    and padding (so the padding costs no copy), and per (nc output channels, mc pixels, kc taps) block the
-    img2col load fills L0A, the weights' block L0B (from Nz in L1: B^T in Nz is L0B's Zn), mmad accumulates in
-    L0C and the fixpipe writes the block to GM. Each core takes every block_num-th tile."""
-    size = x5.dtype.sizeof()
+@asc.jit
+def _conv_bands(x_gm, w_gm, y_gm, t_gm, first: int, step: int, tiles: int, c1: int, h: int, w: int, taps: int,
+                kout: int, pixels: int, kh: int, kw: int, stride_h: int, stride_w: int, dil_h: int, dil_w: int,
+                pad_l: int, pad_r: int, filt: int, mc: asc.ConstExpr[int], kc: asc.ConstExpr[int],
+                nc: asc.ConstExpr[int], notify: asc.ConstExpr[bool]):  # fmt: skip
+    """conv_img2col's bands from `first` on, every `step`-th (notify: a cross-core flag after each block)."""
+    size = x_gm.dtype.sizeof()
     c0 = 32 // size
-    x_gm, w_gm, y_gm, t_gm = asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor()
-    x_gm.set_global_buffer(x5)
-    w_gm.set_global_buffer(wt)
-    y_gm.set_global_buffer(y)
-    t_gm.set_global_buffer(tiles_gm)
-    fm = asc.LocalTensor(x5.dtype, asc.TPosition.A1, 0, CONV_L1_MAP // size)
-    b1 = asc.LocalTensor(x5.dtype, asc.TPosition.B1, CONV_L1_MAP, CONV_L1_WEIGHTS // size)
+    fm = asc.LocalTensor(x_gm.dtype, asc.TPosition.A1, 0, CONV_L1_MAP // size)
+    b1 = asc.LocalTensor(x_gm.dtype, asc.TPosition.B1, CONV_L1_MAP, CONV_L1_WEIGHTS // size)
     # two of each on-chip buffer: the next block's loads (MTE1) run while the cube multiplies this one, and the
     # next pixels' products while the fixpipe drains these
     half_a = 32768 // size
-    a2 = asc.LocalTensor(x5.dtype, asc.TPosition.A2, 0, 65536 // size)
-    b2 = asc.LocalTensor(x5.dtype, asc.TPosition.B2, 0, 65536 // size)
+    a2 = asc.LocalTensor(x_gm.dtype, asc.TPosition.A2, 0, 65536 // size)
+    b2 = asc.LocalTensor(x_gm.dtype, asc.TPosition.B2, 0, 65536 // size)
     acc = asc.LocalTensor(asc.float32, asc.TPosition.CO1, 0, 32768)
     E = asc.HardEvent
     wide = filt - filt  # an int64 0 (filt, packed by the host, is past 32 bits): the block words are 64-bit too
-    for t in range(asc.get_block_idx(), tiles, asc.get_block_num()):
+    for t in range(first, tiles, step):
         n = t_gm.get_value(t * 8)
         p0 = t_gm.get_value(t * 8 + 1)
         count = t_gm.get_value(t * 8 + 2)
@@ -363,6 +353,8 @@ def conv_img2col(x5: asc.GlobalAddress, wt: asc.GlobalAddress, y: asc.GlobalAddr
                 asc.wait_flag(E.M_FIX, q)
                 asc.fixpipe(y_gm[(n * pixels + p0 + m0) * kout + o0 :], acc[q * 16384 :],
                             asc.FixpipeParamsV220(cn, cm, m1 * 16, kout, asc.QuantModes.NoQuant))  # fmt: skip
+                if notify:  # the block is in GM: the group's vector cores turn it round
+                    asc.cross_core_set_flag(CONV_FLAG, 2, asc.PipeID.PIPE_FIX)
                 asc.set_flag(E.FIX_M, q)
                 j += 1
             asc.wait_flag(E.M_MTE1, 0)
@@ -372,5 +364,97 @@ def conv_img2col(x5: asc.GlobalAddress, wt: asc.GlobalAddress, y: asc.GlobalAddr
     asc.pipe_barrier(asc.PipeID.PIPE_ALL)
 
 
+@asc.jit(matmul_cube_only=True)
+def conv_img2col(x5: asc.GlobalAddress, wt: asc.GlobalAddress, y: asc.GlobalAddress, tiles_gm: asc.GlobalAddress,
+                 tiles: int, c1: int, h: int, w: int, taps: int, kout: int, pixels: int, kh: int, kw: int,
+                 stride_h: int, stride_w: int, dil_h: int, dil_w: int, pad_l: int, pad_r: int, filt: int,
+                 mc: asc.ConstExpr[int], kc: asc.ConstExpr[int], nc: asc.ConstExpr[int]):  # fmt: skip
+    """y[n][p][o] = sum over t of img2col(x5[n])[p][t] * wt[o][t]: x5 is the NC1HWC0 feature map, wt the weights
+    as [kout rounded to 8] x taps (taps = C1 * kh * kw * C0, img2col's column order), y pixel-major. A tile (a
+    row of tiles_gm: image, first pixel, pixels, first input row, input rows, top and bottom padding, its first
+    img2col row) is a band of whole output rows: its input rows go to L1, the FMatrix takes the band's height
+    and padding (so the padding costs no copy), and per (nc output channels, mc pixels, kc taps) block the
+    img2col load fills L0A, the weights' block L0B (from Nz in L1: B^T in Nz is L0B's Zn), mmad accumulates in
+    L0C and the fixpipe writes the block to GM. Each core takes every block_num-th tile."""
+    x_gm, w_gm, y_gm, t_gm = asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor()
+    x_gm.set_global_buffer(x5)
+    w_gm.set_global_buffer(wt)
+    y_gm.set_global_buffer(y)
+    t_gm.set_global_buffer(tiles_gm)
+    _conv_bands(x_gm, w_gm, y_gm, t_gm, asc.get_block_idx(), asc.get_block_num(), tiles, c1, h, w, taps, kout,
+                pixels, kh, kw, stride_h, stride_w, dil_h, dil_w, pad_l, pad_r, filt, mc, kc, nc, False)  # fmt: skip
+
+
+@asc.jit(kernel_type=KernelType.MIX_AIC_1_2, insert_sync=True)
+def conv_fused(x: asc.GlobalAddress, wgt: asc.GlobalAddress, out: asc.GlobalAddress, x5: asc.GlobalAddress,
+               wt: asc.GlobalAddress, y: asc.GlobalAddress, tiles_gm: asc.GlobalAddress, offsets: asc.GlobalAddress,
+               out_offsets: asc.GlobalAddress, layout: asc.GlobalAddress, tiles: int, c1: int, h: int, w: int,
+               taps: int, kout: int, k: int, pixels: int, kh: int, kw: int, stride_h: int, stride_w: int, dil_h: int,
+               dil_w: int, pad_l: int, pad_r: int, filt: int, mc: asc.ConstExpr[int], kc: asc.ConstExpr[int],
+               nc: asc.ConstExpr[int], tr: asc.ConstExpr[int], tc: asc.ConstExpr[int], otr: asc.ConstExpr[int],
+               otc: asc.ConstExpr[int]):  # fmt: skip
+    """The three launches of a convolution in one (MIX_AIC_1_2): the vector cores lay out the feature map and
+    the weights (transpose_tiles_pair's work; `layout` holds its scalar arguments), every core meets at
+    sync_all, the cube cores run conv_img2col's bands, and after each block's fixpipe (a cross-core flag) the
+    group's two vector cores turn that block of y round into out's NCHW, while the cube goes on."""
+    x_gm, w_gm, y_gm, t_gm = asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor()
+    x_gm.set_global_buffer(x5)
+    w_gm.set_global_buffer(wt)
+    y_gm.set_global_buffer(y)
+    t_gm.set_global_buffer(tiles_gm)
+    groups = asc.get_block_num()
+    if asc.ascend_is_aiv():
+        src_gm, wsrc_gm, out_gm = asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor()
+        offsets_gm, out_offsets_gm, l_gm = asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor()
+        src_gm.set_global_buffer(x)
+        wsrc_gm.set_global_buffer(wgt)
+        out_gm.set_global_buffer(out)
+        offsets_gm.set_global_buffer(offsets)
+        out_offsets_gm.set_global_buffer(out_offsets)
+        l_gm.set_global_buffer(layout)
+        size = x.dtype.sizeof()
+        pitch = (tc * size + 31) // 32 * 32 // size
+        tile_in = asc.LocalTensorAuto(x.dtype, tr * pitch)
+        picks = asc.LocalTensorAuto(asc.uint32, tr * tc)
+        tile_out = asc.LocalTensorAuto(x.dtype, tr * tc)
+        asc.data_copy(picks, offsets_gm, tr * tc)
+        me = asc.get_block_idx()
+        cores = 2 * groups
+        tiles1 = l_gm.get_value(20)
+        _transpose_part(x_gm, src_gm, picks, tile_in, tile_out, me, cores, l_gm.get_value(0), l_gm.get_value(1),
+                        l_gm.get_value(2), l_gm.get_value(3), l_gm.get_value(4), l_gm.get_value(5), l_gm.get_value(6),
+                        l_gm.get_value(7), l_gm.get_value(8), tr, tc, pitch)  # fmt: skip
+        _transpose_part(w_gm, wsrc_gm, picks, tile_in, tile_out, (me + cores - tiles1 % cores) % cores, cores,
+                        l_gm.get_value(10), l_gm.get_value(11), l_gm.get_value(2), l_gm.get_value(13),
+                        l_gm.get_value(14), l_gm.get_value(15), l_gm.get_value(16), l_gm.get_value(17),
+                        l_gm.get_value(8), tr, tc, pitch)  # fmt: skip
+        asc.sync_all(False)
+        # the group's blocks, in the cube core's order: each block's half of the tiles after its flag
+        opitch = (otc * 4 + 31) // 32 * 32 // 4
+        o_in = asc.LocalTensorAuto(asc.float32, otr * opitch)
+        o_picks = asc.LocalTensorAuto(asc.uint32, otr * otc)
+        o_out = asc.LocalTensorAuto(asc.float32, otr * otc)
+        asc.data_copy(o_picks, out_offsets_gm, otr * otc)
+        group = me // 2
+        for t in range(group, tiles, groups):
+            n = t_gm.get_value(t * 8)
+            p0 = t_gm.get_value(t * 8 + 1)
+            count = t_gm.get_value(t * 8 + 2)
+            for o0 in range(0, kout, nc):
+                cn = min(nc, k - o0)
+                for m0 in range(0, count, mc):
+                    cm = min(mc, count - m0)
+                    asc.cross_core_wait_flag(CONV_FLAG, 2, asc.PipeID.PIPE_MTE2)
+                    dst_at = (n * k + o0) * pixels + p0 + m0
+                    src_at = (n * pixels + p0 + m0) * kout + o0
+                    _transpose_part(out_gm[dst_at:], y_gm[src_at:], o_picks, o_in, o_out, asc.get_sub_block_idx(), 2,
+                                    1, 1, cm, cm, cn, 0, kout, 0, pixels, otr, otc, opitch)  # fmt: skip
+    else:
+        asc.sync_all(False)
+        _conv_bands(x_gm, w_gm, y_gm, t_gm, asc.get_block_idx(), groups, tiles, c1, h, w, taps, kout, pixels, kh,
+                    kw, stride_h, stride_w, dil_h, dil_w, pad_l, pad_r, filt, mc, kc, nc, True)  # fmt: skip
+
+
 CONV_L1_MAP = 384 * 1024  # L1 bytes for a band of the feature map; the rest of the 512 KiB holds the weights
 CONV_L1_WEIGHTS = 128 * 1024
+CONV_FLAG = 3  # conv_fused's cross-core flag: a block of y is in GM
