@@ -43,6 +43,7 @@ from .steps import FLOATS, Launch, Location, Step, _table
 from .symbols import Affine, ArrayView, Counter, Load, Param, Range
 
 ENABLED = True  # False: convolutions take the gather path (to compare the two)
+FUSED = True  # one MIX_AIC_1_2 launch (kernels.conv_fused); False: the three launches
 MAX_FIELD = 255  # the FMatrix's and the load's 8-bit fields: pads, strides, dilations, filter sizes
 MAX_M_START = 32767  # m_start_pt's range
 MAX_K = 65535  # k_start_pt and k_extension are 16-bit
@@ -265,6 +266,15 @@ class ConvStep(Step):
                       kernels.cores_for(cv.n * -(-pixels // tr) * -(-cv.k // tcol)),
                       (out, buf["y"], kernels.transpose_offsets(tr, tcol, 4), cv.n, 1, pixels, pixels, cv.k,
                        pixels * p.kp, p.kp, cv.k * pixels, pixels, tr, tcol))  # fmt: skip
+        if FUSED:
+            layout = np.array([cv.n * p.c1, p.c1, p.c0, cv.c, hw, cv.c * hw, hw, hw * p.c0, p.c0, 0,
+                               cv.k * p.c1, p.c1, 0, cv.c, q, cv.c * q, q, q * p.c0, 0, 0, tiles_x, 0, 0, 0],
+                              np.int32)  # fmt: skip
+            args = (x, w, out, buf["x5"], buf["wt"], buf["y"], p.tiles.reshape(-1), offs,
+                    kernels.transpose_offsets(tr, tcol, 4), layout, len(p.tiles), p.c1, cv.h, cv.w, p.taps, p.kp,
+                    cv.k, pixels, cv.kh, cv.kw, cv.stride[0], cv.stride[1], cv.dilation[0], cv.dilation[1], cv.pad[1],
+                    p.pad_r, p.filter_word, p.mc, p.kc, p.nc, p.c0, tc, tr, tcol)  # fmt: skip
+            return [Launch(kernels.conv_fused, min(kernels.cube_cores(), len(p.tiles)), args)]
         return [layouts, cube, back]
 
     def describe(self) -> str:

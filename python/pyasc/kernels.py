@@ -186,8 +186,10 @@ def cores_for(parts: int) -> int:
 @asc.jit
 def _transpose_part(dst_gm, src_gm, picks, tile_in, tile_out, first: int, step: int, batches: int, inner: int,
                     rows: int, rows_limit: int, cols: int, src_outer: int, src_row: int, dst_batch: int, dst_row: int,
-                    tr: asc.ConstExpr[int], tc: asc.ConstExpr[int], pitch: asc.ConstExpr[int]):  # fmt: skip
-    """transpose_tiles' tiles from `first` on, every `step`-th."""
+                    tr: asc.ConstExpr[int], tc: asc.ConstExpr[int], pitch: asc.ConstExpr[int],
+                    barriers: asc.ConstExpr[bool] = False):  # fmt: skip
+    """transpose_tiles' tiles from `first` on, every `step`-th (barriers: synchronised by hand, for a kernel
+    without insert_sync)."""
     size = dst_gm.dtype.sizeof()
     row_tiles = (rows + tr - 1) // tr
     col_tiles = (cols + tc - 1) // tc
@@ -202,13 +204,21 @@ def _transpose_part(dst_gm, src_gm, picks, tile_in, tile_out, first: int, step: 
         nc = min(tc, cols - c0)
         if nr < tr or nc < tc:  # missing rows (channels) read as 0; a tail tile's unread part is defined
             asc.duplicate(tile_in, 0.0, tr * pitch)
+            if barriers:
+                asc.pipe_barrier(asc.PipeID.PIPE_ALL)
         at = (b // inner) * src_outer + (part * rows + r0) * src_row + c0
         gap_in = pitch * size // 32 - (nc * size + 31) // 32
         asc.data_copy_pad(tile_in, src_gm[at:], asc.DataCopyExtParams(nr, nc * size, (src_row - nc) * size, gap_in, 0))
+        if barriers:
+            asc.pipe_barrier(asc.PipeID.PIPE_ALL)
         asc.gather(tile_out, tile_in, picks, 0, tr * tc)
+        if barriers:
+            asc.pipe_barrier(asc.PipeID.PIPE_ALL)
         gap_out = tr * size // 32 - (nw * size + 31) // 32
         asc.data_copy_pad(dst_gm[b * dst_batch + c0 * dst_row + r0 :], tile_out,
                           asc.DataCopyExtParams(nc, nw * size, gap_out, (dst_row - nw) * size, 0))  # fmt: skip
+        if barriers:
+            asc.pipe_barrier(asc.PipeID.PIPE_ALL)
 
 
 @asc2.jit
@@ -292,6 +302,7 @@ def _conv_bands(x_gm, w_gm, y_gm, t_gm, first: int, step: int, tiles: int, c1: i
     acc = asc.LocalTensor(asc.float32, asc.TPosition.CO1, 0, 32768)
     E = asc.HardEvent
     wide = filt - filt  # an int64 0 (filt, packed by the host, is past 32 bits): the block words are 64-bit too
+    sent = 0
     for t in range(first, tiles, step):
         n = t_gm.get_value(t * 8)
         p0 = t_gm.get_value(t * 8 + 1)
@@ -355,12 +366,18 @@ def _conv_bands(x_gm, w_gm, y_gm, t_gm, first: int, step: int, tiles: int, c1: i
                             asc.FixpipeParamsV220(cn, cm, m1 * 16, kout, asc.QuantModes.NoQuant))  # fmt: skip
                 if notify:  # the block is in GM: the group's vector cores turn it round
                     asc.cross_core_set_flag(CONV_FLAG, 2, asc.PipeID.PIPE_FIX)
+                    sent += 1
+                    if sent > CONV_AHEAD:  # a flag holds at most 15 sets unconsumed (the Model checks it)
+                        asc.cross_core_wait_flag(CONV_BACK_FLAG, 2, asc.PipeID.PIPE_FIX)
                 asc.set_flag(E.FIX_M, q)
                 j += 1
             asc.wait_flag(E.M_MTE1, 0)
             asc.wait_flag(E.M_MTE1, 1)
             asc.wait_flag(E.FIX_M, 0)
             asc.wait_flag(E.FIX_M, 1)
+    if notify:  # the hand-backs still owed
+        for _ in range(min(sent, CONV_AHEAD)):
+            asc.cross_core_wait_flag(CONV_BACK_FLAG, 2, asc.PipeID.PIPE_FIX)
     asc.pipe_barrier(asc.PipeID.PIPE_ALL)
 
 
@@ -385,7 +402,7 @@ def conv_img2col(x5: asc.GlobalAddress, wt: asc.GlobalAddress, y: asc.GlobalAddr
                 pixels, kh, kw, stride_h, stride_w, dil_h, dil_w, pad_l, pad_r, filt, mc, kc, nc, False)  # fmt: skip
 
 
-@asc.jit(kernel_type=KernelType.MIX_AIC_1_2, insert_sync=True)
+@asc.jit(kernel_type=KernelType.MIX_AIC_1_2)
 def conv_fused(x: asc.GlobalAddress, wgt: asc.GlobalAddress, out: asc.GlobalAddress, x5: asc.GlobalAddress,
                wt: asc.GlobalAddress, y: asc.GlobalAddress, tiles_gm: asc.GlobalAddress, offsets: asc.GlobalAddress,
                out_offsets: asc.GlobalAddress, layout: asc.GlobalAddress, tiles: int, c1: int, h: int, w: int,
@@ -414,27 +431,30 @@ def conv_fused(x: asc.GlobalAddress, wgt: asc.GlobalAddress, out: asc.GlobalAddr
         l_gm.set_global_buffer(layout)
         size = x.dtype.sizeof()
         pitch = (tc * size + 31) // 32 * 32 // size
-        tile_in = asc.LocalTensorAuto(x.dtype, tr * pitch)
-        picks = asc.LocalTensorAuto(asc.uint32, tr * tc)
-        tile_out = asc.LocalTensorAuto(x.dtype, tr * tc)
+        # synchronised by hand (barriers): the cube's side has its own flags, which insert_sync would add to
+        tile_in = asc.LocalTensor(x.dtype, asc.TPosition.VECCALC, 0, tr * pitch)
+        picks = asc.LocalTensor(asc.uint32, asc.TPosition.VECCALC, 8192 + 128, tr * tc)
+        tile_out = asc.LocalTensor(x.dtype, asc.TPosition.VECCALC, 16384 + 256, tr * tc)
         asc.data_copy(picks, offsets_gm, tr * tc)
+        asc.pipe_barrier(asc.PipeID.PIPE_ALL)
         me = asc.get_block_idx()
         cores = 2 * groups
         tiles1 = l_gm.get_value(20)
         _transpose_part(x_gm, src_gm, picks, tile_in, tile_out, me, cores, l_gm.get_value(0), l_gm.get_value(1),
                         l_gm.get_value(2), l_gm.get_value(3), l_gm.get_value(4), l_gm.get_value(5), l_gm.get_value(6),
-                        l_gm.get_value(7), l_gm.get_value(8), tr, tc, pitch)  # fmt: skip
+                        l_gm.get_value(7), l_gm.get_value(8), tr, tc, pitch, True)  # fmt: skip
         _transpose_part(w_gm, wsrc_gm, picks, tile_in, tile_out, (me + cores - tiles1 % cores) % cores, cores,
                         l_gm.get_value(10), l_gm.get_value(11), l_gm.get_value(2), l_gm.get_value(13),
                         l_gm.get_value(14), l_gm.get_value(15), l_gm.get_value(16), l_gm.get_value(17),
-                        l_gm.get_value(8), tr, tc, pitch)  # fmt: skip
+                        l_gm.get_value(8), tr, tc, pitch, True)  # fmt: skip
         asc.sync_all(False)
         # the group's blocks, in the cube core's order: each block's half of the tiles after its flag
         opitch = (otc * 4 + 31) // 32 * 32 // 4
-        o_in = asc.LocalTensorAuto(asc.float32, otr * opitch)
-        o_picks = asc.LocalTensorAuto(asc.uint32, otr * otc)
-        o_out = asc.LocalTensorAuto(asc.float32, otr * otc)
+        o_in = asc.LocalTensor(asc.float32, asc.TPosition.VECCALC, 24576 + 384, otr * opitch)
+        o_picks = asc.LocalTensor(asc.uint32, asc.TPosition.VECCALC, 32768 + 512 + 128, otr * otc)
+        o_out = asc.LocalTensor(asc.float32, asc.TPosition.VECCALC, 40960 + 1024 + 256, otr * otc)
         asc.data_copy(o_picks, out_offsets_gm, otr * otc)
+        asc.pipe_barrier(asc.PipeID.PIPE_ALL)
         group = me // 2
         for t in range(group, tiles, groups):
             n = t_gm.get_value(t * 8)
@@ -448,7 +468,8 @@ def conv_fused(x: asc.GlobalAddress, wgt: asc.GlobalAddress, out: asc.GlobalAddr
                     dst_at = (n * k + o0) * pixels + p0 + m0
                     src_at = (n * pixels + p0 + m0) * kout + o0
                     _transpose_part(out_gm[dst_at:], y_gm[src_at:], o_picks, o_in, o_out, asc.get_sub_block_idx(), 2,
-                                    1, 1, cm, cm, cn, 0, kout, 0, pixels, otr, otc, opitch)  # fmt: skip
+                                    1, 1, cm, cm, cn, 0, kout, 0, pixels, otr, otc, opitch, True)  # fmt: skip
+                    asc.cross_core_set_flag(CONV_BACK_FLAG, 2, asc.PipeID.PIPE_MTE3)  # the block is consumed
     else:
         asc.sync_all(False)
         _conv_bands(x_gm, w_gm, y_gm, t_gm, asc.get_block_idx(), groups, tiles, c1, h, w, taps, kout, pixels, kh,
@@ -458,3 +479,5 @@ def conv_fused(x: asc.GlobalAddress, wgt: asc.GlobalAddress, out: asc.GlobalAddr
 CONV_L1_MAP = 384 * 1024  # L1 bytes for a band of the feature map; the rest of the 512 KiB holds the weights
 CONV_L1_WEIGHTS = 128 * 1024
 CONV_FLAG = 3  # conv_fused's cross-core flag: a block of y is in GM
+CONV_BACK_FLAG = 4  # and its hand-back: the group's vector cores have written a block to out
+CONV_AHEAD = 4  # blocks the cube may run ahead of its vector cores (each hands back twice, one set a vector core)

@@ -95,6 +95,12 @@ def kernels_of(op, *args, **attrs):
 
 
 TOLERANCE = {np.float32: 1e-4, np.float16: 2e-3}
+CUBE = (kernels.conv_fused, kernels.conv_img2col)  # one mixed launch, or the three-launch form's cube kernel
+
+
+def on_the_cube(made):
+    return any(k in CUBE for k in made)
+
 
 CASES = [  # n, c, h, w, k, kernel, stride, padding, dtype
     (1, 3, 15, 17, 8, 3, 1, 1, np.float32),
@@ -114,21 +120,26 @@ CASES = [  # n, c, h, w, k, kernel, stride, padding, dtype
 ]
 
 
+@pytest.mark.parametrize("fused", [True, False])
 @pytest.mark.parametrize("n,c,h,w,k,ksize,stride,padding,dtype", CASES)
-def test_conv2d_through_img2col_equals_numpy(n, c, h, w, k, ksize, stride, padding, dtype, rng):
+def test_conv2d_through_img2col_equals_numpy(n, c, h, w, k, ksize, stride, padding, dtype, fused, rng, monkeypatch):
+    monkeypatch.setattr(conv, "FUSED", fused)
     x = rng.standard_normal((n, c, h, w)).astype(dtype)
     weight = rng.standard_normal((k, c, ksize, ksize)).astype(dtype)
     oh, ow = (h + 2 * padding - ksize) // stride + 1, (w + 2 * padding - ksize) // stride + 1
     out = np.empty((n, k, oh, ow), np.float32)  # float16 operands: the cube's float32 result
     made, _ = kernels_of(conv2d, x, weight, out, stride=stride, padding=padding)
-    assert kernels.conv_img2col in made
+    assert made == ([kernels.conv_fused] if fused else [kernels.transpose_tiles_pair, kernels.conv_img2col,
+                                                         kernels.transpose_tiles])  # fmt: skip
     conv2d(x, weight, out, stride=stride, padding=padding)
     tol = TOLERANCE[dtype]
     np.testing.assert_allclose(out, reference(x, weight, stride, padding), rtol=tol, atol=tol * np.sqrt(c * ksize**2))
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float16])
-def test_bands_wholly_in_the_padding(dtype, rng):
+@pytest.mark.parametrize("fused", [True, False])
+def test_bands_wholly_in_the_padding(dtype, fused, rng, monkeypatch):
+    monkeypatch.setattr(conv, "FUSED", fused)
     # a 1x1 filter with padding 3: the first and last three output rows read only padding (bands above and
     # below the image), one output row a band on 24 cores
     x = rng.standard_normal((2, 3, 5, 6)).astype(dtype)
@@ -139,7 +150,9 @@ def test_bands_wholly_in_the_padding(dtype, rng):
     assert (out[:, :, :3] == 0).all() and (out[:, :, -3:] == 0).all()
 
 
-def test_several_blocks_of_pixels_taps_and_channels(rng):
+@pytest.mark.parametrize("fused", [True, False])
+def test_several_blocks_of_pixels_taps_and_channels(fused, rng, monkeypatch):
+    monkeypatch.setattr(conv, "FUSED", fused)
     # 136 filters: two blocks of output channels (128 + 8); 8 x 7 x 7 taps: four blocks of 128; a band of
     # several hundred pixels: blocks of 128 and a tail
     x = rng.standard_normal((1, 8, 100, 41)).astype(np.float32)
@@ -156,7 +169,7 @@ def test_dilation_and_another_spelling_of_the_guards(dilation, stride, padding, 
     x = rng.standard_normal((1, 3, 14, 15)).astype(np.float32)
     weight = rng.standard_normal((8, 3, 3, 3)).astype(np.float32)
     made, _ = kernels_of(dilated_conv2d, x, weight, stride=stride, padding=padding, dilation=dilation)
-    assert kernels.conv_img2col in made
+    assert on_the_cube(made)
     out = dilated_conv2d(x, weight, stride=stride, padding=padding, dilation=dilation)
     np.testing.assert_allclose(out, reference(x, weight, stride, padding, dilation), rtol=1e-4, atol=1e-4)
 
@@ -166,8 +179,9 @@ def test_the_tutorial_conv_takes_the_img2col_path(rng):
     weight = rng.standard_normal((64, 3, 7, 7)).astype(np.float32)
     out = np.empty((1, 64, 112, 112), np.float32)
     made, plan = kernels_of(conv2d, x, weight, out, stride=2, padding=3)
-    # the zero fill is dropped (the convolution writes every element); the two layouts, the cube, the transpose
-    assert made == [kernels.transpose_tiles_pair, kernels.conv_img2col, kernels.transpose_tiles]
+    # the zero fill is dropped (the convolution writes every element): the layouts, the cube and the result's
+    # transpose in one mixed launch
+    assert made == [kernels.conv_fused]
     assert len(plan.steps) == 1 and "img2col" in plan.steps[0].describe()
     out[...] = np.nan  # every element is written
     conv2d(x, weight, out, stride=2, padding=3)
@@ -180,7 +194,7 @@ def test_an_output_added_to_falls_back_to_the_gathers(rng):
     out = rng.standard_normal((1, 8, 7, 8)).astype(np.float32)
     want = out + reference(x, weight, 1, 0)
     made, plan = kernels_of(conv_added_to, x, weight, out)
-    assert kernels.conv_img2col not in made and isinstance(plan.steps[0], ContractionStep)
+    assert not on_the_cube(made) and isinstance(plan.steps[0], ContractionStep)
     conv_added_to(x, weight, out)
     np.testing.assert_allclose(out, want, rtol=1e-4, atol=1e-4)
 
@@ -190,7 +204,7 @@ def test_grouped_channels_fall_back_to_the_gathers(rng):
     weight = rng.standard_normal((4, 1, 3, 3)).astype(np.float32)
     out = np.empty((2, 4, 6, 7), np.float32)
     made, _ = kernels_of(depthwise_conv2d, x, weight, out)
-    assert kernels.conv_img2col not in made
+    assert not on_the_cube(made)
     depthwise_conv2d(x, weight, out)
     want = np.stack([reference(x[:, i : i + 1], weight[i : i + 1], 1, 0)[:, 0] for i in range(4)], axis=1)
     np.testing.assert_allclose(out, want, rtol=1e-4, atol=1e-4)
@@ -203,7 +217,7 @@ def test_disabled_the_gather_path_gives_the_same_result(rng, monkeypatch):
     monkeypatch.setattr(conv, "ENABLED", False)
     op = pyasc.register(conv2d.fn, name="Conv2dGathers")
     made, _ = kernels_of(op, x, weight, stride=2, padding=1)
-    assert kernels.conv_img2col not in made and kernels.gather_windows in made
+    assert not on_the_cube(made) and kernels.gather_windows in made
     np.testing.assert_allclose(op(x, weight, stride=2, padding=1), cube, rtol=1e-5, atol=1e-5)
 
 
@@ -219,3 +233,14 @@ def test_the_layout_transpose_equals_numpy(rng):
     want[:, :17] = x.reshape(2, 17, hw)
     want = want.reshape(2, c1, 8, hw).transpose(0, 1, 3, 2).reshape(-1)
     np.testing.assert_array_equal(dst, want)
+
+
+def test_a_band_of_more_blocks_than_the_cube_may_run_ahead(rng):
+    # 10 output rows of 130 pixels a band: 11 blocks of 128 pixels, more than CONV_AHEAD unconsumed flags
+    x = rng.standard_normal((1, 3, 240, 130)).astype(np.float32)
+    weight = rng.standard_normal((8, 3, 3, 3)).astype(np.float32)
+    _, plan = kernels_of(conv2d, x, weight, stride=1, padding=1)
+    step = next(s for s in plan.steps if isinstance(s, conv.ConvStep))
+    assert -(-int(step.plan.tiles[0, 2]) // step.plan.mc) > kernels.CONV_AHEAD
+    out = conv2d(x, weight, stride=1, padding=1)
+    np.testing.assert_allclose(out, reference(x, weight, 1, 1), rtol=1e-4, atol=1e-4)
