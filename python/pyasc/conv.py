@@ -43,7 +43,10 @@ from .steps import FLOATS, Launch, Location, Step, _table
 from .symbols import Affine, ArrayView, Counter, Load, Param, Range
 
 ENABLED = True  # False: convolutions take the gather path (to compare the two)
-FUSED = True  # one MIX_AIC_1_2 launch (kernels.conv_fused); False: the three launches
+# True: one MIX_AIC_1_2 launch (kernels.conv_fused), 21.4 us on the Model at the tutorial's size against the three
+# launches' 24.6 us, but twice their wall clock here (the Model runs a mixed kernel's 69 cores on threads of their
+# own: 71 ms against 35 ms, numpy's einsum 4.2 ms, too near the 20x the issue allows); so three by default
+FUSED = False
 MAX_FIELD = 255  # the FMatrix's and the load's 8-bit fields: pads, strides, dilations, filter sizes
 MAX_M_START = 32767  # m_start_pt's range
 MAX_K = 65535  # k_start_pt and k_extension are 16-bit

@@ -174,14 +174,17 @@ def test_dilation_and_another_spelling_of_the_guards(dilation, stride, padding, 
     np.testing.assert_allclose(out, reference(x, weight, stride, padding, dilation), rtol=1e-4, atol=1e-4)
 
 
-def test_the_tutorial_conv_takes_the_img2col_path(rng):
+@pytest.mark.parametrize("fused", [False, True])
+def test_the_tutorial_conv_takes_the_img2col_path(fused, rng, monkeypatch):
+    monkeypatch.setattr(conv, "FUSED", fused)
     x = rng.standard_normal((1, 3, 224, 224)).astype(np.float32)
     weight = rng.standard_normal((64, 3, 7, 7)).astype(np.float32)
     out = np.empty((1, 64, 112, 112), np.float32)
     made, plan = kernels_of(conv2d, x, weight, out, stride=2, padding=3)
-    # the zero fill is dropped (the convolution writes every element): the layouts, the cube and the result's
-    # transpose in one mixed launch
-    assert made == [kernels.conv_fused]
+    # the zero fill is dropped (the convolution writes every element): the layouts, the cube, the result's
+    # transpose (pyasc.conv.FUSED: all three in one mixed launch)
+    assert made == ([kernels.conv_fused] if fused else
+                    [kernels.transpose_tiles_pair, kernels.conv_img2col, kernels.transpose_tiles])  # fmt: skip
     assert len(plan.steps) == 1 and "img2col" in plan.steps[0].describe()
     out[...] = np.nan  # every element is written
     conv2d(x, weight, out, stride=2, padding=3)
@@ -235,7 +238,8 @@ def test_the_layout_transpose_equals_numpy(rng):
     np.testing.assert_array_equal(dst, want)
 
 
-def test_a_band_of_more_blocks_than_the_cube_may_run_ahead(rng):
+def test_a_band_of_more_blocks_than_the_cube_may_run_ahead(rng, monkeypatch):
+    monkeypatch.setattr(conv, "FUSED", True)
     # 10 output rows of 130 pixels a band: 11 blocks of 128 pixels, more than CONV_AHEAD unconsumed flags
     x = rng.standard_normal((1, 3, 240, 130)).astype(np.float32)
     weight = rng.standard_normal((8, 3, 3, 3)).astype(np.float32)
