@@ -21,8 +21,10 @@ again), so the shared machine's drift hits both alike:
 * operators: the tutorials' ``@pyasc.operator`` conv2d (1x3x224x224 by 64x3x7x7, stride 2, padding 3) and
   max_pool2d (1x64x224x224, 2 x 2, stride 2), warm calls on the Model with the sanitizer on, against numpy
   (conv: ``einsum`` over a strided window view; pooling: a reshape's ``max``); ``--quick`` at a quarter of
-  the height and width. Without ``--quick``, also ``asc.adv.Matmul`` 4096^3 float16 on 24 cube cores with
-  the sanitizer off, one call, against numpy's float32 matmul of the same shape.
+  the height and width. For conv2d also the Model's estimate of the call (its launches' durations) against
+  the bound max(MACs / the float32 cube peak, GM bytes / HBM bandwidth), and that bound plus one launch.
+  Without ``--quick``, also ``asc.adv.Matmul`` 4096^3 float16 on 24 cube cores with the sanitizer off, one
+  call, against numpy's float32 matmul of the same shape.
 """
 
 from __future__ import annotations
@@ -45,6 +47,7 @@ import numpy as np
 import asc
 import asc.lib.runtime as rt
 from asc._ffi import lib
+from asc.lib.profiling import Profiler
 
 ROOT = Path(__file__).resolve().parents[1]
 BUFFER_NUM = 2
@@ -279,6 +282,10 @@ def bench_operators(rounds: int, quick: bool) -> list[Row]:
     if not np.allclose(out, einsum(), rtol=1e-3, atol=1e-3):
         raise SystemExit("bench: conv2d computed a wrong result")
     t_conv, t_einsum = paired(lambda: conv2d(x, w, out, stride=2, padding=3), einsum, 1, rounds)
+    model, launches = model_estimate(lambda: conv2d(x, w, out, stride=2, padding=3))
+    macs = 64 * 3 * 7 * 7 * out.shape[2] * out.shape[3]
+    moved = (x.size + w.size + out.size) * 4
+    bound = max(macs / CUBE_MACS_PER_S_FLOAT32, moved / HBM_BYTES_PER_S)
     p = rng.standard_normal((1, 64, side, side)).astype(np.float32)
     pooled = np.zeros((1, 64, side // 2, side // 2), np.float32)
     max_pool2d(p, pooled, kernel_size=2, stride=2)
@@ -292,9 +299,31 @@ def bench_operators(rounds: int, quick: bool) -> list[Row]:
     return [
         Row(f"conv2d 1x3x{side}x{side} by 64x3x7x7, warm, sanitizer on", t_conv, t_einsum, "numpy einsum",
             "<= 20x", t_conv <= 20 * t_einsum),
+        Row(f"conv2d, the Model's estimate ({launches} launches, img2col on the cube)", model,
+            bound, f"max({macs / 1e6:.1f} M MACs / float32 cube peak, {moved / 1e6:.2f} MB / HBM)", "<= 2x",
+            model <= 2 * bound),
+        Row("conv2d, the Model's estimate against the bound plus one launch", model, bound + LAUNCH_S,
+            f"the bound + {LAUNCH_S * 1e6:.0f} us (any one-launch kernel)"),
         Row(f"max_pool2d 1x64x{side}x{side}, 2x2, warm, sanitizer on", t_pool, t_np, "numpy reshape max", "<= 5x",
             t_pool <= 5 * t_np),
     ]  # fmt: skip
+
+
+# The Model's Ascend910B1 (src/target/platform.cpp): 24 cube cores at 1.85 GHz; a float32 mmad takes two cycles
+# a 16 x 16 x 8 fractal (src/ir/ops_cube.cpp mmad_work; float16 one cycle a 16 x 16 x 16 one); HBM 1.6 TB/s;
+# a launch about 3 us (cost(): c.launch)
+CUBE_MACS_PER_S_FLOAT32 = 24 * 1.85e9 * 16 * 16 * 8 / 2
+HBM_BYTES_PER_S = 1.6e12
+LAUNCH_S = 3e-6
+
+
+def model_estimate(call: Callable[[], object]) -> tuple[float, int]:
+    """The Model's time of one call (its launches' durations summed, seconds) and its launch count."""
+    profiler = Profiler()
+    with profiler.profile():
+        call()
+    tasks = profiler.last_result.tasks
+    return sum(t.duration for t in tasks) * 1e-6, len(tasks)
 
 
 def bench_matmul() -> list[Row]:

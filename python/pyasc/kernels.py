@@ -11,6 +11,7 @@ import numpy as np
 import asc
 import asc.lib.host as host
 import asc2
+from asc.runtime.config import KernelType
 
 # table entries that are not an element index
 FILL = -1  # the destination element becomes the fill value (outside the guard, or padding)
@@ -172,6 +173,311 @@ def vector_cores() -> int:
     return host.get_ascendc_platform().get_core_num_aiv()
 
 
+def cube_cores() -> int:
+    return host.get_ascendc_platform().get_core_num_aic()
+
+
 def cores_for(parts: int) -> int:
     """Cores for a launch of `parts` independent parts: one each, up to every vector core."""
     return max(1, min(vector_cores(), parts))
+
+
+# -- a convolution through the cube's img2col load (pyasc.conv) -----------------------------------------
+@asc.jit
+def _transpose_part(dst_gm, src_gm, picks, tile_in, tile_out, first: int, step: int, batches: int, inner: int,
+                    rows: int, rows_limit: int, cols: int, src_outer: int, src_row: int, dst_batch: int, dst_row: int,
+                    tr: asc.ConstExpr[int], tc: asc.ConstExpr[int], pitch: asc.ConstExpr[int],
+                    barriers: asc.ConstExpr[bool] = False):  # fmt: skip
+    """transpose_tiles' tiles from `first` on, every `step`-th (barriers: synchronised by hand, for a kernel
+    without insert_sync)."""
+    size = dst_gm.dtype.sizeof()
+    row_tiles = (rows + tr - 1) // tr
+    col_tiles = (cols + tc - 1) // tc
+    for t in range(first, batches * row_tiles * col_tiles, step):
+        b = t // (row_tiles * col_tiles)
+        r0 = (t // col_tiles) % row_tiles * tr
+        c0 = t % col_tiles * tc
+        part = b % inner
+        valid = min(rows, rows_limit - part * rows)
+        nw = min(tr, rows - r0)  # rows written: a channel group's missing channels as zeros
+        nr = min(nw, valid - r0)  # rows read
+        nc = min(tc, cols - c0)
+        if nr < tr or nc < tc:  # missing rows (channels) read as 0; a tail tile's unread part is defined
+            asc.duplicate(tile_in, 0.0, tr * pitch)
+            if barriers:
+                asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+        at = (b // inner) * src_outer + (part * rows + r0) * src_row + c0
+        gap_in = pitch * size // 32 - (nc * size + 31) // 32
+        asc.data_copy_pad(tile_in, src_gm[at:], asc.DataCopyExtParams(nr, nc * size, (src_row - nc) * size, gap_in, 0))
+        if barriers:
+            asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+        asc.gather(tile_out, tile_in, picks, 0, tr * tc)
+        if barriers:
+            asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+        gap_out = tr * size // 32 - (nw * size + 31) // 32
+        asc.data_copy_pad(dst_gm[b * dst_batch + c0 * dst_row + r0 :], tile_out,
+                          asc.DataCopyExtParams(nc, nw * size, gap_out, (dst_row - nw) * size, 0))  # fmt: skip
+        if barriers:
+            asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+
+
+@asc2.jit
+def transpose_tiles(dst: asc.GlobalAddress, src: asc.GlobalAddress, offsets: asc.GlobalAddress, batches: int,
+                    inner: int, rows: int, rows_limit: int, cols: int, src_outer: int, src_row: int, dst_batch: int,
+                    dst_row: int, tr: asc.ConstExpr[int], tc: asc.ConstExpr[int]):  # fmt: skip
+    """dst[b][j][i] = src[b][i][j] for i < rows, j < cols, per batch b: the 2-D transposes of the convolution's
+    layouts (NCHW -> NC1HWC0 with rows = C0 channels, and the cube's pixel-major result -> NCHW). Batch b reads
+    from (b // inner) * src_outer + (b % inner) * rows * src_row, of which the first min(rows, rows_limit - (b %
+    inner) * rows) rows exist (the rest of the tr rows, a channel group's missing channels, are 0); dst rows are
+    dst_row elements apart, batches dst_batch. Per tile of tr x tc: one strided DMA in (rows tc elements long,
+    each on its 32-byte block), one Gather by the constant byte offsets (tile element (j, i) from (i, j)), one
+    strided DMA out. Each core takes every block_num-th tile."""
+    src_gm, dst_gm, offsets_gm = asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor()
+    src_gm.set_global_buffer(src)
+    dst_gm.set_global_buffer(dst)
+    offsets_gm.set_global_buffer(offsets)
+    pitch = (tc * dst.dtype.sizeof() + 31) // 32 * 32 // dst.dtype.sizeof()  # a tile row in the UB: whole blocks
+    tile_in = asc.LocalTensorAuto(dst.dtype, tr * pitch)
+    picks = asc.LocalTensorAuto(asc.uint32, tr * tc)
+    tile_out = asc.LocalTensorAuto(dst.dtype, tr * tc)
+    asc.data_copy(picks, offsets_gm, tr * tc)
+    _transpose_part(dst_gm, src_gm, picks, tile_in, tile_out, asc.get_block_idx(), asc.get_block_num(), batches, inner,
+                    rows, rows_limit, cols, src_outer, src_row, dst_batch, dst_row, tr, tc, pitch)  # fmt: skip
+
+
+@asc2.jit
+def transpose_tiles_pair(dst: asc.GlobalAddress, src: asc.GlobalAddress, dst2: asc.GlobalAddress,
+                         src2: asc.GlobalAddress, offsets: asc.GlobalAddress, batches: int, inner: int, rows: int,
+                         rows_limit: int, cols: int, src_outer: int, src_row: int, dst_batch: int, dst_row: int,
+                         batches2: int, inner2: int, rows_limit2: int, cols2: int, src_outer2: int, src_row2: int,
+                         dst_batch2: int, tiles1: int, tr: asc.ConstExpr[int], tc: asc.ConstExpr[int]):  # fmt: skip
+    """Two transpose_tiles of the same tile shape in one launch (the feature map's and the weights' layouts):
+    the second's tiles continue the first's round of the cores (tiles1 of them), rows and dst_row the same."""
+    src_gm, dst_gm, offsets_gm = asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor()
+    src2_gm, dst2_gm = asc.GlobalTensor(), asc.GlobalTensor()
+    src_gm.set_global_buffer(src)
+    dst_gm.set_global_buffer(dst)
+    src2_gm.set_global_buffer(src2)
+    dst2_gm.set_global_buffer(dst2)
+    offsets_gm.set_global_buffer(offsets)
+    pitch = (tc * dst.dtype.sizeof() + 31) // 32 * 32 // dst.dtype.sizeof()
+    tile_in = asc.LocalTensorAuto(dst.dtype, tr * pitch)
+    picks = asc.LocalTensorAuto(asc.uint32, tr * tc)
+    tile_out = asc.LocalTensorAuto(dst.dtype, tr * tc)
+    asc.data_copy(picks, offsets_gm, tr * tc)
+    cores = asc.get_block_num()
+    _transpose_part(dst_gm, src_gm, picks, tile_in, tile_out, asc.get_block_idx(), cores, batches, inner, rows,
+                    rows_limit, cols, src_outer, src_row, dst_batch, dst_row, tr, tc, pitch)  # fmt: skip
+    first = (asc.get_block_idx() + cores - tiles1 % cores) % cores
+    _transpose_part(dst2_gm, src2_gm, picks, tile_in, tile_out, first, cores, batches2, inner2, rows, rows_limit2,
+                    cols2, src_outer2, src_row2, dst_batch2, dst_row, tr, tc, pitch)  # fmt: skip
+
+
+@functools.lru_cache(maxsize=16)
+def transpose_offsets(tr: int, tc: int, itemsize: int) -> np.ndarray:
+    """transpose_tiles' Gather offsets: output tile element (j, i), at j * tr + i, is the input's (i, j), at
+    i * pitch + j (bytes)."""
+    pitch = -(-tc * itemsize // 32) * 32 // itemsize
+    j, i = np.divmod(np.arange(tr * tc, dtype=np.int64), tr)
+    out = ((i * pitch + j) * itemsize).astype(np.uint32)
+    out.flags.writeable = False
+    return out
+
+
+@asc.jit
+def _conv_bands(x_gm, w_gm, y_gm, t_gm, first: int, step: int, tiles: int, c1: int, h: int, w: int, taps: int,
+                kout: int, pixels: int, kh: int, kw: int, stride_h: int, stride_w: int, dil_h: int, dil_w: int,
+                pad_l: int, pad_r: int, filt: int, mc: asc.ConstExpr[int], kc: asc.ConstExpr[int],
+                nc: asc.ConstExpr[int], notify: asc.ConstExpr[bool]):  # fmt: skip
+    """conv_img2col's bands from `first` on, every `step`-th (notify: a cross-core flag after each block)."""
+    size = x_gm.dtype.sizeof()
+    c0 = 32 // size
+    fm = asc.LocalTensor(x_gm.dtype, asc.TPosition.A1, 0, CONV_L1_MAP // size)
+    b1 = asc.LocalTensor(x_gm.dtype, asc.TPosition.B1, CONV_L1_MAP, CONV_L1_WEIGHTS // size)
+    # two of each on-chip buffer: the next block's loads (MTE1) run while the cube multiplies this one, and the
+    # next pixels' products while the fixpipe drains these
+    half_a = 32768 // size
+    a2 = asc.LocalTensor(x_gm.dtype, asc.TPosition.A2, 0, 65536 // size)
+    b2 = asc.LocalTensor(x_gm.dtype, asc.TPosition.B2, 0, 65536 // size)
+    acc = asc.LocalTensor(asc.float32, asc.TPosition.CO1, 0, 32768)
+    E = asc.HardEvent
+    wide = filt - filt  # an int64 0 (filt, packed by the host, is past 32 bits): the block words are 64-bit too
+    sent = 0
+    for t in range(first, tiles, step):
+        n = t_gm.get_value(t * 8)
+        p0 = t_gm.get_value(t * 8 + 1)
+        count = t_gm.get_value(t * 8 + 2)
+        ih0 = t_gm.get_value(t * 8 + 3)
+        rows = t_gm.get_value(t * 8 + 4)
+        pad_t = t_gm.get_value(t * 8 + 5)
+        pad_b = t_gm.get_value(t * 8 + 6)
+        m_first = t_gm.get_value(t * 8 + 7)
+        asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+        # the band's input rows of every channel group: C1 runs of rows * w * C0 elements, h * w * C0 apart
+        asc.data_copy(fm, x_gm[((n * c1) * h + ih0) * w * c0 :],
+                      asc.DataCopyParams(c1, rows * w, (h - rows) * w, 0))  # fmt: skip
+        for o0 in range(0, kout, nc):
+            cn = min(nc, kout - o0)
+            n1 = (cn + 15) // 16
+            asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+            asc.data_copy(b1, w_gm[o0 * taps :], asc.Nd2NzParams(1, cn, taps, 0, taps, n1 * 16, 1, 0))
+            asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+            # the band's FMatrix (height, width, padding) and padding value once: a V2 load of nothing; the
+            # blocks then load with V2Pro, the block and the filter packed in two words
+            fmatrix = asc.LoadData3DParamsV2((pad_l, pad_r, pad_t, pad_b), rows, w, c1 * c0, 0, 0, 0, 0, stride_w,
+                                             stride_h, kw, kh, dil_w, dil_h, False, 0)  # fmt: skip
+            asc.load_data(a2, fm, fmatrix)
+            asc.set_flag(E.M_MTE1, 0)  # both L0A/L0B halves free
+            asc.set_flag(E.M_MTE1, 1)
+            asc.set_flag(E.FIX_M, 0)  # both L0C halves free
+            asc.set_flag(E.FIX_M, 1)
+            i = 0
+            j = 0
+            for m0 in range(0, count, mc):
+                cm = min(mc, count - m0)
+                m1 = (cm + 15) // 16
+                q = j % 2
+                for k0 in range(0, taps, kc):
+                    ck = min(kc, taps - k0)
+                    k1 = ck // c0
+                    p = i % 2
+                    asc.wait_flag(E.M_MTE1, p)
+                    ext = ((wide + m_first + m0) << 48) | ((wide + k0) << 32) | ((wide + cm) << 16) | ck
+                    asc.load_data(
+                        a2[p * half_a :],
+                        fm,
+                        asc.LoadData3DParamsV2Pro(c1 * c0, False, False, False, False, False, ext, filt),
+                    )
+                    # the block's k1 column blocks of B^T's Nz are consecutive fractals, as L0B's Zn lays them
+                    asc.load_data(b2[p * half_a :], b1, asc.LoadData2DParams(k0 // c0 * n1, k1 * n1, 1, 0, 0, False, 0))
+                    asc.set_flag(E.MTE1_M, p)
+                    asc.wait_flag(E.MTE1_M, p)
+                    if k0 == 0:
+                        asc.wait_flag(E.FIX_M, q)
+                        asc.mmad(acc[q * 16384 :], a2[p * half_a :], b2[p * half_a :], asc.MmadParams(cm, cn, ck))
+                    else:
+                        asc.mmad(acc[q * 16384 :], a2[p * half_a :], b2[p * half_a :],
+                                 asc.MmadParams(cm, cn, ck, cmatrix_init_val=False))  # fmt: skip
+                    asc.set_flag(E.M_MTE1, p)
+                    i += 1
+                asc.set_flag(E.M_FIX, q)
+                asc.wait_flag(E.M_FIX, q)
+                asc.fixpipe(y_gm[(n * pixels + p0 + m0) * kout + o0 :], acc[q * 16384 :],
+                            asc.FixpipeParamsV220(cn, cm, m1 * 16, kout, asc.QuantModes.NoQuant))  # fmt: skip
+                if notify:  # the block is in GM: the group's vector cores turn it round
+                    asc.cross_core_set_flag(CONV_FLAG, 2, asc.PipeID.PIPE_FIX)
+                    sent += 1
+                    if sent > CONV_AHEAD:  # a flag holds at most 15 sets unconsumed (the Model checks it)
+                        asc.cross_core_wait_flag(CONV_BACK_FLAG, 2, asc.PipeID.PIPE_FIX)
+                asc.set_flag(E.FIX_M, q)
+                j += 1
+            asc.wait_flag(E.M_MTE1, 0)
+            asc.wait_flag(E.M_MTE1, 1)
+            asc.wait_flag(E.FIX_M, 0)
+            asc.wait_flag(E.FIX_M, 1)
+    if notify:  # the hand-backs still owed
+        for _ in range(min(sent, CONV_AHEAD)):
+            asc.cross_core_wait_flag(CONV_BACK_FLAG, 2, asc.PipeID.PIPE_FIX)
+    asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+
+
+@asc.jit(matmul_cube_only=True)
+def conv_img2col(x5: asc.GlobalAddress, wt: asc.GlobalAddress, y: asc.GlobalAddress, tiles_gm: asc.GlobalAddress,
+                 tiles: int, c1: int, h: int, w: int, taps: int, kout: int, pixels: int, kh: int, kw: int,
+                 stride_h: int, stride_w: int, dil_h: int, dil_w: int, pad_l: int, pad_r: int, filt: int,
+                 mc: asc.ConstExpr[int], kc: asc.ConstExpr[int], nc: asc.ConstExpr[int]):  # fmt: skip
+    """y[n][p][o] = sum over t of img2col(x5[n])[p][t] * wt[o][t]: x5 is the NC1HWC0 feature map, wt the weights
+    as [kout rounded to 8] x taps (taps = C1 * kh * kw * C0, img2col's column order), y pixel-major. A tile (a
+    row of tiles_gm: image, first pixel, pixels, first input row, input rows, top and bottom padding, its first
+    img2col row) is a band of whole output rows: its input rows go to L1, the FMatrix takes the band's height
+    and padding (so the padding costs no copy), and per (nc output channels, mc pixels, kc taps) block the
+    img2col load fills L0A, the weights' block L0B (from Nz in L1: B^T in Nz is L0B's Zn), mmad accumulates in
+    L0C and the fixpipe writes the block to GM. Each core takes every block_num-th tile."""
+    x_gm, w_gm, y_gm, t_gm = asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor()
+    x_gm.set_global_buffer(x5)
+    w_gm.set_global_buffer(wt)
+    y_gm.set_global_buffer(y)
+    t_gm.set_global_buffer(tiles_gm)
+    _conv_bands(x_gm, w_gm, y_gm, t_gm, asc.get_block_idx(), asc.get_block_num(), tiles, c1, h, w, taps, kout,
+                pixels, kh, kw, stride_h, stride_w, dil_h, dil_w, pad_l, pad_r, filt, mc, kc, nc, False)  # fmt: skip
+
+
+@asc.jit(kernel_type=KernelType.MIX_AIC_1_2)
+def conv_fused(x: asc.GlobalAddress, wgt: asc.GlobalAddress, out: asc.GlobalAddress, x5: asc.GlobalAddress,
+               wt: asc.GlobalAddress, y: asc.GlobalAddress, tiles_gm: asc.GlobalAddress, offsets: asc.GlobalAddress,
+               out_offsets: asc.GlobalAddress, layout: asc.GlobalAddress, tiles: int, c1: int, h: int, w: int,
+               taps: int, kout: int, k: int, pixels: int, kh: int, kw: int, stride_h: int, stride_w: int, dil_h: int,
+               dil_w: int, pad_l: int, pad_r: int, filt: int, mc: asc.ConstExpr[int], kc: asc.ConstExpr[int],
+               nc: asc.ConstExpr[int], tr: asc.ConstExpr[int], tc: asc.ConstExpr[int], otr: asc.ConstExpr[int],
+               otc: asc.ConstExpr[int]):  # fmt: skip
+    """The three launches of a convolution in one (MIX_AIC_1_2): the vector cores lay out the feature map and
+    the weights (transpose_tiles_pair's work; `layout` holds its scalar arguments), every core meets at
+    sync_all, the cube cores run conv_img2col's bands, and after each block's fixpipe (a cross-core flag) the
+    group's two vector cores turn that block of y round into out's NCHW, while the cube goes on."""
+    x_gm, w_gm, y_gm, t_gm = asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor()
+    x_gm.set_global_buffer(x5)
+    w_gm.set_global_buffer(wt)
+    y_gm.set_global_buffer(y)
+    t_gm.set_global_buffer(tiles_gm)
+    groups = asc.get_block_num()
+    if asc.ascend_is_aiv():
+        src_gm, wsrc_gm, out_gm = asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor()
+        offsets_gm, out_offsets_gm, l_gm = asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor()
+        src_gm.set_global_buffer(x)
+        wsrc_gm.set_global_buffer(wgt)
+        out_gm.set_global_buffer(out)
+        offsets_gm.set_global_buffer(offsets)
+        out_offsets_gm.set_global_buffer(out_offsets)
+        l_gm.set_global_buffer(layout)
+        size = x.dtype.sizeof()
+        pitch = (tc * size + 31) // 32 * 32 // size
+        # synchronised by hand (barriers): the cube's side has its own flags, which insert_sync would add to
+        tile_in = asc.LocalTensor(x.dtype, asc.TPosition.VECCALC, 0, tr * pitch)
+        picks = asc.LocalTensor(asc.uint32, asc.TPosition.VECCALC, 8192 + 128, tr * tc)
+        tile_out = asc.LocalTensor(x.dtype, asc.TPosition.VECCALC, 16384 + 256, tr * tc)
+        asc.data_copy(picks, offsets_gm, tr * tc)
+        asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+        me = asc.get_block_idx()
+        cores = 2 * groups
+        tiles1 = l_gm.get_value(20)
+        _transpose_part(x_gm, src_gm, picks, tile_in, tile_out, me, cores, l_gm.get_value(0), l_gm.get_value(1),
+                        l_gm.get_value(2), l_gm.get_value(3), l_gm.get_value(4), l_gm.get_value(5), l_gm.get_value(6),
+                        l_gm.get_value(7), l_gm.get_value(8), tr, tc, pitch, True)  # fmt: skip
+        _transpose_part(w_gm, wsrc_gm, picks, tile_in, tile_out, (me + cores - tiles1 % cores) % cores, cores,
+                        l_gm.get_value(10), l_gm.get_value(11), l_gm.get_value(2), l_gm.get_value(13),
+                        l_gm.get_value(14), l_gm.get_value(15), l_gm.get_value(16), l_gm.get_value(17),
+                        l_gm.get_value(8), tr, tc, pitch, True)  # fmt: skip
+        asc.sync_all(False)
+        # the group's blocks, in the cube core's order: each block's half of the tiles after its flag
+        opitch = (otc * 4 + 31) // 32 * 32 // 4
+        o_in = asc.LocalTensor(asc.float32, asc.TPosition.VECCALC, 24576 + 384, otr * opitch)
+        o_picks = asc.LocalTensor(asc.uint32, asc.TPosition.VECCALC, 32768 + 512 + 128, otr * otc)
+        o_out = asc.LocalTensor(asc.float32, asc.TPosition.VECCALC, 40960 + 1024 + 256, otr * otc)
+        asc.data_copy(o_picks, out_offsets_gm, otr * otc)
+        asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+        group = me // 2
+        for t in range(group, tiles, groups):
+            n = t_gm.get_value(t * 8)
+            p0 = t_gm.get_value(t * 8 + 1)
+            count = t_gm.get_value(t * 8 + 2)
+            for o0 in range(0, kout, nc):
+                cn = min(nc, k - o0)
+                for m0 in range(0, count, mc):
+                    cm = min(mc, count - m0)
+                    asc.cross_core_wait_flag(CONV_FLAG, 2, asc.PipeID.PIPE_MTE2)
+                    dst_at = (n * k + o0) * pixels + p0 + m0
+                    src_at = (n * pixels + p0 + m0) * kout + o0
+                    _transpose_part(out_gm[dst_at:], y_gm[src_at:], o_picks, o_in, o_out, asc.get_sub_block_idx(), 2,
+                                    1, 1, cm, cm, cn, 0, kout, 0, pixels, otr, otc, opitch, True)  # fmt: skip
+                    asc.cross_core_set_flag(CONV_BACK_FLAG, 2, asc.PipeID.PIPE_MTE3)  # the block is consumed
+    else:
+        asc.sync_all(False)
+        _conv_bands(x_gm, w_gm, y_gm, t_gm, asc.get_block_idx(), groups, tiles, c1, h, w, taps, kout, pixels, kh,
+                    kw, stride_h, stride_w, dil_h, dil_w, pad_l, pad_r, filt, mc, kc, nc, True)  # fmt: skip
+
+
+CONV_L1_MAP = 384 * 1024  # L1 bytes for a band of the feature map; the rest of the 512 KiB holds the weights
+CONV_L1_WEIGHTS = 128 * 1024
+CONV_FLAG = 3  # conv_fused's cross-core flag: a block of y is in GM
+CONV_BACK_FLAG = 4  # and its hand-back: the group's vector cores have written a block to out
+CONV_AHEAD = 4  # blocks the cube may run ahead of its vector cores (each hands back twice, one set a vector core)

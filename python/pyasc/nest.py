@@ -18,6 +18,7 @@ import warnings
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Optional
 
+from .conv import ConvStep
 from .errors import NotRecognised, SlowLoopWarning
 from .steps import ContractionStep, ScalarNestStep, Step, WindowReduceStep
 from .symbols import Affine, ArrayView, Counter, Load, Product, Range
@@ -233,8 +234,12 @@ def compile_nest(node: ast.For, tracer: Tracer) -> Step:
         if not tracer.recognise:
             raise NotRecognised("opt_level 1 compiles loops as written")
         kind, fields = recognise(node, tracer)
-        build = ContractionStep.build if kind == "contraction" else WindowReduceStep.build
-        return build(location=location, **fields)
+        if kind == "contraction":
+            try:  # a convolution takes the cube's img2col path; anything else the gathers and a matmul
+                return ConvStep.build(location=location, **fields)
+            except NotRecognised:
+                return ContractionStep.build(location=location, **fields)
+        return WindowReduceStep.build(location=location, **fields)
     except NotRecognised as why:
         step = ScalarNestStep.build(node, tracer, location)
         warnings.warn_explicit(

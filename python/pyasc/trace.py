@@ -105,6 +105,8 @@ class Tracer:
             return _RETURN
         elif isinstance(node, ast.For):
             step = nest.compile_nest(node, self)
+            if getattr(step, "overwrites", False) and self.steps and _zero_fill_of(self.steps[-1], step.target):
+                self.steps.pop()  # the nest writes every element of the array the statement before zeroed
             self.steps.append(step)
             self.zeroed.difference_update(step.writes)
         elif not isinstance(node, ast.Pass):
@@ -144,6 +146,15 @@ class Tracer:
             self.zeroed.add(view.param.name)
         else:
             self.zeroed.discard(view.param.name)
+
+
+def _zero_fill_of(step: Any, target: Any) -> bool:
+    return (
+        isinstance(step, ElementwiseStep)
+        and step.target is target
+        and step.expr.op == "fill"
+        and step.expr.args[0] == 0.0
+    )
 
 
 _AUG = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.Div: "div"}

@@ -201,12 +201,37 @@ void exec_LoadData3DV2Pro(Block& b, const Op& op, const RtValue* in, RtValue*) {
   const uint8_t* l1 = b.effect_ptr(0) - base;  // the start of L1, where wrapped reads land
   auto group = [&](int64_t offset) { return offset < direct ? fm + offset : l1 + (base + offset - boundary); };
 
-  // Destination indices first, to access the destination once.
   uint8_t pad[8];
   RtValue pv;
   pv.f = modes.pad_f;
   pv.i = modes.pad_i;
   store_scalar(pad, d, pv);
+  if (!g.l0b && !g.transpose && !boundary) {
+    // L0A in Zz without a ring: a C0 group of columns is 32 contiguous bytes in both the feature map and the
+    // destination, so the block moves a group at a time (the last one of a row short when k_extension is not a
+    // multiple of C0). The destination's extent is its last element's index: the index grows with m and k.
+    uint8_t* dst = b.dynamic_access(1, 0, (g.dst_index(mt - 1, kt - 1, mt, kt) + 1) * g.size);
+    uint8_t pad_group[32];
+    for (int64_t i = 0; i < g.c0; ++i) std::memcpy(pad_group + i * g.size, pad, static_cast<size_t>(g.size));
+    int64_t per_c1 = g.filter_h * g.filter_w * g.c0;
+    for (int64_t r = 0; r < repeats; ++r)
+      for (int64_t mi = 0; mi < g.m_ext; ++mi) {
+        int64_t m = g.m_start + r * m_step + mi, oh = m / g.w_out, ow = m % g.w_out;
+        int64_t row = along_m ? r * m_pitch + mi : mi;
+        for (int64_t kg = 0; kg < g.k_ext; kg += g.c0) {
+          int64_t k = g.k_start + r * k_step + kg, c1 = k / per_c1, kpos = (k % per_c1) / g.c0;
+          int64_t ih = oh * g.stride_h + (kpos / g.filter_w) * g.dilation_h - g.pad_top;
+          int64_t iw = ow * g.stride_w + (kpos % g.filter_w) * g.dilation_w - g.pad_left;
+          const uint8_t* from = pad_group;
+          if (ih >= 0 && ih < g.h && iw >= 0 && iw < g.w) from = fm + ((c1 * g.h + ih) * g.w + iw) * 32;
+          int64_t to = g.dst_index(row, along_m ? kg : r * k_pitch + kg, mt, kt);
+          std::memcpy(dst + to * g.size, from, static_cast<size_t>(std::min(g.c0, g.k_ext - kg) * g.size));
+        }
+      }
+    return;
+  }
+
+  // Destination indices first, to access the destination once.
   struct Move {
     int64_t to;
     const uint8_t* from;

@@ -623,3 +623,16 @@ def bad_kernel(x: asc.GlobalAddress, WHAT: asc.ConstExpr[str]):
 def test_bad_input_is_refused(what, error, message):
     with pytest.raises(error, match=message):
         bad_kernel[1, rt.current_stream()](np.zeros(8, np.float32), what)
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32])
+def test_img2col_into_l0a_of_a_partial_channel_group(dtype, rng):
+    # k_extension not a multiple of C0: the last group of each row moves only its first columns
+    c0 = 32 // np.dtype(dtype).itemsize
+    geometry = GEOMETRIES[1]  # 2 channel groups, a 3 x 3 filter: 18 groups of columns
+    geometry = (geometry[0] * c0,) + geometry[1:]
+    fmap = feature_map(rng, dtype, geometry[0] // c0, geometry[1], geometry[2])
+    m_start, m_ext, _, _ = block_for(fmap, geometry, rng, c0)
+    block = (m_start, m_ext, 2 * c0, 3 * c0 + 3)
+    got = run_img2col(fmap, geometry, block, pad=-7.0)
+    np.testing.assert_array_equal(got, expected_block(fmap, geometry, block, -7.0).astype(got.dtype))

@@ -10,6 +10,7 @@ from pyasc_ops import conv2d, max_pool2d
 
 import asc.lib.runtime as rt
 import pyasc
+import pyasc.conv
 import pyasc.gather_plan as gather_plan
 import pyasc.kernels as kernels
 import pyasc.steps as steps
@@ -93,9 +94,11 @@ def test_a_convolution_gathers_on_the_vector_unit(rng, monkeypatch):
 
     gather_launch = steps._gather_launch
     monkeypatch.setattr(steps, "_gather_launch", recorded)
+    monkeypatch.setattr(pyasc.conv, "ENABLED", False)  # convolutions now take the cube's img2col path
+    op = pyasc.register(conv2d.fn, name="Conv2dThroughGathers")  # a plan of its own
     x = rng.standard_normal((1, 3, 32, 32)).astype(np.float32)
     w = rng.standard_normal((16, 3, 3, 3)).astype(np.float32)  # 16 filters: the product needs no padding rows
-    out = conv2d(x, w, stride=2, padding=1)
+    out = op(x, w, stride=2, padding=1)
     xp = np.pad(x, ((0, 0), (0, 0), (1, 1), (1, 1)))
     windows = np.lib.stride_tricks.sliding_window_view(xp, (3, 3), axis=(2, 3))[:, :, ::2, ::2]
     want = np.einsum("ncijab,fcab->nfij", windows, w)

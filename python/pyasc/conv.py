@@ -1,0 +1,294 @@
+"""A 2-D convolution through the cube's img2col load, instead of an im2col gather on the vector unit.
+
+A contraction nest is a convolution when its output is out[n, o, oh, ow] (all of it, float32), one operand
+is weight[o, c, kh, kw] (whole, as stored) and the other input[n, c, oh * stride_h + kh * dilation_h - pad_h,
+ow * stride_w + kw * dilation_w - pad_w] under guards that hold exactly where that index is inside the image
+(checked element by element against the index table the nest gives, so any spelling of the bounds check
+counts). It then runs as four launches:
+
+1. kernels.transpose_tiles: the input NCHW -> NC1HWC0 (C0 = 32 bytes of channels, the missing channels 0),
+   the layout the img2col load reads. The Unified Buffer has no strided-element DMA, so it is one strided
+   DMA in per 32-byte-channel group and pixel tile, one Gather by a constant offset table, one DMA out:
+   three instructions per 2048 elements, the cheapest structured path (TransDataTo5HD moves 16 rows of one
+   32-byte block per repeat, so C = 3 channels would need as many repeats as pixels / 16 and three more
+   address lists per repeat; the Gather does a whole tile in one instruction);
+2. the same kernel: the weights [o, c, kh, kw] -> [o][c1][kh][kw][c0], img2col's column order;
+3. kernels.conv_img2col on the cube: bands of output rows over the cube cores; a band's input rows into L1,
+   the FMatrix registers hold its height and the padding (no zero-filled copy), load_data with
+   LoadData3DParamsV2 fills L0A with the img2col block, the weights go ND -> NZ into L1 and on to L0B, mmad
+   accumulates in L0C, the fixpipe writes [pixels x o] to GM;
+4. kernels.transpose_tiles: [pixels x o] -> out's NCHW.
+
+Why the result is pixel-major and needs step 4: the Model's img2col load writes L0B as the K = pixels,
+N = taps matrix (docs/cube.md), which mmad contracts over the pixels (the weight-gradient form); the only way
+to contract over the taps is the img2col matrix as A (L0A), so the cube's result is [pixels x o], and the
+fixpipe on Atlas A2 writes rows (NZ2ND) or 16-column fractals (NZ2NZ) of it, never its transpose.
+
+What it does not take, and the nest then keeps the gather path (steps.ContractionStep): an output added to
+(`+=` without the zero fill before), a partial output, groups (a channel index other than the same counter
+in both operands), strides, dilations or a filter past the FMatrix's 8-bit fields (255), padding past 255,
+an output width other than the padded image's, a band of input rows that does not fit 384 KiB of L1, weights
+whose 16 output channels do not fit 128 KiB of L1, dtypes other than two float16 or two float32 operands."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional
+
+import numpy as np
+
+from . import kernels
+from .errors import NotRecognised
+from .steps import FLOATS, Launch, Location, Step, _table
+from .symbols import Affine, ArrayView, Counter, Load, Param, Range
+
+ENABLED = True  # False: convolutions take the gather path (to compare the two)
+# True: one MIX_AIC_1_2 launch (kernels.conv_fused), 21.4 us on the Model at the tutorial's size against the three
+# launches' 24.6 us, but twice their wall clock here (the Model runs a mixed kernel's 69 cores on threads of their
+# own: 71 ms against 35 ms, numpy's einsum 4.2 ms, too near the 20x the issue allows); so three by default
+FUSED = False
+MAX_FIELD = 255  # the FMatrix's and the load's 8-bit fields: pads, strides, dilations, filter sizes
+MAX_M_START = 32767  # m_start_pt's range
+MAX_K = 65535  # k_start_pt and k_extension are 16-bit
+
+
+@dataclass
+class Conv:
+    n: int
+    c: int
+    h: int
+    w: int
+    k: int
+    kh: int
+    kw: int
+    oh: int
+    ow: int
+    stride: tuple[int, int]
+    dilation: tuple[int, int]
+    pad: tuple[int, int]  # top, left (the bottom and right follow from the output size)
+
+
+def _single(index: Affine) -> Optional[str]:
+    """The counter `index` is, when it is one counter as it is (coefficient 1, no offset)."""
+    if index.offset == 0 and len(index.terms) == 1 and index.terms[0][1] == 1:
+        return index.terms[0][0]
+    return None
+
+
+def _window(index: Affine, out_counter: str, tap_counter: str) -> tuple[int, int, int]:
+    """(stride, dilation, pad) of `index` = out_counter * stride + tap_counter * dilation - pad."""
+    coeffs = index.coeffs
+    stride, dilation = coeffs.get(out_counter, 0), coeffs.get(tap_counter, 0)
+    if set(coeffs) != {out_counter, tap_counter} or stride < 1 or dilation < 1 or index.offset > 0:
+        raise NotRecognised("a spatial index other than out * stride + tap * dilation - pad")
+    return stride, dilation, -index.offset
+
+
+def match(out: ArrayView, free: list[Counter], reduce: list[Counter], fmap: Load, weight: Load) -> Conv:
+    """The convolution the nest is, or NotRecognised."""
+    if len(free) != 4 or len(reduce) != 3 or len(fmap.index) != 4 or len(weight.index) != 4:
+        raise NotRecognised("not a 4-D convolution")
+    if not (out.identity and fmap.view.identity and weight.view.identity):
+        raise NotRecognised("a transposed view")
+    n, o, oh, ow = free
+    names = [_single(i) for i in weight.index]
+    if None in names or names[0] != o.name:
+        raise NotRecognised("a weight index other than [out channel, channel, kh, kw]")
+    byname = {c.name: c for c in reduce}
+    if set(names[1:]) != set(byname):
+        raise NotRecognised("a weight index other than [out channel, channel, kh, kw]")
+    c, kh, kw = (byname[x] for x in names[1:])
+    if _single(fmap.index[0]) != n.name or _single(fmap.index[1]) != c.name:
+        raise NotRecognised("an input index other than [image, channel, ...] (groups?)")
+    sh, dh, ph = _window(fmap.index[2], oh.name, kh.name)
+    sw, dw, pw = _window(fmap.index[3], ow.name, kw.name)
+    shape_w, shape_x, shape_o = weight.view.param.shape, fmap.view.param.shape, out.param.shape
+    if shape_w != (o.extent, c.extent, kh.extent, kw.extent):
+        raise NotRecognised("loops that do not cover the whole weight")
+    if shape_x[:2] != (n.extent, c.extent) or shape_o != (n.extent, o.extent, oh.extent, ow.extent):
+        raise NotRecognised("loops that do not cover the whole input and output")
+    return Conv(n.extent, c.extent, shape_x[2], shape_x[3], o.extent, kh.extent, kw.extent, oh.extent, ow.extent,
+                (sh, sw), (dh, dw), (ph, pw))  # fmt: skip
+
+
+def _im2col_table(conv: Conv) -> np.ndarray:
+    """The input's storage position for every (n, oh, ow, c, kh, kw), FILL outside the image: what a
+    convolution's guards must give."""
+    n, oh, ow, c, kh, kw = np.ix_(*(np.arange(e) for e in (conv.n, conv.oh, conv.ow, conv.c, conv.kh, conv.kw)))
+    ih = oh * conv.stride[0] + kh * conv.dilation[0] - conv.pad[0]
+    iw = ow * conv.stride[1] + kw * conv.dilation[1] - conv.pad[1]
+    inside = (ih >= 0) & (ih < conv.h) & (iw >= 0) & (iw < conv.w)
+    at = ((n * conv.c + c) * conv.h + ih) * conv.w + iw
+    return np.where(inside, at, kernels.FILL).reshape(-1)
+
+
+@dataclass
+class Plan:
+    """The launch geometry: the bands of output rows and the cube's block sizes."""
+
+    c0: int
+    c1: int
+    taps: int
+    kp: int  # output channels rounded to 8 (the fixpipe's rows are whole 32-byte blocks)
+    pad_r: int
+    tiles: np.ndarray  # int32 [bands, 8]: image, first pixel, pixels, first input row, rows, pad top/bottom, m
+    mc: int
+    kc: int
+    nc: int
+    filter_word: int  # the V2Pro load's filter_config: dilations, filter size, strides (docs/cube.md)
+
+
+def plan(conv: Conv, itemsize: int, cores: int) -> Plan:
+    c0 = 32 // itemsize
+    c1 = -(-conv.c // c0)
+    taps = c1 * conv.kh * conv.kw * c0
+    sh, sw = conv.stride
+    dh, dw = conv.dilation
+    pt, pl = conv.pad
+    khd, kwd = (conv.kh - 1) * dh + 1, (conv.kw - 1) * dw + 1
+    if max(sh, sw, dh, dw, conv.kh, conv.kw, pt, pl) > MAX_FIELD:
+        raise NotRecognised(f"a stride, dilation, filter or padding past the FMatrix's {MAX_FIELD}")
+    pad_r = max(0, (conv.ow - 1) * sw + kwd - conv.w - pl)
+    if pad_r > MAX_FIELD or (conv.w + pl + pad_r - kwd) // sw + 1 != conv.ow:
+        raise NotRecognised("an output width other than the padded image's")
+    if taps > MAX_K:
+        raise NotRecognised(f"more than {MAX_K} img2col columns")
+    kp = -(-conv.k // 8) * 8
+    nc = min(128, kernels.CONV_L1_WEIGHTS // (taps * itemsize) // 16 * 16, -(-kp // 16) * 16)
+    if nc < 16:
+        raise NotRecognised("weights whose 16 output channels do not fit L1")
+    band_bytes = c1 * conv.w * 32  # one input row of every channel group
+
+    def rows_for(r: int) -> int:
+        return min(conv.h, (r - 1) * sh + khd)
+
+    rows = max(1, -(-conv.n * conv.oh // cores))  # output rows a band: about one band a core
+    rows = min(rows, conv.oh)
+    while rows > 1 and (rows_for(rows) * band_bytes > kernels.CONV_L1_MAP or rows * conv.ow > MAX_M_START // 2):
+        rows -= 1
+    if rows_for(rows) * band_bytes > kernels.CONV_L1_MAP:
+        raise NotRecognised("a row of the input's channel groups that does not fit L1")
+    tiles = []
+    for n in range(conv.n):
+        for oh0 in range(0, conv.oh, rows):
+            count = min(rows, conv.oh - oh0)
+            top = oh0 * sh - pt  # the band's first input row (of its first tap)
+            skip = max(0, -(-(top - (conv.h - 1)) // sh))  # a band below the image starts at an earlier row
+            top -= skip * sh
+            ih0 = max(0, top)
+            last = min(conv.h, (oh0 + count - 1) * sh + khd - pt)
+            height = max(1, last - ih0)
+            pad_t = ih0 - top
+            pad_b = max(0, (skip + count - 1) * sh + khd - height - pad_t)
+            m_first = skip * conv.ow
+            if max(pad_t, pad_b) > MAX_FIELD or m_first + count * conv.ow > MAX_M_START:
+                raise NotRecognised("a band whose padding or img2col rows the FMatrix cannot hold")
+            tiles.append((n, oh0 * conv.ow, count * conv.ow, ih0, height, pad_t, pad_b, m_first))
+    kc = 64 if itemsize == 4 else 128  # half of L0A: 128 pixels x kc taps = 32 KiB; of L0B: kc x 128 channels
+    word = (dh << 40) | (dw << 32) | (conv.kh << 24) | (conv.kw << 16) | (sh << 8) | sw
+    return Plan(c0, c1, taps, kp, pad_r, np.array(tiles, np.int32), 128, kc, nc, word)
+
+
+@dataclass
+class ConvStep(Step):
+    target: Param
+    location: Location
+    conv: Conv
+    fmap: Param
+    weight: Param
+    plan: Plan
+    _workspace: dict = field(default_factory=dict)
+    overwrites = True  # every element of the output: a zero fill just before it is dropped (trace.py)
+
+    @staticmethod
+    def build(*, location: Location, out: ArrayView, out_index: tuple[Affine, ...], free: list[Counter],
+              reduce: list[Counter], guards: list[Range], accumulate: bool, a: Load, b: Load) -> ConvStep:  # fmt: skip
+        if not ENABLED:
+            raise NotRecognised("pyasc.conv.ENABLED is False")
+        if accumulate:
+            raise NotRecognised("a convolution added to what the output holds")
+        if a.view.dtype != b.view.dtype or a.view.dtype not in FLOATS or out.dtype != np.float32:
+            raise NotRecognised("operands other than two float16 or two float32 arrays into a float32 output")
+        why: Optional[NotRecognised] = None
+        for fmap, weight in ((a, b), (b, a)):
+            try:
+                conv = match(out, free, reduce, fmap, weight)
+            except NotRecognised as e:
+                why = why or e
+                continue
+            n, _, oh, ow = free
+            by_name = {c.name: c for c in reduce}
+            c_name, kh_name, kw_name = (_single(i) for i in weight.index[1:])
+            counters = [n, oh, ow, by_name[c_name], by_name[kh_name], by_name[kw_name]]
+            side = {x.name for x in counters}
+            if any(not g.expr.counters <= side for g in guards):
+                raise NotRecognised("a condition on the output channel")
+            # the guards must hold exactly inside the image: compared element by element (raises as the gather
+            # path does for an index out of bounds the guards let through)
+            if not np.array_equal(_table(fmap, counters, guards, location), _im2col_table(conv)):
+                raise NotRecognised("guards other than the input's bounds")
+            p = plan(conv, fmap.view.dtype.itemsize, kernels.cube_cores())
+            return ConvStep(out.param, location, conv, fmap.view.param, weight.view.param, p)
+        assert why is not None
+        raise why
+
+    def _buffers(self, dtype: np.dtype) -> dict[str, np.ndarray]:
+        """The intermediate arrays, kept between calls: the weights' padding rows stay 0."""
+        if not self._workspace:
+            cv, p = self.conv, self.plan
+            self._workspace.update(
+                x5=np.empty(cv.n * p.c1 * cv.h * cv.w * p.c0, dtype),
+                wt=np.zeros(p.kp * p.taps, dtype),
+                y=np.empty(cv.n * cv.oh * cv.ow * p.kp, np.float32),
+            )
+        return self._workspace
+
+    def launches(self, arrays: dict[str, np.ndarray]) -> list[Launch]:
+        cv, p = self.conv, self.plan
+        x = arrays[self.fmap.name].reshape(-1)
+        w = arrays[self.weight.name].reshape(-1)
+        out = arrays[self.target.name].reshape(-1)
+        buf = self._buffers(x.dtype)
+        size = x.dtype.itemsize
+        hw, q, pixels = cv.h * cv.w, cv.kh * cv.kw, cv.oh * cv.ow
+        tc = 2048 // p.c0
+        offs = kernels.transpose_offsets(p.c0, tc, size)
+        # the feature map's and the weights' layouts in one launch: [C0 channels x pixels] tiles turned round
+        tiles_x, tiles_w = cv.n * p.c1 * -(-hw // tc), cv.k * p.c1 * -(-q // tc)
+        layouts = Launch(kernels.transpose_tiles_pair,
+                         kernels.cores_for(tiles_x + tiles_w),
+                         (buf["x5"], x, buf["wt"], w, offs, cv.n * p.c1, p.c1, p.c0, cv.c, hw, cv.c * hw, hw,
+                          hw * p.c0, p.c0, cv.k * p.c1, p.c1, cv.c, q, cv.c * q, q, q * p.c0, tiles_x, p.c0,
+                          tc))  # fmt: skip
+        cube = Launch(kernels.conv_img2col, min(kernels.cube_cores(), len(p.tiles)),
+                      (buf["x5"], buf["wt"], buf["y"], p.tiles.reshape(-1), len(p.tiles), p.c1, cv.h, cv.w, p.taps,
+                       p.kp, pixels, cv.kh, cv.kw, cv.stride[0], cv.stride[1], cv.dilation[0], cv.dilation[1],
+                       cv.pad[1], p.pad_r, p.filter_word, p.mc, p.kc, p.nc))  # fmt: skip
+        tr, tcol = OUT_TILE
+        back = Launch(kernels.transpose_tiles,
+                      kernels.cores_for(cv.n * -(-pixels // tr) * -(-cv.k // tcol)),
+                      (out, buf["y"], kernels.transpose_offsets(tr, tcol, 4), cv.n, 1, pixels, pixels, cv.k,
+                       pixels * p.kp, p.kp, cv.k * pixels, pixels, tr, tcol))  # fmt: skip
+        if FUSED:
+            layout = np.array([cv.n * p.c1, p.c1, p.c0, cv.c, hw, cv.c * hw, hw, hw * p.c0, p.c0, 0,
+                               cv.k * p.c1, p.c1, 0, cv.c, q, cv.c * q, q, q * p.c0, 0, 0, tiles_x, 0, 0, 0],
+                              np.int32)  # fmt: skip
+            args = (x, w, out, buf["x5"], buf["wt"], buf["y"], p.tiles.reshape(-1), offs,
+                    kernels.transpose_offsets(tr, tcol, 4), layout, len(p.tiles), p.c1, cv.h, cv.w, p.taps, p.kp,
+                    cv.k, pixels, cv.kh, cv.kw, cv.stride[0], cv.stride[1], cv.dilation[0], cv.dilation[1], cv.pad[1],
+                    p.pad_r, p.filter_word, p.mc, p.kc, p.nc, p.c0, tc, tr, tcol)  # fmt: skip
+            return [Launch(kernels.conv_fused, min(kernels.cube_cores(), len(p.tiles)), args)]
+        return [layouts, cube, back]
+
+    def describe(self) -> str:
+        cv = self.conv
+        return (f"convolution into '{self.target.name}': {cv.k} filters {cv.kh}x{cv.kw} over {cv.c} channels, "
+                f"stride {cv.stride}, padding {cv.pad}, dilation {cv.dilation}, on the cube through img2col "
+                f"(NC1HWC0 layout and the weights' on the vector unit, the result transposed to NCHW)")  # fmt: skip
+
+
+OUT_TILE = (128, 16)  # pixels x output channels a tile of the last transpose (2048 float32)
+
+
+def macs(conv: Conv) -> int:
+    return conv.n * conv.k * conv.oh * conv.ow * conv.c * conv.kh * conv.kw
