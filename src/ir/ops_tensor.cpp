@@ -131,8 +131,9 @@ void define_tensor_ops(OpTable& t) {
       .ascendc("GetPhyAddr",
                "GM_ADDR {result} = reinterpret_cast<GM_ADDR>({0}.GetPhyAddr(static_cast<uint64_t>({1})));");
   // SetL2CacheHint: the tensor with its cache mode (CacheMode) and read/write mode (CacheRwMode); the timing model
-  // reads the mode (CACHE_MODE_DISABLE: its reads bypass L2). Emitted as a copy: Ascend C takes SetL2CacheHint only
-  // in custom-operator projects, not in the direct kernel launches asc builds, and results do not depend on it.
+  // reads both (sim/hbm_sharing.h: which accesses bypass L2 or claim its room first). Emitted as a copy: Ascend C takes
+  // SetL2CacheHint only in custom-operator projects, not in the direct kernel launches asc builds, and results do not
+  // depend on it.
   t.def(OpCode::GlobalSetL2CacheHint, "global_tensor.set_l2_cache_hint")
       .operands({K::GlobalTensor})
       .attr("mode")

@@ -15,20 +15,55 @@
 #include "sim/vector_mask.h"
 
 namespace asc::sim {
+namespace {
+
+// How L2 treats an access to GM tensor `t` (a read, or a write): its set_l2_cache_hint's mode where the hint's
+// CacheRwMode covers the access.
+L2Policy l2_policy(const RtValue& t, bool write) {
+  if (!(t.cache_rw & (write ? kCacheWrite : kCacheRead))) return L2Policy::Normal;
+  switch (t.cache_mode) {
+    case kCacheModeDisable: return L2Policy::Bypass;
+    case kCacheModePersistent: return L2Policy::Persistent;
+    case kCacheModeLast: return L2Policy::Last;
+    default: return L2Policy::Normal;
+  }
+}
+
+}  // namespace
+
+namespace {
+
+// The register files of the thread's last Block, kept for its next: a launch builds a Block per core, and
+// allocating them anew for each was a good part of a launch of small blocks. (A Block made while another lives
+// on the thread finds none and allocates its own.)
+struct SpareRegisters {
+  std::vector<RtValue> regs, scalar_in;
+};
+thread_local SpareRegisters spare_registers;
+
+}  // namespace
 
 Block::Block(const LaunchContext& ctx, const CoreInstance& core, const std::array<uint8_t*, kMemoryCount>& local)
     : ctx_(ctx),
       core_(core),
       local_(local),
-      regs_(ctx.kernel.value_types.size()),
+      regs_(std::move(spare_registers.regs)),
+      scalar_in_(std::move(spare_registers.scalar_in)),
       timeline_(ctx.platform.cost, ctx.kernel.num_ops, ctx.options.record,
                 core.kind == CoreKind::AIC ? ctx.platform.cost.aic_mte_bytes_per_cycle
                                            : ctx.platform.cost.mte_bytes_per_cycle,
                 core.kind == CoreKind::AIC ? ctx.platform.cost.aic_read_latency : 0) {
+  regs_.assign(ctx.kernel.value_types.size(), RtValue{});
+  if (scalar_in_.size() < kMaxIssuedOperands) scalar_in_.resize(kMaxIssuedOperands);
   for (size_t i = 0; i < ctx.param_values.size(); ++i) regs_[i] = ctx.param_values[i];
   ops_left_ = ctx.options.max_ops ? ctx.options.max_ops : UINT64_MAX;
   budgeted_ = ctx.options.timeout_ns || ctx.options.cancel;
   if (ctx.options.sanitize) race_.emplace(ctx.kernel.memory_pipes);
+}
+
+Block::~Block() {
+  if (regs_.capacity() > spare_registers.regs.capacity()) spare_registers.regs = std::move(regs_);
+  if (scalar_in_.capacity() > spare_registers.scalar_in.capacity()) spare_registers.scalar_in = std::move(scalar_in_);
 }
 
 void Block::run() {
@@ -346,7 +381,7 @@ uint64_t Block::check_effects(const Op& op, Pipe pipe, const RtValue* in) {
     const RtValue& t = in[effects[i].tensor];
     if (!is_local_mem(t.mem) && gm_span_.hi == gm_span_.lo)
       gm_span_ = {static_cast<uint32_t>(t.mem), effect_ranges_[i].first, effect_ranges_[i].second, effects[i].write,
-                  !effects[i].write && t.cache_mode == kCacheModeDisable};
+                  l2_policy(t, effects[i].write)};
   };
   for (size_t i = 0; i < effects.size(); ++i) {
     const MemEffect& e = effects[i];

@@ -66,7 +66,16 @@ struct CubeModes {
   double pad_f = 0;                                    // the padding value, for float and integer tensors
   int64_t pad_i = 0;
   int64_t repeat_time = 1, repeat_stride = 0, repeat_mode = 0;
-  std::vector<uint8_t> sparse_index = std::vector<uint8_t>(16384);
+  // The 4:2 sparse index buffer, zero until load_data_with_sparse writes it. Made at its first use: a launch
+  // builds a Block per core, and 16 KiB allocated and cleared for each was most of a small launch's time.
+  uint8_t* sparse_index() {
+    if (sparse_index_.empty()) sparse_index_.assign(kSparseIndexBytes, 0);
+    return sparse_index_.data();
+  }
+  static constexpr size_t kSparseIndexBytes = 16384;
+
+ private:
+  std::vector<uint8_t> sparse_index_;
 };
 
 struct LaunchContext {
@@ -215,6 +224,9 @@ class Block {
  public:
   // `local` holds the core's on-chip memories, indexed by Memory.
   Block(const LaunchContext& ctx, const CoreInstance& core, const std::array<uint8_t*, kMemoryCount>& local);
+  ~Block();
+  Block(const Block&) = delete;
+  Block& operator=(const Block&) = delete;
   void run();  // throws asc::Error
 
   // Accessors used by the op handlers.
@@ -293,7 +305,10 @@ class Block {
   std::optional<RtValue>& hccl_context(int64_t index) { return hccl_context_[index != 0]; }
   // The MTE2 pad-value register (set_pad_value) and the AIPP registers (set_aipp_functions).
   PadValueReg& pad_value_register() { return pad_value_; }
-  AippRegs& aipp_registers() { return aipp_; }
+  AippRegs& aipp_registers() {
+    if (!aipp_) aipp_ = std::make_unique<AippRegs>();
+    return *aipp_;
+  }
   // Bytes [offset, offset + bytes) of tensor `t` (a GM argument or a local memory) that the running pipe op reaches
   // through a register or an address value rather than an operand's effect: bounds-checked against the buffer or
   // memory, and recorded for the race checker.
@@ -397,12 +412,20 @@ class Block {
   }
   std::vector<RtValue> regs_;
   // a scalar-unit op's operands (only its own are set); grown for the few wider than a queue entry (matmul.server)
-  std::vector<RtValue> scalar_in_ = std::vector<RtValue>(kMaxIssuedOperands);
+  std::vector<RtValue> scalar_in_;  // at least kMaxIssuedOperands
   std::array<PipeQueue, kPipeSlots> queues_;
   // One flag per (HardEvent, event id): the set_flag op that set it, or null.
   std::vector<const Op*> flags_;
   int64_t flags_set_ = 0;  // how many of flags_ are set (synccheck scans them only then)
-  std::array<BufferToken, kBufferTokens> buffers_{};
+  // The buffer tokens and the AIPP registers, made at their first use (Ascend 950's get_buf / rls_buf,
+  // set_aipp_functions): most kernels use neither, and clearing them for every Block of a launch cost more than
+  // running a small block.
+  using BufferTokens = std::array<BufferToken, kBufferTokens>;
+  std::unique_ptr<BufferTokens> buffers_;
+  BufferTokens& buffers() {
+    if (!buffers_) buffers_ = std::make_unique<BufferTokens>();
+    return *buffers_;
+  }
   bool stopped_ = false;
   uint64_t ops_left_;  // LaunchOptions::max_ops, counted down by region()
   uint32_t until_check_ = kCheckEvery;
@@ -418,7 +441,7 @@ class Block {
   bool ub_watched_ = false;  // any watch register on: only then do accesses look at them
   void check_ub_watch(const Op& op, Pipe pipe, uint64_t lo, uint64_t hi, bool write) const;
   PadValueReg pad_value_;
-  AippRegs aipp_;
+  std::unique_ptr<AippRegs> aipp_;
   VectorMaskReg issued_mask_;
   uint64_t cmp_mask_[2] = {0, 0};
   uint64_t fixpipe_quant_scalar_ = 0;

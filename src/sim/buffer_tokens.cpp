@@ -29,12 +29,12 @@ void check_token(const Platform& platform, const Op& op, int64_t id) {
 
 uint64_t Block::buffer_ticket(const Op& op, int64_t id) {
   check_token(platform(), op, id);
-  return buffers_[static_cast<size_t>(id)].issued++;
+  return buffers()[static_cast<size_t>(id)].issued++;
 }
 
 bool Block::get_buf(const Issued& entry, Pipe pipe) {
   const int64_t id = entry.in[0].i;
-  BufferToken& token = buffers_[static_cast<size_t>(id)];
+  BufferToken& token = buffers()[static_cast<size_t>(id)];
   if (token.released != entry.ticket) return false;  // an earlier acquisition still holds it, or will
   token.holder = entry.op;
   token.pipe = pipe;
@@ -47,7 +47,7 @@ void Block::rls_buf(const Issued& entry, Pipe pipe) {
   const Op& op = *entry.op;
   const int64_t id = entry.in[0].i;
   check_token(platform(), op, id);
-  BufferToken& token = buffers_[static_cast<size_t>(id)];
+  BufferToken& token = buffers()[static_cast<size_t>(id)];
   if (!token.holder || token.pipe != pipe)
     fail(ASC_ERR_RUNTIME, op.loc,
          "rls_buf(PIPE_{}, {}) releases a buffer id PIPE_{} does not hold{}: pair each rls_buf with an earlier "
@@ -77,7 +77,7 @@ void Block::buffer_token_on_scalar(const Op& op) {
 
 void Block::buffer_deadlock(const Issued& blocked, Pipe pipe) {
   const int64_t id = blocked.in[0].i;
-  const BufferToken& token = buffers_[static_cast<size_t>(id)];
+  const BufferToken& token = buffers()[static_cast<size_t>(id)];
   fail(ASC_ERR_DEADLOCK, blocked.op->loc, "deadlock: get_buf(PIPE_{}, {}) can never complete: {}", pipe_name(pipe), id,
        token.holder ? fmt::format("PIPE_{}'s get_buf at {} holds buffer {} and its rls_buf never runs",
                                   pipe_name(token.pipe), token.holder->loc.str(), id)
@@ -87,11 +87,12 @@ void Block::buffer_deadlock(const Issued& blocked, Pipe pipe) {
 // A kernel ending with a buffer id held: the next acquirer of the id would wait for ever. The result is computed,
 // so this is a warning, as a set_flag never waited for.
 void Block::warn_held_buffers() {
-  for (size_t id = 0; id < buffers_.size(); ++id)
-    if (const Op* holder = buffers_[id].holder)
+  if (!buffers_) return;  // no get_buf ran
+  for (size_t id = 0; id < buffers_->size(); ++id)
+    if (const Op* holder = (*buffers_)[id].holder)
       warnings_.push_back(
           fmt::format("synccheck: {}: get_buf(PIPE_{}, {}) at {} is never released; pair every get_buf with an rls_buf",
-                      label(), pipe_name(buffers_[id].pipe), id, holder->loc.str()));
+                      label(), pipe_name((*buffers_)[id].pipe), id, holder->loc.str()));
 }
 
 }  // namespace asc::sim

@@ -39,7 +39,7 @@ void exec_LoadDataWithSparse(Block& b, const Op&, const RtValue* in, RtValue*) {
   const uint8_t* src = b.effect_ptr(0);
   const uint8_t* idx = b.effect_ptr(1);
   uint8_t* dst = b.effect_ptr(2);
-  uint8_t* index = b.cube_modes().sparse_index.data() + in[0].addr / 4;
+  uint8_t* index = b.cube_modes().sparse_index() + in[0].addr / 4;
   for (int64_t i = 0; i < repeats; ++i) {
     std::memmove(dst + i * 512, src + (start + i) * 512, 512);
     std::memcpy(index + i * 128, idx + (start + i) * 128, 128);
@@ -59,7 +59,7 @@ void exec_MmadWithSparse(Block& b, const Op& op, const RtValue* in, RtValue*) {
   const auto* a = reinterpret_cast<const int8_t*>(b.effect_ptr(0));
   const auto* bm = reinterpret_cast<const int8_t*>(b.effect_ptr(1));
   uint8_t* c = b.effect_ptr(3);
-  const uint8_t* index = b.cube_modes().sparse_index.data() + in[2].addr / 4;
+  const uint8_t* index = b.cube_modes().sparse_index() + in[2].addr / 4;
   auto a_at = [&](int64_t i, int64_t kk) -> int64_t {  // Zz
     return kk >= k ? 0 : a[(((i / 16) * k1 + kk / 32) * 16 + i % 16) * 32 + kk % 32];
   };

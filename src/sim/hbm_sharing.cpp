@@ -1,6 +1,7 @@
 #include "sim/hbm_sharing.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <map>
 #include <utility>
@@ -28,28 +29,43 @@ double union_bytes(Spans& spans) {
   return bytes;
 }
 
+// One class of accesses L2 gives room to in turn: their bytes and the spans they cover.
+struct Claim {
+  double bytes = 0;
+  Spans spans;
+};
+
+// The order L2 gives its room in: reads before writes (the write-back holds what the reads leave), and within each,
+// PERSISTENT before NORMAL before LAST; CACHE_MODE_DISABLE's accesses take none and come from / go to HBM.
+constexpr size_t kReadClaims = 3, kClaims = kReadClaims + 2;
+size_t claim_of(const GmSpan& s) {
+  size_t rank = s.l2 == L2Policy::Persistent ? 0 : s.l2 == L2Policy::Normal ? 1 : 2;
+  return s.write ? kReadClaims + (s.l2 == L2Policy::Last) : rank;
+}
+
 // HBM's bandwidth mixed with L2's by the share of the flows' bytes L2 serves: the re-reads of what the launch read
-// before (reads marked to bypass L2 neither hit it nor fill it), and the writes, which L2 holds (write-back) as far
-// as the room the launch's cached reads leave.
+// before, and the writes, which L2 holds (write-back), each class in claim_of's order as far as the room left.
 double effective_bandwidth(const std::vector<GmFlow>& flows, double hbm, double l2, double l2_bytes) {
   if (l2 <= 0 || l2_bytes <= 0) return hbm;
-  double total = 0, reads = 0, writes = 0;
-  Spans read_spans, write_spans;
+  double total = 0;
+  std::array<Claim, kClaims> claims;
   for (const GmFlow& f : flows) {
     total += static_cast<double>(f.bytes);
-    if (f.span.hi <= f.span.lo) continue;
-    if (f.span.write) {
-      writes += static_cast<double>(f.bytes);
-      write_spans[f.span.mem].emplace_back(f.span.lo, f.span.hi);
-    } else if (!f.span.bypass_l2) {
-      reads += static_cast<double>(f.bytes);
-      read_spans[f.span.mem].emplace_back(f.span.lo, f.span.hi);
-    }
+    if (f.span.hi <= f.span.lo || f.span.l2 == L2Policy::Bypass) continue;
+    Claim& c = claims[claim_of(f.span)];
+    c.bytes += static_cast<double>(f.bytes);
+    c.spans[f.span.mem].emplace_back(f.span.lo, f.span.hi);
   }
-  double footprint = union_bytes(read_spans);
-  double from_l2 = std::max(0.0, reads - footprint) * std::min(1.0, footprint > 0 ? l2_bytes / footprint : 1.0);
-  double written = union_bytes(write_spans);
-  if (written > 0) from_l2 += writes * std::min(1.0, std::max(0.0, l2_bytes - footprint) / written);
+  double room = l2_bytes, from_l2 = 0;
+  for (size_t i = 0; i < kClaims; ++i) {
+    Claim& c = claims[i];
+    double footprint = c.spans.empty() ? 0 : union_bytes(c.spans);
+    if (footprint <= 0) continue;
+    double share = std::min(1.0, room / footprint);
+    // A read's first touch of each byte comes from HBM, its re-reads from L2; a held write goes to L2 only.
+    from_l2 += (i < kReadClaims ? std::max(0.0, c.bytes - footprint) : c.bytes) * share;
+    room = std::max(0.0, room - footprint);
+  }
   if (total <= 0 || from_l2 <= 0) return hbm;
   return total / ((total - from_l2) / hbm + from_l2 / l2);
 }

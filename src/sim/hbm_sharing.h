@@ -10,10 +10,13 @@
 // that footprint L2 holds) come from L2 at its bandwidth, the rest from HBM. The clock above then shares the
 // launch's effective bandwidth, T / (from_hbm / HBM + from_l2 / L2) for its T bytes, instead of HBM's: a
 // launch-wide mix rather than a cache simulated line by line, so it errs slow on reuse within the time window and
-// fast for re-reads long after eviction. Every byte is still read from HBM at least once. Reads of a tensor marked
-// CACHE_MODE_DISABLE (set_l2_cache_hint) bypass L2: they are never re-read from it and take none of its room.
-// L2 is write-back: the launch's writes stay in it, not in HBM, as far as the room its cached reads' footprint leaves
-// (all of them when the two fit; none when the reads alone fill L2), and so are served at L2's bandwidth too.
+// fast for re-reads long after eviction. Every byte is still read from HBM at least once. L2 is write-back: the
+// launch's writes stay in it, not in HBM, as far as the room its cached reads' footprint leaves (all of them when the
+// two fit; none when the reads alone fill L2), and so are served at L2's bandwidth too.
+// set_l2_cache_hint's modes, for the accesses its CacheRwMode names: CACHE_MODE_DISABLE's reads and writes bypass
+// L2 (HBM only, taking none of its room: Ascend C's best practice "设置合理的L2 CacheMode" for data accessed once);
+// PERSISTENT's footprint gets room before NORMAL's, LAST's after it (the modes' names in Ascend C's CacheMode; their
+// exact replacement policy is not published, so this priority order is the estimate).
 #pragma once
 
 #include <cstdint>

@@ -17,18 +17,22 @@
 namespace asc::sim {
 namespace {
 
-// Each host thread keeps one set of on-chip memories; a block gets them for its run.
+// Each host thread keeps one set of on-chip memories; a block gets them for its run. (One thread_local: each
+// costs a call per block from a shared library.)
 std::array<uint8_t*, kMemoryCount> thread_memories(const Platform& platform) {
-  thread_local std::array<std::unique_ptr<uint8_t[]>, kMemoryCount> memories;
-  thread_local std::array<uint64_t, kMemoryCount> sizes{};
+  struct Memories {
+    std::array<std::unique_ptr<uint8_t[]>, kMemoryCount> memories;
+    std::array<uint64_t, kMemoryCount> sizes{};
+  };
+  thread_local Memories t;
   std::array<uint8_t*, kMemoryCount> out{};
   for (size_t m = 0; m < kMemoryCount; ++m) {
     uint64_t bytes = memory_bytes(platform, static_cast<Memory>(m));
-    if (sizes[m] < bytes) {
-      memories[m] = std::make_unique<uint8_t[]>(bytes);
-      sizes[m] = bytes;
+    if (t.sizes[m] < bytes) {
+      t.memories[m] = std::make_unique<uint8_t[]>(bytes);
+      t.sizes[m] = bytes;
     }
-    out[m] = memories[m].get();
+    out[m] = t.memories[m].get();
   }
   return out;
 }
@@ -75,6 +79,7 @@ LaunchReport summarise(const Kernel& kernel, const Platform& platform, std::vect
   uint64_t longest = 0;
   for (CoreKind kind : {CoreKind::AIV, CoreKind::AIC}) {
     std::vector<size_t> mine;
+    mine.reserve(instances.size());
     for (size_t i = 0; i < instances.size(); ++i)
       if (instances[i].kind == kind) mine.push_back(i);
     uint32_t cores = std::max(1u, kind == CoreKind::AIV ? platform.info.aiv_cores : platform.info.aic_cores);
@@ -137,14 +142,16 @@ constexpr std::chrono::microseconds kInlineBudget{20};
 
 // A kernel whose blocks took longer than that last time goes to the pool at
 // once: a first block run alone would leave the other cores idle meanwhile.
+// The clock is read after the 1st, 2nd, 4th, 8th... block (at most twice the
+// budget runs inline): a clock read per block was a good part of a launch of
+// small blocks. `start`: when the launch started.
 template <typename RunOne>
-void run_blocks(const Kernel& kernel, uint32_t count, RunOne& run_one) {
-  const auto start = std::chrono::steady_clock::now();
+void run_blocks(const Kernel& kernel, uint32_t count, RunOne& run_one, std::chrono::steady_clock::time_point start) {
   uint32_t done = 0;
   if (kernel.block_time_ns.load(std::memory_order_relaxed) <= static_cast<uint64_t>(kInlineBudget.count()) * 1000) {
     while (done < count) {
       run_one(done++, 0u);
-      if (std::chrono::steady_clock::now() - start > kInlineBudget) break;
+      if ((done & (done - 1)) == 0 && done < count && std::chrono::steady_clock::now() - start > kInlineBudget) break;
     }
   }
   if (done < count)
@@ -165,8 +172,8 @@ LaunchReport run_kernel(const Kernel& kernel, const Platform& platform, uint32_t
   LaunchContext ctx{kernel, platform, block_dim, gm, values, options};
   ctx.gm_atomic = &gm_atomic;
   ctx.memcheck_once = &memcheck_once;
-  if (options.timeout_ns)
-    ctx.deadline = std::chrono::steady_clock::now() + std::chrono::nanoseconds(options.timeout_ns);
+  const auto start = std::chrono::steady_clock::now();
+  if (options.timeout_ns) ctx.deadline = start + std::chrono::nanoseconds(options.timeout_ns);
   std::atomic<uint64_t> printed{0};
   std::atomic<bool> output_cut{false};
   ctx.printed = &printed;
@@ -239,13 +246,14 @@ LaunchReport run_kernel(const Kernel& kernel, const Platform& platform, uint32_t
     for (uint32_t i = 0; i < count; ++i) threads.emplace_back(run_one, i, 0u);
     for (auto& t : threads) t.join();
   } else {
-    run_blocks(kernel, count, run_one);
+    run_blocks(kernel, count, run_one, start);
   }
   if (options.output) {  // in block order, up to the failing block
     options.output->clear();
     for (uint32_t b = 0; b < count && b <= first_block; ++b) {
+      if (outputs[b].empty()) continue;  // most blocks print nothing
       *options.output += outputs[b];
-      if (!outputs[b].empty() && outputs[b].back() != '\n') *options.output += '\n';
+      if (outputs[b].back() != '\n') *options.output += '\n';
     }
     if (output_cut.load())
       *options.output += fmt::format(

@@ -29,7 +29,7 @@ class RaceChecker {
 
   // `memory_pipes`: bit p set if the kernel has an op on pipe p that touches memory (Kernel::memory_pipes);
   // only those pipes can ever race with an access.
-  explicit RaceChecker(uint32_t memory_pipes) : memory_pipes_(memory_pipes) {}
+  explicit RaceChecker(uint32_t memory_pipes) : RaceChecker(memory_pipes, thread_pool()) {}
 
   // Starts an op on `pipe` (ticks its clock); its accesses follow.
   void tick(Pipe pipe);
@@ -79,8 +79,11 @@ class RaceChecker {
   // The maps' nodes come from a pool of the host thread's own (segments are made and dropped per
   // instruction; a checker lives on one thread, and the pool outlives it for the next block).
   static std::pmr::memory_resource* thread_pool();
-  std::pmr::map<int64_t, Clock> flags_{thread_pool()};      // pending set_flag clocks by (event, id)
-  std::pmr::map<uint64_t, Segment> shadow_{thread_pool()};  // start -> segment; only bytes touched so far
+  // the thread's pool looked up once for both maps (a thread_local costs a call from a shared library)
+  RaceChecker(uint32_t memory_pipes, std::pmr::memory_resource* pool)
+      : flags_(pool), shadow_(pool), memory_pipes_(memory_pipes) {}
+  std::pmr::map<int64_t, Clock> flags_;      // pending set_flag clocks by (event, id)
+  std::pmr::map<uint64_t, Segment> shadow_;  // start -> segment; only bytes touched so far
   uint32_t memory_pipes_;
   size_t sweep_at_ = 64;                             // shadow_ size that triggers the next sweep()
   std::vector<std::pair<uint64_t, uint64_t>> gaps_;  // access()'s scratch

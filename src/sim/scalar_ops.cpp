@@ -250,7 +250,7 @@ void exec_GmOffset(Block& b, const Op& op, const RtValue* in, RtValue* out) {
 
 void exec_GlobalSetBuffer(Block&, const Op& op, const RtValue* in, RtValue* out) {
   *out = in[0];
-  out->cache_mode = 0;  // a new buffer starts with Ascend C's default, CACHE_MODE_NORMAL
+  out->cache_mode = kCacheModeNormal;  // a new buffer starts with Ascend C's default
   out->len = kUnknownLength;
   if (op.operands.size() > 1) {
     if (in[1].i < 0) fail(ASC_ERR_OUT_OF_BOUNDS, op.loc, "set_global_buffer length {} is negative", in[1].i);
@@ -330,7 +330,8 @@ void exec_GlobalGetSize(Block&, const Op&, const RtValue* in, RtValue* out) {
 
 void exec_GlobalSetL2CacheHint(Block&, const Op& op, const RtValue* in, RtValue* out) {
   *out = in[0];
-  out->cache_mode = static_cast<uint32_t>(op.attr_int(0));
+  out->cache_mode = static_cast<uint16_t>(op.attr_int(0));
+  out->cache_rw = static_cast<uint16_t>(op.attr_int(1));
 }
 
 void exec_GlobalGetPhyAddr(Block& b, const Op& op, const RtValue* in, RtValue* out) {

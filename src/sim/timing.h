@@ -30,12 +30,16 @@ struct LineCost {
   uint64_t count = 0;
 };
 
+// How L2 treats a GM access, from its tensor's set_l2_cache_hint (sim/hbm_sharing.h): by the CacheMode where the
+// hint's CacheRwMode covers the access (a read or a write), else Normal.
+enum class L2Policy : uint8_t { Normal, Bypass, Persistent, Last };
+
 // Where a GM transfer reads or writes: GM argument `mem`, bytes [lo, hi) of it (the span, gaps included).
 struct GmSpan {
   uint32_t mem = 0;
   uint64_t lo = 0, hi = 0;
   bool write = false;
-  bool bypass_l2 = false;  // a read of a tensor set_l2_cache_hint marked CACHE_MODE_DISABLE
+  L2Policy l2 = L2Policy::Normal;
 };
 
 // A GM transfer's use of HBM: `bytes` moved evenly over [start, end), after its latency, at its engine's rate. The

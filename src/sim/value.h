@@ -19,10 +19,13 @@ struct RtValue {
   int64_t addr = 0;  // tensors / GM addresses: byte offset inside `mem`
   uint64_t len = 0;  // tensors: length in elements (kUnknownLength: up to the buffer end)
   uint32_t mem = 0;  // argument index for GM, kMemLocal + Memory for local tensors
-  // GM tensors: the L2 cache hint set_l2_cache_hint gave (Ascend C's CacheMode; kCacheModeDisable: reads bypass L2)
-  uint32_t cache_mode = 0;
+  // GM tensors: the L2 cache hint set_l2_cache_hint gave: its CacheMode (pyasc's numbering, kCacheMode*) and the
+  // CacheRwMode bits it applies to (kCacheRead | kCacheWrite); the timing model's L2 reads them (sim/hbm_sharing.h).
+  uint16_t cache_mode = 0;
+  uint16_t cache_rw = 3;  // kCacheRead | kCacheWrite: CacheRwMode::RW, Ascend C's default
 };
 
-constexpr uint32_t kCacheModeDisable = 1;  // CacheMode::CACHE_MODE_DISABLE
+constexpr uint16_t kCacheModeNormal = 0, kCacheModeDisable = 1, kCacheModeLast = 2, kCacheModePersistent = 4;
+constexpr uint16_t kCacheRead = 1, kCacheWrite = 2;  // CacheRwMode READ / WRITE (RW: both)
 
 }  // namespace asc::sim

@@ -196,3 +196,40 @@ def test_the_same_arrays_launched_again_are_bound_again_when_they_change(rng):
     big = rng.random(128, dtype=np.float32)
     launch(big[64:], y, z, 64)
     np.testing.assert_allclose(z[:64], SCALE * big[64:] + y, rtol=1e-6)
+
+
+def test_the_inline_int_key_keeps_int32_bounds_bools_and_numpy_scalars_apart():
+    # The key function tests Python ints against the int32 range inline (launch_plan.make_key_function): the
+    # bounds themselves stay int32, one past them needs int64, and a bool or a numpy scalar is no int there.
+    @asc.jit
+    def store(out: asc.GlobalAddress, v: int):
+        o = asc.GlobalTensor()
+        o.set_global_buffer(out)
+        o.set_value(0, v)
+
+    out = np.zeros(8, np.int64)
+    launch = store[1, rt.current_stream()]
+    for v in (1, 2**31 - 1, -(2**31), 2**31, -(2**31) - 1, 3, np.int64(2**33), True, np.int32(-4), 2**31 - 1):
+        launch(out, v)
+        assert out[0] == int(v), v
+    kinds = {k[-1] for k in store._plans}
+    assert len(kinds) >= 4  # int32, int64, numpy int64, bool (numpy int32 may share a plan with one of them)
+
+
+def test_a_byte_swapped_array_never_takes_a_native_plan(rng):
+    x, y = rng.random(64, dtype=np.float32), rng.random(64, dtype=np.float32)
+    run(x, y)  # a float32 plan exists now
+    with pytest.raises(asc.errors.LaunchArgumentError, match="dtype >f4"):
+        run(x.astype(">f4"), y.astype(">f4"))
+    np.testing.assert_allclose(run(x, y), SCALE * x + y, rtol=1e-6)  # and the plan still works
+
+
+def test_a_cached_launch_with_a_longer_array_binds_its_size(rng):
+    # The plan's memo of an array is by identity and size: a different array of another length is bound anew,
+    # and the sanitizer still sees the caller's real sizes (a too short z is reported, as on a first launch).
+    x, y = rng.random(128, dtype=np.float32), rng.random(128, dtype=np.float32)
+    np.testing.assert_allclose(run(x[:64].copy(), y[:64].copy()), SCALE * x[:64] + y[:64], rtol=1e-6)
+    np.testing.assert_allclose(run(x, y, 128), SCALE * x + y, rtol=1e-6)
+    z = np.zeros(32, np.float32)
+    with pytest.warns(asc.errors.MemcheckWarning, match="past its 128 bytes"):
+        scaled_add[1, rt.current_stream()](x, y, z, 128)

@@ -32,7 +32,7 @@ def test_one_name_and_one_version():
 
 
 def test_the_two_installs_require_the_same():
-    for key in ("dependencies", "optional-dependencies", "requires-python", "description"):
+    for key in ("dependencies", "optional-dependencies", "requires-python", "description", "urls"):
         assert WHEEL["project"][key] == DEVELOP["project"][key], key
 
 
@@ -43,6 +43,11 @@ def test_the_wheel_carries_the_three_packages_typed():
         assert (ROOT / package / "__init__.py").exists() and (ROOT / package / "py.typed").exists()
     assert "Typing :: Typed" in WHEEL["project"]["classifiers"]
     assert WHEEL["project"]["license"] == "Apache-2.0" and (ROOT / "LICENSE").exists()
+
+
+def test_the_urls_name_the_apis_followed():
+    urls = WHEEL["project"]["urls"]
+    assert set(urls.values()) == {"https://github.com/hicann/pyasc", "https://github.com/compiler-team-ru/pyasc"}
 
 
 def test_abi_version_is_the_loaded_library_s_and_the_header_s():

@@ -143,12 +143,15 @@ def test_the_platform_reports_the_published_figures_these_bounds_use():
 
 @asc.jit
 def re_read(x: asc.GlobalAddress, n: int, ROUNDS: asc.ConstExpr[int], T: asc.ConstExpr[int],
-            BYPASS: asc.ConstExpr[bool] = False):  # fmt: skip
-    """Every core reads all of x, ROUNDS times (BYPASS: past L2, SetL2CacheHint(CACHE_MODE_DISABLE))."""
+            BYPASS: asc.ConstExpr[bool] = False, WRITES_ONLY: asc.ConstExpr[bool] = False):  # fmt: skip
+    """Every core reads all of x, ROUNDS times (BYPASS: past L2, SetL2CacheHint(CACHE_MODE_DISABLE); WRITES_ONLY:
+    the same hint for x's writes alone, CacheRwMode.WRITE)."""
     x_gm = asc.GlobalTensor()
     x_gm.set_global_buffer(x, n)
     if BYPASS:
         x_gm.set_l2_cache_hint(asc.CacheMode.CACHE_MODE_DISABLE)
+    if WRITES_ONLY:
+        x_gm.set_l2_cache_hint(asc.CacheMode.CACHE_MODE_DISABLE, asc.CacheRwMode.WRITE)
     buf = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, T)
     for _r in range(ROUNDS):
         for i in range(n // T):
@@ -175,11 +178,21 @@ def test_reads_marked_to_bypass_l2_all_come_from_hbm():
     assert seconds() >= total / HBM
 
 
+def test_a_hint_for_writes_leaves_the_reads_cached():
+    """CACHE_MODE_DISABLE with CacheRwMode.WRITE names x's writes only: its re-reads still come from L2."""
+    x = np.ones(1 << 18, np.float32)
+    re_read[AIV, rt.current_stream()](x, x.size, 8, 16384, False, True)
+    assert seconds() < 0.85 * AIV * 8 * x.nbytes / HBM
+
+
 @asc.jit
-def fill(z: asc.GlobalAddress, per_core: int, T: asc.ConstExpr[int]):
-    """Every core writes ones over its part of z, one tile at a time from the same UB tile: MTE3 only."""
+def fill(z: asc.GlobalAddress, per_core: int, T: asc.ConstExpr[int], BYPASS: asc.ConstExpr[bool] = False):
+    """Every core writes ones over its part of z, one tile at a time from the same UB tile: MTE3 only (BYPASS: z's
+    writes past L2, CACHE_MODE_DISABLE)."""
     z_gm = asc.GlobalTensor()
     z_gm.set_global_buffer(z + asc.get_block_idx() * per_core, per_core)
+    if BYPASS:
+        z_gm.set_l2_cache_hint(asc.CacheMode.CACHE_MODE_DISABLE)
     buf = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, 0, T)
     asc.duplicate(buf, 1.0, T)
     asc.set_flag(asc.HardEvent.V_MTE3, 0)
@@ -198,3 +211,11 @@ def test_l2_write_back_holds_the_writes_that_fit():
     assert took < 0.85 * z.nbytes / HBM, f"{took * 1e6:.1f} us: the writes went to HBM"
     assert took >= z.nbytes / L2
     assert_bounds(z.nbytes, AIV, written=z.nbytes)
+
+
+def test_writes_marked_to_bypass_l2_go_to_hbm():
+    """The same writes with z's cache mode CACHE_MODE_DISABLE: L2 holds none of them, so HBM bounds them all."""
+    z = np.zeros(AIV << 18, np.float32)
+    fill[AIV, rt.current_stream()](z, 1 << 18, 16384, True)
+    assert (z == 1).all()
+    assert seconds() >= z.nbytes / HBM

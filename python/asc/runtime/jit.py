@@ -22,8 +22,8 @@ from ..lib.runtime.platforms import CompilationArch, platform_to_arch
 from .arguments import KIND_BUFFER, KIND_SCALAR, ArgSpec, buffer_of, check_writable, describe, int_bits
 from .compiler import OPTION_NAMES, CompileOptions, split_options
 from .config import KernelType
-from .launch_plan import BIND_ERRORS, LaunchPlan, make_key_function
-from .launcher import Launcher, LaunchOptions, through_launcher
+from .launch_plan import _NULL, BIND_ERRORS, LaunchPlan, _get_ident, make_key_function
+from .launcher import _DRY_RUN, _ENVIRON, _UNPATCHED_RUN, Launcher, LaunchOptions, through_launcher
 from .reads import closure_values, constant_slots, disk_key_part, plain_value, typed_key
 
 _TYPE_SCALAR, _TYPE_GM_ADDR = 1, 2
@@ -215,20 +215,33 @@ class JITFunction(Function):
         return constant_slots(self.fn, self.closure())
 
     def launch(self, core_num: int, stream: Optional[rt.Stream], args: tuple, kwargs: dict) -> None:
-        if self._plans and not kwargs and not through_launcher() and not _stages_patched():
+        # The fast path, unless a test patched a stage or Launcher.run, or DRY_RUN may be set: checked inline
+        # (through_launcher and _stages_patched say the same, a Python call each more).
+        if (
+            self._plans
+            and not kwargs
+            and Launcher.run is _UNPATCHED_RUN
+            and JITFunction._run_launcher is _UNPATCHED_LAUNCHER
+            and JITFunction._run_compiler is _UNPATCHED_COMPILER
+            and ((_DRY_RUN is not None and _DRY_RUN not in _ENVIRON) or not through_launcher())
+        ):
             try:
                 plan = self._plans.get(self._launch_key(args))
             except (TypeError, ValueError):  # unhashable ConstExpr, or not one argument per parameter
                 plan = None
-            if plan is not None:
+            if plan is not None:  # LaunchPlan.launch, inline (a Python call less)
                 stream = stream or rt.current_stream()
+                run, stats = (plan.run, plan.stats) if _get_ident() == plan.owner else plan.mine()
                 try:
-                    status, stats = plan.launch(core_num, stream, args)
+                    if stream.asynchronous:  # the stats would be written after this plan may be gone
+                        status, stats = run(args, core_num, stream.handle, _NULL), None
+                        if status == 0:
+                            stream.pending.append(args)  # queued: its arrays stay alive until synchronize()
+                            return
+                    else:
+                        status = run(args, core_num, stream.handle, stats)
                 except BIND_ERRORS:
                     status = None  # the slow path names the argument
-                if status == 0 and stream.asynchronous:
-                    stream.pending.append(args)  # queued: its arrays stay alive until synchronize()
-                    return
                 if status == 0 and not plan.prints:
                     if rt_profile.sessions:  # a profiling run records the launch
                         rt_profile.record_launch(self.__name__, plan.kernel.handle, stats)

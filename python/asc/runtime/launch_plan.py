@@ -47,7 +47,7 @@ def make_key_function(constexpr_flags: list[bool], slots: list[tuple[Any, str]],
 
     np = numpy_module()
     scope: dict[str, Any] = {"state": state, "ak": arg_key, "nd": np.ndarray if np else _NoArray, "M": _MISSING,
-                             "TY": TYPED, "tk": typed_key}  # fmt: skip
+                             "TY": TYPED, "tk": typed_key, "I32": _I32}  # fmt: skip
     parts = ["state.platform"]
     body = []
     for j, (mapping, name) in enumerate(slots):
@@ -59,7 +59,9 @@ def make_key_function(constexpr_flags: list[bool], slots: list[tuple[Any, str]],
             body += [f"    c{i} = type(a{i})", f"    if c{i} in TY: a{i} = tk(a{i})"]
             parts += [f"c{i}", f"a{i}"]
         else:
-            parts.append(f"(a{i}.dtype if type(a{i}) is nd else ak(a{i}))")
+            # arg_key inline for the usual arrays and int32 ints (a Python call less per argument)
+            parts.append(f"(a{i}.dtype if type(a{i}) is nd else I32 if type(a{i}) is int and "
+                         f"-2147483648 <= a{i} <= 2147483647 else ak(a{i}))")  # fmt: skip
     lines = ["def key(args):"]
     if constexpr_flags:
         lines.append(f"    {', '.join(f'a{i}' for i in range(len(constexpr_flags)))}, = args")
@@ -87,12 +89,12 @@ def _check_torch_written(value: Any) -> None:
 
 
 class LaunchPlan:
-    """One specialisation's launch: the kernel handle, an argument block, and a binder that writes one
-    launch's values into it. Each thread that launches the plan gets a block and binder of its own (a
+    """One specialisation's launch: the kernel handle, an argument block, and a runner that writes one
+    launch's values into it and launches. Each thread that launches the plan gets a block and runner of its own (a
     launch reads its block while the GIL is released, so two threads must never share one)."""
 
-    __slots__ = ("kernel", "handle", "c_args", "count", "bind", "stats", "prints", "_code", "_types", "_memos",
-                 "_owner", "_others")  # fmt: skip
+    __slots__ = ("kernel", "handle", "c_args", "count", "run", "stats", "prints", "_code", "_types", "_memos",
+                 "owner", "_others")  # fmt: skip
 
     def __init__(self, kernel: Any, sources: list[tuple[int, str | None]], values: list[Any]):
         """`sources`: for each run-time parameter, the launch argument it comes from (and the struct field,
@@ -103,7 +105,9 @@ class LaunchPlan:
         ndarray = np.ndarray if np else _NoArray
         self._types = [(spec.kind, spec.dtype.code) for _name, spec in kernel.runtime_params]
         self._memos: list[int] = []
-        lines = ["def bind(args):"]
+        # run(args, core_num, stream_handle, stats): binds and makes the asc_launch_with_stats call itself (one
+        # Python call less per launch than a binder and a call apart).
+        lines = ["def run(args, core_num, sh, st):"]
         for i, ((_name, spec), (index, attr), value) in enumerate(zip(kernel.runtime_params, sources, values)):
             source = f"args[{index}]" + (f".{attr}" if attr else "")
             lines.append(f"    v = {source}")
@@ -131,20 +135,20 @@ class LaunchPlan:
                 lines += [f"    if not {lo} <= v <= {hi}: raise BindError", f"    f{i}.i = v"]
             else:
                 lines.append(f"    f{i}.i = v")
-        if self.count == 0:
-            lines.append("    pass")
+        lines.append(f"    return call(handle, sh, core_num, c_args, {self.count}, st)")
         self._code = compile("\n".join(lines), "<asc launch plan>", "exec")
-        self._owner = threading.get_ident()
-        self._others: dict[int, tuple[Any, Callable[[tuple], None]]] = {}
-        self.c_args, self.bind, self.stats = self._new_binder()
+        self.owner = threading.get_ident()  # the thread whose runner is self.run
+        self._others: dict[int, tuple[Callable[..., int], Any]] = {}
+        self.c_args, self.run, self.stats = self._new_binder()
 
-    def _new_binder(self) -> tuple[Any, Callable[[tuple], None], Any]:
-        """A fresh argument block, the binder generated for this plan writing into it, and the stats block
-        its synchronous launches fill."""
+    def _new_binder(self) -> tuple[Any, Callable[..., int], Any]:
+        """A fresh argument block, the runner generated for this plan writing into it (and launching), and the
+        stats block its synchronous launches fill."""
         c_args = ffi.new("asc_arg_t[]", max(1, self.count))
         scope: dict[str, Any] = dict(BindError=BindError, fb=_backend_from_buffer, char_array=_CHAR_ARRAY,
                                      cast=_void_pointer, check_torch=_check_torch,
-                                     check_torch_written=_check_torch_written, weak=weakref.ref)  # fmt: skip
+                                     check_torch_written=_check_torch_written, weak=weakref.ref,
+                                     call=_asc_launch_with_stats, handle=self.handle, c_args=c_args)  # fmt: skip
         for i, (kind, dtype) in enumerate(self._types):
             field = c_args[i]
             field.kind, field.dtype = kind, dtype
@@ -152,25 +156,28 @@ class LaunchPlan:
         for i in self._memos:
             scope[f"memo{i}"] = [_dead, -1]
         exec(self._code, scope)  # noqa: S102 - code generated in __init__ from the plan
-        return c_args, scope["bind"], ffi.new("asc_launch_stats_t*")
+        return c_args, scope["run"], ffi.new("asc_launch_stats_t*")
 
     def launch(self, core_num: int, stream: Any, args: tuple) -> tuple[int, Any]:
-        """Binds `args` and launches; returns the status (the caller reports failures) and, for a launch on a
-        synchronous stream, its stats (this thread's block: another thread's launches never write it)."""
-        thread = threading.get_ident()
-        if thread == self._owner:
-            c_args, bind, stats = self.c_args, self.bind, self.stats
-        else:
-            mine = self._others.get(thread)
-            if mine is None:
-                mine = self._others[thread] = self._new_binder()
-            c_args, bind, stats = mine
-        bind(args)
+        """Binds `args` and launches (JITFunction.launch does the same inline); returns the status (the
+        caller reports failures) and, for a launch on a synchronous stream, its stats (this thread's block:
+        another thread's launches never write it)."""
+        run, stats = (self.run, self.stats) if _get_ident() == self.owner else self.mine()
         if stream.asynchronous:  # the stats would be written after this plan may be gone
-            return _asc_launch_with_stats(self.handle, stream.handle, core_num, c_args, self.count, _NULL), None
-        return _asc_launch_with_stats(self.handle, stream.handle, core_num, c_args, self.count, stats), stats
+            return run(args, core_num, stream.handle, _NULL), None
+        return run(args, core_num, stream.handle, stats), stats
+
+    def mine(self) -> tuple[Callable[..., int], Any]:
+        """The runner and stats block of a thread other than the plan's first."""
+        thread = _get_ident()
+        mine = self._others.get(thread)
+        if mine is None:
+            _, run, stats = self._new_binder()
+            mine = self._others[thread] = (run, stats)
+        return mine
 
 
+_get_ident = threading.get_ident
 _asc_launch_with_stats = lib.asc_launch_with_stats
 _NULL = ffi.NULL
 _CHAR_ARRAY = ffi.typeof("char[]")

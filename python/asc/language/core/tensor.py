@@ -142,8 +142,9 @@ class GlobalTensor(IRObject):
 
     def set_l2_cache_hint(self, mode: Any = CacheMode.CACHE_MODE_NORMAL, rw_mode: Any = CacheRwMode.RW) -> None:
         """Whether GM accesses of this tensor go through the L2 cache: a performance hint only, so results are
-        the same with any hint. The Model's timing reads it: CACHE_MODE_DISABLE's reads bypass L2 (never re-read
-        from it, taking none of its room: docs/profiling.md). Not emitted: Ascend C supports SetL2CacheHint only
+        the same with any hint. The Model's timing reads it, for the accesses rw_mode names: CACHE_MODE_DISABLE's
+        bypass L2 (never re-read from it or held in it, taking none of its room), PERSISTENT's claim L2's room
+        before NORMAL's, LAST's after (docs/profiling.md). Not emitted: Ascend C supports SetL2CacheHint only
         in custom-operator projects, not in the direct kernel launches asc builds. Slices taken after the call
         carry the hint, as copies of an Ascend C GlobalTensor do."""
         if not isinstance(mode, CacheMode):
