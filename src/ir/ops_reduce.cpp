@@ -96,8 +96,10 @@ void define_reduce_ops(OpTable& t) {
   for (auto [code, name, ascendc, with_order, vcost] :
        {std::tuple{OpCode::WholeReduceSum, "whole_reduce_sum", "AscendC::WholeReduceSum", false,
                    VecCost::WholeReduceSum},
-        std::tuple{OpCode::WholeReduceMax, "whole_reduce_max", "AscendC::WholeReduceMax", true, VecCost::WholeReduceMax},
-        std::tuple{OpCode::WholeReduceMin, "whole_reduce_min", "AscendC::WholeReduceMin", true, VecCost::WholeReduceMin},
+        std::tuple{OpCode::WholeReduceMax, "whole_reduce_max", "AscendC::WholeReduceMax", true,
+                   VecCost::WholeReduceMax},
+        std::tuple{OpCode::WholeReduceMin, "whole_reduce_min", "AscendC::WholeReduceMin", true,
+                   VecCost::WholeReduceMin},
         std::tuple{OpCode::BlockReduceSum, "block_reduce_sum", "AscendC::BlockReduceSum", false,
                    VecCost::BlockReduceSum},
         std::tuple{OpCode::BlockReduceMax, "block_reduce_max", "AscendC::BlockReduceMax", false,

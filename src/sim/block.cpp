@@ -1,7 +1,6 @@
 #include "sim/block.h"
 
 #include <algorithm>
-#include <cmath>
 #include <cstring>
 #include <tuple>
 
@@ -503,7 +502,8 @@ uint8_t* Block::strided_memory(const Op& op, const RtValue* in, DType dtype, con
 
 const VectorRate* Block::vector_rate(const Op& op) const {
   const OpInfo& info = op.info();
-  if (info.cost != CostKind::Vector) return nullptr;
+  // an op with no operand to price by (get_gather_mask_remain_count) costs add's
+  if (info.cost != CostKind::Vector || info.dtype_operand >= op.operands.size()) return nullptr;
   DType dtype = kernel().type_of(op.operands[info.dtype_operand]).dtype;
   DType src = info.vcost == VecCost::Cast ? kernel().type_of(op.operands[1]).dtype : dtype;  // cast: dst, src
   return &platform().cost.vector->lookup(info.vcost, dtype, src);
@@ -540,9 +540,9 @@ uint64_t Block::bank_conflict_cycles(const Op& op, const RtValue* in, const Vect
   }
   if (effects.empty() || repeats <= 0) return 0;
   uint64_t beats = vector_beats(patterns.data(), effects.size(), repeats);
-  // each extra beat takes as long as one of the instruction's repeats
-  return static_cast<uint64_t>(
-      std::llround(static_cast<double>(beats - static_cast<uint64_t>(repeats)) * vector->per_repeat));
+  // an extra beat is one more UB access: the calibrated repeat of add (the add sample's case 5 against case 6),
+  // whatever the instruction computes
+  return (beats - static_cast<uint64_t>(repeats)) * platform().cost.vector_repeat;
 }
 
 uint64_t Block::work_units(const Op& op, const RtValue* in) const {
