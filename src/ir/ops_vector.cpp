@@ -50,7 +50,7 @@ constexpr const char* params_struct(const char* params) {
 constexpr VecSpec kVecSpecs[] = {
 #define VEC(family, id, name, ascendc, dtypes, cost, reads_dst, doc, params)                        \
   {OpCode::id, OpCode::id##Mask, name,      name ".mask", "AscendC::" #ascendc,  VecFamily::family, \
-   k##dtypes,  VecCost::cost,   reads_dst, doc,          params_struct(#params)},
+   k##dtypes,  VecCost::cost,    reads_dst, doc,          params_struct(#params)},
 #include "ir/vector_ops.def"
 #undef VEC
 };
