@@ -183,6 +183,12 @@ class Row {
     r_.cost = c;
     return *this;
   }
+  // A vector instruction priced by its API family (ir/vector_cost.h).
+  Row& cost(VecCost family) {
+    r_.cost = CostKind::Vector;
+    r_.vcost = family;
+    return *this;
+  }
   Row& dtypes(uint32_t bits, uint8_t of_operand = 0) {
     r_.dtypes = bits;
     r_.dtype_operand = of_operand;

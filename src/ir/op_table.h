@@ -10,6 +10,7 @@
 
 #include "ir/pipes.h"
 #include "ir/types.h"
+#include "ir/vector_cost.h"
 
 namespace asc {
 
@@ -101,7 +102,9 @@ struct OpView {
 // How the timing model charges an op (see sim/timing.cpp).
 // Cube: OpInfo::work gives the count of 16 x 16 x C0 fractal multiplies, one per cycle.
 // Cache: a cache-maintenance instruction of the scalar unit, one GM round trip (gm_latency).
-enum class CostKind : uint8_t { Scalar, GmCopy, UbCopy, Vector, VectorDiv, ScalarMemory, Flag, Structure, Cube, Cache };
+// Vector: a head and a cost per 256-byte repeat, from the platform's vector cost table by the row's VecCost family
+// and the op's dtypes (target/platform.h).
+enum class CostKind : uint8_t { Scalar, GmCopy, UbCopy, Vector, ScalarMemory, Flag, Structure, Cube, Cache };
 
 using CheckFn = void (*)(const OpView&);                  // throws asc::Error (ASC_ERR_TYPE / VERIFY)
 using ResultFn = Type (*)(const OpView&);                 // result type, Type::none() if no result
@@ -143,6 +146,7 @@ struct OpInfo {
   int regions = 0;                   // number of regions (for: 1, if: 2)
   bool framework = false;            // removed by lowering; never reaches a device
   CostKind cost = CostKind::Scalar;  // how the timing model charges it
+  VecCost vcost = VecCost::Default;  // CostKind::Vector: the family the platform's vector cost table prices it by
   uint32_t dtypes = 0;               // the element dtypes accepted (bit = DType), of operand dtype_operand
   uint8_t dtype_operand = 0;
   VecFamily family = VecFamily::NONE;

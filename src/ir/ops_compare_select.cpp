@@ -143,7 +143,7 @@ void define_compare_select_ops(OpTable& t) {
     if (!scalar) row.reads(2, count(3));
     row.writes(0, count(4))
         .dtypes(kFLOAT, 1)
-        .cost(CostKind::Vector)
+        .cost(scalar ? VecCost::CompareScalar : VecCost::Compare)
         .ascendc(scalar ? "AscendC::CompareScalar" : "AscendC::Compare",
                  "{api}({0..3}, {enum:cmp_mode}, {3:uint32_t});");
   }
@@ -161,7 +161,7 @@ void define_compare_select_ops(OpTable& t) {
     row.writes(0, count(4))
         .dtypes(kFLOAT)
         .mask_register(MaskReg::Resets)
-        .cost(CostKind::Vector)
+        .cost(VecCost::Select)
         .ascendc("AscendC::Select", "{api}({0..4}, {enum:sel_mode}, {4:uint32_t});");
   }
   // compare(.scalar).mask: dst, src0, src1 (tensor or scalar), mask0, mask1, repeat_times, then the block strides
@@ -182,7 +182,7 @@ void define_compare_select_ops(OpTable& t) {
         .extent(compare_mask_extent, 1)
         .dtypes(kFLOAT, 1)
         .mask_operands(3)
-        .cost(CostKind::Vector)
+        .cost(scalar ? VecCost::CompareScalar : VecCost::Compare)
         .ascendc(scalar ? "AscendC::CompareScalar" : "AscendC::Compare",
                  std::string("{api}<{T:1}, {T:0}, {set_mask}>({0..3}, {enum:cmp_mode}, {mask:3}, {5:uint8_t}, "
                              "AscendC::") +
@@ -206,7 +206,7 @@ void define_compare_select_ops(OpTable& t) {
         .extent(select_bits_extent)
         .dtypes(kFLOAT)
         .mask_register(MaskReg::Operands, 4)
-        .cost(CostKind::Vector)
+        .cost(VecCost::Select)
         .ascendc("AscendC::Select",
                  "{api}<{T:0}, {T:1}, {set_mask}>({0..4}, {enum:sel_mode}, {mask:4}, {6:uint8_t}, "
                  "AscendC::BinaryRepeatParams({7..:uint16_t}));");
@@ -223,7 +223,7 @@ void define_compare_select_ops(OpTable& t) {
       .reads(1, strided(2, 4, 6, 8))
       .dtypes(kFLOAT)
       .mask_register(MaskReg::Operands, 2)
-      .cost(CostKind::Vector)
+      .cost(VecCost::Compare)
       .ascendc("AscendC::Compare",
                "{api}<{T:0}, {set_mask}>({0..2}, {enum:cmp_mode}, {mask:2}, AscendC::BinaryRepeatParams(1, "
                "{5:uint16_t}, {6:uint16_t}, 8, {7:uint16_t}, {8:uint16_t}));");
@@ -240,7 +240,7 @@ void define_compare_select_ops(OpTable& t) {
       .writes(0, strided(3, 5, 6, 9))
       .mask_register(MaskReg::Operands, 3)
       .dtypes(kFLOAT)
-      .cost(CostKind::Vector)
+      .cost(VecCost::Select)
       .ascendc("AscendC::Select",
                "{api}<{T:0}, AscendC::SELMODE::VSEL_CMPMASK_SPR>({0..3}, {5:uint8_t}, "
                "AscendC::BinaryRepeatParams({6..12:uint16_t}));");
@@ -262,7 +262,7 @@ void define_compare_select_ops(OpTable& t) {
       .extent(select_register_bits_extent)
       .mask_register(MaskReg::Operands, 3)
       .dtypes(kFLOAT)
-      .cost(CostKind::Vector)
+      .cost(VecCost::Select)
       .ascendc("AscendC::Select",
                "{api}<{T:0}, {T:1}>({0..3}, {5:uint8_t}, AscendC::BinaryRepeatParams({6..12:uint16_t}));");
   // the 128 bits of CMPMASK

@@ -190,7 +190,7 @@ void define_gather_ops(OpTable& t) {
       .extent(brcb_extent)
       .dtypes(kBitsDtypes)
       .mask_register(MaskReg::ResetsBits)
-      .cost(CostKind::Vector)
+      .cost(VecCost::Brcb)
       .ascendc("AscendC::Brcb", "{api}({0}, {1}, {2:uint8_t}, AscendC::BrcbRepeatParams({3..5:uint16_t}));");
   // gather operands: dst, src, src_offset, src_base, count; the elements read depend on the offsets
   t.def(OpCode::Gather, "gather")
@@ -203,7 +203,7 @@ void define_gather_ops(OpTable& t) {
       .writes(0, count(4))
       .dtypes(kBitsDtypes)
       .mask_register(MaskReg::Resets)
-      .cost(CostKind::Vector)
+      .cost(VecCost::Gather)
       .ascendc("AscendC::Gather", "{api}({0..3}, {3:uint32_t}, {4:uint32_t});");
   t.def(OpCode::Scatter, "scatter")
       .pipe(Pipe::V)
@@ -244,7 +244,7 @@ void define_gather_ops(OpTable& t) {
       .extent(gather_extent)
       .dtypes(kBitsDtypes)
       .mask_register(MaskReg::Operands, 4)
-      .cost(CostKind::Vector)
+      .cost(VecCost::Gather)
       .ascendc("AscendC::Gather",
                "{api}<{T:0}, {set_mask}>({0..3}, {3:uint32_t}, {mask:4}, {6:uint8_t}, {7:uint16_t});");
   // gather_mask: the pattern a tensor (gather_mask) or a built-in one (gather_mask.pattern); the kept count
@@ -263,7 +263,7 @@ void define_gather_ops(OpTable& t) {
         .extent(gather_mask_extent)
         .dtypes(kBitsDtypes & ~dtype_bits({DType::BFloat16}))
         .mask_register(MaskReg::LoadsRaw, 4)
-        .cost(CostKind::Vector)
+        .cost(VecCost::GatherMask)
         .ascendc("AscendC::GatherMask",
                  std::string("uint64_t {result} = 0;\n{api}({0}, {1}, ") + (tensor_pattern ? "{2}" : "{2:uint8_t}") +
                      ", {3:bool}, {4:uint32_t}, AscendC::GatherMaskParams({5..9:uint16_t}), {result});");

@@ -71,10 +71,13 @@ int64_t reduce_mask_extent(const Op& op, const int64_t* in, size_t, int64_t) {
 
 void define_reduce_ops(OpTable& t) {
   // dst, src, shared_tmp_buffer, count, results (1 or 2, a constant): the last is calIndex
-  for (auto [code, name, ascendc, spelling] :
-       {std::tuple{OpCode::ReduceSum, "reduce_sum", "AscendC::ReduceSum", "{api}({0..3}, {3:int32_t});"},
-        std::tuple{OpCode::ReduceMax, "reduce_max", "AscendC::ReduceMax", "{api}({0..3}, {3:int32_t}, {4} == 2);"},
-        std::tuple{OpCode::ReduceMin, "reduce_min", "AscendC::ReduceMin", "{api}({0..3}, {3:int32_t}, {4} == 2);"}})
+  for (auto [code, name, ascendc, spelling, vcost] :
+       {std::tuple{OpCode::ReduceSum, "reduce_sum", "AscendC::ReduceSum", "{api}({0..3}, {3:int32_t});",
+                   VecCost::ReduceSum},
+        std::tuple{OpCode::ReduceMax, "reduce_max", "AscendC::ReduceMax", "{api}({0..3}, {3:int32_t}, {4} == 2);",
+                   VecCost::ReduceMax},
+        std::tuple{OpCode::ReduceMin, "reduce_min", "AscendC::ReduceMin", "{api}({0..3}, {3:int32_t}, {4} == 2);",
+                   VecCost::ReduceMin}})
     t.def(code, name)
         .pipe(Pipe::V)
         .operands(3, K::LocalTensor)
@@ -82,7 +85,7 @@ void define_reduce_ops(OpTable& t) {
         .check(check_reduce_count)
         .reads(1, count(3))
         .writes(0, count(4))
-        .cost(CostKind::Vector)
+        .cost(vcost)
         .dtypes(kFLOAT)
         .ascendc(ascendc, spelling);
   // dst, src, mask0, mask1, repeat_times, dst_rep_stride, src_blk_stride, src_rep_stride; in counter mode the mask
@@ -90,14 +93,21 @@ void define_reduce_ops(OpTable& t) {
   const std::string whole = "{api}<{T:0}, {set_mask}>({0..2}, {mask:2}, {4:int32_t}, {5..8:int32_t}";
   // block_reduce_* and pair_reduce_sum: the repeat count before the mask
   const char* block = "{api}<{T:0}, {set_mask}>({0..2}, {4:int32_t}, {mask:2}, {5..8:int32_t});";
-  for (auto [code, name, ascendc, with_order] :
-       {std::tuple{OpCode::WholeReduceSum, "whole_reduce_sum", "AscendC::WholeReduceSum", false},
-        std::tuple{OpCode::WholeReduceMax, "whole_reduce_max", "AscendC::WholeReduceMax", true},
-        std::tuple{OpCode::WholeReduceMin, "whole_reduce_min", "AscendC::WholeReduceMin", true},
-        std::tuple{OpCode::BlockReduceSum, "block_reduce_sum", "AscendC::BlockReduceSum", false},
-        std::tuple{OpCode::BlockReduceMax, "block_reduce_max", "AscendC::BlockReduceMax", false},
-        std::tuple{OpCode::BlockReduceMin, "block_reduce_min", "AscendC::BlockReduceMin", false},
-        std::tuple{OpCode::PairReduceSum, "pair_reduce_sum", "AscendC::PairReduceSum", false}}) {
+  for (auto [code, name, ascendc, with_order, vcost] :
+       {std::tuple{OpCode::WholeReduceSum, "whole_reduce_sum", "AscendC::WholeReduceSum", false,
+                   VecCost::WholeReduceSum},
+        std::tuple{OpCode::WholeReduceMax, "whole_reduce_max", "AscendC::WholeReduceMax", true,
+                   VecCost::WholeReduceMax},
+        std::tuple{OpCode::WholeReduceMin, "whole_reduce_min", "AscendC::WholeReduceMin", true,
+                   VecCost::WholeReduceMin},
+        std::tuple{OpCode::BlockReduceSum, "block_reduce_sum", "AscendC::BlockReduceSum", false,
+                   VecCost::BlockReduceSum},
+        std::tuple{OpCode::BlockReduceMax, "block_reduce_max", "AscendC::BlockReduceMax", false,
+                   VecCost::BlockReduceMax},
+        std::tuple{OpCode::BlockReduceMin, "block_reduce_min", "AscendC::BlockReduceMin", false,
+                   VecCost::BlockReduceMin},
+        std::tuple{OpCode::PairReduceSum, "pair_reduce_sum", "AscendC::PairReduceSum", false,
+                   VecCost::PairReduceSum}}) {
     bool whole_form = code == OpCode::WholeReduceSum || with_order;
     Row& row = t.def(code, name).pipe(Pipe::V).operands(2, K::LocalTensor).operands(6, K::IntScalar).attr("mask_mode");
     if (with_order) row.attr_default("order", 0);
@@ -107,14 +117,14 @@ void define_reduce_ops(OpTable& t) {
         .result_elements(whole_reduce_elements)
         .dtypes(kFLOAT)
         .mask_register(MaskReg::Operands, 2)
-        .cost(CostKind::Vector)
+        .cost(vcost)
         .ascendc(ascendc, whole_form ? whole + (with_order ? ", {enum:order});" : ");") : block);
   }
   // reduce_*.mask: dst, src, tmp, mask0, mask1, repeat_time, src_rep_stride, results; the register is left alone
-  for (auto [code, name, ascendc, index] :
-       {std::tuple{OpCode::ReduceSumMask, "reduce_sum.mask", "AscendC::ReduceSum", ""},
-        std::tuple{OpCode::ReduceMaxMask, "reduce_max.mask", "AscendC::ReduceMax", ", {7} == 2"},
-        std::tuple{OpCode::ReduceMinMask, "reduce_min.mask", "AscendC::ReduceMin", ", {7} == 2"}})
+  for (auto [code, name, ascendc, index, vcost] :
+       {std::tuple{OpCode::ReduceSumMask, "reduce_sum.mask", "AscendC::ReduceSum", "", VecCost::ReduceSum},
+        std::tuple{OpCode::ReduceMaxMask, "reduce_max.mask", "AscendC::ReduceMax", ", {7} == 2", VecCost::ReduceMax},
+        std::tuple{OpCode::ReduceMinMask, "reduce_min.mask", "AscendC::ReduceMin", ", {7} == 2", VecCost::ReduceMin}})
     t.def(code, name)
         .pipe(Pipe::V)
         .operands(3, K::LocalTensor)
@@ -126,7 +136,7 @@ void define_reduce_ops(OpTable& t) {
         .extent(reduce_mask_extent)
         .dtypes(kFLOAT)
         .mask_operands(3)
-        .cost(CostKind::Vector)
+        .cost(vcost)
         .ascendc(ascendc, std::string("{api}<{T:0}>({0..3}, {mask:3}, {5:int32_t}, {6:int32_t}") + index + ");");
 }
 

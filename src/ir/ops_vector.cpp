@@ -34,7 +34,7 @@ struct VecSpec {
   const char* ascendc;
   VecFamily family;
   uint32_t dtypes;
-  CostKind cost;
+  VecCost cost;
   bool reads_dst;
   const char* doc;
   const char* repeat_params;  // the mask form's AscendC:: struct of strides, "" for plain arguments
@@ -50,7 +50,7 @@ constexpr const char* params_struct(const char* params) {
 constexpr VecSpec kVecSpecs[] = {
 #define VEC(family, id, name, ascendc, dtypes, cost, reads_dst, doc, params)                        \
   {OpCode::id, OpCode::id##Mask, name,      name ".mask", "AscendC::" #ascendc,  VecFamily::family, \
-   k##dtypes,  CostKind::cost,   reads_dst, doc,          params_struct(#params)},
+   k##dtypes,  VecCost::cost,    reads_dst, doc,          params_struct(#params)},
 #include "ir/vector_ops.def"
 #undef VEC
 };
@@ -471,7 +471,7 @@ void define_vector_ops(OpTable& t) {
       .check(check_cast)
       .reads(1, count(2))
       .writes(0, count(2))
-      .cost(CostKind::Vector)
+      .cost(VecCost::Cast)
       .mask_register(MaskReg::Resets)
       .dtypes(cast_dtypes())
       .ascendc("AscendC::Cast", "{api}({0}, {1}, {enum:round_mode}, {2:uint32_t});");
@@ -485,7 +485,7 @@ void define_vector_ops(OpTable& t) {
       .check(check_cast_mask)
       .reads(1, strided(2, 4, 6, 8))
       .writes(0, strided(2, 4, 5, 7))
-      .cost(CostKind::Vector)
+      .cost(VecCost::Cast)
       .mask_register(MaskReg::Operands, 2)
       .mask_by_wider_dtype()
       .dtypes(cast_dtypes())

@@ -256,7 +256,8 @@ bool Block::step(Pipe p) {
         exec_op(op, args, out);
       if (staged_count_) flush_staged();
       hash_gm_writes(writes_before);
-      timeline_.run(op, p, head.dispatched, bytes, bank_conflict_cycles(op, args), gm_span_);
+      const VectorRate* vector = vector_rate(op);
+      timeline_.run(op, p, head.dispatched, bytes, bank_conflict_cycles(op, args, vector), gm_span_, vector);
     }
   }
   q.pop_front();
@@ -499,9 +500,17 @@ uint8_t* Block::strided_memory(const Op& op, const RtValue* in, DType dtype, con
   return local_base(t) + t.addr;
 }
 
-uint64_t Block::bank_conflict_cycles(const Op& op, const RtValue* in) const {
-  CostKind kind = op.info().cost;
-  if ((kind != CostKind::Vector && kind != CostKind::VectorDiv) || platform().arch != Arch::C220) return 0;
+const VectorRate* Block::vector_rate(const Op& op) const {
+  const OpInfo& info = op.info();
+  // an op with no operand to price by (get_gather_mask_remain_count) costs add's
+  if (info.cost != CostKind::Vector || info.dtype_operand >= op.operands.size()) return nullptr;
+  DType dtype = kernel().type_of(op.operands[info.dtype_operand]).dtype;
+  DType src = info.vcost == VecCost::Cast ? kernel().type_of(op.operands[1]).dtype : dtype;  // cast: dst, src
+  return &platform().cost.vector->lookup(info.vcost, dtype, src);
+}
+
+uint64_t Block::bank_conflict_cycles(const Op& op, const RtValue* in, const VectorRate* vector) const {
+  if (!vector || platform().arch != Arch::C220) return 0;
   const auto& effects = op.info().effects;
   std::array<BlockPattern, kMaxEffects> patterns;
   size_t widest = 1;
@@ -531,9 +540,9 @@ uint64_t Block::bank_conflict_cycles(const Op& op, const RtValue* in) const {
   }
   if (effects.empty() || repeats <= 0) return 0;
   uint64_t beats = vector_beats(patterns.data(), effects.size(), repeats);
-  const CostModel& c = platform().cost;
-  uint32_t per_beat = kind == CostKind::VectorDiv ? c.vector_div_repeat : c.vector_repeat;
-  return (beats - static_cast<uint64_t>(repeats)) * per_beat;
+  // an extra beat is one more UB access: the calibrated repeat of add (the add sample's case 5 against case 6),
+  // whatever the instruction computes
+  return (beats - static_cast<uint64_t>(repeats)) * platform().cost.vector_repeat;
 }
 
 uint64_t Block::work_units(const Op& op, const RtValue* in) const {

@@ -372,9 +372,13 @@ class Block {
   void warn_undefined_reads(const Op& op);  // once per op per launch
   uint8_t* memory(const Op& op, const RtValue& tensor, DType dtype, int64_t offset, int64_t count, const MemEffect& e);
   uint8_t* strided_memory(const Op& op, const RtValue* in, DType dtype, const MemEffect& e);
+  // A vector op's rate: its family's and dtypes' entry of the platform's vector cost table (nullptr: not a vector
+  // op, or none with an operand to price it by).
+  const VectorRate* vector_rate(const Op& op) const;
   // The cycles a vector instruction's UB bank conflicts add (sim/bank_conflicts.h): 0 on platforms without the
   // documented layout, for instructions outside the UB, and where no group serves two blocks in one beat.
-  uint64_t bank_conflict_cycles(const Op& op, const RtValue* in) const;
+  // `vector`: the op's rate (vector_rate; nullptr: no UB instruction).
+  uint64_t bank_conflict_cycles(const Op& op, const RtValue* in, const VectorRate* vector) const;
   // GM bytes [lo, lo + bytes) of an argument reaching into its allocation's padding: warns (once per launch) and
   // returns a copy the handler works on; flush_staged writes what it changed back through gm_memory.
   uint8_t* padded_gm(const Op& op, uint32_t arg, uint64_t lo, uint64_t bytes, bool write, size_t which);

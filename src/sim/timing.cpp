@@ -22,15 +22,16 @@ uint64_t Timeline::dispatch() {
   return at;
 }
 
-uint64_t Timeline::cost_of(const Op& op, uint64_t bytes) const {
+uint64_t Timeline::cost_of(const Op& op, uint64_t bytes, const VectorRate* vector) const {
   double repeats = std::ceil(static_cast<double>(bytes) / 256.0);
   switch (op.info().cost) {
     case CostKind::GmCopy:
       return cost_.gm_latency + static_cast<uint64_t>(std::ceil(static_cast<double>(bytes) / mte_bytes_per_cycle_));
     case CostKind::UbCopy:
       return cost_.vector_startup + static_cast<uint64_t>(std::ceil(bytes / cost_.ub_copy_bytes_per_cycle));
-    case CostKind::Vector: return cost_.vector_startup + static_cast<uint64_t>(repeats) * cost_.vector_repeat;
-    case CostKind::VectorDiv: return cost_.vector_startup + static_cast<uint64_t>(repeats) * cost_.vector_div_repeat;
+    case CostKind::Vector:
+      if (!vector) return cost_.vector_startup + static_cast<uint64_t>(repeats) * cost_.vector_repeat;
+      return static_cast<uint64_t>(std::llround(vector->head + repeats * vector->per_repeat));
     case CostKind::ScalarMemory: return cost_.scalar_memory;
     case CostKind::Flag: return 1;
     case CostKind::Structure: return 0;
@@ -59,7 +60,8 @@ void Timeline::scalar(const Op& op) {
   record(op, Pipe::S, start, end);
 }
 
-void Timeline::run(const Op& op, Pipe pipe, uint64_t issued, uint64_t bytes, uint64_t stalls, const GmSpan& span) {
+void Timeline::run(const Op& op, Pipe pipe, uint64_t issued, uint64_t bytes, uint64_t stalls, const GmSpan& span,
+                   const VectorRate* vector) {
   size_t p = idx(pipe);
   bool gm = op.info().cost == CostKind::GmCopy && bytes > 0;
   if (gm && read_latency_ > 0 && !span.write && span.hi > span.lo) {
@@ -78,7 +80,7 @@ void Timeline::run(const Op& op, Pipe pipe, uint64_t issued, uint64_t bytes, uin
     return;
   }
   uint64_t start = std::max(issued, free_[p]);
-  uint64_t end = start + cost_of(op, bytes) + stalls;
+  uint64_t end = start + cost_of(op, bytes, vector) + stalls;
   free_[p] = end;
   queue_[p] = end;
   if (pipe == Pipe::S) scalar_ = std::max(scalar_, end);

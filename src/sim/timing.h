@@ -65,8 +65,10 @@ class Timeline {
   uint64_t dispatch();
   void scalar(const Op& op);
   // A pipe instruction dispatched at `issued`, moving or computing `bytes`; `stalls` cycles more (bank conflicts);
-  // `span`: the GM a copy touches.
-  void run(const Op& op, Pipe pipe, uint64_t issued, uint64_t bytes, uint64_t stalls = 0, const GmSpan& span = {});
+  // `span`: the GM a copy touches; `vector`: a CostKind::Vector op's rate (the platform's VectorCostTable entry for
+  // its family and dtypes; nullptr: add's).
+  void run(const Op& op, Pipe pipe, uint64_t issued, uint64_t bytes, uint64_t stalls = 0, const GmSpan& span = {},
+           const VectorRate* vector = nullptr);
   void set_flag(const Op& op, Pipe src, int64_t key, uint64_t issued);
   // `dst` may be S: then the scalar unit itself waits.
   void wait_flag(const Op& op, Pipe dst, int64_t key, uint64_t issued);
@@ -88,7 +90,7 @@ class Timeline {
   std::vector<LineCost> take_per_op() { return std::move(per_op_); }
 
  private:
-  uint64_t cost_of(const Op& op, uint64_t bytes) const;
+  uint64_t cost_of(const Op& op, uint64_t bytes, const VectorRate* vector = nullptr) const;
   void record(const Op& op, Pipe pipe, uint64_t start, uint64_t end, uint64_t moving = UINT64_MAX);
 
   const CostModel& cost_;

@@ -1,6 +1,8 @@
 #include "target/platform.h"
 
+#include <algorithm>
 #include <string>
+#include <utility>
 
 #include "support/error.h"
 
@@ -68,12 +70,8 @@ PlatformInfo row310(uint32_t aiv, uint32_t aic, double ghz) {
 //   api_perf_register/v1/perf_param_v1.cpp, kMte2PipeHead*): the same order, paid where the queue starts. A vector
 //   core's copies keep gm_latency: the add sample's case 1 moves its two 8 KB copies a tile in 701 cycles, each
 //   tile's copies waiting for the add, no room for such a latency there.
-// * Vector costs per API (vector_repeat 1, vector_div_repeat 4 for div, exp, ln, sqrt, rsqrt and reciprocal, any
-//   dtype; reductions and cast at vector_repeat): a rule of thumb, not fitted. The autofuse table above (a linear
-//   cost per API and dtype) gives per 256-byte repeat, relative to add (1.32 cycles there, 1 on the add sample's
-//   board): exp and sqrt 3.0 (half) / 1.5 (float), div 4.5 / 2.2, reciprocal and rsqrt 0.7, whole_reduce_* and
-//   pair_reduce_sum 5.3, block_reduce_max/min 5.3 / 0.96, cast 0.5-0.7, duplicate and copy 0.75, with fixed heads
-//   of 20-37 cycles (vector_startup 22). docs/profiling.md lists the resulting bias as a known gap.
+// * Vector costs per API and dtype: vector_cost_table() below, Huawei's autofuse cost table scaled to the add
+//   calibration above.
 // * L2: 192 MB on Ascend910B1 at about 5 TB/s ("当前L2Cache大小为192MB", "L2Cache峰值带宽约为5TB/s", the matmul
 //   sample's README; its L2 guide: L2's read bandwidth 3 to 4 times GM's); re-reads the launch's footprint allows
 //   come from there (sim/hbm_sharing.h). L2 is write-back: the add sample's case 5 (x and y read past L2 with
@@ -85,6 +83,159 @@ PlatformInfo row310(uint32_t aiv, uint32_t aic, double ghz) {
 //   for its pipe's earlier work and costs 1 cycle more), scalar costs and the launch: estimates (no published
 //   per-instruction figure; the add sample's scalar loop, 34 cycles per element for two get_value, a set_value and
 //   an add, fits scalar_memory 10).
+// The vector cost of each API and dtype. Source: Huawei's autofuse cost table (hicann/ge commit 74573e24c43f,
+// compiler/graph/optimize/autofuse/att/gen_model_info/api_perf_register/v1/perf_param_v1.cpp, kParamV1Info: per
+// Ascend C API and "<src>to<dst>" dtype key a SimpleLinear model, cycles = k x elements + b). Its cycles are not the
+// add sample's: its Add costs 0.0103 a float16 (1.32 a 256-byte repeat, head 22.2) where the board's add_high_
+// performance sample measures 1 a repeat and a head of 22 (above). So the table is used for ratios to Add: an API's
+// cost per repeat is k x (elements a repeat) / (Add's k x its elements a repeat) x vector_repeat, and its head
+// b / (Add's b, same width) x vector_startup; Add itself stays at the calibration. A repeat holds 256 bytes of the
+// op's widest operand (what sim/block.cpp charges: an op's largest operand's bytes), of the wider dtype for a cast,
+// of gather's uint32 offsets for gather.
+struct AutofuseRow {
+  VecCost api;
+  const char* key;  // the API's key in kParamV1Info
+  DType src, dst;   // its dtype key, "<src>to<dst>" ("float16tofloat16" outside casts)
+  double k, b;
+};
+constexpr DType F16 = DType::Float16, F32 = DType::Float32;
+constexpr AutofuseRow kAutofuseV1[] = {
+    {VecCost::Add, "Add", F16, F16, 0.0103, 22.2173},
+    {VecCost::Add, "Add", F32, F32, 0.0206, 23.2225},
+    {VecCost::Sub, "Sub", F16, F16, 0.0107, 22.1226},
+    {VecCost::Sub, "Sub", F32, F32, 0.0213, 22.1254},
+    {VecCost::Mul, "Mul", F16, F16, 0.0110, 23.1243},
+    {VecCost::Mul, "Mul", F32, F32, 0.0206, 23.2291},
+    {VecCost::Div, "Div", F16, F16, 0.0460, 29.1233},
+    {VecCost::Div, "Div", F32, F32, 0.0454, 29.0892},
+    {VecCost::Max, "Max", F16, F16, 0.0111, 20.1200},
+    {VecCost::Max, "Max", F32, F32, 0.0215, 20.1333},
+    {VecCost::Min, "Min", F16, F16, 0.0111, 20.1104},
+    {VecCost::Min, "Min", F32, F32, 0.0215, 20.1271},
+    {VecCost::Adds, "Adds", F16, F16, 0.0071, 22.0938},
+    {VecCost::Adds, "Adds", F32, F32, 0.0141, 22.0936},
+    {VecCost::Muls, "Muls", F16, F16, 0.0071, 23.1006},
+    {VecCost::Muls, "Muls", F32, F32, 0.0142, 23.0966},
+    {VecCost::Muls, "Muls", DType::Int32, DType::Int32, 0.0180, 20.7457},
+    {VecCost::Maxs, "Maxs", F16, F16, 0.0071, 20.0912},
+    {VecCost::Maxs, "Maxs", F32, F32, 0.0141, 20.0887},
+    {VecCost::Mins, "Mins", F16, F16, 0.0071, 20.0896},
+    {VecCost::Mins, "Mins", F32, F32, 0.0142, 20.0876},
+    {VecCost::Abs, "Abs", F16, F16, 0.0077, 20.0153},
+    {VecCost::Abs, "Abs", F32, F32, 0.0147, 20.0592},
+    {VecCost::Relu, "Relu", F16, F16, 0.0077, 20.0173},
+    {VecCost::Relu, "Relu", F32, F32, 0.0154, 20.0189},
+    {VecCost::Exp, "Exp", F16, F16, 0.0311, 28.0144},
+    {VecCost::Exp, "Exp", F32, F32, 0.0307, 28.0376},
+    {VecCost::Sqrt, "Sqrt", F16, F16, 0.0312, 29.0056},
+    {VecCost::Sqrt, "Sqrt", F32, F32, 0.0313, 28.9961},
+    {VecCost::Rsqrt, "Rsqrt", F16, F16, 0.0071, 21.0970},
+    {VecCost::Rsqrt, "Rsqrt", F32, F32, 0.0143, 21.0979},
+    {VecCost::Reciprocal, "Reciprocal", F16, F16, 0.0078, 21.0076},
+    {VecCost::Reciprocal, "Reciprocal", F32, F32, 0.0146, 21.0639},
+    // the 16-bit row is the one the Model's And (int16 / uint16) reaches
+    {VecCost::And, "And", F16, F16, 0.0107, 17.1393},
+    {VecCost::And, "And", F32, F32, 0.0112, 17.5611},
+    {VecCost::Or, "Or", DType::UInt16, DType::UInt16, 0.0132, 12.4018},
+    {VecCost::Copy, "Copy", F16, F16, 0.0078, 13.0049},
+    {VecCost::Copy, "Copy", F32, F32, 0.0157, 12.9966},
+    {VecCost::Duplicate, "Duplicate", F16, F16, 0.0078, 16.9993},
+    {VecCost::Duplicate, "Duplicate", F32, F32, 0.0156, 16.9965},
+    {VecCost::Cast, "Cast", F16, F32, 0.0147, 20.1204},
+    {VecCost::Cast, "Cast", F32, F16, 0.0087, 20.4393},
+    {VecCost::Cast, "Cast", F16, DType::UInt8, 0.0083, 19.9408},
+    {VecCost::Cast, "Cast", DType::UInt8, F16, 0.0102, 46.512},
+    {VecCost::Cast, "Cast", DType::Int64, DType::Int32, 0.0332, 18.8690},
+    // The table has a row per comparison mode, within 6 % of each other: EQ stands for all. Its Compare rows come
+    // as "Aligned" and "Unaligned" (half the cost per element); the Model's Compare needs 256-byte aligned counts
+    // (Ascend C's Compare page): the Aligned rows.
+    {VecCost::Compare, "CompareEQAligned", F16, F16, 0.0155, 21.0340},
+    {VecCost::Compare, "CompareEQAligned", F32, F32, 0.0310, 21.0316},
+    {VecCost::CompareScalar, "CompareScalarEQ", F16, F16, 0.0084, 21.9204},
+    {VecCost::CompareScalar, "CompareScalarEQ", F32, F32, 0.0160, 21.9749},
+    {VecCost::Select, "Select", F16, F16, 0.0118, 45.9656},
+    {VecCost::Select, "Select", F32, F32, 0.0229, 43.9906},
+    {VecCost::Gather, "Gather", F16, F16, 0.1873, 17.0248},
+    {VecCost::Gather, "Gather", F32, F32, 0.1875, 15.0000},
+    {VecCost::GatherMask, "GatherMask", F16, F16, 0.0156, 14.0242},
+    {VecCost::GatherMask, "GatherMask", F32, F32, 0.0313, 14.0207},
+    {VecCost::Brcb, "Brcb", F16, F16, 0.0074, 13.0572},
+    {VecCost::Brcb, "Brcb", F32, F32, 0.0146, 13.0732},
+    {VecCost::WholeReduceSum, "WholeReduceSum", F16, F16, 0.0547, 35.0021},
+    {VecCost::WholeReduceSum, "WholeReduceSum", F32, F32, 0.1094, 32.0029},
+    {VecCost::WholeReduceMax, "WholeReduceMax", F16, F16, 0.0547, 21.0027},
+    {VecCost::WholeReduceMax, "WholeReduceMax", F32, F32, 0.1094, 20.0051},
+    {VecCost::WholeReduceMin, "WholeReduceMin", F16, F16, 0.0547, 21.0056},
+    {VecCost::WholeReduceMin, "WholeReduceMin", F32, F32, 0.1094, 20.0068},
+    {VecCost::PairReduceSum, "PairReduceSum", F16, F16, 0.0547, 37.159},
+    {VecCost::PairReduceSum, "PairReduceSum", F32, F32, 0.1094, 36.964},
+    {VecCost::BlockReduceMax, "BlockReduceMax", F16, F16, 0.0547, 18.0042},
+    {VecCost::BlockReduceMax, "BlockReduceMax", F32, F32, 0.0198, 16.7401},
+    {VecCost::BlockReduceMin, "BlockReduceMin", F16, F16, 0.0547, 18.0092},
+    {VecCost::BlockReduceMin, "BlockReduceMin", F32, F32, 0.0198, 16.7413},
+};
+
+// Families the table has no row for, priced as one it has (estimates, with the reason):
+// * block_reduce_sum as block_reduce_max: the same instruction shape (one result per 32-byte block), the table
+//   times the max and min variants alike;
+// * the high-level reduce_sum / reduce_max / reduce_min as whole_reduce_sum / _max / _min: Ascend C's ReduceSum and
+//   ReduceMax run whole reductions over the repeats and then over the partial results; the first pass holds all
+//   but 1/64th (float16: 1/128th) of the work, the passes' extra heads are not charged.
+constexpr std::pair<VecCost, VecCost> kPricedAs[] = {{VecCost::BlockReduceSum, VecCost::BlockReduceMax},
+                                                     {VecCost::ReduceSum, VecCost::WholeReduceSum},
+                                                     {VecCost::ReduceMax, VecCost::WholeReduceMax},
+                                                     {VecCost::ReduceMin, VecCost::WholeReduceMin}};
+// The rest keep the rule of thumb the Model had before the table (estimates): VecCost::Default (add_relu,
+// sub_relu, the fused multiply-adds, axpy, leaky_relu, the shifts, bitwise_not, the sorts, transpose, scatter,
+// gatherb, cast_deq, the cmp-mask moves, bilinear_interpolation: no row in the table) at add's head and one
+// vector_repeat a repeat; ln (no row) at add's head and 4 vector_repeat a repeat, div's cost class before; casts
+// between pairs the table lacks (float32 <-> int32, float16 <-> int8 / int16 / int32, bfloat16, ...) at Default's;
+// a dtype of a listed API without a row of its own (int16 / int32 add, uint16 gather, ...) at the row of the float
+// dtype of its width, the vector unit moving the same 256 bytes a repeat.
+constexpr uint32_t kVectorStartup = 22, kVectorRepeat = 1;  // the add calibration (above)
+
+const VectorCostTable* vector_cost_table() {
+  auto build = [](uint32_t startup, uint32_t repeat) {
+    VectorCostTable t;
+    const VectorRate plain{static_cast<double>(startup), static_cast<double>(repeat)};
+    for (auto& family : t.rate) family.fill(plain);
+    for (auto& src : t.cast) src.fill(plain);
+    t.rate[static_cast<size_t>(VecCost::Ln)].fill({plain.head, 4.0 * repeat});
+    auto find = [](VecCost api, DType src, DType dst) -> const AutofuseRow* {
+      for (const AutofuseRow& r : kAutofuseV1)
+        if (r.api == api && r.src == src && r.dst == dst) return &r;
+      return nullptr;
+    };
+    const AutofuseRow& add16 = *find(VecCost::Add, F16, F16);
+    const AutofuseRow& add32 = *find(VecCost::Add, F32, F32);
+    const double add_per_repeat = add16.k * (256.0 / dtype_size(F16));  // add32's too: 0.0206 x 64
+    auto scaled = [&](const AutofuseRow& r, VecCost api) {
+      uint32_t widest = api == VecCost::Gather ? 4 : std::max(dtype_size(r.src), dtype_size(r.dst));
+      const AutofuseRow& add = widest >= 4 ? add32 : add16;
+      return VectorRate{r.b / add.b * startup, r.k * (256.0 / widest) / add_per_repeat * repeat};
+    };
+    for (size_t f = 0; f < static_cast<size_t>(VecCost::Count); ++f) {
+      VecCost api = static_cast<VecCost>(f), as = api;
+      for (auto [family, like] : kPricedAs)
+        if (family == api) as = like;
+      if (api == VecCost::Cast) continue;
+      for (unsigned d = 0; d < ASC_DTYPE_COUNT; ++d) {
+        DType dtype = static_cast<DType>(d);
+        const AutofuseRow* r = find(as, dtype, dtype);
+        if (!r && dtype_size(dtype) == 2) r = find(as, F16, F16);
+        if (!r && dtype_size(dtype) == 4) r = find(as, F32, F32);
+        if (r) t.rate[f][d] = scaled(*r, as);
+      }
+    }
+    for (const AutofuseRow& r : kAutofuseV1)
+      if (r.api == VecCost::Cast)
+        t.cast[static_cast<size_t>(r.src)][static_cast<size_t>(r.dst)] = scaled(r, VecCost::Cast);
+    return t;
+  };
+  static const VectorCostTable table = build(kVectorStartup, kVectorRepeat);
+  return &table;
+}
+
 CostModel cost(double ghz, double hbm_bytes_per_s = 1.6e12, double l2_mb = 192) {
   CostModel c{};
   c.scalar_issue = 1;
@@ -97,9 +248,9 @@ CostModel cost(double ghz, double hbm_bytes_per_s = 1.6e12, double l2_mb = 192) 
   c.aic_mte_bytes_per_cycle = 82;
   c.l2_bytes_per_cycle = 5e12 / (ghz * 1e9);
   c.l2_bytes = l2_mb * 1024 * 1024;
-  c.vector_startup = 22;
-  c.vector_repeat = 1;
-  c.vector_div_repeat = 4;
+  c.vector_startup = kVectorStartup;
+  c.vector_repeat = kVectorRepeat;
+  c.vector = vector_cost_table();
   c.ub_copy_bytes_per_cycle = 256;
   c.cube_startup = 32;
   c.launch = static_cast<uint32_t>(3.0 * ghz * 1000);  // about 3 us
@@ -115,7 +266,8 @@ CostModel cost(double ghz, double hbm_bytes_per_s = 1.6e12, double l2_mb = 192) 
 // ascend-950-a-real-stress-test-for-china-s-ai-chip-ecosystem-928376). No per-SoC bandwidth is published: the
 // 128 GB parts get 1.6 TB/s and the others 1.6 TB/s scaled by their AKG notes' DDR bandwidth ratio (31% for the
 // 128 GB parts, 27% for 112 GB, 23% for 96 GB, 4% for 16 GB): estimates. The GM latency, flag, scalar and launch
-// constants are cost()'s estimates (no C310 figure is public).
+// constants are cost()'s estimates (no C310 figure is public), and so is the per-API vector table: dav-c220's
+// (autofuse's v2 tables, for the register-based dav-c310 vector unit, price other instructions; not transcribed).
 CostModel cost310(double ghz, double ddr_ratio_percent, double l2_mb = 128) {
   return cost(ghz, 1.6e12 * ddr_ratio_percent / 31.0, l2_mb);
 }

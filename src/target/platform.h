@@ -1,14 +1,37 @@
 // Per-SoC facts (the Model, the compile driver and the NPU backend read them): one row per platform.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "ir/types.h"
+#include "ir/vector_cost.h"
 
 namespace asc {
+
+// A vector instruction's cycles: `head` (start and drain) plus `per_repeat` for each 256-byte repeat of its widest
+// operand.
+struct VectorRate {
+  double head = 0;
+  double per_repeat = 0;
+};
+
+// A platform's vector costs: a rate per cost family (an op row's VecCost) and dtype, and per (source, destination)
+// dtype pair for casts. platform.cpp builds it from the cited figures; every cell is filled (with an estimate
+// where no figure exists).
+struct VectorCostTable {
+  std::array<std::array<VectorRate, ASC_DTYPE_COUNT>, static_cast<size_t>(VecCost::Count)> rate{};
+  std::array<std::array<VectorRate, ASC_DTYPE_COUNT>, ASC_DTYPE_COUNT> cast{};  // [source][destination]
+
+  // `dtype`: the op's element dtype (its row's dtype_operand); `src`: a cast's source.
+  const VectorRate& lookup(VecCost family, DType dtype, DType src) const {
+    return family == VecCost::Cast ? cast[static_cast<size_t>(src)][static_cast<size_t>(dtype)]
+                                   : rate[static_cast<size_t>(family)][static_cast<size_t>(dtype)];
+  }
+};
 
 // Cycle costs of the timing model, at the platform clock. Each constant's
 // source (or the reason for the estimate) is in platform.cpp.
@@ -24,9 +47,9 @@ struct CostModel {
   double aic_mte_bytes_per_cycle;  // the same on a cube core (GM -> L1, L0C -> GM)
   double l2_bytes_per_cycle;       // L2's bandwidth, serving the launch's re-reads (sim/hbm_sharing.h)
   double l2_bytes;                 // L2's capacity
-  uint32_t vector_startup;         // vector pipeline fill per instruction
-  uint32_t vector_repeat;          // cycles per 256-byte repeat
-  uint32_t vector_div_repeat;      // cycles per 256-byte repeat of div
+  uint32_t vector_startup;         // vector pipeline fill per instruction (add's: the calibrated one)
+  uint32_t vector_repeat;          // cycles per 256-byte repeat of add (the calibrated one)
+  const VectorCostTable* vector;   // every vector instruction's cost by API and dtype, relative to add's
   double ub_copy_bytes_per_cycle;  // also L1 -> L0 (MTE1)
   uint32_t cube_startup;           // cube pipeline fill per mmad (one 16 x 16 x C0 fractal per cycle after)
   uint32_t launch;                 // kernel launch, once per launch
