@@ -128,13 +128,15 @@ def test_kernel_errors_on_a_cached_launch_are_raised(rng):
         stream.set_strict(False)
 
 
-def test_a_python_int_past_int32_respecialises(rng):
-    @asc.jit
-    def store(out: asc.GlobalAddress, v: int):
-        o = asc.GlobalTensor()
-        o.set_global_buffer(out)
-        o.set_value(0, v)
+@asc.jit
+def store(out: asc.GlobalAddress, v: int):
+    """out[0] = v: a kernel specialised by its int argument's width."""
+    o = asc.GlobalTensor()
+    o.set_global_buffer(out)
+    o.set_value(0, v)
 
+
+def test_a_python_int_past_int32_respecialises(rng):
     out = np.zeros(8, np.int64)
     store[1, rt.current_stream()](out, 7)
     store[1, rt.current_stream()](out, 9)
@@ -201,12 +203,6 @@ def test_the_same_arrays_launched_again_are_bound_again_when_they_change(rng):
 def test_the_inline_int_key_keeps_int32_bounds_bools_and_numpy_scalars_apart():
     # The key function tests Python ints against the int32 range inline (launch_plan.make_key_function): the
     # bounds themselves stay int32, one past them needs int64, and a bool or a numpy scalar is no int there.
-    @asc.jit
-    def store(out: asc.GlobalAddress, v: int):
-        o = asc.GlobalTensor()
-        o.set_global_buffer(out)
-        o.set_value(0, v)
-
     out = np.zeros(8, np.int64)
     launch = store[1, rt.current_stream()]
     for v in (1, 2**31 - 1, -(2**31), 2**31, -(2**31) - 1, 3, np.int64(2**33), True, np.int32(-4), 2**31 - 1):
