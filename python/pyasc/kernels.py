@@ -82,18 +82,21 @@ def gather_windows(dst: asc.GlobalAddress, src: asc.GlobalAddress, offsets: asc.
 @asc.jit(matmul_cube_only=True)
 def matmul(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress, tiling: asc.adv.TCubeTiling,
            workspace: asc.GlobalAddress, b_transposed: asc.ConstExpr[bool] = False):  # fmt: skip
-    """c[M, N] = a[M, K] @ b[K, N], row-major (b stored as b^T, [N, K], with b_transposed); each core one
-    (single_core_m x single_core_n) block of c."""
+    """c[p, M, N] = a[p, M, K] @ b[p, K, N] for each product p, row-major (b stored as b^T, [p, N, K], with
+    b_transposed); each core one (single_core_m x single_core_n) block of one product: the launch has
+    matmul_blocks(tiling) cores a product."""
     m_blocks = tiling.m.ceildiv(tiling.single_core_m)
-    mi = asc.get_block_idx() % m_blocks
-    ni = asc.get_block_idx() // m_blocks
+    per_product = m_blocks * tiling.n.ceildiv(tiling.single_core_n)
+    p = asc.get_block_idx() // per_product
+    mi = asc.get_block_idx() % per_product % m_blocks
+    ni = asc.get_block_idx() % per_product // m_blocks
     a_gm, b_gm, c_gm = asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor()
-    a_gm.set_global_buffer(a + mi * tiling.single_core_m * tiling.k_a)
+    a_gm.set_global_buffer(a + p * tiling.m * tiling.k_a + mi * tiling.single_core_m * tiling.k_a)
     if b_transposed:  # N rows of K
-        b_gm.set_global_buffer(b + ni * tiling.single_core_n * tiling.k_b)
+        b_gm.set_global_buffer(b + p * tiling.n * tiling.k_b + ni * tiling.single_core_n * tiling.k_b)
     else:
-        b_gm.set_global_buffer(b + ni * tiling.single_core_n)
-    c_gm.set_global_buffer(c + mi * tiling.single_core_m * tiling.n + ni * tiling.single_core_n)
+        b_gm.set_global_buffer(b + p * tiling.k_b * tiling.n + ni * tiling.single_core_n)
+    c_gm.set_global_buffer(c + (p * tiling.m + mi * tiling.single_core_m) * tiling.n + ni * tiling.single_core_n)
     mm = asc.adv.Matmul(a=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, a.dtype),
                         b=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, b.dtype, b_transposed),
                         c=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, c.dtype))  # fmt: skip
@@ -154,13 +157,21 @@ GATHER_PER_CORE = 4096  # elements a gather core takes at the least
 
 
 @functools.lru_cache(maxsize=64)
-def matmul_tiling(m: int, n: int, k: int, dtype: np.dtype, b_transposed: bool = False) -> asc.adv.TCubeTiling:
+def matmul_blocks(tiling: asc.adv.TCubeTiling) -> int:
+    """The cores kernels.matmul takes for one product of this tiling."""
+    return -(-tiling.m // tiling.single_core_m) * -(-tiling.n // tiling.single_core_n)
+
+
+def matmul_tiling(m: int, n: int, k: int, dtype: np.dtype, b_transposed: bool = False, out: np.dtype = np.float32,
+                  products: int = 1) -> asc.adv.TCubeTiling:  # fmt: skip
+    """Huawei's multi-core tiling of one [m, k] @ [k, n] product with its share of the cube cores (`products`
+    of them run at once in one launch)."""
     platform = host.get_ascendc_platform()
     api = host.MultiCoreMatmulTiling(platform)
     api.set_a_type(host.TPosition.GM, host.CubeFormat.ND, _HOST_DTYPES[np.dtype(dtype)], False)
     api.set_b_type(host.TPosition.GM, host.CubeFormat.ND, _HOST_DTYPES[np.dtype(dtype)], b_transposed)
-    api.set_c_type(host.TPosition.GM, host.CubeFormat.ND, host.DataType.DT_FLOAT)
-    api.set_dim(platform.get_core_num_aic())
+    api.set_c_type(host.TPosition.GM, host.CubeFormat.ND, _HOST_DTYPES[np.dtype(out)])
+    api.set_dim(max(1, platform.get_core_num_aic() // products))
     api.set_shape(m, n, k)
     api.set_org_shape(m, n, k)
     tiling = asc.adv.TCubeTiling()

@@ -133,9 +133,10 @@ def _scatter_table(out: ArrayView, index: tuple[Affine, ...], counters: list[Cou
     return table
 
 
-def _padded(table: np.ndarray, rows: int, cols: int, rows_to: int, cols_to: int) -> np.ndarray:
-    out = np.full((rows_to, cols_to), kernels.FILL, np.int64)
-    out[:rows, :cols] = table.reshape(rows, cols)
+def _padded(table: np.ndarray, rows: int, cols: int, rows_to: int, cols_to: int, products: int = 1) -> np.ndarray:
+    """`products` [rows, cols] matrices, each padded to [rows_to, cols_to] with FILL."""
+    out = np.full((products, rows_to, cols_to), kernels.FILL, np.int64)
+    out[:, :rows, :cols] = table.reshape(products, rows, cols)
     return out.reshape(-1)
 
 
@@ -174,35 +175,46 @@ class ContractionStep(Step):
     # the product computed transposed, [n, m], because that is out's storage (a convolution's NCHW output): b's
     # matrix transposed times a's (read as a transposed operand), with no scatter
     transposed: bool = False
+    # a batch of products: the output's counters that index both operands; each matrix above is `products` of them
+    products: int = 1
+    out_dtype: np.dtype = field(default_factory=lambda: np.dtype(np.float32))
 
     @staticmethod
     def build(*, location: Location, out: ArrayView, out_index: tuple[Affine, ...], free: list[Counter],
               reduce: list[Counter], guards: list[Range], accumulate: bool, a: Load,
               b: Load) -> ContractionStep:  # fmt: skip
         in_a, in_b = a.counters(), b.counters()
-        if any(f.name in in_a and f.name in in_b for f in free):
-            raise NotRecognised("an output counter indexing both operands (a batch of products)")
-        if a.view.dtype != b.view.dtype or a.view.dtype not in FLOATS or out.dtype != np.float32:
-            raise NotRecognised("operands other than two float16 or two float32 arrays into a float32 output")
-        free_a = [f for f in free if f.name in in_a or f.name not in in_b]
-        free_b = [f for f in free if f.name in in_b and f.name not in in_a]
-        side_a, side_b = {c.name for c in free_a + reduce}, {c.name for c in free_b + reduce}
+        batch = [f for f in free if f.name in in_a and f.name in in_b]
+        if a.view.dtype != b.view.dtype or a.view.dtype not in FLOATS:
+            raise NotRecognised("operands other than two float16 or two float32 arrays")
+        # the cube's fixpipe writes float32, or float16 from float16 operands (Ascend C's Matmul dtype pairs)
+        if out.dtype != np.float32 and not (out.dtype == np.float16 and a.view.dtype == np.float16):
+            raise NotRecognised(f"a {out.dtype} output of {a.view.dtype} operands (the cube writes float32, or "
+                                "float16 from float16)")  # fmt: skip
+        if accumulate and out.dtype != np.float32:
+            raise NotRecognised("a product added to a float16 output (the sum would round twice)")
+        free_a = [f for f in free if f not in batch and (f.name in in_a or f.name not in in_b)]
+        free_b = [f for f in free if f not in batch and f.name in in_b and f.name not in in_a]
+        shared = {c.name for c in batch + reduce}
+        side_a, side_b = {c.name for c in free_a} | shared, {c.name for c in free_b} | shared
         guards_a = [g for g in guards if g.expr.counters <= side_a]
         guards_b = [g for g in guards if not g.expr.counters <= side_a]
         if any(not g.expr.counters <= side_b for g in guards_b):
             raise NotRecognised("a condition on counters of both operands' sides")
-        m, k, n = _prod(free_a), _prod(reduce), _prod(free_b)
+        products, m, k, n = _prod(batch), _prod(free_a), _prod(reduce), _prod(free_b)
         mp, kp, np_ = _round16(m), _round16(k), _round16(n)
-        table_a = _padded(_table(a, free_a + reduce, guards_a, location), m, k, mp, kp)
-        table_b = _padded(_table(b, reduce + free_b, guards_b, location), k, n, kp, np_)
-        table_c = _scatter_table(out, out_index, free_a + free_b)
-        if np_ != n:  # the product's rows are np_ long
-            rows, cols = np.divmod(np.where(table_c >= 0, table_c, 0), n)
-            table_c = np.where(table_c >= 0, rows * np_ + cols, table_c)
+        table_a = _padded(_table(a, batch + free_a + reduce, guards_a, location), m, k, mp, kp, products)
+        table_b = _padded(_table(b, batch + reduce + free_b, guards_b, location), k, n, kp, np_, products)
+        table_c = _scatter_table(out, out_index, batch + free_a + free_b)
+        if (mp, np_) != (m, n):  # the products are [mp, np_]
+            at = np.where(table_c >= 0, table_c, 0)
+            product, rest = np.divmod(at, m * n)
+            rows, cols = np.divmod(rest, n)
+            table_c = np.where(table_c >= 0, (product * mp + rows) * np_ + cols, table_c)
         direct_a = _identity(table_a) and table_a.size == math.prod(a.view.param.shape)
         direct_b = _identity(table_b) and table_b.size == math.prod(b.view.param.shape)
-        direct_c = _identity(table_c) and not accumulate and mp == m
-        transposed = (not direct_c and not accumulate and mp == m and np_ == n
+        direct_c = _identity(table_c) and not accumulate and table_c.size == products * mp * np_
+        transposed = (not batch and not direct_c and not accumulate and mp == m and np_ == n
                       and _identity(_scatter_table(out, out_index, free_b + free_a)))  # fmt: skip
         if transposed:  # b^T [n, k] gathered instead of b; a's [m, k] is the matmul's transposed right operand
             table_b = table_b.reshape(kp, np_).T.reshape(-1)
@@ -214,29 +226,32 @@ class ContractionStep(Step):
             None if direct_c or transposed else _int32(table_c),
             accumulate,
             transposed,
+            products,
+            np.dtype(out.dtype),
         )  # fmt: skip
 
     def launches(self, arrays: dict[str, np.ndarray]) -> list[Launch]:
         out: list[Launch] = []
         operands = []
-        for load, table, rows, cols in ((self.a, self.table_a, self.m, self.k), (self.b, self.table_b, self.k, self.n)):
+        for load, table in ((self.a, self.table_a), (self.b, self.table_b)):
             source = arrays[load.view.param.name].reshape(-1)
             if table is None:
                 operands.append(source)
                 continue
-            matrix = np.empty(rows * cols, source.dtype)
+            matrix = np.empty(table.size, source.dtype)
             out.append(_gather_launch(matrix, source, table, 0.0))
             operands.append(matrix)
         target = arrays[self.target.name].reshape(-1)
-        product = target if self.table_c is None else np.empty(self.m * self.n, np.float32)
+        product = target if self.table_c is None else np.empty(self.products * self.m * self.n, self.out_dtype)
         workspace = np.zeros(kernels.MATMUL_WORKSPACE, np.uint8)
+        dtype = operands[0].dtype
         if self.transposed:  # out = b^T [n, k] @ (a [m, k])^T
-            tiling = kernels.matmul_tiling(self.n, self.m, self.k, operands[0].dtype, True)
+            tiling = kernels.matmul_tiling(self.n, self.m, self.k, dtype, True, self.out_dtype)
             args = (operands[1], operands[0], product, tiling, workspace, True)
         else:
-            tiling = kernels.matmul_tiling(self.m, self.n, self.k, operands[0].dtype)
+            tiling = kernels.matmul_tiling(self.m, self.n, self.k, dtype, out=self.out_dtype, products=self.products)
             args = (operands[0], operands[1], product, tiling, workspace)
-        out.append(Launch(kernels.matmul, tiling.used_core_num, args))
+        out.append(Launch(kernels.matmul, self.products * kernels.matmul_blocks(tiling), args))
         if self.table_c is not None:
             out.append(_gather_launch(target, product, self.table_c, 0.0, self.accumulate))
         return out
@@ -247,8 +262,9 @@ class ContractionStep(Step):
         scatter = f", scattering into '{self.target.name}'" if self.table_c is not None else ""
         if self.transposed:
             scatter = f", computed transposed: '{self.target.name}''s layout"
-        return (f"contraction into '{self.target.name}': [{self.m} x {self.k}] @ [{self.k} x {self.n}] on the cube"
-                f"{gathers}{scatter}")  # fmt: skip
+        batch = f"{self.products} products of " if self.products > 1 else ""
+        return (f"contraction into '{self.target.name}': {batch}[{self.m} x {self.k}] @ [{self.k} x {self.n}] on "
+                f"the cube{gathers}{scatter}")  # fmt: skip
 
 
 def _gather_launch(
