@@ -16,7 +16,7 @@ from asc.errors import CodegenError
 from . import elementwise, gather_plan, kernels, scalar_nest
 from .errors import NotRecognised, OperatorError
 from .generated import kernel_from_source
-from .symbols import Affine, ArrayView, Counter, Elementwise, Load, Param, Range
+from .symbols import Affine, ArrayView, Counter, Elementwise, Load, Param, Range, SlicedView
 
 if TYPE_CHECKING:
     from .trace import Tracer
@@ -55,9 +55,16 @@ def _origin(location: Location) -> str:
 # -- whole-array statements ------------------------------------------------------------------------
 @dataclass
 class ElementwiseStep(Step):
+    """A whole-array statement. Arrays that are the dense array of the target's shape are read in place; any
+    other view (a slice, a transposed array, a broadcast operand) is first gathered into a dense temporary of
+    that shape, and a target that is a slice is written through a dense temporary scattered into it: so the
+    elementwise kernel always runs over flat arrays, and a statement reading the part it writes sees the old
+    values, as in numpy."""
+
     target: Param
     expr: Elementwise
     location: Location
+    part: Optional[SlicedView] = None  # the part of target written (None: all of it)
     _kernel: Any = None
 
     def __post_init__(self) -> None:
@@ -69,21 +76,58 @@ class ElementwiseStep(Step):
         if self.target.dtype not in elementwise.ASC_DTYPES:
             raise OperatorError(f"'{self.target.name}' is {self.target.dtype}; arrays are float32, float16 or "
                                 f"int32", *self.location)  # fmt: skip
-        self.inputs = params
+        shape = self.part.shape if self.part is not None else tuple(self.target.shape or ())
+        self.size = math.prod(shape)
+        # (temporary, the array it is gathered from, the storage position of each of its elements)
+        self.gathers: list[tuple[Param, Param, np.ndarray]] = []
+
+        def dense(node: Any) -> Any:
+            if isinstance(node, Elementwise):
+                return Elementwise(node.op, tuple(dense(a) for a in node.args))
+            if isinstance(node, ArrayView) and node.identity and node.shape == shape:
+                return node
+            if isinstance(node, (ArrayView, SlicedView)):
+                temp = Param(node.param.name, node.dtype, shape)  # looked up by identity, not by name
+                self.gathers.append((temp, node.param, _int32(np.broadcast_to(node.offsets(), shape).reshape(-1))))
+                return ArrayView(temp)
+            return node
+
+        self.dense_expr = dense(self.expr)
+        self.scatter: Optional[np.ndarray] = None  # for each element of target: the temporary's, or SKIP
+        if self.part is not None:
+            table = np.full(math.prod(self.target.shape or ()), kernels.SKIP, np.int64)
+            table[self.part.offsets().reshape(-1)] = np.arange(self.size)
+            self.scatter = _int32(table)
+        self.inputs = elementwise.inputs(self.dense_expr)
 
     def kernel(self) -> Any:
         if self._kernel is None:
-            text = elementwise.source("elementwise", self.target, self.expr, _origin(self.location))
+            text = elementwise.source("elementwise", self.target, self.dense_expr, _origin(self.location))
             self._kernel = kernel_from_source(text, "elementwise")
         return self._kernel
 
     def launches(self, arrays: dict[str, np.ndarray]) -> list[Launch]:
-        size = math.prod(self.target.shape or ())
-        flat = [arrays[p.name].reshape(-1) for p in [self.target, *self.inputs]]
-        return [Launch(self.kernel(), kernels.cores_for(-(-size // kernels.TILE)), (*flat, size, kernels.TILE))]
+        if self.size == 0:
+            return []
+        out: list[Launch] = []
+        temps: dict[int, np.ndarray] = {}
+        for temp, source, table in self.gathers:
+            temps[id(temp)] = np.empty(self.size, temp.dtype)
+            out.append(_gather_launch(temps[id(temp)], arrays[source.name].reshape(-1), table, 0.0))
+        target = arrays[self.target.name].reshape(-1)
+        dest = target if self.scatter is None else np.empty(self.size, target.dtype)
+        flat = [dest] + [temps[id(p)] if id(p) in temps else arrays[p.name].reshape(-1) for p in self.inputs]
+        cores = kernels.cores_for(-(-self.size // kernels.TILE))
+        out.append(Launch(self.kernel(), cores, (*flat, self.size, kernels.TILE)))
+        if self.scatter is not None:
+            out.append(_gather_launch(target, dest, self.scatter, 0.0))
+        return out
 
     def describe(self) -> str:
-        return f"whole-array statement into '{self.target.name}' (asc2, vector)"
+        gathered = sorted({f"'{source.name}'" for _, source, _ in self.gathers})
+        into = f"'{self.target.name}'" if self.part is None else f"a {self.part.shape} slice of '{self.target.name}'"
+        gathers = f", gathering {' and '.join(gathered)}" if gathered else ""
+        return f"whole-array statement into {into} (asc2, vector{gathers})"
 
 
 # -- index tables for recognised nests -------------------------------------------------------------

@@ -39,7 +39,8 @@ class _Arithmetic:
     """Python operators on whole arrays build Elementwise nodes."""
 
     def _bin(self, op: str, other: Any, reflected: bool = False) -> Any:
-        if not isinstance(other, (ArrayView, Elementwise, int, float, np.number)) or isinstance(other, bool):
+        operand = (ArrayView, SlicedView, Elementwise, int, float, np.number)
+        if not isinstance(other, operand) or isinstance(other, bool):
             return NotImplemented
         other = float(other) if isinstance(other, np.floating) else other
         return Elementwise(op, (other, self) if reflected else (self, other))
@@ -129,6 +130,14 @@ class ArrayView(_Arithmetic):
                 f"or omit it"
             )
 
+    def offsets(self) -> np.ndarray:
+        """The storage position of each of this view's elements, in the view's shape."""
+        return (
+            np.arange(math.prod(self.param.shape or ()), dtype=np.int64)
+            .reshape(self.param.shape)
+            .transpose(self._perm())
+        )
+
     def storage_index(self, index: tuple) -> tuple:
         """The parameter's own index for `index` into this view."""
         out: list[Any] = [None] * len(index)
@@ -141,6 +150,8 @@ class ArrayView(_Arithmetic):
         if _whole(key, self.ndim):
             return self
         key = key if isinstance(key, tuple) else (key,)
+        if _basic_slicing(key) and not (len(key) == self.ndim and all(type(k) is int for k in key)):
+            return SlicedView(self.param, self.offsets()[key])  # numpy's basic indexing: a view
         if len(key) != self.ndim or not all(isinstance(k, (int, Affine)) and not isinstance(k, bool) for k in key):
             raise IndexError(
                 f"'{self.param.name}' ({self.ndim}-d) is indexed by one integer per axis or by [:] as a whole"
@@ -152,6 +163,63 @@ class ArrayView(_Arithmetic):
 
     def __repr__(self) -> str:
         return f"{self.param.name}{'' if self.identity else '.T'}"
+
+
+class SlicedView(_Arithmetic):
+    """Part of a parameter as numpy's basic indexing makes it (`out[i, :]`, `x[:, 1:-1:2]`, `b[None, :]`), for
+    whole-array statements: the storage position of each of its elements, in its shape."""
+
+    __array_priority__ = 1000
+
+    def __init__(self, param: Param, offsets: np.ndarray):
+        self.param = param
+        self.offsets_ = offsets
+
+    def offsets(self) -> np.ndarray:
+        return self.offsets_
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return tuple(self.offsets_.shape)
+
+    @property
+    def ndim(self) -> int:
+        return self.offsets_.ndim
+
+    @property
+    def size(self) -> int:
+        return int(self.offsets_.size)
+
+    @property
+    def dtype(self) -> np.dtype:
+        return self.param.dtype
+
+    @property
+    def T(self) -> SlicedView:  # noqa: N802 - numpy's name
+        return SlicedView(self.param, self.offsets_.T)
+
+    def __getitem__(self, key: Any) -> SlicedView:
+        key = key if isinstance(key, tuple) else (key,)
+        if not _basic_slicing(key):
+            raise IndexError(f"a slice of '{self.param.name}' is indexed by integers, slices, None and ... "
+                             "(loops index the whole array)")  # fmt: skip
+        return SlicedView(self.param, np.asarray(self.offsets_[key]))
+
+    def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any:
+        return Elementwise.from_ufunc(ufunc, method, inputs, kwargs)
+
+    def __repr__(self) -> str:
+        return f"a slice of {self.param.name} {self.shape}"
+
+
+def _basic_slicing(key: tuple) -> bool:
+    """A numpy basic index: integers, slices, None and one Ellipsis (no loop counters, no index arrays)."""
+
+    def basic(k: Any) -> bool:
+        integer = isinstance(k, (int, np.integer)) and not isinstance(k, bool)
+        return integer or isinstance(k, slice) or k is None or k is Ellipsis
+
+    return all(basic(k) for k in key) and sum(k is Ellipsis for k in key) <= 1
 
 
 def _whole(key: Any, ndim: int) -> bool:
@@ -200,7 +268,7 @@ class Elementwise(_Arithmetic):
     def arrays(self) -> list[ArrayView]:
         out: list[ArrayView] = []
         for arg in self.args:
-            if isinstance(arg, ArrayView):
+            if isinstance(arg, (ArrayView, SlicedView)):
                 out.append(arg)
             elif isinstance(arg, Elementwise):
                 out.extend(arg.arrays())

@@ -8,12 +8,14 @@ import ast
 import copy
 from typing import Any
 
+import numpy as np
+
 from asc.codegen.source import FunctionSource
 
 from . import nest
 from .errors import OperatorError
 from .steps import ElementwiseStep, Step
-from .symbols import ArrayView, Elementwise, Param, ShapeError
+from .symbols import ArrayView, Elementwise, Param, ShapeError, SlicedView
 
 _RETURN = object()
 
@@ -84,7 +86,7 @@ class Tracer:
             op = _AUG.get(type(node.op))
             if isinstance(node.target, ast.Subscript):
                 view = self.eval(node.target)
-                if op is None or not isinstance(view, ArrayView):
+                if op is None or not isinstance(view, (ArrayView, SlicedView)):
                     raise self.error(node, f"unsupported whole-array statement: {ast.unparse(node)}")
                 self.whole_array(node, node.target, Elementwise(op, (view, self.eval(node.value))))
             elif isinstance(node.target, ast.Name):
@@ -114,44 +116,59 @@ class Tracer:
         return None
 
     def whole_array(self, node: ast.stmt, target: ast.Subscript, value: Any) -> None:
-        """`out[:] = expr` (or `out[...] = expr`): every element of out from the same position of each array.
-        An omitted output not yet resized takes the expression's shape."""
+        """`out[:] = expr` (or `out[...] = expr`, or a part of out: `out[i, :] = expr`): every element of the
+        target from the same position of each array, numpy's broadcasting applied. An omitted output not yet
+        resized takes the expression's shape."""
         whole = self.eval(target.value)
-        if isinstance(whole, ArrayView) and whole.param.shape is None and isinstance(value, (ArrayView, Elementwise)):
+        views = (ArrayView, SlicedView, Elementwise)
+        if isinstance(whole, ArrayView) and whole.param.shape is None and isinstance(value, views):
             arrays = value.arrays() if isinstance(value, Elementwise) else [value]
             if arrays:
-                whole.resize(arrays[0].shape)
+                shapes = [a.shape for a in arrays]
+                try:
+                    whole.resize(np.broadcast_shapes(*shapes))
+                except ValueError:
+                    raise self.error(node, f"the shapes {', '.join(map(str, shapes))} do not broadcast together "
+                                     "(numpy's rule: equal, or 1, axis by axis from the last)") from None  # fmt: skip
         view = self.eval(target)
-        if not isinstance(view, ArrayView):
-            raise self.error(target, f"assign whole arrays as `{ast.unparse(target.value)}[:] = ...`; element "
-                             f"assignments belong in a loop")  # fmt: skip
-        if not view.identity:
+        if not isinstance(view, (ArrayView, SlicedView)):
+            raise self.error(target, f"assign whole arrays as `{ast.unparse(target.value)}[:] = ...` (or a slice, "
+                             f"`{ast.unparse(target.value)}[i, :]`); element assignments belong in a loop")  # fmt: skip
+        if isinstance(view, ArrayView) and not view.identity:
             raise self.error(target, f"cannot assign to the transposed view {view}")
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             value = Elementwise("fill", (float(value),))
-        if not isinstance(value, (ArrayView, Elementwise)):
+        if not isinstance(value, views):
             raise self.error(node, f"`{ast.unparse(target)} = ...` needs a number or a whole-array expression, "
                              f"got {type(value).__name__}")  # fmt: skip
-        if isinstance(value, ArrayView):
+        if not isinstance(value, Elementwise):
             value = Elementwise("copy", (value,))
         for array in value.arrays():
-            if array.shape != view.shape:
-                raise self.error(node, f"'{array.param.name}' has shape {array.shape} but '{view.param.name}' has "
-                                 f"{view.shape}: whole-array statements need equal shapes (or numbers)")  # fmt: skip
-            if not array.identity:
-                raise self.error(node, f"the transposed view {array} cannot be used in a whole-array statement")
+            try:
+                broadcast = np.broadcast_shapes(array.shape, view.shape)
+            except ValueError:
+                broadcast = None
+            if broadcast != view.shape:
+                raise self.error(node, f"{_name(array)} has shape {array.shape}, which does not broadcast to "
+                                 f"{_name(view)}'s {view.shape}")  # fmt: skip
         location = self.source.location(node)
-        self.steps.append(ElementwiseStep(view.param, value, location))
-        if value.op == "fill" and value.args[0] == 0.0:
+        partial = isinstance(view, SlicedView)
+        self.steps.append(ElementwiseStep(view.param, value, location, view if partial else None))
+        if value.op == "fill" and value.args[0] == 0.0 and not partial:
             self.zeroed.add(view.param.name)
         else:
             self.zeroed.discard(view.param.name)
+
+
+def _name(view: Any) -> str:
+    return f"'{view.param.name}'" if isinstance(view, ArrayView) and view.identity else f"'{view!r}'"
 
 
 def _zero_fill_of(step: Any, target: Any) -> bool:
     return (
         isinstance(step, ElementwiseStep)
         and step.target is target
+        and step.part is None
         and step.expr.op == "fill"
         and step.expr.args[0] == 0.0
     )

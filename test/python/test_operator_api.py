@@ -387,7 +387,7 @@ def test_a_fault_in_a_scalar_nest_names_the_users_loop():
     "call,message",
     [
         (lambda: ops.while_loop(F32(3), F32(3)), "unsupported statement in an operator: While"),
-        (lambda: ops.mismatch(F32(3), F32(4)), "whole-array statements need equal shapes"),
+        (lambda: ops.mismatch(F32(3), F32(4)), r"the shapes \(3,\), \(4,\) do not broadcast together"),
         (lambda: ops.no_shape(F32(3)), "shape of 'out' is not known yet"),
         (lambda: ops.mismatch(F32(3), np.ones(3, np.float16), F32(3)), "take one dtype"),
     ],
