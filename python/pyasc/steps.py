@@ -92,12 +92,16 @@ class ElementwiseStep(Step):
                 return ArrayView(temp)
             return node
 
-        self.dense_expr = dense(self.expr)
         self.scatter: Optional[np.ndarray] = None  # for each element of target: the temporary's, or SKIP
-        if self.part is not None:
-            table = np.full(math.prod(self.target.shape or ()), kernels.SKIP, np.int64)
-            table[self.part.offsets().reshape(-1)] = np.arange(self.size)
-            self.scatter = _int32(table)
+        try:
+            self.dense_expr = dense(self.expr)
+            if self.part is not None:
+                table = np.full(math.prod(self.target.shape or ()), kernels.SKIP, np.int64)
+                table[self.part.offsets().reshape(-1)] = np.arange(self.size)
+                self.scatter = _int32(table)
+        except NotRecognised as why:  # index tables too large for the Gather's 32-bit offsets
+            raise OperatorError(f"a whole-array statement over slices or broadcasts with {why}: the Gather's offsets "
+                                "are 32-bit", *self.location) from None  # fmt: skip
         self.inputs = elementwise.inputs(self.dense_expr)
 
     def kernel(self) -> Any:
