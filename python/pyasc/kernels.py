@@ -149,7 +149,12 @@ def reduce_blocks(src: asc.GlobalAddress, dst: asc.GlobalAddress, n: int, use_ma
         asc.data_copy_pad(dst_gm[t * tile :], out, asc.DataCopyExtParams(1, count * size, 0, 0))
 
 
-_HOST_DTYPES = {np.dtype(np.float16): host.DataType.DT_FLOAT16, np.dtype(np.float32): host.DataType.DT_FLOAT}
+_HOST_DTYPES = {
+    np.dtype(np.float16): host.DataType.DT_FLOAT16,
+    np.dtype(np.float32): host.DataType.DT_FLOAT,
+    np.dtype(np.int8): host.DataType.DT_INT8,
+    np.dtype(np.int32): host.DataType.DT_INT32,
+}
 MATMUL_WORKSPACE = 16 * 1024 * 1024
 TILE = 2048  # elements per vector tile: a few arrays, double-buffered, fit the Unified Buffer
 BLOCK_TILE = 1024  # blocks per reduce_blocks step: 128 repeats of eight (the repeat count is 8-bit)

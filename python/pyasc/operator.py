@@ -21,7 +21,7 @@ from .steps import Launch, Step
 from .symbols import Param
 from .trace import Tracer
 
-DTYPES = tuple(ASC_DTYPES)  # the dtypes kernels compute in
+DTYPES = (*ASC_DTYPES, np.dtype(np.int8))  # the dtypes kernels compute in (int8: the cube's contractions)
 _REGISTRY: dict[str, Operator] = {}
 
 
@@ -129,11 +129,11 @@ class Operator:
                 value = value.detach().numpy()
             except TypeError:  # a dtype numpy lacks (bfloat16)
                 raise TypeError(f"{self.name}(): '{name}' is {value.dtype}, which numpy cannot hold; operators take "
-                                f"float32, float16 or int32") from None  # fmt: skip
+                                f"float32, float16, int32 or int8") from None  # fmt: skip
         if value.dtype not in DTYPES:
             hint = "; convert with .astype(np.float32)" if value.dtype == np.float64 else ""
-            raise TypeError(f"{self.name}(): '{name}' is {value.dtype}; operators take float32, float16 or int32 "
-                            f"arrays (the NPU has no float64 vector unit){hint}")  # fmt: skip
+            raise TypeError(f"{self.name}(): '{name}' is {value.dtype}; operators take float32, float16, int32 "
+                            f"or int8 arrays (the NPU has no float64 vector unit){hint}")  # fmt: skip
         return value
 
     def plan(self, arrays: dict[str, Optional[np.ndarray]], attrs: dict[str, Any]) -> Plan:

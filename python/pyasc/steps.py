@@ -23,6 +23,12 @@ if TYPE_CHECKING:
 
 Location = tuple[str, int, int]
 FLOATS = (np.dtype(np.float16), np.dtype(np.float32))
+# the operand dtype pairs a contraction takes to the cube, and the outputs its fixpipe writes from each
+CUBE_OUTPUTS = {
+    np.dtype(np.float16): (np.dtype(np.float32), np.dtype(np.float16)),
+    np.dtype(np.float32): (np.dtype(np.float32),),
+    np.dtype(np.int8): (np.dtype(np.int32),),
+}
 
 
 @dataclass
@@ -233,13 +239,14 @@ class ContractionStep(Step):
               b: Load) -> ContractionStep:  # fmt: skip
         in_a, in_b = a.counters(), b.counters()
         batch = [f for f in free if f.name in in_a and f.name in in_b]
-        if a.view.dtype != b.view.dtype or a.view.dtype not in FLOATS:
-            raise NotRecognised("operands other than two float16 or two float32 arrays")
-        # the cube's fixpipe writes float32, or float16 from float16 operands (Ascend C's Matmul dtype pairs)
-        if out.dtype != np.float32 and not (out.dtype == np.float16 and a.view.dtype == np.float16):
-            raise NotRecognised(f"a {out.dtype} output of {a.view.dtype} operands (the cube writes float32, or "
-                                "float16 from float16)")  # fmt: skip
-        if accumulate and out.dtype != np.float32:
+        if a.view.dtype != b.view.dtype or a.view.dtype not in CUBE_OUTPUTS:
+            raise NotRecognised("operands other than two float16, two float32 or two int8 arrays")
+        # what the fixpipe writes from the cube's float32 / int32 sums (Ascend C's Matmul dtype pairs)
+        if out.dtype not in CUBE_OUTPUTS[a.view.dtype]:
+            allowed = " or ".join(str(d) for d in CUBE_OUTPUTS[a.view.dtype])
+            raise NotRecognised(f"a {out.dtype} output of {a.view.dtype} operands (the cube writes {allowed} from "
+                                "them)")  # fmt: skip
+        if accumulate and out.dtype == np.float16:
             raise NotRecognised("a product added to a float16 output (the sum would round twice)")
         free_a = [f for f in free if f not in batch and (f.name in in_a or f.name not in in_b)]
         free_b = [f for f in free if f not in batch and f.name in in_b and f.name not in in_a]

@@ -128,7 +128,8 @@ def test_products_added_to_the_output(rng):
 
 @pytest.mark.parametrize("dtype,out_dtype,why", [
     (np.float32, np.float16, "float16 output of float32"),
-    (np.int32, np.int32, "two float16 or two float32"),
+    (np.int32, np.int32, "two float16, two float32 or two int8"),
+    (np.int8, np.float32, "the cube writes int32 from them"),
 ])  # fmt: skip
 def test_what_the_cube_cannot_write_runs_as_scalar_code_and_says_why(dtype, out_dtype, why, rng):
     a = rng.integers(-3, 4, (2, 4, 5)).astype(dtype)
@@ -138,6 +139,20 @@ def test_what_the_cube_cannot_write_runs_as_scalar_code_and_says_why(dtype, out_
     assert why in message
     want = np.einsum("pmk,pkn->pmn", a.astype(np.float64), b.astype(np.float64))
     np.testing.assert_allclose(c, want, rtol=1e-3, atol=1e-3)
+
+
+@pytest.mark.parametrize("batch,m,k,n", [(2, 20, 37, 50), (3, 64, 64, 48), (1, 16, 48, 16)])
+def test_int8_operands_into_int32_exactly(batch, m, k, n, rng):
+    a = rng.integers(-128, 128, (batch, m, k)).astype(np.int8)
+    b = rng.integers(-128, 128, (batch, k, n)).astype(np.int8)
+    c = np.zeros((batch, m, n), np.int32)
+    assert "on the cube" in bmm.explain(a, b, c)[0]
+    assert not slow_warnings(lambda: bmm(a, b, c))
+    np.testing.assert_array_equal(c, np.einsum("pmk,pkn->pmn", a.astype(np.int64), b.astype(np.int64)))
+    before = rng.integers(-(2**20), 2**20, c.shape).astype(np.int32)
+    added = before.copy()
+    assert not slow_warnings(lambda: bmm_added(a, b, added))
+    np.testing.assert_array_equal(added, before + np.einsum("pmk,pkn->pmn", a.astype(np.int64), b.astype(np.int64)))
 
 
 def test_a_float16_output_added_to_runs_as_scalar_code(rng):
