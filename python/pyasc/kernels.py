@@ -161,12 +161,12 @@ BLOCK_TILE = 1024  # blocks per reduce_blocks step: 128 repeats of eight (the re
 GATHER_PER_CORE = 4096  # elements a gather core takes at the least
 
 
-@functools.lru_cache(maxsize=64)
 def matmul_blocks(tiling: asc.adv.TCubeTiling) -> int:
     """The cores kernels.matmul takes for one product of this tiling."""
     return -(-tiling.m // tiling.single_core_m) * -(-tiling.n // tiling.single_core_n)
 
 
+@functools.lru_cache(maxsize=64)
 def matmul_tiling(m: int, n: int, k: int, dtype: np.dtype, b_transposed: bool = False, out: np.dtype = np.float32,
                   products: int = 1) -> asc.adv.TCubeTiling:  # fmt: skip
     """Huawei's multi-core tiling of one [m, k] @ [k, n] product with its share of the cube cores (`products`
