@@ -149,6 +149,65 @@ def reduce_blocks(src: asc.GlobalAddress, dst: asc.GlobalAddress, n: int, use_ma
         asc.data_copy_pad(dst_gm[t * tile :], out, asc.DataCopyExtParams(1, count * size, 0, 0))
 
 
+@asc2.jit
+def pool_pairs(src: asc.GlobalAddress, dst: asc.GlobalAddress, planes: int, out_h: int, h: int,
+               width: asc.ConstExpr[int], use_max: asc.ConstExpr[bool], rows: asc.ConstExpr[int]):  # fmt: skip
+    """2 x 2 pooling, stride 2, no padding, without an index table. A step takes `rows` output rows of one
+    plane (h input rows of `width`, out_h output rows): one strided DMA brings their upper input rows and one
+    their lower ones, a vector max (or add) folds the two, GatherMask's built-in patterns take the even and
+    the odd columns of every row at once, one more max (or add) folds those, and one DMA writes the rows out.
+    Each core takes every block_num-th step."""
+    size = src.dtype.sizeof()
+    out_w = width // 2
+    row_bytes = (width * size + 31) // 32 * 32  # a row's room in UB after DataCopyPad
+    stride = (width * size + 63) // 64 * 64 // size  # the rows' pitch in UB: half a row on a 32-byte block too
+    folded_len = (rows * stride * size + 255) // 256 * 256 // size  # whole 256-byte repeats for GatherMask
+    src_gm, dst_gm = asc.GlobalTensor(), asc.GlobalTensor()
+    src_gm.set_global_buffer(src)
+    dst_gm.set_global_buffer(dst)
+    upper = asc.LocalTensorAuto(src.dtype, rows * stride)
+    lower = asc.LocalTensorAuto(src.dtype, rows * stride)
+    folded = asc.LocalTensorAuto(src.dtype, folded_len)
+    even = asc.LocalTensorAuto(src.dtype, folded_len // 2)
+    odd = asc.LocalTensorAuto(src.dtype, folded_len // 2)
+    out = asc.LocalTensorAuto(src.dtype, rows * stride // 2)
+    # the columns past each row, and the rows past a short step: defined once, never copied out
+    asc.duplicate(upper, 0.0, rows * stride)
+    asc.duplicate(lower, 0.0, rows * stride)
+    asc.duplicate(folded, 0.0, folded_len)
+    gap = (stride * size - row_bytes) // 32  # UB blocks between two rows
+    half_gap = (stride * size // 2 - (out_w * size + 31) // 32 * 32) // 32
+    steps_a_plane = (out_h + rows - 1) // rows
+    for step in range(asc.get_block_idx(), planes * steps_a_plane, asc.get_block_num()):
+        plane = step // steps_a_plane
+        first = step % steps_a_plane * rows
+        count = min(rows, out_h - first)
+        at = (plane * h + 2 * first) * width
+        fetch = asc.DataCopyExtParams(count, width * size, width * size, gap, 0)  # every other input row
+        asc.data_copy_pad(upper, src_gm[at:], fetch)
+        asc.data_copy_pad(lower, src_gm[at + width :], fetch)
+        if use_max:
+            asc.max(folded, upper, lower, count * stride)
+        else:
+            asc.add(folded, upper, lower, count * stride)
+        repeats = (count * stride * size + 255) // 256
+        asc.gather_mask(even, folded, 1, False, 0, asc.GatherMaskParams(1, repeats, 8, 0))
+        asc.gather_mask(odd, folded, 2, False, 0, asc.GatherMaskParams(1, repeats, 8, 0))
+        if use_max:
+            asc.max(out, even, odd, count * stride // 2)
+        else:
+            asc.add(out, even, odd, count * stride // 2)
+        written = asc.DataCopyExtParams(count, out_w * size, half_gap, 0, 0)
+        asc.data_copy_pad(dst_gm[(plane * out_h + first) * out_w :], out, written)
+
+
+def pool_rows(width: int, itemsize: int) -> int:
+    """Output rows a pool_pairs step takes: as many as keep each vector instruction within 32 KiB (128
+    repeats) and the six buffers within the UB; 0 if one row is too wide."""
+    stride = -(-width * itemsize // 64) * 64
+    return min(64, (32 * 1024) // stride)
+
+
 _HOST_DTYPES = {
     np.dtype(np.float16): host.DataType.DT_FLOAT16,
     np.dtype(np.float32): host.DataType.DT_FLOAT,

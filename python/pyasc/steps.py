@@ -355,12 +355,15 @@ class WindowReduceStep(Step):
     @staticmethod
     def build(*, location: Location, out: ArrayView, out_index: tuple[Affine, ...], free: list[Counter],
               reduce: list[Counter], guards: list[Range], accumulate: bool, op: str, init: float,
-              load: Load) -> WindowReduceStep:  # fmt: skip
+              load: Load) -> Step:  # fmt: skip
         if load.view.dtype not in FLOATS or out.dtype != load.view.dtype:
             raise NotRecognised("a reduction other than of float16 or float32 into the same dtype")
         rows, cols = _prod(reduce), _prod(free)
         fill = init if op == "max" else 0.0  # max: positions outside the guard count as the initial value
         table = _table(load, reduce + free, guards, location)
+        pairs = PairPoolStep.match(out, out_index, free, accumulate, op, init, load, table, location)
+        if pairs is not None:
+            return pairs
         if op == "max" and init != float("-inf"):
             table = np.concatenate([table, np.full(cols, kernels.FILL, np.int64)])  # a row of the initial value
             rows += 1
@@ -396,6 +399,56 @@ class WindowReduceStep(Step):
     def describe(self) -> str:
         return (f"window {'max' if self.use_max else 'sum'} into '{self.target.name}': {self.rows} rows of "
                 f"{self.cols} on the vector unit")  # fmt: skip
+
+
+@dataclass
+class PairPoolStep(Step):
+    """2 x 2 windows at stride 2 with no padding (the tutorial's max_pool2d): no index table, no gather.
+    `kernels.pool_pairs` brings each output row's two input rows in by one DMA and folds them, then the
+    columns' pairs through GatherMask's even / odd patterns: the structured path a board takes."""
+
+    target: Param
+    location: Location
+    source: Param
+    planes: int
+    height: int
+    width: int
+    use_max: bool
+
+    @staticmethod
+    def match(out: ArrayView, out_index: tuple[Affine, ...], free: list[Counter], accumulate: bool, op: str,
+              init: float, load: Load, table: np.ndarray, location: Location) -> Optional[PairPoolStep]:  # fmt: skip
+        """The step if every window is the 2 x 2 block at (2 oh, 2 ow) of the source's last two axes and the
+        result fills `out` in its own order; else None."""
+        shape = load.view.param.shape or ()
+        if (accumulate or (op == "max" and init != float("-inf")) or (op == "sum" and init != 0.0)
+                or len(shape) < 2 or table.size != 4 * _prod(free)):  # fmt: skip
+            return None
+        *lead, height, width = shape
+        planes, out_h, out_w = math.prod(lead), height // 2, width // 2
+        size = load.view.dtype.itemsize
+        if out_h == 0 or out_w == 0 or kernels.pool_rows(width, size) == 0:
+            return None
+        if out.param.shape != (*lead, out_h, out_w) or not _identity(_scatter_table(out, out_index, free)):
+            return None
+        plane, oh, ow = np.meshgrid(np.arange(planes), np.arange(out_h), np.arange(out_w), indexing="ij")
+        corner = ((plane * height + 2 * oh) * width + 2 * ow).reshape(-1)
+        windows = np.stack([corner, corner + 1, corner + width, corner + width + 1])
+        if not np.array_equal(np.sort(table.reshape(4, -1), axis=0), windows):
+            return None
+        return PairPoolStep(out.param, location, load.view.param, planes, height, width, op == "max")
+
+    def launches(self, arrays: dict[str, np.ndarray]) -> list[Launch]:
+        out_h = self.height // 2
+        rows = kernels.pool_rows(self.width, self.source.dtype.itemsize)
+        source = arrays[self.source.name].reshape(-1)
+        target = arrays[self.target.name].reshape(-1)
+        args = (source, target, self.planes, out_h, self.height, self.width, self.use_max, rows)
+        return [Launch(kernels.pool_pairs, kernels.cores_for(self.planes * -(-out_h // rows)), args)]
+
+    def describe(self) -> str:
+        return (f"window {'max' if self.use_max else 'sum'} into '{self.target.name}': 2 x 2 at stride 2 over "
+                f"'{self.source.name}', rows folded and columns paired by GatherMask on the vector unit")  # fmt: skip
 
 
 # -- everything else: scalar code ------------------------------------------------------------------

@@ -143,14 +143,21 @@ void gather_mask(Block& b, const Op& op, const RtValue* in, RtValue* out, bool t
   const uint8_t* src = b.effect_ptr(0);
   const uint8_t* pattern = tensor_pattern ? b.effect_ptr(1) : nullptr;
   size_t dst_effect = op.info().effects.size() - 1;
+  auto keeps = [&](int64_t r, int64_t i) -> bool {
+    return pattern ? (pattern[r * rep1 * 32 + i / 8] >> (i % 8)) & 1 : builtin_pattern_bit(in[2].i, i);
+  };
+  // The kept elements fill dst from its start: one access for all of them (bounds-checked and seen by the
+  // sanitizer as one range, not an access an element), then the copies in the instruction's order.
+  int64_t total = 0;
+  for (int64_t r = 0; r < repeats; ++r)
+    for (int64_t i = 0; i < per_repeat; ++i) total += keeps(r, i);
+  uint8_t* dst = total ? b.dynamic_access(dst_effect, 0, total * size) : nullptr;
   uint64_t kept = 0;
   for (int64_t r = 0; r < repeats; ++r)
     for (int64_t i = 0; i < per_repeat; ++i) {
-      bool keep = pattern ? (pattern[r * rep1 * 32 + i / 8] >> (i % 8)) & 1 : builtin_pattern_bit(in[2].i, i);
-      if (!keep) continue;
+      if (!keeps(r, i)) continue;
       const uint8_t* element = src + (r * rep0 + (i / per_block) * blk) * 32 + (i % per_block) * size;
-      std::memcpy(b.dynamic_access(dst_effect, static_cast<int64_t>(kept) * size, size), element,
-                  static_cast<size_t>(size));
+      std::memcpy(dst + kept * size, element, static_cast<size_t>(size));
       ++kept;
     }
   out->i = static_cast<int64_t>(kept);

@@ -127,10 +127,12 @@ def test_a_product_stored_transposed_is_computed_transposed(rng):
     np.testing.assert_allclose(out, (a @ b).T, rtol=1e-4, atol=1e-4)
 
 
-@pytest.mark.parametrize("dtype,k,blocked", [(np.float32, 2, True), (np.float16, 3, True), (np.float32, 3, False)])
-def test_windows_that_fit_a_block_reduce_by_blocks(dtype, k, blocked, rng, monkeypatch):
+@pytest.mark.parametrize("dtype,k,stride,blocked",
+                         [(np.float32, 2, 1, True), (np.float16, 3, 2, True), (np.float32, 3, 2, False)])  # fmt: skip
+def test_windows_that_fit_a_block_reduce_by_blocks(dtype, k, stride, blocked, rng, monkeypatch):
     """k x k windows of float32 (8 to a block) or float16 (16): BlockReduceMax over one block per window; 3 x 3
-    float32 windows (9 values) keep the row reduction."""
+    float32 windows (9 values) keep the row reduction. (2 x 2 at stride 2 takes the structured path:
+    test_pair_pool.py.)"""
     used = []
     launches = steps.WindowReduceStep.launches
 
@@ -141,9 +143,9 @@ def test_windows_that_fit_a_block_reduce_by_blocks(dtype, k, blocked, rng, monke
 
     monkeypatch.setattr(steps.WindowReduceStep, "launches", recorded)
     x = rng.standard_normal((1, 3, 20, 20)).astype(dtype)
-    o = (20 - k) // 2 + 1
+    o = (20 - k) // stride + 1
     out = np.zeros((1, 3, o, o), dtype)
-    max_pool2d(x, out, kernel_size=k, stride=2)
-    windows = np.lib.stride_tricks.sliding_window_view(x, (k, k), axis=(2, 3))[:, :, ::2, ::2][:, :, :o, :o]
+    max_pool2d(x, out, kernel_size=k, stride=stride)
+    windows = np.lib.stride_tricks.sliding_window_view(x, (k, k), axis=(2, 3))[:, :, ::stride, ::stride][:, :, :o, :o]
     np.testing.assert_array_equal(out, windows.max(axis=(4, 5)))
     assert (kernels.reduce_blocks in used) == blocked and (kernels.reduce_rows in used) != blocked
