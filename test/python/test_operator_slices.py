@@ -165,3 +165,24 @@ def test_an_index_array_is_refused_with_the_line():
     with pytest.raises(OperatorError, match="indexed by one integer per axis") as e:
         fancy(np.ones((4, 5), np.float32), np.zeros((2, 5), np.float32))
     assert e.value.line == fancy.fn.__code__.co_firstlineno + 2
+
+
+@pyasc.operator("Reversed")
+def reversed_rows(x, out):
+    out[:] = x[::-1, ::2] + x[-1, ::2]
+
+
+@pyasc.operator("EllipsisNone")
+def ellipsis_none(x, v, out):
+    out[..., 1:] = x[..., :-1] * v[None, ..., None][0, 2:]
+
+
+def test_negative_steps_negative_indices_ellipsis_and_none(rng):
+    x = rng.uniform(-1, 1, (6, 10)).astype(np.float32)
+    out = np.zeros((6, 5), np.float32)
+    (mine_x, mine), (_, theirs) = run_both(reversed_rows, x, out)
+    np.testing.assert_allclose(mine, theirs, rtol=1e-6)
+    v = rng.uniform(-1, 1, 8).astype(np.float32)
+    out2 = rng.uniform(-1, 1, (6, 10)).astype(np.float32)
+    (_, _, mine2), (_, _, theirs2) = run_both(ellipsis_none, x, v, out2)
+    np.testing.assert_allclose(mine2, theirs2, rtol=1e-6)
