@@ -28,10 +28,6 @@ L2Policy l2_policy(const RtValue& t, bool write) {
   }
 }
 
-}  // namespace
-
-namespace {
-
 // The register files of the thread's last Block, kept for its next: a launch builds a Block per core, and
 // allocating them anew for each was a good part of a launch of small blocks. (A Block made while another lives
 // on the thread finds none and allocates its own.)
@@ -256,8 +252,7 @@ bool Block::step(Pipe p) {
         exec_op(op, args, out);
       if (staged_count_) flush_staged();
       hash_gm_writes(writes_before);
-      const VectorRate* vector = vector_rate(op);
-      timeline_.run(op, p, head.dispatched, bytes, bank_conflict_cycles(op, args, vector), gm_span_, vector);
+      timeline_.run(op, p, head.dispatched, bytes, bank_conflict_cycles(op, args), gm_span_, vector_rate(op));
     }
   }
   q.pop_front();
@@ -509,8 +504,8 @@ const VectorRate* Block::vector_rate(const Op& op) const {
   return &platform().cost.vector->lookup(info.vcost, dtype, src);
 }
 
-uint64_t Block::bank_conflict_cycles(const Op& op, const RtValue* in, const VectorRate* vector) const {
-  if (!vector || platform().arch != Arch::C220) return 0;
+uint64_t Block::bank_conflict_cycles(const Op& op, const RtValue* in) const {
+  if (op.info().cost != CostKind::Vector || platform().arch != Arch::C220) return 0;
   const auto& effects = op.info().effects;
   std::array<BlockPattern, kMaxEffects> patterns;
   size_t widest = 1;

@@ -377,8 +377,7 @@ class Block {
   const VectorRate* vector_rate(const Op& op) const;
   // The cycles a vector instruction's UB bank conflicts add (sim/bank_conflicts.h): 0 on platforms without the
   // documented layout, for instructions outside the UB, and where no group serves two blocks in one beat.
-  // `vector`: the op's rate (vector_rate; nullptr: no UB instruction).
-  uint64_t bank_conflict_cycles(const Op& op, const RtValue* in, const VectorRate* vector) const;
+  uint64_t bank_conflict_cycles(const Op& op, const RtValue* in) const;
   // GM bytes [lo, lo + bytes) of an argument reaching into its allocation's padding: warns (once per launch) and
   // returns a copy the handler works on; flush_staged writes what it changed back through gm_memory.
   uint8_t* padded_gm(const Op& op, uint32_t arg, uint64_t lo, uint64_t bytes, bool write, size_t which);
