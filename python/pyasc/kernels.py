@@ -178,6 +178,7 @@ def pool_pairs(src: asc.GlobalAddress, dst: asc.GlobalAddress, planes: int, out_
     gap = (stride * size - row_bytes) // 32  # UB blocks between two rows
     half_gap = (stride * size // 2 - (out_w * size + 31) // 32 * 32) // 32
     steps_a_plane = (out_h + rows - 1) // rows
+    fold = asc.max if use_max else asc.add
     for step in range(asc.get_block_idx(), planes * steps_a_plane, asc.get_block_num()):
         plane = step // steps_a_plane
         first = step % steps_a_plane * rows
@@ -186,17 +187,11 @@ def pool_pairs(src: asc.GlobalAddress, dst: asc.GlobalAddress, planes: int, out_
         fetch = asc.DataCopyExtParams(count, width * size, width * size, gap, 0)  # every other input row
         asc.data_copy_pad(upper, src_gm[at:], fetch)
         asc.data_copy_pad(lower, src_gm[at + width :], fetch)
-        if use_max:
-            asc.max(folded, upper, lower, count * stride)
-        else:
-            asc.add(folded, upper, lower, count * stride)
+        fold(folded, upper, lower, count * stride)
         repeats = (count * stride * size + 255) // 256
         asc.gather_mask(even, folded, 1, False, 0, asc.GatherMaskParams(1, repeats, 8, 0))
         asc.gather_mask(odd, folded, 2, False, 0, asc.GatherMaskParams(1, repeats, 8, 0))
-        if use_max:
-            asc.max(out, even, odd, count * stride // 2)
-        else:
-            asc.add(out, even, odd, count * stride // 2)
+        fold(out, even, odd, count * stride // 2)
         written = asc.DataCopyExtParams(count, out_w * size, half_gap, 0, 0)
         asc.data_copy_pad(dst_gm[(plane * out_h + first) * out_w :], out, written)
 

@@ -361,14 +361,16 @@ class WindowReduceStep(Step):
         rows, cols = _prod(reduce), _prod(free)
         fill = init if op == "max" else 0.0  # max: positions outside the guard count as the initial value
         table = _table(load, reduce + free, guards, location)
-        pairs = PairPoolStep.match(out, out_index, free, accumulate, op, init, load, table, location)
-        if pairs is not None:
-            return pairs
-        if op == "max" and init != float("-inf"):
-            table = np.concatenate([table, np.full(cols, kernels.FILL, np.int64)])  # a row of the initial value
-            rows += 1
         table_out = _scatter_table(out, out_index, free)
         direct = _identity(table_out) and not accumulate
+        from_initial = op == "max" and init != float("-inf")
+        if direct and not from_initial:
+            pairs = PairPoolStep.match(out, load, table, op == "max", location)
+            if pairs is not None:
+                return pairs
+        if from_initial:
+            table = np.concatenate([table, np.full(cols, kernels.FILL, np.int64)])  # a row of the initial value
+            rows += 1
         # A window that fits one 32-byte block is gathered as one (padded with the fill): the gather then reads
         # each window's neighbours together (runs of the source, not a stride), and BlockReduce takes each block
         block = 32 // load.view.dtype.itemsize
@@ -416,27 +418,27 @@ class PairPoolStep(Step):
     use_max: bool
 
     @staticmethod
-    def match(out: ArrayView, out_index: tuple[Affine, ...], free: list[Counter], accumulate: bool, op: str,
-              init: float, load: Load, table: np.ndarray, location: Location) -> Optional[PairPoolStep]:  # fmt: skip
-        """The step if every window is the 2 x 2 block at (2 oh, 2 ow) of the source's last two axes and the
-        result fills `out` in its own order; else None."""
+    def match(out: ArrayView, load: Load, table: np.ndarray, use_max: bool,
+              location: Location) -> Optional[PairPoolStep]:  # fmt: skip
+        """The step if every window (a column of `table`, the nest's source positions) is the 2 x 2 block at
+        (2 oh, 2 ow) of the source's last two axes; else None. The caller has checked that the windows fill
+        `out` in its own order, not added to it, from the reduction's identity (-inf, or 0 for a sum)."""
         shape = load.view.param.shape or ()
-        if (accumulate or (op == "max" and init != float("-inf")) or (op == "sum" and init != 0.0)
-                or len(shape) < 2 or table.size != 4 * _prod(free)):  # fmt: skip
+        if len(shape) < 2:
             return None
         *lead, height, width = shape
         planes, out_h, out_w = math.prod(lead), height // 2, width // 2
         size = load.view.dtype.itemsize
         if out_h == 0 or out_w == 0 or kernels.pool_rows(width, size) == 0:
             return None
-        if out.param.shape != (*lead, out_h, out_w) or not _identity(_scatter_table(out, out_index, free)):
+        if out.param.shape != (*lead, out_h, out_w) or table.size != 4 * planes * out_h * out_w:
             return None
         plane, oh, ow = np.meshgrid(np.arange(planes), np.arange(out_h), np.arange(out_w), indexing="ij")
         corner = ((plane * height + 2 * oh) * width + 2 * ow).reshape(-1)
         windows = np.stack([corner, corner + 1, corner + width, corner + width + 1])
         if not np.array_equal(np.sort(table.reshape(4, -1), axis=0), windows):
             return None
-        return PairPoolStep(out.param, location, load.view.param, planes, height, width, op == "max")
+        return PairPoolStep(out.param, location, load.view.param, planes, height, width, use_max)
 
     def launches(self, arrays: dict[str, np.ndarray]) -> list[Launch]:
         out_h = self.height // 2
