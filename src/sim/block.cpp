@@ -567,12 +567,13 @@ void Block::copy_to_effect(size_t effect, const uint8_t* src, uint64_t bytes) {
     const bool apart = src + bytes <= dst || dst + bytes <= src;
     if (w.op == running_op_ && !w.hashed && w.lo == lo && w.hi == hi && hi - lo == bytes &&
         ctx_.gm[w.arg].ptr + lo == dst && apart) {
-      w.hash = checksum<true>(dst, src, bytes);
+      w.hash = copy_checksummed(dst, src, bytes, store_for_gm(ctx_.gm[w.arg].size));
       w.hashed = true;
       return;
     }
   }
-  copy_bytes(dst, src, bytes);
+  const bool to_gm = gm_span_.write && gm_span_.hi > gm_span_.lo;  // the op's GM effect is this destination
+  copy_bytes(dst, src, bytes, to_gm ? store_for_gm(ctx_.gm[gm_span_.mem].size) : Store::Cached);
 }
 
 void Block::hash_gm_writes(size_t from) {
@@ -581,11 +582,11 @@ void Block::hash_gm_writes(size_t from) {
     if (w.atomic || w.hashed) continue;
     const GmBuffer& buf = ctx_.gm[w.arg];
     if (w.hi <= buf.size) {
-      w.hash = checksum<false>(nullptr, buf.ptr + w.lo, w.hi - w.lo);
+      w.hash = checksum(buf.ptr + w.lo, w.hi - w.lo);
     } else {  // reaches past the caller's bytes: hash the bytes as the Model holds them
       std::vector<uint8_t> bytes(w.hi - w.lo);
       read_gm(buf, w.lo, w.hi, bytes.data());
-      w.hash = checksum<false>(nullptr, bytes.data(), bytes.size());
+      w.hash = checksum(bytes.data(), bytes.size());
     }
   }
 }

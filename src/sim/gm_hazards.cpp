@@ -87,7 +87,7 @@ class Survivors {
     if (fresh) {
       std::vector<uint8_t> bytes(w.hi - w.lo);
       read_gm(gm_[w.arg], w.lo, w.hi, bytes.data());
-      it->second = checksum<false>(nullptr, bytes.data(), bytes.size()) == w.hash;
+      it->second = checksum(bytes.data(), bytes.size()) == w.hash;
     }
     return it->second;
   }

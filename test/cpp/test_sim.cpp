@@ -16,6 +16,7 @@
 
 #include "kernel_fixtures.h"
 #include "sim/copy_bytes.h"
+#include "sim/gm_checksum.h"
 #include "sim/launch.h"
 #include "target/platform.h"
 
@@ -84,8 +85,6 @@ std::vector<T> head(const std::vector<T>& v, size_t n) {
 
 class VaddTest : public ::testing::TestWithParam<uint32_t> {};
 
-// copy_bytes is memmove: every size around its thresholds and loop steps, any
-// alignment, and ranges overlapping either way.
 // The platform table marks each row's architecture: the A2/A3 rows dav-c220, PyAsc2's Ascend910_95xx and
 // Ascend950PR_95xx rows dav-c310, whose bias table is 4 KiB (asc-devkit ASC_BT_SIZE for __NPU_ARCH__ 3510) and whose
 // timing constants follow their HBM figures (1.6 TB/s on the 128 GB parts, scaled by the AKG notes' DDR ratio).
@@ -115,19 +114,44 @@ TEST(PlatformTable, ArchitectureBiasTableAndBandwidth) {
   EXPECT_EQ(p9599.cost.cube_startup, b1.cost.cube_startup);
 }
 
+// copy_bytes is memmove with either store: every size around its thresholds and loop steps, any
+// alignment (streaming needs 16 bytes and falls back below that), and ranges overlapping either way.
 TEST(CopyBytes, IsMemmove) {
   std::vector<uint8_t> pattern(3 * 70000);
   for (size_t i = 0; i < pattern.size(); ++i) pattern[i] = static_cast<uint8_t>(i * 131 + 7);
   const size_t sizes[] = {0, 1, 31, 127, 128, 129, 4095, 4096, 4097, 8191, 32768, 32771, 65536 + 77};
-  for (size_t n : sizes)
-    for (size_t src : {size_t{0}, size_t{3}, size_t{64}, size_t{70000}})
-      for (size_t dst : {size_t{0}, size_t{1}, size_t{32}, size_t{40}, size_t{70000}, size_t{140001}}) {
-        if (src + n > pattern.size() || dst + n > pattern.size()) continue;
-        std::vector<uint8_t> want = pattern, got = pattern;
-        std::memmove(want.data() + dst, want.data() + src, n);
-        asc::sim::copy_bytes(got.data() + dst, got.data() + src, n);
-        ASSERT_EQ(got, want) << "n=" << n << " src=" << src << " dst=" << dst;
+  for (asc::sim::Store store : {asc::sim::Store::Cached, asc::sim::Store::Streaming})
+    for (size_t n : sizes)
+      for (size_t src : {size_t{0}, size_t{3}, size_t{64}, size_t{70000}})
+        for (size_t dst : {size_t{0}, size_t{1}, size_t{16}, size_t{32}, size_t{40}, size_t{70000}, size_t{140001}}) {
+          if (src + n > pattern.size() || dst + n > pattern.size()) continue;
+          std::vector<uint8_t> want = pattern, got = pattern;
+          std::memmove(want.data() + dst, want.data() + src, n);
+          asc::sim::copy_bytes(got.data() + dst, got.data() + src, n, store);
+          ASSERT_EQ(got, want) << "n=" << n << " src=" << src << " dst=" << dst;
+        }
+}
+
+// The sanitizer's checksumming copy to GM copies like memcpy and hashes as checksum() does, with either store
+// and its AVX2 path (from 4 KiB) or not; the checksum tells a changed byte or two swapped words apart.
+TEST(CopyBytes, ChecksummedCopyMatchesChecksum) {
+  std::vector<uint8_t> src(70000);
+  for (size_t i = 0; i < src.size(); ++i) src[i] = static_cast<uint8_t>(i * 131 + 7);
+  for (asc::sim::Store store : {asc::sim::Store::Cached, asc::sim::Store::Streaming})
+    for (size_t n : {size_t{0}, size_t{5}, size_t{32}, size_t{4095}, size_t{4096}, size_t{4096 + 17}, size_t{65536}})
+      for (size_t dst_at : {size_t{0}, size_t{8}, size_t{16}}) {
+        std::vector<uint8_t> dst(n + 32, 0xEE);
+        const uint64_t hash = asc::sim::copy_checksummed(dst.data() + dst_at, src.data(), n, store);
+        ASSERT_EQ(hash, asc::sim::checksum(src.data(), n)) << "n=" << n << " dst_at=" << dst_at;
+        ASSERT_TRUE(std::equal(src.begin(), src.begin() + static_cast<std::ptrdiff_t>(n), dst.begin() + dst_at));
+        ASSERT_EQ(dst[dst_at + n], 0xEE);
       }
+  std::vector<uint8_t> changed(src.begin(), src.begin() + 8192);
+  changed[5000] ^= 1;
+  EXPECT_NE(asc::sim::checksum(changed.data(), 8192), asc::sim::checksum(src.data(), 8192));
+  std::vector<uint8_t> swapped(src.begin(), src.begin() + 8192);
+  std::swap_ranges(swapped.begin() + 64, swapped.begin() + 96, swapped.begin() + 96);
+  EXPECT_NE(asc::sim::checksum(swapped.data(), 8192), asc::sim::checksum(src.data(), 8192));
 }
 
 TEST_P(VaddTest, MatchesHostReference) {

@@ -59,3 +59,39 @@ def test_params_beyond_the_buffer_are_out_of_bounds():
         stream.set_strict(False)
     with pytest.raises(asc.errors.KernelError, match="block_count 5000 must be 0..4095"):
         strided_round_trip[1, rt.current_stream()](x, np.zeros_like(x), 5000, 1, 0, 0, 0)
+
+
+TILE = 8192  # float32 elements a tile (32 KiB)
+
+
+@asc.jit
+def tiled_copy(x: asc.GlobalAddress, z: asc.GlobalAddress, tiles: int):
+    """GM -> UB -> GM a tile at a time: the copies out of a large output take the Model's streaming stores."""
+    x_gm, z_gm = asc.GlobalTensor(), asc.GlobalTensor()
+    x_gm.set_global_buffer(x)
+    z_gm.set_global_buffer(z)
+    a = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, TILE)
+    for i in range(tiles):
+        asc.data_copy(a, x_gm[i * TILE :], TILE)
+        asc.set_flag(asc.HardEvent.MTE2_MTE3, 0)
+        asc.wait_flag(asc.HardEvent.MTE2_MTE3, 0)
+        asc.data_copy(z_gm[i * TILE :], a, TILE)
+        asc.set_flag(asc.HardEvent.MTE3_MTE2, 0)
+        asc.wait_flag(asc.HardEvent.MTE3_MTE2, 0)
+
+
+@pytest.mark.parametrize("sanitize", [True, False])
+@pytest.mark.parametrize("skew", [0, 1, 4])  # float32 elements: the output 0, 4 and 16 bytes past numpy's alignment
+def test_large_outputs_are_written_exactly(sanitize, skew, rng):
+    tiles = 384  # 12 MiB: past the size from which copies into GM stream (copy_bytes.h)
+    x = rng.random(tiles * TILE, dtype=np.float32)
+    backing = np.full(tiles * TILE + 16, -7.0, np.float32)
+    z = backing[skew : skew + tiles * TILE]
+    stream = rt.current_stream()
+    stream.set_sanitize(sanitize)
+    try:
+        tiled_copy[1, stream](x, z, tiles)
+    finally:
+        stream.set_sanitize(True)
+    np.testing.assert_array_equal(z, x)
+    assert np.all(backing[:skew] == -7.0) and np.all(backing[skew + tiles * TILE :] == -7.0)
