@@ -48,6 +48,12 @@ struct Region {
   std::vector<std::unique_ptr<Op>> ops;
 };
 
+inline Pipe op_pipe(const Op& op) {
+  const OpInfo& info = op.info();
+  return info.pipe_fn ? info.pipe_fn(op) : info.pipe;
+}
+inline bool op_runs_on_scalar_unit(const Op& op) { return op_pipe(op) == Pipe::S && op.code != OpCode::PipeBarrier; }
+
 // pyasc's KernelType: which cores a launch's blocks run on.
 enum class KernelType : uint8_t {
   AivOnly = 0,

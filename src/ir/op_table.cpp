@@ -121,7 +121,13 @@ bool OpView::operand_const_int(size_t i, int64_t* out) const {
   return true;
 }
 
-const OpInfo& op_info(OpCode code) { return table()[static_cast<size_t>(code)]; }
+std::atomic<const OpInfo*> detail::op_rows{nullptr};
+
+const OpInfo* detail::build_op_rows() {
+  const OpInfo* rows = table().data();
+  op_rows.store(rows, std::memory_order_release);
+  return rows;
+}
 
 const OpInfo* find_op(std::string_view name, const std::vector<Type>& operand_types) {
   if (name == "data_copy" && (operand_types.size() == 3 || operand_types.size() == 6)) {
@@ -157,13 +163,6 @@ std::vector<std::string_view> op_names() {
   names.emplace_back("data_copy");
   return names;
 }
-
-Pipe op_pipe(const Op& op) {
-  const OpInfo& info = op.info();
-  return info.pipe_fn ? info.pipe_fn(op) : info.pipe;
-}
-
-bool op_runs_on_scalar_unit(const Op& op) { return op_pipe(op) == Pipe::S && op.code != OpCode::PipeBarrier; }
 
 int attr_index(const OpInfo& info, std::string_view name) {
   for (size_t i = 0; i < info.attrs.size(); ++i)

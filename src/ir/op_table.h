@@ -3,6 +3,7 @@
 // emitter). Nothing about an op is described twice.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -166,16 +167,27 @@ struct OpInfo {
   const char* repeat_params = "";    // vector mask forms: the AscendC:: struct of the strides ("" for arguments)
 };
 
-const OpInfo& op_info(OpCode code);
+namespace detail {
+// The op table's rows once built (null before the first lookup): op_info is on the Model's path of every
+// instruction, and a function-local static's guard plus a call into another file was a few percent of a
+// small-tile kernel's run.
+extern std::atomic<const OpInfo*> op_rows;
+const OpInfo* build_op_rows();  // builds the table (once, thread-safe) and publishes op_rows
+}  // namespace detail
+
+inline const OpInfo& op_info(OpCode code) {
+  const OpInfo* rows = detail::op_rows.load(std::memory_order_acquire);
+  if (!rows) rows = detail::build_op_rows();
+  return rows[static_cast<size_t>(code)];
+}
 // Looks an op up by name, resolving aliases (data_copy picks its direction
 // from the operand kinds). Returns nullptr if unknown.
 const OpInfo* find_op(std::string_view name, const std::vector<Type>& operand_types);
 // All op names, for "did you mean" and documentation.
 std::vector<std::string_view> op_names();
 
-Pipe op_pipe(const Op& op);
-// Scalar-unit ops run in program order on the issuing core; all others are
-// dispatched to their pipe's queue.
-bool op_runs_on_scalar_unit(const Op& op);
+// op_pipe and op_runs_on_scalar_unit (inline, in ir/ir.h once Op is complete): the pipe an op runs on; whether
+// it runs on the scalar unit, in program order on the issuing core (all others are dispatched to their pipe's
+// queue).
 
 }  // namespace asc

@@ -6,8 +6,10 @@
 namespace asc::sim {
 namespace {
 constexpr int64_t kGroups = 16;
+constexpr size_t kMaxPatterns = 8;  // operands a memo key holds (a vector instruction has at most 5 memory effects)
 
-int64_t group_of(int64_t block) { return ((block % kGroups) + kGroups) % kGroups; }
+// block mod 16, negative blocks included (two's complement)
+int64_t group_of(int64_t block) { return block & (kGroups - 1); }
 
 // The beats of repeat r: the most reads, or the most writes, any one group serves.
 uint64_t beats_of(const BlockPattern* operands, size_t count, int64_t r) {
@@ -21,18 +23,69 @@ uint64_t beats_of(const BlockPattern* operands, size_t count, int64_t r) {
   for (int64_t g = 0; g < kGroups; ++g) most = std::max({most, reads[g], writes[g]});
   return static_cast<uint64_t>(most);
 }
+
+// What the beats of an instruction's repeats depend on: each operand's blocks mod 16 and the first 16 repeats.
+struct BeatsKey {
+  std::array<BlockPattern, kMaxPatterns> operands{};
+  size_t count = 0;
+  int64_t period = 0, tail = 0;
+
+  bool operator==(const BeatsKey& o) const {
+    if (count != o.count || period != o.period || tail != o.tail) return false;
+    for (size_t i = 0; i < count; ++i) {
+      const BlockPattern &a = operands[i], &b = o.operands[i];
+      if (a.first != b.first || a.blk != b.blk || a.rep != b.rep || a.per_repeat != b.per_repeat || a.write != b.write)
+        return false;
+    }
+    return true;
+  }
+};
+
+// The last instruction's key and its beats over the period (all of it, and its first `tail` repeats): a kernel's
+// loop issues the same shapes again and again, and recounting 16 repeats' blocks cost more than running the
+// instruction's arithmetic.
+struct BeatsMemo {
+  BeatsKey key;
+  uint64_t cycle = 0, head = 0;
+  bool valid = false;
+};
+thread_local BeatsMemo memo;
 }  // namespace
 
 uint64_t vector_beats(const BlockPattern* operands, size_t count, int64_t repeats) {
   if (repeats <= 0) return 0;
   // The groups repeat every 16 repeats (r * rep mod 16), so 16 of them tell every repeat's beats.
   int64_t period = std::min(repeats, kGroups);
-  uint64_t cycle = 0, head = 0;
   int64_t tail = repeats % kGroups;
-  for (int64_t r = 0; r < period; ++r) {
-    uint64_t b = beats_of(operands, count, r);
-    cycle += b;
-    if (r < tail) head += b;
+  uint64_t cycle = 0, head = 0;
+  if (count > kMaxPatterns) {
+    for (int64_t r = 0; r < period; ++r) {
+      uint64_t b = beats_of(operands, count, r);
+      cycle += b;
+      if (r < tail) head += b;
+    }
+  } else {
+    BeatsKey key;
+    key.count = count;
+    key.period = period;
+    key.tail = tail;
+    for (size_t i = 0; i < count; ++i) {
+      const BlockPattern& p = operands[i];
+      key.operands[i] = {group_of(p.first), group_of(p.blk), group_of(p.rep), p.per_repeat, p.write};
+    }
+    BeatsMemo& m = memo;
+    if (!m.valid || !(m.key == key)) {
+      m.cycle = m.head = 0;
+      for (int64_t r = 0; r < period; ++r) {
+        uint64_t b = beats_of(key.operands.data(), count, r);
+        m.cycle += b;
+        if (r < tail) m.head += b;
+      }
+      m.key = key;
+      m.valid = true;
+    }
+    cycle = m.cycle;
+    head = m.head;
   }
   if (repeats <= kGroups) return cycle;
   return static_cast<uint64_t>(repeats / kGroups) * cycle + head;

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "kernel_fixtures.h"
+#include "sim/bank_conflicts.h"
 #include "sim/copy_bytes.h"
 #include "sim/gm_checksum.h"
 #include "sim/launch.h"
@@ -152,6 +153,48 @@ TEST(CopyBytes, ChecksummedCopyMatchesChecksum) {
   std::vector<uint8_t> swapped(src.begin(), src.begin() + 8192);
   std::swap_ranges(swapped.begin() + 64, swapped.begin() + 96, swapped.begin() + 96);
   EXPECT_NE(asc::sim::checksum(swapped.data(), 8192), asc::sim::checksum(src.data(), 8192));
+}
+
+// vector_beats against a count of every repeat's blocks per bank group (no period, no memo), over generated
+// operand patterns (negative strides and first blocks included) issued in an order that mixes repeats of one
+// pattern (the memo's hits) with changes of a single field (its misses).
+TEST(BankConflicts, VectorBeatsCountsEveryRepeat) {
+  auto counted = [](const std::vector<asc::sim::BlockPattern>& ops, int64_t repeats) {
+    uint64_t beats = 0;
+    for (int64_t r = 0; r < repeats; ++r) {
+      int reads[16] = {}, writes[16] = {}, most = 1;
+      for (const auto& p : ops)
+        for (int64_t j = 0; j < p.per_repeat; ++j) {
+          int64_t g = ((p.first + r * p.rep + j * p.blk) % 16 + 16) % 16;
+          most = std::max(most, ++(p.write ? writes : reads)[g]);
+        }
+      beats += static_cast<uint64_t>(most);
+    }
+    return beats;
+  };
+  std::mt19937_64 rng(7);
+  std::uniform_int_distribution<int64_t> field(-40, 300);
+  std::vector<asc::sim::BlockPattern> ops;
+  int64_t repeats = 1;
+  for (int step = 0; step < 3000; ++step) {
+    if (step % 3 == 0) {  // a new instruction shape: 1..5 operands, the last one written
+      ops.assign(1 + rng() % 5, {});
+      for (auto& p : ops) p = {field(rng), field(rng) % 9, field(rng), 1 + static_cast<int64_t>(rng() % 8), false};
+      ops.back().write = true;
+      repeats = 1 + static_cast<int64_t>(rng() % 70);
+    } else if (step % 3 == 1) {  // one field of one operand changes (or the repeat count)
+      auto& p = ops[rng() % ops.size()];
+      switch (rng() % 5) {
+        case 0: p.first += 1 + static_cast<int64_t>(rng() % 20); break;
+        case 1: p.blk += 1; break;
+        case 2: p.rep -= 1; break;
+        case 3: p.write = !p.write; break;
+        default: repeats = 1 + static_cast<int64_t>(rng() % 70);
+      }
+    }  // else: the same instruction again
+    ASSERT_EQ(asc::sim::vector_beats(ops.data(), ops.size(), repeats), counted(ops, repeats)) << "step " << step;
+  }
+  EXPECT_EQ(asc::sim::vector_beats(ops.data(), ops.size(), 0), 0u);
 }
 
 TEST_P(VaddTest, MatchesHostReference) {
