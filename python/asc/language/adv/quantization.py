@@ -19,9 +19,7 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-import numpy as np
-
-import asc
+import asc  # numpy is imported where a numpy value is read: `import asc` does not import it
 
 from ...codegen.context import current_builder
 from ...errors import CodegenError
@@ -81,6 +79,8 @@ def _quant_per_channel(dst: Any, src: Any, work: Any, rows: Any, channels: Any, 
 
 def _half_parameter(value: Any, what: str, c_type: dt.DataType) -> tuple[Scalar, Scalar]:
     """(the value as Ascend C's parameter of `c_type` receives it, the float16 the library computes with)."""
+    import numpy as np
+
     if isinstance(value, bool):
         raise CodegenError(f"{_API}: {what} must be a number, got {value!r}")
     if isinstance(value, (int, float)):

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
+# numpy is imported by the functions that take numpy values: `import asc` does not import it.
 from ...codegen.context import current_builder
 from ...errors import CodegenError
 from ..core import dtype as dt
@@ -30,6 +29,8 @@ _L1 = (TPosition.A1, TPosition.B1)
 
 
 def _int(value: Any, what: str) -> int:
+    import numpy as np
+
     if isinstance(value, Scalar) and value.dtype == dt.bool_:
         return cast(value, dt.int32).handle
     return to_int(int(value) if isinstance(value, (bool, np.bool_)) else value, what).handle
@@ -42,6 +43,8 @@ def _ints(values: list, what: str) -> list[int]:
 def _value(value: Any, dtype: dt.DataType, fn: str, what: str) -> Scalar:
     """`value` as a scalar of `dtype`: run-time scalars converted as C++ converts them, Python and numpy numbers
     as constants."""
+    import numpy as np
+
     if isinstance(value, Scalar):
         if value.dtype == dt.bool_:
             raise CodegenError(f"{fn}: {what} must be a number, got a bool scalar")
@@ -56,6 +59,8 @@ def _value(value: Any, dtype: dt.DataType, fn: str, what: str) -> Scalar:
 
 
 def _flag(value: Any, fn: str) -> int:
+    import numpy as np
+
     if isinstance(value, Scalar):
         return _int(value, fn)
     if not isinstance(value, (bool, int, np.bool_, np.integer)):
@@ -119,6 +124,8 @@ _U64 = 1 << 64
 
 def _pack(fields: list[tuple[Any, int, int, str]], fn: str) -> Scalar:
     """A uint64 word of (value, shift, bits, name) fields, as Ascend C packs extConfig and filterConfig."""
+    import numpy as np
+
     word: Scalar | None = None
     constant = 0
     for value, shift, bits, name in fields:
@@ -138,6 +145,8 @@ def _pack(fields: list[tuple[Any, int, int, str]], fn: str) -> Scalar:
 
 
 def _config(value: Any, fn: str, name: str) -> Scalar:
+    import numpy as np
+
     if isinstance(value, Scalar):
         return cast(value, dt.uint64)
     if not isinstance(value, (int, np.integer)) or not 0 <= int(value) < _U64:
@@ -200,6 +209,8 @@ def set_load_data_boundary(boundary: Any) -> None:
 def set_load_data_padding_value(pad_value: Any) -> None:
     """``AscendC::SetLoadDataPaddingValue``: the value load_data (3-D) pads with when called with
     is_set_padding=False (converted to the loaded tensors' dtype)."""
+    import numpy as np
+
     if isinstance(pad_value, np.generic):
         pad_value = pad_value.item()
     if isinstance(pad_value, Scalar):

@@ -8,10 +8,9 @@ back, and scalars must carry their C type (ctypes or numpy scalars)."""
 from __future__ import annotations
 
 import ctypes
+import sys
 import threading
 from typing import Any, Iterable
-
-import numpy as np
 
 from ..._ffi import ffi, lib
 from . import state
@@ -91,7 +90,8 @@ def _argument(a: Any, value: Any, name: str, i: int) -> None:
         else:
             a.i = int(value.value)
         return
-    if isinstance(value, np.generic):
+    np = sys.modules.get("numpy")  # a numpy value means the caller imported it: `import asc` does not
+    if np is not None and isinstance(value, np.generic):
         code = _NUMPY.get(value.dtype.name)
         if code is None:
             raise TypeError(f"{name}: argument {i} is a numpy {value.dtype.name}, which no kernel parameter takes")
@@ -101,7 +101,7 @@ def _argument(a: Any, value: Any, name: str, i: int) -> None:
         else:
             a.i = int(value)
         return
-    if isinstance(value, np.ndarray):  # host memory: copied to the device and back
+    if np is not None and isinstance(value, np.ndarray):  # host memory: copied to the device and back
         a.kind, a.dtype = lib.ASC_ARG_BUFFER, lib.ASC_DTYPE_UINT8
         a.ptr = ffi.cast("void*", address_of(value))
         a.size = value.nbytes
