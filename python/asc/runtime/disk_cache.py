@@ -159,17 +159,35 @@ def library_identity() -> bytes:
 
         directory = cache_dir() or ""
         parts = [__version__, str(lib.asc_abi_version())]
-        paths = [str(library_path)]
+        _stamp_files(parts, None, [str(library_path)])
         for root in code_packages():
-            paths += [os.path.join(root, m) for m in _package_modules(root, directory)]
-        for path in paths:
-            try:
-                st = os.stat(path)
-                parts.append(f"{path}:{st.st_size}:{st.st_mtime_ns}")
-            except OSError:
-                parts.append(f"{path}:missing")
+            _stamp_files(parts, root, _package_modules(root, directory))
         _library_identity = "\n".join(parts).encode()
     return _library_identity
+
+
+def _stamp_files(parts: list[str], root: Optional[str], names: list[str]) -> None:
+    """Appends "path:size:mtime" (or "path:missing") for each of `names`, paths under directory `root` (None:
+    as they are). The files under a root are stat'ed relative to the directory's descriptor: resolving a
+    hundred long paths from / was a third of a cache hit's time in a fresh process."""
+    prefix = "" if root is None else root + os.sep
+    fd = None
+    if root is not None:
+        try:
+            fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY)
+        except OSError:
+            parts += [f"{prefix}{name}:missing" for name in names]
+            return
+    try:
+        for name in names:
+            try:
+                st = os.stat(name, dir_fd=fd)
+                parts.append(f"{prefix}{name}:{st.st_size}:{st.st_mtime_ns}")
+            except OSError:
+                parts.append(f"{prefix}{name}:missing")
+    finally:
+        if fd is not None:
+            os.close(fd)
 
 
 class Key:
