@@ -48,10 +48,12 @@ struct Region {
   std::vector<std::unique_ptr<Op>> ops;
 };
 
+// The pipe an op runs on.
 inline Pipe op_pipe(const Op& op) {
   const OpInfo& info = op.info();
   return info.pipe_fn ? info.pipe_fn(op) : info.pipe;
 }
+// Scalar-unit ops run in program order on the issuing core; all others are dispatched to their pipe's queue.
 inline bool op_runs_on_scalar_unit(const Op& op) { return op_pipe(op) == Pipe::S && op.code != OpCode::PipeBarrier; }
 
 // pyasc's KernelType: which cores a launch's blocks run on.

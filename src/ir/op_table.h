@@ -185,9 +185,6 @@ inline const OpInfo& op_info(OpCode code) {
 const OpInfo* find_op(std::string_view name, const std::vector<Type>& operand_types);
 // All op names, for "did you mean" and documentation.
 std::vector<std::string_view> op_names();
-
-// op_pipe and op_runs_on_scalar_unit (inline, in ir/ir.h once Op is complete): the pipe an op runs on; whether
-// it runs on the scalar unit, in program order on the issuing core (all others are dispatched to their pipe's
-// queue).
+// op_pipe and op_runs_on_scalar_unit are in ir/ir.h, inline once Op is complete.
 
 }  // namespace asc

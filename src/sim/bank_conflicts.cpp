@@ -41,13 +41,26 @@ struct BeatsKey {
   }
 };
 
-// The last instruction's key and its beats over the period (all of it, and its first `tail` repeats): a kernel's
-// loop issues the same shapes again and again, and recounting 16 repeats' blocks cost more than running the
-// instruction's arithmetic.
+// The beats of the first `period` repeats (`cycle`) and of the first `tail` of them (`head`).
+struct PeriodBeats {
+  uint64_t cycle = 0, head = 0;
+};
+PeriodBeats period_beats(const BlockPattern* operands, size_t count, int64_t period, int64_t tail) {
+  PeriodBeats b;
+  for (int64_t r = 0; r < period; ++r) {
+    uint64_t beats = beats_of(operands, count, r);
+    b.cycle += beats;
+    if (r < tail) b.head += beats;
+  }
+  return b;
+}
+
+// The last instruction's key and its beats: a kernel's loop issues the same shapes again and again, and recounting
+// 16 repeats' blocks cost more than running the instruction's arithmetic. (The empty key, period 0, matches no
+// instruction.)
 struct BeatsMemo {
   BeatsKey key;
-  uint64_t cycle = 0, head = 0;
-  bool valid = false;
+  PeriodBeats beats;
 };
 thread_local BeatsMemo memo;
 }  // namespace
@@ -57,13 +70,9 @@ uint64_t vector_beats(const BlockPattern* operands, size_t count, int64_t repeat
   // The groups repeat every 16 repeats (r * rep mod 16), so 16 of them tell every repeat's beats.
   int64_t period = std::min(repeats, kGroups);
   int64_t tail = repeats % kGroups;
-  uint64_t cycle = 0, head = 0;
+  PeriodBeats b;
   if (count > kMaxPatterns) {
-    for (int64_t r = 0; r < period; ++r) {
-      uint64_t b = beats_of(operands, count, r);
-      cycle += b;
-      if (r < tail) head += b;
-    }
+    b = period_beats(operands, count, period, tail);
   } else {
     BeatsKey key;
     key.count = count;
@@ -74,21 +83,11 @@ uint64_t vector_beats(const BlockPattern* operands, size_t count, int64_t repeat
       key.operands[i] = {group_of(p.first), group_of(p.blk), group_of(p.rep), p.per_repeat, p.write};
     }
     BeatsMemo& m = memo;
-    if (!m.valid || !(m.key == key)) {
-      m.cycle = m.head = 0;
-      for (int64_t r = 0; r < period; ++r) {
-        uint64_t b = beats_of(key.operands.data(), count, r);
-        m.cycle += b;
-        if (r < tail) m.head += b;
-      }
-      m.key = key;
-      m.valid = true;
-    }
-    cycle = m.cycle;
-    head = m.head;
+    if (!(m.key == key)) m = {key, period_beats(key.operands.data(), count, period, tail)};
+    b = m.beats;
   }
-  if (repeats <= kGroups) return cycle;
-  return static_cast<uint64_t>(repeats / kGroups) * cycle + head;
+  if (repeats <= kGroups) return b.cycle;
+  return static_cast<uint64_t>(repeats / kGroups) * b.cycle + b.head;
 }
 
 }  // namespace asc::sim
