@@ -19,18 +19,40 @@
 // exact replacement policy is not published, so this priority order is the estimate).
 #pragma once
 
+#include <array>
 #include <cstdint>
+#include <map>
+#include <utility>
 #include <vector>
 
 #include "sim/timing.h"
 
 namespace asc::sim {
 
+// One block's demand on HBM, prepared on the block's own thread so that the launch's serial tail merges the blocks'
+// sorted parts instead of sorting them all: its flows' demand changes in time order, and per L2 claim (a class of
+// accesses L2 gives room to in turn) the bytes and the union of the spans, per GM argument.
+struct HbmDemand {
+  using Intervals = std::vector<std::pair<uint64_t, uint64_t>>;  // sorted, disjoint, not touching
+  static constexpr size_t kClaims = 5;                           // hbm_sharing.cpp's claim_of
+
+  HbmDemand() = default;
+  explicit HbmDemand(const std::vector<GmFlow>& flows);
+
+  std::vector<std::pair<uint64_t, double>> changes;  // (cycle, change of bytes per cycle), sorted
+  double total = 0;                                  // the bytes of every flow
+  std::array<double, kClaims> claim_bytes{};
+  std::array<std::map<uint32_t, Intervals>, kClaims> claim_spans;
+};
+
 class SharedHbmClock {
  public:
   // `flows`: every block's GM transfers on the launch's clock (each block's start added).
   SharedHbmClock(const std::vector<GmFlow>& flows, double hbm_bytes_per_cycle, double l2_bytes_per_cycle = 0,
                  double l2_bytes = 0);
+  // The same from each block's demand and the cycle the block starts at on the launch's clock.
+  SharedHbmClock(const std::vector<HbmDemand>& blocks, const std::vector<uint64_t>& start, double hbm_bytes_per_cycle,
+                 double l2_bytes_per_cycle, double l2_bytes);
   // The bandwidth the flows are shared at (bytes per cycle): HBM's, raised by the L2 re-reads.
   double bytes_per_cycle() const { return bytes_per_cycle_; }
   // A cycle of the launch, as the blocks' own timelines count it, on the shared clock.

@@ -66,6 +66,7 @@ struct BlockResult {
   std::vector<LineCost> per_op;  // by Op::index
   std::vector<TraceEvent> events;
   std::vector<GmFlow> gm_flows;
+  HbmDemand hbm;  // gm_flows' demand, prepared on the block's thread
 };
 
 // Vector and cube cores run side by side; each kind's blocks beyond its core
@@ -96,11 +97,10 @@ LaunchReport summarise(const Kernel& kernel, const Platform& platform, std::vect
   }
   // HBM shared in time by all the blocks' copies: the launch's clock. A copy's transfer takes as long as the
   // shared clock says; its latency, and everything else, its own time, started where the shared clock puts it.
-  std::vector<GmFlow> flows;
-  for (size_t b = 0; b < blocks.size(); ++b)
-    for (const GmFlow& f : blocks[b].gm_flows)
-      flows.push_back({start[b] + f.start, start[b] + f.end, f.bytes, f.op, f.pipe, f.span});
-  const SharedHbmClock clock(flows, platform.cost.gm_bytes_per_cycle, platform.cost.l2_bytes_per_cycle,
+  std::vector<HbmDemand> demands;
+  demands.reserve(blocks.size());
+  for (BlockResult& b : blocks) demands.push_back(std::move(b.hbm));
+  const SharedHbmClock clock(demands, start, platform.cost.gm_bytes_per_cycle, platform.cost.l2_bytes_per_cycle,
                              platform.cost.l2_bytes);
   const uint64_t launch = platform.cost.launch;
   std::vector<LineCost> per_op(kernel.num_ops);  // summed over blocks
@@ -119,11 +119,12 @@ LaunchReport summarise(const Kernel& kernel, const Platform& platform, std::vect
       per_op[i].count += br.per_op[i].count;
     }
   }
-  for (const GmFlow& f : flows) {  // the copies' stretch, where the trace counts it
-    uint64_t longer = clock.stretch(f.start, f.end);
-    if (f.op < per_op.size()) per_op[f.op].cycles += longer;
-    r.busy[static_cast<size_t>(f.pipe)] += longer;
-  }
+  for (size_t b = 0; b < blocks.size(); ++b)
+    for (const GmFlow& f : blocks[b].gm_flows) {  // the copies' stretch, where the trace counts it
+      uint64_t longer = clock.stretch(start[b] + f.start, start[b] + f.end);
+      if (f.op < per_op.size()) per_op[f.op].cycles += longer;
+      r.busy[static_cast<size_t>(f.pipe)] += longer;
+    }
   uint64_t t = launch + clock(longest);
   r.cycles = t;
   r.duration_us = static_cast<double>(t) / (platform.info.clock_ghz * 1000.0);
@@ -227,6 +228,7 @@ LaunchReport run_kernel(const Kernel& kernel, const Platform& platform, uint32_t
       r.per_op = b.timeline().take_per_op();
       r.events = b.timeline().take_events();
       r.gm_flows = b.timeline().take_gm_flows();
+      r.hbm = HbmDemand(r.gm_flows);
     } catch (const Error& e) {
       failed = true;
       if (cross) cross->abort();

@@ -2,6 +2,7 @@
 // through the bandwidth the launch's flows are shared at, against the mix computed by hand for each case.
 #include <gtest/gtest.h>
 
+#include <random>
 #include <vector>
 
 #include "sim/hbm_sharing.h"
@@ -73,6 +74,42 @@ TEST(L2Mix, LastWritesAreHeldAfterTheOthers) {
   f.push_back(flow(0, 0, 600, true, L2Policy::Last));
   f.push_back(flow(1, 0, 600, true));  // held whole; LAST's get the 400 bytes left
   EXPECT_DOUBLE_EQ(shared(f), mixed(1200, 600 + 400));
+}
+
+// The launch builds its clock from each block's demand, prepared on the block's thread, merged at the end: the same
+// clock as one built from every flow shifted by its block's start, to the cycle, on random overlapping flows.
+TEST(SharedClock, BlocksDemandsMergeToTheClockOfAllTheirFlows) {
+  std::mt19937_64 rng(7);
+  auto draw = [&](uint64_t n) { return std::uniform_int_distribution<uint64_t>(0, n - 1)(rng); };
+  const L2Policy policies[] = {L2Policy::Normal, L2Policy::Bypass, L2Policy::Persistent, L2Policy::Last};
+  for (int round = 0; round < 20; ++round) {
+    std::vector<HbmDemand> demands;
+    std::vector<uint64_t> start;
+    std::vector<GmFlow> all;
+    const uint64_t blocks = 1 + draw(9);
+    for (uint64_t b = 0; b < blocks; ++b) {
+      start.push_back(draw(4) * 5000);  // blocks of later waves start later; some start together
+      std::vector<GmFlow> mine;
+      for (uint64_t i = 0, n = draw(40); i < n; ++i) {
+        uint64_t from = draw(20000), lo = draw(4096);
+        GmFlow f{from,
+                 from + draw(3000),
+                 1 + draw(8192),
+                 0,
+                 Pipe::MTE2,
+                 GmSpan{static_cast<uint32_t>(draw(3)), lo, lo + draw(2048), draw(2) == 1, policies[draw(4)]}};
+        mine.push_back(f);
+        f.start += start.back();
+        f.end += start.back();
+        all.push_back(f);
+      }
+      demands.emplace_back(mine);
+    }
+    const SharedHbmClock merged(demands, start, kHbm, kL2, kL2Bytes), whole(all, kHbm, kL2, kL2Bytes);
+    EXPECT_EQ(merged.bytes_per_cycle(), whole.bytes_per_cycle());
+    for (uint64_t t = 0; t < 45000; t += 97) ASSERT_EQ(merged(t), whole(t)) << "round " << round << ", cycle " << t;
+    EXPECT_GT(whole(44000), 44000u) << "the flows exceed HBM's bandwidth somewhere";
+  }
 }
 
 }  // namespace
