@@ -2,6 +2,7 @@
 // to and from the device interface's own, and its per-op costs grouped into the per-line table here.
 #include <algorithm>
 #include <map>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -31,7 +32,10 @@ std::vector<LaunchReport::Line> lines_of(const Kernel& kernel, const std::vector
   }
   std::vector<LaunchReport::Line> out;
   for (auto& [key, line] : lines) out.push_back(line);
-  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.cycles > b.cycles; });
+  // Ties broken by place, so the table does not depend on where the file names were allocated.
+  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
+    return std::tie(b.cycles, a.file, a.line) < std::tie(a.cycles, b.file, b.line);
+  });
   return out;
 }
 

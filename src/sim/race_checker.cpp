@@ -40,38 +40,38 @@ bool RaceChecker::settled(Pipe pipe, const Use& use) const {
   return true;
 }
 
-// Keeps the shadow map small on long kernels: segments whose every use is
-// settled hold nothing but "written" (initcheck); GM ones are dropped and
-// neighbouring Unified Buffer ones merged.
+// Keeps the shadow small on long kernels: segments whose every use is settled hold nothing but "written"
+// (initcheck); GM ones are dropped and neighbouring Unified Buffer ones merged.
 void RaceChecker::sweep() {
-  for (auto it = shadow_.begin(); it != shadow_.end();) {
-    Segment& s = it->second;
-    bool idle = settled(s.writer_pipe, s.writer);
-    for (size_t p = 0; idle && p < kPipeSlots; ++p) idle = settled(static_cast<Pipe>(p), s.readers[p]);
-    if (!idle) {
-      ++it;
-      continue;
-    }
-    s.writer = {};
-    s.readers = {};
-    const bool local = (it->first >> 48) < kMemoryCount;
-    if (!local) {
-      it = shadow_.erase(it);
-      continue;
-    }
-    if (it != shadow_.begin()) {  // merge into an idle, adjacent, equally written left neighbour
-      auto left = std::prev(it);
-      const Segment& l = left->second;
-      if (l.end == it->first && l.written == s.written && l.undefined_by == s.undefined_by && !l.writer.seq &&
-          std::all_of(l.readers.begin(), l.readers.end(), [](const Use& u) { return !u.seq; })) {
-        left->second.end = s.end;
-        it = shadow_.erase(it);
-        continue;
+  segments_ = 0;
+  for (size_t space = 0; space < spaces_.size(); ++space) {
+    Segments& segs = spaces_[space];
+    const bool local = space < kMemoryCount;
+    size_t kept = 0;
+    for (size_t i = 0; i < segs.size(); ++i) {
+      Segment& s = segs[i];
+      bool idle = settled(s.writer_pipe, s.writer);
+      for (size_t p = 0; idle && p < kPipeSlots; ++p) idle = settled(static_cast<Pipe>(p), s.readers[p]);
+      if (idle) {
+        if (!local) continue;
+        s.writer = {};
+        s.readers = {};
+        if (kept > 0) {  // merge into an idle, adjacent, equally written left neighbour
+          Segment& l = segs[kept - 1];
+          if (l.end == s.start && l.written == s.written && l.undefined_by == s.undefined_by && !l.writer.seq &&
+              std::all_of(l.readers.begin(), l.readers.end(), [](const Use& u) { return !u.seq; })) {
+            l.end = s.end;
+            continue;
+          }
+        }
       }
+      if (kept != i) segs[kept] = s;
+      ++kept;
     }
-    ++it;
+    segs.resize(kept);
+    segments_ += kept;
   }
-  sweep_at_ = std::max<size_t>(64, 2 * shadow_.size());
+  sweep_at_ = std::max<size_t>(64, 2 * segments_);
 }
 
 std::pmr::memory_resource* RaceChecker::thread_pool() {
@@ -81,15 +81,19 @@ std::pmr::memory_resource* RaceChecker::thread_pool() {
 
 void RaceChecker::tick(Pipe pipe) { ++clock_[idx(pipe)][idx(pipe)]; }
 
-void RaceChecker::split(uint64_t at) {
-  auto it = shadow_.upper_bound(at);
-  if (it == shadow_.begin()) return;
-  --it;
-  if (it->first < at && at < it->second.end) {
-    Segment right = it->second;
-    it->second.end = at;
-    shadow_.emplace(at, right);
-  }
+RaceChecker::Segments& RaceChecker::segments(uint32_t space) {
+  if (space >= spaces_.size()) spaces_.resize(space + 1);
+  return spaces_[space];
+}
+
+void RaceChecker::splice(Segments& segs, size_t from, size_t to) {
+  const size_t old = to - from, now = pieces_.size();
+  if (now > old)
+    segs.insert(segs.begin() + static_cast<std::ptrdiff_t>(to), now - old, Segment{});
+  else if (now < old)
+    segs.erase(segs.begin() + static_cast<std::ptrdiff_t>(from + now), segs.begin() + static_cast<std::ptrdiff_t>(to));
+  std::copy(pieces_.begin(), pieces_.end(), segs.begin() + static_cast<std::ptrdiff_t>(from));
+  segments_ = segments_ + now - old;
 }
 
 void RaceChecker::race(const char* kind, const Op& op, Pipe pipe, const Op& other, Pipe other_pipe, uint32_t space,
@@ -132,66 +136,108 @@ void RaceChecker::race(const char* kind, const Op& op, Pipe pipe, const Op& othe
        op.info().name, memory_name(Memory::UB), lo, hi);
 }
 
-void RaceChecker::mark_undefined(uint64_t lo_in, uint64_t hi_in, const Op& by) {
-  if (lo_in >= hi_in) return;
-  const uint64_t base = static_cast<uint64_t>(Memory::UB) << 48, lo = base + lo_in, hi = base + hi_in;
-  split(lo);
-  split(hi);
-  for (auto it = shadow_.lower_bound(lo); it != shadow_.end() && it->first < hi; ++it) it->second.undefined_by = &by;
+void RaceChecker::mark_undefined(uint64_t lo, uint64_t hi, const Op& by) {
+  if (lo >= hi) return;
+  Segments& segs = segments(static_cast<uint32_t>(Memory::UB));
+  auto it = std::partition_point(segs.begin(), segs.end(), [&](const Segment& s) { return s.end <= lo; });
+  const size_t from = static_cast<size_t>(it - segs.begin());
+  size_t to = from;
+  pieces_.clear();
+  for (; to < segs.size() && segs[to].start < hi; ++to) {  // the bytes in [lo, hi) of each, cut out of it
+    const Segment& s = segs[to];
+    if (s.start < lo) pieces_.push_back(s), pieces_.back().end = lo;
+    pieces_.push_back(s);
+    pieces_.back().start = std::max(s.start, lo);
+    pieces_.back().end = std::min(s.end, hi);
+    pieces_.back().undefined_by = &by;
+    if (s.end > hi) pieces_.push_back(s), pieces_.back().start = hi;
+  }
+  splice(segs, from, to);
 }
 
-void RaceChecker::access(const Op& op, Pipe pipe, uint32_t space, uint64_t lo_in, uint64_t hi_in, bool write,
+void RaceChecker::check(const Visit& v, const Segment& s, uint64_t lo, uint64_t hi) const {
+  const bool own_write = s.writer_pipe == v.pipe && s.writer.seq == v.seq;  // this op wrote it (an earlier effect)
+  if (s.writer.seq && !own_write && !ordered(s.writer_pipe, s.writer.seq, v.pipe))
+    race(v.write ? "write-after-write" : "read-after-write", v.op, v.pipe, *s.writer.op, s.writer_pipe, v.space, lo,
+         hi);
+  if (v.write)
+    for (size_t p = 0; p < kPipeSlots; ++p)
+      if (s.readers[p].seq && (p != idx(v.pipe) || s.readers[p].seq != v.seq) &&
+          !ordered(static_cast<Pipe>(p), s.readers[p].seq, v.pipe))
+        race("write-after-read", v.op, v.pipe, *s.readers[p].op, static_cast<Pipe>(p), v.space, lo, hi);
+  if (v.initcheck && !v.write && (!s.written || s.undefined_by)) {
+    if (!v.undefined) undefined_read(v.op, lo, hi, s.written ? s.undefined_by : nullptr);
+    v.undefined->emplace_back(lo, hi);
+  }
+}
+
+void RaceChecker::record(const Visit& v, Segment& s) {
+  if (v.write) {
+    s.writer_pipe = v.pipe;
+    s.writer = {v.seq, &v.op};
+    s.readers = {};
+    s.written = true;
+    s.undefined_by = nullptr;
+  } else {
+    s.readers[idx(v.pipe)] = {v.seq, &v.op};
+  }
+}
+
+void RaceChecker::access(const Op& op, Pipe pipe, uint32_t space, uint64_t lo, uint64_t hi, bool write,
                          Ranges* undefined) {
-  if (lo_in >= hi_in) return;
+  if (lo >= hi) return;
   // The Unified Buffer only: GM holds the caller's data, and cube memories
   // legitimately hold unwritten padding rows inside the fractals mmad reads.
-  const bool initcheck = space == static_cast<uint32_t>(Memory::UB);
-  const uint64_t base = static_cast<uint64_t>(space) << 48;  // no memory reaches 2^48 bytes
-  const uint64_t lo = base + lo_in, hi = base + hi_in;
-  uint64_t seq = clock_[idx(pipe)][idx(pipe)];
-  if (shadow_.size() >= sweep_at_) sweep();
-  split(lo);
-  split(hi);
-  // Check every byte range already known inside [lo, hi), and find the gaps.
-  uint64_t cursor = lo;
-  std::vector<std::pair<uint64_t, uint64_t>>& gaps = gaps_;
-  gaps.clear();
-  for (auto it = shadow_.lower_bound(lo); it != shadow_.end() && it->first < hi; ++it) {
-    Segment& s = it->second;
-    if (it->first > cursor) gaps.emplace_back(cursor, it->first);
-    cursor = s.end;
-    bool own_write = s.writer_pipe == pipe && s.writer.seq == seq;  // this op wrote it (an earlier effect)
-    if (s.writer.seq && !own_write && !ordered(s.writer_pipe, s.writer.seq, pipe))
-      race(write ? "write-after-write" : "read-after-write", op, pipe, *s.writer.op, s.writer_pipe, space,
-           it->first - base, s.end - base);
-    if (write)
-      for (size_t p = 0; p < kPipeSlots; ++p)
-        if (s.readers[p].seq && (p != idx(pipe) || s.readers[p].seq != seq) &&
-            !ordered(static_cast<Pipe>(p), s.readers[p].seq, pipe))
-          race("write-after-read", op, pipe, *s.readers[p].op, static_cast<Pipe>(p), space, it->first - base,
-               s.end - base);
-    if (initcheck && !write && (!s.written || s.undefined_by)) {
-      if (!undefined) undefined_read(op, it->first - base, s.end - base, s.written ? s.undefined_by : nullptr);
-      undefined->emplace_back(it->first - base, s.end - base);
+  const Visit v{op,       pipe, space, clock_[idx(pipe)][idx(pipe)], write, space == static_cast<uint32_t>(Memory::UB),
+                undefined};
+  if (segments_ >= sweep_at_) sweep();
+  Segments& segs = segments(space);
+  const auto it = std::partition_point(segs.begin(), segs.end(), [&](const Segment& s) { return s.end <= lo; });
+  const size_t from = static_cast<size_t>(it - segs.begin());
+  const Segment fresh{lo, hi, pipe, {}, {}, false, nullptr};  // bytes nothing touched yet
+  gaps_.clear();
+  if (from < segs.size() && segs[from].start == lo && segs[from].end == hi) {  // the bytes of one segment
+    check(v, segs[from], lo, hi);
+    record(v, segs[from]);
+  } else if (from == segs.size() || segs[from].start >= hi) {  // untouched bytes
+    gaps_.emplace_back(lo, hi);
+    segs.insert(it, fresh);
+    ++segments_;
+    record(v, segs[from]);
+  } else {  // cut the segments at lo and hi; check each piece inside and fill the gaps between them
+    pieces_.clear();
+    uint64_t cursor = lo;
+    size_t to = from;
+    for (; to < segs.size() && segs[to].start < hi; ++to) {
+      const Segment& s = segs[to];
+      if (s.start < lo) pieces_.push_back(s), pieces_.back().end = lo;
+      if (s.start > cursor) {
+        gaps_.emplace_back(cursor, s.start);
+        pieces_.push_back(fresh);
+        pieces_.back().start = cursor;
+        pieces_.back().end = s.start;
+        record(v, pieces_.back());
+      }
+      pieces_.push_back(s);
+      Segment& inside = pieces_.back();
+      inside.start = std::max(s.start, lo);
+      inside.end = std::min(s.end, hi);
+      check(v, inside, inside.start, inside.end);
+      record(v, inside);
+      cursor = inside.end;
+      if (s.end > hi) pieces_.push_back(s), pieces_.back().start = hi;
     }
-  }
-  if (cursor < hi) gaps.emplace_back(cursor, hi);
-  if (initcheck && !write && !gaps.empty()) {
-    if (!undefined) undefined_read(op, gaps.front().first - base, gaps.front().second - base, nullptr);
-    for (auto [a, b] : gaps) undefined->emplace_back(a - base, b - base);
-  }
-  for (auto [a, b] : gaps) shadow_.emplace(a, Segment{b, pipe, {}, {}, false});
-  for (auto it = shadow_.lower_bound(lo); it != shadow_.end() && it->first < hi; ++it) {
-    Segment& s = it->second;
-    if (write) {
-      s.writer_pipe = pipe;
-      s.writer = {seq, &op};
-      s.readers = {};
-      s.written = true;
-      s.undefined_by = nullptr;
-    } else {
-      s.readers[idx(pipe)] = {seq, &op};
+    if (cursor < hi) {
+      gaps_.emplace_back(cursor, hi);
+      pieces_.push_back(fresh);
+      pieces_.back().start = cursor;
+      record(v, pieces_.back());
     }
+    splice(segs, from, to);
+  }
+  if (v.initcheck && !write && !gaps_.empty()) {  // after the races: the checks of the touched bytes come first
+    if (!undefined) undefined_read(op, gaps_.front().first, gaps_.front().second, nullptr);
+    for (auto [a, b] : gaps_) undefined->emplace_back(a, b);
   }
 }
 

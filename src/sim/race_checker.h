@@ -3,8 +3,10 @@
 // Happens-before is tracked with one vector clock per pipe: an op on pipe P
 // ticks P's own entry; set_flag snapshots the setting pipe's clock into the
 // flag, wait_flag joins it into the waiting pipe's clock, pipe_barrier(ALL)
-// joins all. The Unified Buffer has a shadow map of byte ranges, each with its
-// last writer and the last reader per pipe. An access that is not ordered
+// joins all. Each memory (and each GM argument) has a shadow of byte ranges, each with its
+// last writer and the last reader per pipe: a sorted vector, not a tree, since a
+// kernel's ranges are few and mostly the same from one iteration to the next (an
+// access usually matches one range exactly, or appends one past the last). An access that is not ordered
 // after a conflicting earlier access (RAW, WAR, WAW) is a race; a read of
 // bytes nothing wrote in this launch (or that hold what an op computed from
 // such bytes) is an initcheck error, unless the caller collects those bytes
@@ -59,34 +61,50 @@ class RaceChecker {
     const Op* op = nullptr;
   };
   struct Segment {
-    uint64_t end;
+    uint64_t start, end;
     Pipe writer_pipe = Pipe::S;
     Use writer;
     std::array<Use, kPipeSlots> readers;
     bool written = false;              // by anything in this launch (initcheck), even once settled
     const Op* undefined_by = nullptr;  // written, with values this op computed from bytes nothing wrote
   };
+  using Segments = std::vector<Segment>;  // sorted by start, disjoint: the bytes of one space touched so far
+
+  // What one access does to the segments it covers: checks each piece, then records itself in it.
+  struct Visit {
+    const Op& op;
+    Pipe pipe;
+    uint32_t space;
+    uint64_t seq;
+    bool write, initcheck;
+    Ranges* undefined;
+  };
+  void check(const Visit& v, const Segment& s, uint64_t lo, uint64_t hi) const;
+  static void record(const Visit& v, Segment& s);
+  // Replaces segments [from, to) of `segs` by pieces_.
+  void splice(Segments& segs, size_t from, size_t to);
+  Segments& segments(uint32_t space);
 
   bool ordered(Pipe earlier_pipe, uint64_t earlier_seq, Pipe later) const;
   bool settled(Pipe pipe, const Use& use) const;
-  void split(uint64_t at);
   void sweep();
   [[noreturn]] void race(const char* kind, const Op& op, Pipe pipe, const Op& other, Pipe other_pipe, uint32_t space,
                          uint64_t lo, uint64_t hi) const;
 
   std::array<Clock, kPipeSlots> clock_{};
   std::array<uint64_t, kPipeSlots> fence_{};  // per pipe: its ops up to here are complete (barrier / set_flag)
-  // The maps' nodes come from a pool of the host thread's own (segments are made and dropped per
-  // instruction; a checker lives on one thread, and the pool outlives it for the next block).
+  // The flag map's nodes come from a pool of the host thread's own (a checker lives on one thread, and the pool
+  // outlives it for the next block).
   static std::pmr::memory_resource* thread_pool();
-  // the thread's pool looked up once for both maps (a thread_local costs a call from a shared library)
-  RaceChecker(uint32_t memory_pipes, std::pmr::memory_resource* pool)
-      : flags_(pool), shadow_(pool), memory_pipes_(memory_pipes) {}
-  std::pmr::map<int64_t, Clock> flags_;      // pending set_flag clocks by (event, id)
-  std::pmr::map<uint64_t, Segment> shadow_;  // start -> segment; only bytes touched so far
+  // the thread's pool looked up once (a thread_local costs a call from a shared library)
+  RaceChecker(uint32_t memory_pipes, std::pmr::memory_resource* pool) : flags_(pool), memory_pipes_(memory_pipes) {}
+  std::pmr::map<int64_t, Clock> flags_;  // pending set_flag clocks by (event, id)
+  std::vector<Segments> spaces_;         // by space (access()'s `space`)
+  size_t segments_ = 0;                  // in all the spaces
   uint32_t memory_pipes_;
-  size_t sweep_at_ = 64;                             // shadow_ size that triggers the next sweep()
+  size_t sweep_at_ = 64;                             // segments_ that triggers the next sweep()
   std::vector<std::pair<uint64_t, uint64_t>> gaps_;  // access()'s scratch
+  Segments pieces_;                                  // access()'s scratch
 };
 
 }  // namespace asc::sim
