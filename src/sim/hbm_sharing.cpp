@@ -40,6 +40,7 @@ double effective_bandwidth(const std::vector<HbmDemand>& blocks, double hbm, dou
   if (l2 <= 0 || l2_bytes <= 0) return hbm;
   double total = 0, room = l2_bytes, from_l2 = 0;
   for (const HbmDemand& b : blocks) total += b.total;
+  if (total <= 0) return hbm;  // no copies (a launch of small blocks): no L2 share to find
   for (size_t i = 0; i < HbmDemand::kClaims; ++i) {
     double bytes = 0, footprint = 0;
     std::map<uint32_t, Intervals> spans;  // the launch's union, per GM argument
