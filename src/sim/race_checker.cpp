@@ -74,11 +74,6 @@ void RaceChecker::sweep() {
   sweep_at_ = std::max<size_t>(64, 2 * segments_);
 }
 
-std::pmr::memory_resource* RaceChecker::thread_pool() {
-  thread_local std::pmr::unsynchronized_pool_resource pool;
-  return &pool;
-}
-
 void RaceChecker::tick(Pipe pipe) { ++clock_[idx(pipe)][idx(pipe)]; }
 
 RaceChecker::Segments& RaceChecker::segments(uint32_t space) {
@@ -241,17 +236,28 @@ void RaceChecker::access(const Op& op, Pipe pipe, uint32_t space, uint64_t lo, u
   }
 }
 
+std::vector<std::pair<int64_t, RaceChecker::Clock>>::iterator RaceChecker::pending_flag(int64_t key) {
+  for (auto it = flags_.end(); it != flags_.begin();)
+    if ((--it)->first == key) return it;
+  return flags_.end();
+}
+
 void RaceChecker::set_flag(Pipe src, int64_t key) {
   tick(src);
   fence_[idx(src)] = clock_[idx(src)][idx(src)];  // a set waits for its pipe's earlier work
-  flags_[key] = clock_[idx(src)];
+  auto it = pending_flag(key);
+  if (it != flags_.end())
+    it->second = clock_[idx(src)];
+  else
+    flags_.emplace_back(key, clock_[idx(src)]);
 }
 
 void RaceChecker::wait_flag(Pipe dst, int64_t key) {
-  auto it = flags_.find(key);
+  auto it = pending_flag(key);
   if (it != flags_.end()) {
     for (size_t q = 0; q < kPipeSlots; ++q) clock_[idx(dst)][q] = std::max(clock_[idx(dst)][q], it->second[q]);
-    flags_.erase(it);
+    *it = flags_.back();
+    flags_.pop_back();
   }
   tick(dst);
 }

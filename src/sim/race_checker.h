@@ -16,9 +16,8 @@
 
 #include <array>
 #include <cstdint>
-#include <map>
-#include <memory_resource>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ir/ir.h"
@@ -31,7 +30,7 @@ class RaceChecker {
 
   // `memory_pipes`: bit p set if the kernel has an op on pipe p that touches memory (Kernel::memory_pipes);
   // only those pipes can ever race with an access.
-  explicit RaceChecker(uint32_t memory_pipes) : RaceChecker(memory_pipes, thread_pool()) {}
+  explicit RaceChecker(uint32_t memory_pipes) : memory_pipes_(memory_pipes) {}
 
   // Starts an op on `pipe` (ticks its clock); its accesses follow.
   void tick(Pipe pipe);
@@ -93,14 +92,12 @@ class RaceChecker {
 
   std::array<Clock, kPipeSlots> clock_{};
   std::array<uint64_t, kPipeSlots> fence_{};  // per pipe: its ops up to here are complete (barrier / set_flag)
-  // The flag map's nodes come from a pool of the host thread's own (a checker lives on one thread, and the pool
-  // outlives it for the next block).
-  static std::pmr::memory_resource* thread_pool();
-  // the thread's pool looked up once (a thread_local costs a call from a shared library)
-  RaceChecker(uint32_t memory_pipes, std::pmr::memory_resource* pool) : flags_(pool), memory_pipes_(memory_pipes) {}
-  std::pmr::map<int64_t, Clock> flags_;  // pending set_flag clocks by (event, id)
-  std::vector<Segments> spaces_;         // by space (access()'s `space`)
-  size_t segments_ = 0;                  // in all the spaces
+  // Pending set_flag clocks by (event, id): a kernel has a few in flight at a time, so a short list searched
+  // from the end (the latest set is usually the next waited for) beats a map's nodes.
+  std::vector<std::pair<int64_t, Clock>> flags_;
+  std::vector<std::pair<int64_t, Clock>>::iterator pending_flag(int64_t key);  // flags_.end(): none
+  std::vector<Segments> spaces_;                                               // by space (access()'s `space`)
+  size_t segments_ = 0;                                                        // in all the spaces
   uint32_t memory_pipes_;
   size_t sweep_at_ = 64;                             // segments_ that triggers the next sweep()
   std::vector<std::pair<uint64_t, uint64_t>> gaps_;  // access()'s scratch

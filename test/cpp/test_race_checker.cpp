@@ -149,6 +149,7 @@ TEST(RaceChecker, RangesAgreeWithAByteByByteShadow) {
     }
     // How often an access is followed by an order: some trials race soon, others run long.
     const unsigned discipline = std::min(trial % 20, 16);
+    std::vector<std::pair<Pipe, int64_t>> unwaited;  // flags set and not yet waited for
     for (int step = 0; step < 256; ++step) {
       const Pipe pipe = kPipes[rng() % kPipes.size()];
       ++steps;
@@ -191,9 +192,18 @@ TEST(RaceChecker, RangesAgreeWithAByteByByteShadow) {
       }
       if (rng() % 2) {  // this pipe before another (itself: the fence a V op needs before the next)
         const Pipe to = kPipes[rng() % kPipes.size()];
-        const int64_t key = static_cast<int64_t>(at(pipe) * 16 + at(to));
+        const int64_t key = static_cast<int64_t>(at(pipe) * 16 + at(to)) * 4 + rng() % 4;  // an event and an id
         checker.set_flag(pipe, key), model.set_flag(pipe, key);
-        checker.wait_flag(to, key), model.wait_flag(to, key);
+        if (rng() % 3)
+          checker.wait_flag(to, key), model.wait_flag(to, key);
+        else
+          unwaited.emplace_back(to, key);  // waited for later, after other sets (or set again first)
+      }
+      if (!unwaited.empty() && rng() % 3 == 0) {
+        const size_t k = rng() % unwaited.size();
+        checker.wait_flag(unwaited[k].first, unwaited[k].second);
+        model.wait_flag(unwaited[k].first, unwaited[k].second);
+        unwaited.erase(unwaited.begin() + static_cast<std::ptrdiff_t>(k));
       }
       if (rng() % 16 < discipline) checker.barrier(Pipe::All), model.barrier_all();
       if (rng() % 4 == 0) checker.barrier(pipe), model.barrier(pipe);
@@ -204,6 +214,40 @@ TEST(RaceChecker, RangesAgreeWithAByteByByteShadow) {
     EXPECT_GT(kinds[kind], 100) << kind;
   EXPECT_GT(collected, 1000);
   EXPECT_GT(steps, 50000);
+}
+
+// A flag set twice before its wait: the second set replaces the pending one, so the wait orders after it, and
+// what the pipe wrote between the two sets is ordered too.
+TEST(RaceChecker, AWaitJoinsTheLatestSetOfItsFlag) {
+  Op copy, reader;
+  copy.code = OpCode::CopyGmToLocal, reader.code = OpCode::CopyLocalToGm;
+  RaceChecker checker(kMemoryPipes);
+  constexpr int64_t kFlag = 7;
+  checker.tick(Pipe::MTE2);
+  checker.access(copy, Pipe::MTE2, kUb, 0, 32, true);
+  checker.set_flag(Pipe::MTE2, kFlag);
+  checker.tick(Pipe::MTE2);
+  checker.access(copy, Pipe::MTE2, kUb, 32, 64, true);
+  checker.set_flag(Pipe::MTE2, kFlag);
+  checker.wait_flag(Pipe::V, kFlag);
+  checker.tick(Pipe::V);
+  EXPECT_NO_THROW(checker.access(reader, Pipe::V, kUb, 0, 64, false));
+  // Without the second set, the second copy is not ordered before the read.
+  RaceChecker once(kMemoryPipes);
+  once.tick(Pipe::MTE2);
+  once.access(copy, Pipe::MTE2, kUb, 0, 32, true);
+  once.set_flag(Pipe::MTE2, kFlag);
+  once.tick(Pipe::MTE2);
+  once.access(copy, Pipe::MTE2, kUb, 32, 64, true);
+  once.wait_flag(Pipe::V, kFlag);
+  once.tick(Pipe::V);
+  try {
+    once.access(reader, Pipe::V, kUb, 0, 64, false);
+    ADD_FAILURE() << "the unordered read raised nothing";
+  } catch (const Error& e) {
+    EXPECT_EQ(outcome_of(e).kind, "read-after-write");
+    EXPECT_EQ(outcome_of(e).lo, 32u);
+  }
 }
 
 }  // namespace
