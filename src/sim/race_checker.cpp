@@ -81,6 +81,31 @@ RaceChecker::Segments& RaceChecker::segments(uint32_t space) {
   return spaces_[space];
 }
 
+size_t RaceChecker::first_ending_after(const Segments& segs, uint64_t at) {
+  auto it = std::partition_point(segs.begin(), segs.end(), [&](const Segment& s) { return s.end <= at; });
+  return static_cast<size_t>(it - segs.begin());
+}
+
+template <typename Gap, typename Inside>
+size_t RaceChecker::cut(const Segments& segs, size_t from, uint64_t lo, uint64_t hi, Gap&& gap, Inside&& inside) {
+  pieces_.clear();
+  uint64_t cursor = lo;
+  size_t to = from;
+  for (; to < segs.size() && segs[to].start < hi; ++to) {
+    const Segment& s = segs[to];
+    if (s.start < lo) pieces_.push_back(s), pieces_.back().end = lo;
+    if (s.start > cursor) gap(cursor, s.start);
+    pieces_.push_back(s);
+    pieces_.back().start = std::max(s.start, lo);
+    pieces_.back().end = std::min(s.end, hi);
+    inside(pieces_.back());
+    cursor = pieces_.back().end;
+    if (s.end > hi) pieces_.push_back(s), pieces_.back().start = hi;
+  }
+  if (cursor < hi) gap(cursor, hi);
+  return to;
+}
+
 void RaceChecker::splice(Segments& segs, size_t from, size_t to) {
   const size_t old = to - from, now = pieces_.size();
   if (now > old)
@@ -134,19 +159,10 @@ void RaceChecker::race(const char* kind, const Op& op, Pipe pipe, const Op& othe
 void RaceChecker::mark_undefined(uint64_t lo, uint64_t hi, const Op& by) {
   if (lo >= hi) return;
   Segments& segs = segments(static_cast<uint32_t>(Memory::UB));
-  auto it = std::partition_point(segs.begin(), segs.end(), [&](const Segment& s) { return s.end <= lo; });
-  const size_t from = static_cast<size_t>(it - segs.begin());
-  size_t to = from;
-  pieces_.clear();
-  for (; to < segs.size() && segs[to].start < hi; ++to) {  // the bytes in [lo, hi) of each, cut out of it
-    const Segment& s = segs[to];
-    if (s.start < lo) pieces_.push_back(s), pieces_.back().end = lo;
-    pieces_.push_back(s);
-    pieces_.back().start = std::max(s.start, lo);
-    pieces_.back().end = std::min(s.end, hi);
-    pieces_.back().undefined_by = &by;
-    if (s.end > hi) pieces_.push_back(s), pieces_.back().start = hi;
-  }
+  const size_t from = first_ending_after(segs, lo);
+  // Bytes nothing touched stay so: a later read of them fails as unwritten, not as computed from such bytes.
+  const size_t to = cut(
+      segs, from, lo, hi, [](uint64_t, uint64_t) {}, [&](Segment& inside) { inside.undefined_by = &by; });
   splice(segs, from, to);
 }
 
@@ -187,8 +203,7 @@ void RaceChecker::access(const Op& op, Pipe pipe, uint32_t space, uint64_t lo, u
                 undefined};
   if (segments_ >= sweep_at_) sweep();
   Segments& segs = segments(space);
-  const auto it = std::partition_point(segs.begin(), segs.end(), [&](const Segment& s) { return s.end <= lo; });
-  const size_t from = static_cast<size_t>(it - segs.begin());
+  const size_t from = first_ending_after(segs, lo);
   const Segment fresh{lo, hi, pipe, {}, {}, false, nullptr};  // bytes nothing touched yet
   gaps_.clear();
   if (from < segs.size() && segs[from].start == lo && segs[from].end == hi) {  // the bytes of one segment
@@ -196,38 +211,23 @@ void RaceChecker::access(const Op& op, Pipe pipe, uint32_t space, uint64_t lo, u
     record(v, segs[from]);
   } else if (from == segs.size() || segs[from].start >= hi) {  // untouched bytes
     gaps_.emplace_back(lo, hi);
-    segs.insert(it, fresh);
+    segs.insert(segs.begin() + static_cast<std::ptrdiff_t>(from), fresh);
     ++segments_;
     record(v, segs[from]);
   } else {  // cut the segments at lo and hi; check each piece inside and fill the gaps between them
-    pieces_.clear();
-    uint64_t cursor = lo;
-    size_t to = from;
-    for (; to < segs.size() && segs[to].start < hi; ++to) {
-      const Segment& s = segs[to];
-      if (s.start < lo) pieces_.push_back(s), pieces_.back().end = lo;
-      if (s.start > cursor) {
-        gaps_.emplace_back(cursor, s.start);
-        pieces_.push_back(fresh);
-        pieces_.back().start = cursor;
-        pieces_.back().end = s.start;
-        record(v, pieces_.back());
-      }
-      pieces_.push_back(s);
-      Segment& inside = pieces_.back();
-      inside.start = std::max(s.start, lo);
-      inside.end = std::min(s.end, hi);
-      check(v, inside, inside.start, inside.end);
-      record(v, inside);
-      cursor = inside.end;
-      if (s.end > hi) pieces_.push_back(s), pieces_.back().start = hi;
-    }
-    if (cursor < hi) {
-      gaps_.emplace_back(cursor, hi);
-      pieces_.push_back(fresh);
-      pieces_.back().start = cursor;
-      record(v, pieces_.back());
-    }
+    const size_t to = cut(
+        segs, from, lo, hi,
+        [&](uint64_t a, uint64_t b) {
+          gaps_.emplace_back(a, b);
+          pieces_.push_back(fresh);
+          pieces_.back().start = a;
+          pieces_.back().end = b;
+          record(v, pieces_.back());
+        },
+        [&](Segment& inside) {
+          check(v, inside, inside.start, inside.end);
+          record(v, inside);
+        });
     splice(segs, from, to);
   }
   if (v.initcheck && !write && !gaps_.empty()) {  // after the races: the checks of the touched bytes come first
@@ -236,7 +236,7 @@ void RaceChecker::access(const Op& op, Pipe pipe, uint32_t space, uint64_t lo, u
   }
 }
 
-std::vector<std::pair<int64_t, RaceChecker::Clock>>::iterator RaceChecker::pending_flag(int64_t key) {
+RaceChecker::PendingFlags::iterator RaceChecker::pending_flag(int64_t key) {
   for (auto it = flags_.end(); it != flags_.begin();)
     if ((--it)->first == key) return it;
   return flags_.end();

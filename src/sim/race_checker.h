@@ -80,6 +80,13 @@ class RaceChecker {
   };
   void check(const Visit& v, const Segment& s, uint64_t lo, uint64_t hi) const;
   static void record(const Visit& v, Segment& s);
+  // The index of the first segment of `segs` ending past byte `at` (segs.size(): none).
+  static size_t first_ending_after(const Segments& segs, uint64_t at);
+  // Cuts the segments of `segs` from index `from` on that overlap [lo, hi) into pieces_: the parts outside
+  // [lo, hi) as they were, each part inside passed to `inside`, each gap between them inside to `gap` (which may
+  // add a piece for it). Returns the index past the last segment cut; splice() then puts pieces_ in their place.
+  template <typename Gap, typename Inside>
+  size_t cut(const Segments& segs, size_t from, uint64_t lo, uint64_t hi, Gap&& gap, Inside&& inside);
   // Replaces segments [from, to) of `segs` by pieces_.
   void splice(Segments& segs, size_t from, size_t to);
   Segments& segments(uint32_t space);
@@ -94,14 +101,15 @@ class RaceChecker {
   std::array<uint64_t, kPipeSlots> fence_{};  // per pipe: its ops up to here are complete (barrier / set_flag)
   // Pending set_flag clocks by (event, id): a kernel has a few in flight at a time, so a short list searched
   // from the end (the latest set is usually the next waited for) beats a map's nodes.
-  std::vector<std::pair<int64_t, Clock>> flags_;
-  std::vector<std::pair<int64_t, Clock>>::iterator pending_flag(int64_t key);  // flags_.end(): none
-  std::vector<Segments> spaces_;                                               // by space (access()'s `space`)
-  size_t segments_ = 0;                                                        // in all the spaces
+  using PendingFlags = std::vector<std::pair<int64_t, Clock>>;
+  PendingFlags flags_;
+  PendingFlags::iterator pending_flag(int64_t key);  // flags_.end(): none
+  std::vector<Segments> spaces_;                     // by space (access()'s `space`)
+  size_t segments_ = 0;                              // in all the spaces
   uint32_t memory_pipes_;
   size_t sweep_at_ = 64;                             // segments_ that triggers the next sweep()
   std::vector<std::pair<uint64_t, uint64_t>> gaps_;  // access()'s scratch
-  Segments pieces_;                                  // access()'s scratch
+  Segments pieces_;                                  // cut()'s output
 };
 
 }  // namespace asc::sim
