@@ -84,6 +84,24 @@ void BM_LaunchNoop(benchmark::State& state) {
 }
 BENCHMARK(BM_LaunchNoop)->Arg(1)->Arg(8)->MinTime(0.1)->UseRealTime();
 
+// The launch bench.py's launch row makes through cffi: a no-op kernel of three GM buffers and an int, launched
+// with its stats filled (asc_launch_with_stats), so the C side of that row measured alone.
+void BM_LaunchNoopStats(benchmark::State& state) {
+  guarded(state, [&] {
+    CapiModule module;
+    const asc_type_t int32 = {ASC_TYPE_SCALAR, ASC_DTYPE_INT32, ASC_POS_GM};
+    const asc_type_t gm = gm_addr_type(ASC_DTYPE_FLOAT32);
+    asc_kernel_t* kernel = CapiWriter(module.get(), "noop4", {gm, gm, gm, int32}).finish();
+    std::vector<float> a(8), b(8), c(8);
+    const asc_arg_t args[] = {buffer_arg(a), buffer_arg(b), buffer_arg(c), int_scalar_arg(ASC_DTYPE_INT32, 8)};
+    asc_launch_stats_t stats{};
+    const auto blocks = static_cast<uint32_t>(state.range(0));
+    for (auto _ : state)
+      check(asc_launch_with_stats(kernel, model().stream, blocks, args, 4, &stats), "asc_launch_with_stats");
+  });
+}
+BENCHMARK(BM_LaunchNoopStats)->Arg(1)->Arg(8)->MinTime(0.1)->UseRealTime();
+
 // The same launch on an asynchronous stream: asc_launch checks and queues it
 // (the stream's thread runs it). Synchronised every 64 launches, untimed.
 void BM_LaunchEnqueue(benchmark::State& state) {

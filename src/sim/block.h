@@ -456,10 +456,11 @@ class Block {
   uint64_t running_dispatched_ = 0;
   // an op's memory effects: at most kMaxEffects (mrg_sort: four lists and dst)
   static constexpr size_t kMaxEffects = 5;
-  std::array<RtValue, kMaxEffects> effect_tensors_{};
-  std::array<uint8_t*, kMaxEffects> effect_ptrs_{};
-  std::array<std::pair<uint64_t, uint64_t>, kMaxEffects> effect_ranges_{};  // byte ranges, UB or GM
-  std::array<int64_t, kMaxEffects> effect_repeats_{};                       // a Strided effect's repeats (its mask's)
+  // (check_effects sets them for each op before anything reads them: not cleared for every Block of a launch)
+  std::array<RtValue, kMaxEffects> effect_tensors_;
+  std::array<uint8_t*, kMaxEffects> effect_ptrs_;
+  std::array<std::pair<uint64_t, uint64_t>, kMaxEffects> effect_ranges_;  // byte ranges, UB or GM
+  std::array<int64_t, kMaxEffects> effect_repeats_;                       // a Strided effect's repeats (its mask's)
   GmSpan gm_span_;   // check_effects: the running op's first GM effect (the timeline's L2 reuse)
   struct StagedGm {  // an effect reaching into GM padding (padded_gm)
     uint32_t arg = 0;
@@ -469,7 +470,14 @@ class Block {
   };
   std::array<StagedGm, kMaxEffects> staged_{};
   uint32_t staged_count_ = 0;
+  // The sanitizer's checker, made at its first use when sanitizing (sanitize_): a block that touches no memory and
+  // sets no flag never needs one, and clearing its clocks was a good part of a small launch's block.
+  bool sanitize_ = false;
   std::optional<RaceChecker> race_;
+  RaceChecker& race() {
+    if (!race_) race_.emplace(ctx_.kernel.memory_pipes);
+    return *race_;
+  }
   RaceChecker::Ranges undefined_reads_;  // of the running op: Unified Buffer bytes it read that hold no defined value
   Timeline timeline_;
   std::vector<std::string> warnings_;

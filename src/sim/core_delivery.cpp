@@ -15,7 +15,7 @@
 namespace asc::sim {
 
 void Block::note_cross_set(int64_t flag) {
-  if (race_) cross_set_clocks_[flag].push_back(race_->clock(running_pipe_));
+  if (sanitize_) cross_set_clocks_[flag].push_back(race().clock(running_pipe_));
 }
 
 void Block::receive(std::vector<CoreDelivery> deliveries, bool release) {
@@ -26,7 +26,7 @@ void Block::receive(std::vector<CoreDelivery> deliveries, bool release) {
       std::memcpy(memory + lo, from, hi - lo);
       from += hi - lo;
     }
-    if (!race_) continue;
+    if (!sanitize_) continue;
     // The sender's n-th completed wait of a flag consumed this core's n-th set of it (one set per wait).
     RaceChecker::Clock known{};
     for (auto [flag, n] : d.waits) {
@@ -35,7 +35,7 @@ void Block::receive(std::vector<CoreDelivery> deliveries, bool release) {
       const RaceChecker::Clock& c = it->second[std::min<size_t>(static_cast<size_t>(n), it->second.size()) - 1];
       for (size_t p = 0; p < kPipeSlots; ++p) known[p] = std::max(known[p], c[p]);
     }
-    race_->foreign_write(*d.op, d.pipe, d.memory, known, d.runs, release);
+    race().foreign_write(*d.op, d.pipe, d.memory, known, d.runs, release);
   }
 }
 

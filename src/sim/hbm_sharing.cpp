@@ -46,6 +46,7 @@ double effective_bandwidth(const std::vector<HbmDemand>& blocks, double hbm, dou
     std::map<uint32_t, Intervals> spans;  // the launch's union, per GM argument
     for (const HbmDemand& b : blocks) {
       bytes += b.claim_bytes[i];
+      if (b.claim_spans.empty()) continue;
       for (const auto& [mem, list] : b.claim_spans[i]) spans[mem].insert(spans[mem].end(), list.begin(), list.end());
     }
     for (auto& [mem, list] : spans) {
@@ -70,6 +71,7 @@ std::vector<Change> merged_changes(const std::vector<HbmDemand>& blocks, const s
   std::vector<size_t> bounds{0};
   size_t count = 0;
   for (const HbmDemand& b : blocks) count += b.changes.size();
+  if (count == 0) return all;  // no copies: a clock that runs as the blocks' own
   all.reserve(count);
   for (size_t b = 0; b < blocks.size(); ++b) {
     for (const Change& c : blocks[b].changes) all.emplace_back(c.first + start[b], c.second);
@@ -91,7 +93,7 @@ std::vector<Change> merged_changes(const std::vector<HbmDemand>& blocks, const s
 
 }  // namespace
 
-HbmDemand::HbmDemand(const std::vector<GmFlow>& flows) {
+HbmDemand::HbmDemand(const std::vector<GmFlow>& flows) : claim_spans(kClaims) {
   changes.reserve(flows.size() * 2);
   for (const GmFlow& f : flows) {
     total += static_cast<double>(f.bytes);

@@ -42,7 +42,9 @@ struct HbmDemand {
   std::vector<std::pair<uint64_t, double>> changes;  // (cycle, change of bytes per cycle), sorted
   double total = 0;                                  // the bytes of every flow
   std::array<double, kClaims> claim_bytes{};
-  std::array<std::map<uint32_t, Intervals>, kClaims> claim_spans;
+  // By claim (kClaims of them, or none when there are no flows: a launch keeps a demand per block, most of
+  // small launches' blocks copy nothing, and five maps each were a good part of making and dropping them).
+  std::vector<std::map<uint32_t, Intervals>> claim_spans;
 };
 
 class SharedHbmClock {

@@ -19,22 +19,28 @@ namespace {
 
 // Each host thread keeps one set of on-chip memories; a block gets them for its run. (One thread_local: each
 // costs a call per block from a shared library.)
-std::array<uint8_t*, kMemoryCount> thread_memories(const Platform& platform) {
+// `bytes`: each memory's size on the launch's platform (memory_sizes, computed once a launch).
+using MemorySizes = std::array<uint64_t, kMemoryCount>;
+MemorySizes memory_sizes(const Platform& platform) {
+  MemorySizes out{};
+  for (size_t m = 0; m < kMemoryCount; ++m) out[m] = memory_bytes(platform, static_cast<Memory>(m));
+  return out;
+}
+std::array<uint8_t*, kMemoryCount> thread_memories(const MemorySizes& bytes) {
   struct Memories {
     std::array<std::unique_ptr<uint8_t[]>, kMemoryCount> memories;
-    std::array<uint64_t, kMemoryCount> sizes{};
+    MemorySizes sizes{};
+    std::array<uint8_t*, kMemoryCount> out{};
   };
   thread_local Memories t;
-  std::array<uint8_t*, kMemoryCount> out{};
   for (size_t m = 0; m < kMemoryCount; ++m) {
-    uint64_t bytes = memory_bytes(platform, static_cast<Memory>(m));
-    if (t.sizes[m] < bytes) {
-      t.memories[m] = std::make_unique<uint8_t[]>(bytes);
-      t.sizes[m] = bytes;
+    if (t.sizes[m] < bytes[m]) {
+      t.memories[m] = std::make_unique<uint8_t[]>(bytes[m]);
+      t.sizes[m] = bytes[m];
+      t.out[m] = t.memories[m].get();
     }
-    out[m] = t.memories[m].get();
   }
-  return out;
+  return t.out;
 }
 
 void bind_args(const Kernel& k, const asc_arg_t* args, size_t n_args, std::vector<GmBuffer>& gm,
@@ -185,6 +191,7 @@ LaunchReport run_kernel(const Kernel& kernel, const Platform& platform, uint32_t
   const std::vector<CoreInstance> cores = core_instances(kernel.options.kernel_type, block_dim);
   const auto count = static_cast<uint32_t>(cores.size());
   std::vector<BlockResult> results(count);
+  const MemorySizes sizes = memory_sizes(platform);
   std::vector<std::string> outputs(options.output ? count : 0);
   std::mutex error_mutex;
   std::unique_ptr<Error> first_error;
@@ -205,7 +212,7 @@ LaunchReport run_kernel(const Kernel& kernel, const Platform& platform, uint32_t
     if (failed.load(std::memory_order_relaxed) && !cross) return;
     bool ended = false;  // this core has told the CrossCore its run ended
     try {
-      Block b(ctx, cores[block], thread_memories(platform));
+      Block b(ctx, cores[block], thread_memories(sizes));
       try {
         b.run();
         // the other cores' writes into this core's memory it never waited for: its accesses of their bytes race
@@ -228,7 +235,7 @@ LaunchReport run_kernel(const Kernel& kernel, const Platform& platform, uint32_t
       r.per_op = b.timeline().take_per_op();
       r.events = b.timeline().take_events();
       r.gm_flows = b.timeline().take_gm_flows();
-      r.hbm = HbmDemand(r.gm_flows);
+      if (!r.gm_flows.empty()) r.hbm = HbmDemand(r.gm_flows);  // (no copies: no demand, nothing to prepare)
     } catch (const Error& e) {
       failed = true;
       if (cross) cross->abort();

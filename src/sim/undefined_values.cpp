@@ -103,7 +103,7 @@ void Block::exec_op(const Op& op, const RtValue* in, RtValue* out) {
   cmp_mask_[1] = cmp_after_first[1];
   gather_mask_remain_ = remain_after_first;
   warnings_.resize(warnings_after_first);
-  for (auto [lo, hi] : dependent) race_->mark_undefined(lo, hi, op);
+  for (auto [lo, hi] : dependent) race().mark_undefined(lo, hi, op);
 }
 
 }  // namespace asc::sim
