@@ -22,8 +22,8 @@ from ..lib.runtime.platforms import CompilationArch, platform_to_arch
 from .arguments import KIND_BUFFER, KIND_SCALAR, ArgSpec, buffer_of, check_writable, describe, int_bits
 from .compiler import OPTION_NAMES, CompileOptions, split_options
 from .config import KernelType
-from .launch_plan import _NULL, BIND_ERRORS, LaunchPlan, _get_ident, make_key_function
-from .launcher import _DRY_RUN, _ENVIRON, _UNPATCHED_RUN, Launcher, LaunchOptions, through_launcher
+from .launch_plan import _NULL, BIND_ERRORS, MISS, LaunchPlan, _get_ident, fast_check, make_key_function
+from .launcher import _DRY_RUN, _ENVIRON, _UNPATCHED_RUN, Launcher, LaunchOptions, Patchable, on_patch, through_launcher
 from .reads import closure_values, constant_slots, disk_key_part, plain_value, typed_key
 
 _TYPE_SCALAR, _TYPE_GM_ADDR = 1, 2
@@ -70,7 +70,7 @@ def _not_runnable(kernel: CompiledKernel, *_: Any) -> None:
     raise RuntimeError(f"kernel '{kernel.name}' was not compiled by a JIT function that can run it")
 
 
-class JITFunction(Function):
+class JITFunction(Function, metaclass=Patchable):
     """A kernel (launched as ``kernel[core_num, stream](*args)``) or a device
     function called from another kernel (inlined: Function.inline)."""
 
@@ -125,9 +125,30 @@ class JITFunction(Function):
                 f"current_stream()) or None, got {type(stream).__name__} {stream!r}"
             )
         launch = self.launch
+        # the fast launches (launch_plan.py) of the plans this launcher ran last and the one before (two dtypes
+        # launched in turn both stay fast)
+        fast: Optional[Callable[..., Any]] = None
+        before: Optional[Callable[..., Any]] = None
 
         def launcher(*args: Any, **kwargs: Any) -> None:
-            return launch(core_num, stream, args, kwargs)
+            # A fast launch checks the arguments against its plan's key, binds and launches in one generated
+            # function, after launch's own first checks (_unpatched: what launch finds of Launcher.run and
+            # JITFunction's stages); MISS: it did nothing, launch does it all.
+            nonlocal fast, before
+            if fast is not None and not kwargs and _unpatched and Launcher is _LAUNCHER:
+                if _FAST_DRY_RUN not in _FAST_ENVIRON:
+                    on = stream if stream is not None else rt.current_stream()
+                    if fast(args, core_num, on) is not MISS:
+                        return None
+                    if before is not None and before(args, core_num, on) is not MISS:
+                        fast, before = before, fast
+                        return None
+            plan = launch(core_num, stream, args, kwargs)
+            if plan is not None and plan.fast is not None:
+                mine = plan.fast_launch()
+                if mine is not fast:
+                    fast, before = mine, fast
+            return None
 
         if len(self._launchers) >= 64:  # a few grids are reused; many are not worth keeping
             self._launchers.clear()
@@ -214,7 +235,9 @@ class JITFunction(Function):
         """Where those constants live (reads.py)."""
         return constant_slots(self.fn, self.closure())
 
-    def launch(self, core_num: int, stream: Optional[rt.Stream], args: tuple, kwargs: dict) -> None:
+    def launch(self, core_num: int, stream: Optional[rt.Stream], args: tuple, kwargs: dict) -> Optional[LaunchPlan]:
+        """Launches; returns the plan the fast path ran (for kernel[core_num, stream]'s launcher to try first next
+        time), None after the slow path."""
         # The fast path, unless a test patched a stage or Launcher.run, or DRY_RUN may be set: checked inline
         # (through_launcher and _stages_patched say the same, a Python call each more).
         if (
@@ -231,13 +254,13 @@ class JITFunction(Function):
                 plan = None
             if plan is not None:  # LaunchPlan.launch, inline (a Python call less)
                 stream = stream or rt.current_stream()
-                run, stats = (plan.run, plan.stats) if _get_ident() == plan.owner else plan.mine()
+                run, stats = (plan.run, plan.stats) if _get_ident() == plan.owner else plan.mine()[:2]
                 try:
                     if stream.asynchronous:  # the stats would be written after this plan may be gone
                         status, stats = run(args, core_num, stream.handle, _NULL), None
                         if status == 0:
                             stream.pending.append(args)  # queued: its arrays stay alive until synchronize()
-                            return
+                            return plan
                     else:
                         status = run(args, core_num, stream.handle, stats)
                 except BIND_ERRORS:
@@ -247,17 +270,21 @@ class JITFunction(Function):
                         rt_profile.record_launch(self.__name__, plan.kernel.handle, stats)
                     if stats.n_warnings:  # this launch's stats
                         self._warn(plan.kernel, stream, 4)
-                    return
+                    return plan
                 if status is not None:
-                    return self._report(plan.kernel, status, stream, stats)
+                    self._report(plan.kernel, status, stream, stats)
+                    return plan
         if kwargs and not OPTION_NAMES.isdisjoint(kwargs):
-            return self._with_launch_options(kwargs).launch(core_num, stream, args, kwargs)
+            self._with_launch_options(kwargs).launch(core_num, stream, args, kwargs)
+            return None  # not a plan of this function's
         kernel, values, sources = self._specialise(args, kwargs)
         stream = stream or rt.current_stream()
         if through_launcher() or _stages_patched():  # pyasc's unit tests mock a stage; or DRY_RUN
             compiled = self._run_compiler(kernel, self.compile_options)
-            return self._run_launcher(compiled, LaunchOptions(core_num, stream), tuple(values))
+            self._run_launcher(compiled, LaunchOptions(core_num, stream), tuple(values))
+            return None
         self._run_compiled(kernel, core_num, stream, values, args, kwargs, sources)
+        return None
 
     # The two stages of a launch by the names pyasc gives them, so that its tests can mock either one
     # (``patch("asc.runtime.jit.JITFunction._run_launcher")``); an unpatched launch takes the fast path instead,
@@ -327,12 +354,16 @@ class JITFunction(Function):
         where = [(id(scope), name) for scope, name in slots]
         if self._launch_key is None or where != self._slots_where:
             # What the kernel reads changed (a device function or helper rebound to another that reads other
-            # names): the plans' keys miss those names, so they all go.
+            # names): the plans' keys miss those names, so they all go (and the launchers' fast launches of them).
+            for plan in self._plans.values():
+                plan.retire()
             self._plans.clear()
             self._launch_key = make_key_function(self._constexpr_flags, slots, rt._state)
             self._slots_where = where
         try:
-            self._plans[self._launch_key(args)] = LaunchPlan(kernel, sources, values)
+            key = self._launch_key(args)
+            check = fast_check(key, args, slots, self._constexpr_flags, rt._state)
+            self._plans[key] = LaunchPlan(kernel, sources, values, check, self)
         except TypeError:
             pass
 
@@ -514,6 +545,23 @@ def jit(fn: Optional[Callable[..., Any]] = None, **options: Any) -> Any:
 
 
 _UNPATCHED_COMPILER, _UNPATCHED_LAUNCHER = JITFunction._run_compiler, JITFunction._run_launcher
+_LAUNCHER = Launcher
+_unpatched = True  # Launcher.run and JITFunction's stages are their own (kept by Patchable's on_patch)
+
+
+def _check_patched() -> None:
+    global _unpatched
+    _unpatched = (
+        Launcher.run is _UNPATCHED_RUN
+        and JITFunction._run_launcher is _UNPATCHED_LAUNCHER
+        and JITFunction._run_compiler is _UNPATCHED_COMPILER
+    )
+
+
+on_patch.append(_check_patched)
+# The launcher's DRY_RUN test (launch's, without its `is not None`): where the environment's mapping is not
+# bytes-keyed, a set that holds the name, so that every launch goes through launch (which asks through_launcher).
+_FAST_DRY_RUN, _FAST_ENVIRON = (_DRY_RUN, _ENVIRON) if _DRY_RUN is not None else (None, {None})
 
 
 def _stages_patched() -> bool:

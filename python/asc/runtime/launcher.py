@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 
 @dataclass(frozen=True)
@@ -19,7 +19,28 @@ class LaunchOptions:
     stream: Optional[Any] = None
 
 
-class Launcher:
+# Called after an attribute of a Patchable class is set or deleted (jit.py's launchers keep a flag of whether the
+# launch stages are their own).
+on_patch: list[Callable[[], None]] = []
+
+
+class Patchable(type):
+    """The class of classes whose methods tests patch (Launcher.run, JITFunction._run_launcher and _run_compiler):
+    setting or deleting one of their attributes calls the `on_patch` functions, so that a launch can test one
+    flag instead of looking each method up."""
+
+    def __setattr__(cls, name: str, value: Any) -> None:
+        super().__setattr__(name, value)
+        for changed in on_patch:
+            changed()
+
+    def __delattr__(cls, name: str) -> None:
+        super().__delattr__(name)
+        for changed in on_patch:
+            changed()
+
+
+class Launcher(metaclass=Patchable):
     def __init__(self, options: LaunchOptions):
         self.options = options
 
