@@ -38,6 +38,8 @@ thread_local SpareRegisters spare_registers;
 
 }  // namespace
 
+const DeqScaleReg Block::kUnsetDeq{};
+
 Block::Block(const LaunchContext& ctx, const CoreInstance& core, const std::array<uint8_t*, kMemoryCount>& local)
     : ctx_(ctx),
       core_(core),
@@ -192,7 +194,7 @@ void Block::issue(const Op& op) {
   entry.dispatched = timeline_.dispatch();
   entry.mask = mask_reg_;
   entry.atomic = atomic_;
-  if (reads_deq_scale(op.code)) entry.deq = deq_reg_;
+  if (reads_deq_scale(op.code)) entry.deq = rare_ ? rare_->deq : kUnsetDeq;
   RtValue* args = entry.in.data();
   if (op.operands.size() > kMaxIssuedOperands) {
     entry.wide.resize(op.operands.size());
@@ -236,7 +238,7 @@ bool Block::step(Pipe p) {
       break;
     default: {
       issued_mask_ = head.mask;
-      if (reads_deq_scale(op.code)) issued_deq_ = head.deq;
+      if (reads_deq_scale(op.code)) rare().issued_deq = head.deq;
       running_op_ = &op;
       running_pipe_ = p;
       running_dispatched_ = head.dispatched;
@@ -327,8 +329,9 @@ void Block::check_ub_watch(const Op& op, Pipe pipe, uint64_t lo, uint64_t hi, bo
   const unsigned kind = (pipe == Pipe::S ? 0u : pipe == Pipe::V ? 2u : 4u) + (write ? 1u : 0u);
   static const char* const kNames[] = {"scalar read",  "scalar write", "vector read",
                                        "vector write", "MTE read",     "MTE write"};
-  for (size_t r = 0; r < ub_watch_.size(); ++r) {
-    const UbWatch& w = ub_watch_[r];
+  const auto& watch = rare_->ub_watch;  // (made by watch_unified_buffer, which set ub_watched_)
+  for (size_t r = 0; r < watch.size(); ++r) {
+    const UbWatch& w = watch[r];
     if ((w.kinds >> kind & 1u) && lo < w.hi && w.lo < hi)
       fail(ASC_ERR_RUNTIME, op.loc,
            "check_local_memory_ia: {} {} ({}) touches Unified Buffer bytes [{}, {}) that watch register {} guards "

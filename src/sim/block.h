@@ -281,12 +281,12 @@ class Block {
   // The fixpipe quantisation scalar set_fix_pipe_pre_quant_flag loads (FIX pipe state).
   uint64_t& fixpipe_quant_scalar() { return fixpipe_quant_scalar_; }
   // The cube's modes and its 4:2 sparse index buffer (sim/cube_extras.cpp).
-  CubeModes& cube_modes() { return cube_modes_; }
+  CubeModes& cube_modes() { return rare().cube; }
   // The scalar unit's view of the mask register (set_vector_mask and friends).
   VectorMaskReg& mask_register() { return mask_reg_; }
   // The scalar unit's view of DEQSCALE (set_deq_scale), and the register as the running op saw it at dispatch.
-  DeqScaleReg& deq_register() { return deq_reg_; }
-  const DeqScaleReg& issued_deq() const { return issued_deq_; }
+  DeqScaleReg& deq_register() { return rare().deq; }
+  const DeqScaleReg& issued_deq() const { return rare_ ? rare_->issued_deq : kUnsetDeq; }
   // RSVD_CNT: how many elements the last gather_mask of this core kept (get_gather_mask_remain_count).
   uint64_t& gather_mask_remain() { return gather_mask_remain_; }
   // The scalar unit's view of the atomic-write register (set_atomic_add and friends).
@@ -295,14 +295,15 @@ class Block {
   // read, 1 scalar write, 2 vector read, 3 vector write, 4 MTE read, 5 MTE write) to UB bytes [lo, hi); 0 turns
   // it off.
   void watch_unified_buffer(size_t index, uint64_t lo, uint64_t hi, uint32_t kinds) {
-    ub_watch_[index] = {lo, hi, kinds};
+    auto& watch = rare().ub_watch;
+    watch[index] = {lo, hi, kinds};
     ub_watched_ = false;
-    for (const UbWatch& w : ub_watch_) ub_watched_ = ub_watched_ || w.kinds != 0;
+    for (const UbWatch& w : watch) ub_watched_ = ub_watched_ || w.kinds != 0;
   }
   // data_sync_barrier: the scalar unit goes on once the earlier accesses of that memory completed.
   void data_sync_barrier(const Op& op, MemBarrier what);
   // The HCCL context of communication domain 0 or 1 (set_hccl_context); none until the kernel sets one.
-  std::optional<RtValue>& hccl_context(int64_t index) { return hccl_context_[index != 0]; }
+  std::optional<RtValue>& hccl_context(int64_t index) { return rare().hccl_context[index != 0]; }
   // The MTE2 pad-value register (set_pad_value) and the AIPP registers (set_aipp_functions).
   PadValueReg& pad_value_register() { return pad_value_; }
   AippRegs& aipp_registers() {
@@ -433,12 +434,10 @@ class Block {
   bool budgeted_ = false;  // a timeout or a cancellation flag is set
   VectorMaskReg mask_reg_;
   AtomicMode atomic_;
-  std::array<std::optional<RtValue>, 2> hccl_context_;
   struct UbWatch {
     uint64_t lo = 0, hi = 0;
     uint32_t kinds = 0;
   };
-  std::array<UbWatch, 4> ub_watch_{};
   bool ub_watched_ = false;  // any watch register on: only then do accesses look at them
   void check_ub_watch(const Op& op, Pipe pipe, uint64_t lo, uint64_t hi, bool write) const;
   PadValueReg pad_value_;
@@ -447,9 +446,22 @@ class Block {
   uint64_t cmp_mask_[2] = {0, 0};
   uint64_t fixpipe_quant_scalar_ = 0;
   uint16_t mrg_sort_result_[4] = {0, 0, 0, 0};
-  DeqScaleReg deq_reg_, issued_deq_;
   uint64_t gather_mask_remain_ = 0;
-  CubeModes cube_modes_;
+  // The registers of a few instruction families (quantisation's DEQSCALE, the cube's modes, HCCL, the UB watch
+  // registers), made at their first use: clearing them for every Block of a launch was a good part of a small
+  // block, and most kernels touch none of them.
+  struct RareRegisters {
+    DeqScaleReg deq, issued_deq;
+    CubeModes cube;
+    std::array<std::optional<RtValue>, 2> hccl_context;
+    std::array<UbWatch, 4> ub_watch{};
+  };
+  std::unique_ptr<RareRegisters> rare_;
+  RareRegisters& rare() {
+    if (!rare_) rare_ = std::make_unique<RareRegisters>();
+    return *rare_;
+  }
+  static const DeqScaleReg kUnsetDeq;  // DEQSCALE as a block sees it before any set_deq_scale
   std::map<int64_t, std::vector<RaceChecker::Clock>> cross_set_clocks_;  // note_cross_set, per flag id, in order
   const Op* running_op_ = nullptr;                                       // the pipe op whose handler runs, and its pipe
   Pipe running_pipe_ = Pipe::S;
