@@ -65,10 +65,11 @@ void bind_args(const Kernel& k, const asc_arg_t* args, size_t n_args, std::vecto
 }
 
 struct BlockResult {
-  // (User-provided: a launch makes one per block, and a defaulted constructor zeroed each whole first.)
+  // (User-provided: a launch makes one per block, and a defaulted constructor zeroed each whole first. `busy` is
+  // not cleared either: run_one sets it for every block, and a launch with a block that did not run throws.)
   BlockResult() {}  // NOLINT(modernize-use-equals-default)
   uint64_t cycles = 0;
-  std::array<uint64_t, kPipeSlots> busy{};
+  std::array<uint64_t, kPipeSlots> busy;
   std::vector<std::string> warnings;
   BlockGmAccesses gm;            // when sanitizing
   std::vector<LineCost> per_op;  // by Op::index
