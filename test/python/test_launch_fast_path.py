@@ -3,6 +3,7 @@ own arrays and values, re-specialise when something the kernel depends on
 changes, and report bad arguments, kernel errors and warnings exactly as the
 first (slow-path) launch does."""
 
+import inspect
 import pickle
 import threading
 import warnings
@@ -13,6 +14,7 @@ import pytest
 
 import asc
 import asc.lib.runtime as rt
+from asc.runtime.launcher import Launcher, LaunchOptions
 
 SCALE = 2
 
@@ -405,14 +407,26 @@ def test_warnings_of_a_launchers_own_launch_name_the_callers_line():
 
     x = np.zeros(8, np.float32)
     launch = unwaited[1, rt.current_stream()]
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        launch(x)  # the first launch, the slow path's
-    for _ in range(3):  # the usual fast path's, then the launcher's own
+    for _ in range(4):  # the first launch (the slow path's, compiling), the usual fast path's, the launcher's own
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
+            line = inspect.currentframe().f_lineno + 1
             launch(x)
-        assert [w.filename for w in caught] == [__file__]
+        assert [(w.filename, w.lineno) for w in caught] == [(__file__, line)]
+
+
+def test_warnings_of_a_launch_through_pyascs_launcher_name_the_callers_line():
+    @asc.jit
+    def unwaited_too(x: asc.GlobalAddress):
+        asc.set_flag(asc.HardEvent.MTE2_V, 0)
+
+    x = np.zeros(8, np.float32)
+    kernel, values = unwaited_too.specialise((x,), {})
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        line = inspect.currentframe().f_lineno + 1
+        Launcher(LaunchOptions(1, rt.current_stream())).run(kernel, "unwaited_too", tuple(values))
+    assert [(w.filename, w.lineno) for w in caught] == [(__file__, line)]
 
 
 def test_a_launcher_kept_plan_on_an_asynchronous_stream_queues_each_launch(rng):

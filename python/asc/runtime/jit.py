@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import inspect
+import os
 import sys
 import warnings
 from typing import Any, Callable, Optional
@@ -269,7 +270,7 @@ class JITFunction(Function, metaclass=Patchable):
                     if rt_profile.sessions:  # a profiling run records the launch
                         rt_profile.record_launch(self.__name__, plan.kernel.handle, stats)
                     if stats.n_warnings:  # this launch's stats
-                        self._warn(plan.kernel, stream, 4)
+                        self._warn(plan.kernel, stream)
                     return plan
                 if status is not None:
                     self._report(plan.kernel, status, stream, stats)
@@ -380,9 +381,12 @@ class JITFunction(Function, metaclass=Patchable):
         if rt_profile.sessions:  # a profiling run records the launch
             rt_profile.record_launch(self.__name__, kernel.handle, stats)
         if stats.n_warnings:
-            self._warn(kernel, stream, 5)
+            self._warn(kernel, stream)
 
-    def _warn(self, kernel: CompiledKernel, stream: rt.Stream, stacklevel: int) -> None:
+    def _warn(self, kernel: CompiledKernel, stream: rt.Stream) -> None:
+        """The launch's warnings, each at the line that launched it: the first frame outside asc, however many
+        of asc's frames the launch took (the fast launch, the slow path, pyasc's Launcher.run)."""
+        stacklevel = _launching_frame_level()
         for text in rt_profile.last_launch_stats(stream).warnings:
             category = warning_category(text)
             text = rt.name_arguments(text, kernel.param_names)
@@ -545,6 +549,21 @@ def jit(fn: Optional[Callable[..., Any]] = None, **options: Any) -> Any:
 
 
 _UNPATCHED_COMPILER, _UNPATCHED_LAUNCHER = JITFunction._run_compiler, JITFunction._run_launcher
+_ASC_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # python/asc
+_GENERATED = "<asc "  # the file name of the code the launch plans generate ("<asc launch plan>")
+
+
+def _launching_frame_level() -> int:
+    """warnings.warn's stacklevel, called from the caller of this function, that names the first frame outside
+    asc's own code."""
+    frame, level = sys._getframe(2), 2
+    while frame is not None and (
+        frame.f_code.co_filename.startswith(_ASC_DIR) or frame.f_code.co_filename.startswith(_GENERATED)
+    ):
+        frame, level = frame.f_back, level + 1
+    return level
+
+
 _LAUNCHER = Launcher
 _unpatched = True  # Launcher.run and JITFunction's stages are their own (kept by Patchable's on_patch)
 

@@ -337,7 +337,7 @@ def _fast_lines(check: list[str], bind: list[str], memos: list[str], call: str, 
               "            return None"]  # fmt: skip
     if not prints:
         lines += ["        if sessions: record(name, handle, st)",
-                  f"        if {_N_WARNINGS}: warn(kernel, stream, 4)",
+                  f"        if {_N_WARNINGS}: warn(kernel, stream)",
                   "        return None"]  # fmt: skip
     lines += ["    report(kernel, status, stream, st)",
               "def retire():",
