@@ -619,7 +619,8 @@ uint8_t* Block::padded_gm(const Op& op, uint32_t arg, uint64_t lo, uint64_t byte
           write ? "the write may corrupt another tensor (the Model kept it apart from your buffers)"
                 : "they read whatever is there; " + poison));
   }
-  StagedGm& s = staged_[which];
+  if (!staged_) staged_ = std::make_unique<std::array<StagedGm, kMaxEffects>>();
+  StagedGm& s = (*staged_)[which];
   s.arg = arg;
   s.lo = lo;
   s.write = write;
@@ -632,7 +633,7 @@ uint8_t* Block::padded_gm(const Op& op, uint32_t arg, uint64_t lo, uint64_t byte
 }
 
 void Block::flush_staged() {
-  for (StagedGm& s : staged_) {
+  for (StagedGm& s : *staged_) {  // (staged_count_ > 0: made)
     if (!s.active) continue;
     if (s.write) write_gm_changed(ctx_.gm[s.arg], s.lo, s.lo + s.data.size(), s.data.data(), s.before.data());
     s.active = false;

@@ -480,7 +480,9 @@ class Block {
     bool write = false, active = false;
     std::vector<uint8_t> data, before;
   };
-  std::array<StagedGm, kMaxEffects> staged_{};
+  // Made at the first access reaching into GM padding (few kernels make one; five entries of two vectors each
+  // were a good part of making and dropping a small block).
+  std::unique_ptr<std::array<StagedGm, kMaxEffects>> staged_;
   uint32_t staged_count_ = 0;
   // The sanitizer's checker, made at its first use when sanitizing (sanitize_): a block that touches no memory and
   // sets no flag never needs one, and clearing its clocks was a good part of a small launch's block.

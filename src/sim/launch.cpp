@@ -88,21 +88,21 @@ LaunchReport summarise(const Kernel& kernel, const Platform& platform, std::vect
   std::vector<uint64_t> start(blocks.size(), 0);
   uint64_t longest = 0;
   for (CoreKind kind : {CoreKind::AIV, CoreKind::AIC}) {
-    std::vector<size_t> mine;
-    mine.reserve(instances.size());
-    for (size_t i = 0; i < instances.size(); ++i)
-      if (instances[i].kind == kind) mine.push_back(i);
-    uint32_t cores = std::max(1u, kind == CoreKind::AIV ? platform.info.aiv_cores : platform.info.aic_cores);
-    uint64_t t = 0;
-    for (size_t first = 0; first < mine.size(); first += cores) {
-      uint64_t wave = 0;
-      for (size_t k = first; k < std::min(mine.size(), first + cores); ++k) {
-        start[mine[k]] = t;
-        wave = std::max(wave, blocks[mine[k]].cycles);
+    const uint32_t cores = std::max(1u, kind == CoreKind::AIV ? platform.info.aiv_cores : platform.info.aic_cores);
+    uint64_t t = 0, wave = 0;  // the waves so far, and the longest block of the current one
+    uint32_t in_wave = 0;      // this kind's blocks in the current wave
+    for (size_t i = 0; i < instances.size(); ++i) {
+      if (instances[i].kind != kind) continue;
+      if (in_wave == cores) {  // the next wave starts once this one's longest block ended
+        t += wave;
+        wave = 0;
+        in_wave = 0;
       }
-      t += wave;
+      start[i] = t;
+      wave = std::max(wave, blocks[i].cycles);
+      ++in_wave;
     }
-    longest = std::max(longest, t);
+    longest = std::max(longest, t + wave);
   }
   // HBM shared in time by all the blocks' copies: the launch's clock. A copy's transfer takes as long as the
   // shared clock says; its latency, and everything else, its own time, started where the shared clock puts it.
