@@ -17,15 +17,16 @@
 namespace asc::sim {
 namespace {
 
-// Each host thread keeps one set of on-chip memories; a block gets them for its run. (One thread_local: each
-// costs a call per block from a shared library.)
-// `bytes`: each memory's size on the launch's platform (memory_sizes, computed once a launch).
+// Each on-chip memory's size on a platform: computed once a launch, not once a block.
 using MemorySizes = std::array<uint64_t, kMemoryCount>;
 MemorySizes memory_sizes(const Platform& platform) {
   MemorySizes out{};
   for (size_t m = 0; m < kMemoryCount; ++m) out[m] = memory_bytes(platform, static_cast<Memory>(m));
   return out;
 }
+
+// Each host thread keeps one set of on-chip memories, at least `bytes` each; a block gets them for its run. (One
+// thread_local: each costs a call per block from a shared library.)
 std::array<uint8_t*, kMemoryCount> thread_memories(const MemorySizes& bytes) {
   struct Memories {
     std::array<std::unique_ptr<uint8_t[]>, kMemoryCount> memories;
