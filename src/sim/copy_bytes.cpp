@@ -3,22 +3,17 @@
 #include <cstring>
 
 #include "sim/gm_checksum.h"
+#include "sim/host_cpu.h"
 
-#if defined(__x86_64__) && defined(__GNUC__)
+#if ASC_SIM_AVX2
 #include <immintrin.h>
-#define ASC_COPY_AVX2 1
 #endif
 
 namespace asc::sim {
 namespace {
 
-#if ASC_COPY_AVX2
+#if ASC_SIM_AVX2
 constexpr size_t kLoopFrom = 4096;  // below this glibc's own path is fast
-
-bool has_avx2() {
-  static const bool yes = __builtin_cpu_supports("avx2");
-  return yes;
-}
 
 // Streaming stores need aligned destinations: 16 bytes for the two halves of a 32-byte word, as numpy's large
 // buffers are (glibc's mmap chunks start 16 bytes into a page) and tiled offsets into them.
@@ -77,9 +72,9 @@ __attribute__((target("avx2"))) uint64_t copy_checksummed_avx2(uint8_t* dst, con
 }  // namespace
 
 void copy_bytes(uint8_t* dst, const uint8_t* src, size_t n, Store store) {
-#if ASC_COPY_AVX2
+#if ASC_SIM_AVX2
   const bool apart = src + n <= dst || dst + n <= src;
-  if (n >= kLoopFrom && apart && has_avx2()) {
+  if (n >= kLoopFrom && apart && host_has_avx2()) {
     streams(dst, store) ? copy_avx2<true>(dst, src, n) : copy_avx2<false>(dst, src, n);
     return;
   }
@@ -89,8 +84,8 @@ void copy_bytes(uint8_t* dst, const uint8_t* src, size_t n, Store store) {
 }
 
 uint64_t copy_checksummed(uint8_t* dst, const uint8_t* src, uint64_t n, Store store) {
-#if ASC_COPY_AVX2
-  if (n >= kLoopFrom && has_avx2())
+#if ASC_SIM_AVX2
+  if (n >= kLoopFrom && host_has_avx2())
     return streams(dst, store) ? copy_checksummed_avx2<true>(dst, src, n) : copy_checksummed_avx2<false>(dst, src, n);
 #endif
   std::memcpy(dst, src, n);

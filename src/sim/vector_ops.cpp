@@ -13,6 +13,7 @@
 #include <type_traits>
 
 #include "sim/handlers.h"
+#include "sim/host_cpu.h"
 #include "sim/vector_mask.h"
 
 namespace asc::sim {
@@ -180,22 +181,17 @@ __attribute__((always_inline)) inline void count_loop_body(const Operands& o, in
 // The same loop vectorised eight floats wide where the host has AVX2 (picked at run time, as copy_bytes does): the
 // lanes are the same IEEE operations either way (no FMA: a multiply and an add still round apart), so the results
 // are too.
-#if defined(__x86_64__) && defined(__GNUC__)
+#if ASC_SIM_AVX2
 template <typename T, typename F>
 __attribute__((target("avx2"))) void count_loop_avx2(const Operands& o, int64_t n, F f) {
   count_loop_body<T>(o, n, f);
-}
-
-bool has_avx2() {
-  static const bool yes = __builtin_cpu_supports("avx2");
-  return yes;
 }
 #endif
 
 template <typename T, typename F>
 void count_loop(const Operands& o, int64_t n, F f) {
-#if defined(__x86_64__) && defined(__GNUC__)
-  if (has_avx2()) return count_loop_avx2<T>(o, n, f);
+#if ASC_SIM_AVX2
+  if (host_has_avx2()) return count_loop_avx2<T>(o, n, f);
 #endif
   count_loop_body<T>(o, n, f);
 }
