@@ -55,7 +55,6 @@ Block::Block(const LaunchContext& ctx, const CoreInstance& core, const std::arra
   for (size_t i = 0; i < ctx.param_values.size(); ++i) regs_[i] = ctx.param_values[i];
   ops_left_ = ctx.options.max_ops ? ctx.options.max_ops : UINT64_MAX;
   budgeted_ = ctx.options.timeout_ns || ctx.options.cancel;
-  sanitize_ = ctx.options.sanitize;
 }
 
 Block::~Block() {
@@ -233,7 +232,7 @@ bool Block::step(Pipe p) {
       break;
     case OpCode::RlsBuf: rls_buf(head, p); break;
     case OpCode::PipeBarrier:  // a barrier on one pipe: its earlier instructions are complete
-      if (sanitize_) race().barrier(p);
+      if (ctx_.options.sanitize) race().barrier(p);
       timeline_.run(op, p, head.dispatched, 0);
       break;
     default: {
@@ -292,7 +291,7 @@ void Block::set_flag(const Issued& entry) {
   flag = &op;
   ++flags_set_;
   Pipe src = hard_event(event).src;
-  if (sanitize_) race().set_flag(src, static_cast<int64_t>(index));
+  if (ctx_.options.sanitize) race().set_flag(src, static_cast<int64_t>(index));
   timeline_.set_flag(op, src, static_cast<int64_t>(index), entry.dispatched);
 }
 
@@ -304,7 +303,7 @@ bool Block::wait_flag(const Issued& entry) {
   flags_[index] = nullptr;
   --flags_set_;
   Pipe dst = hard_event(event).dst;
-  if (sanitize_) race().wait_flag(dst, static_cast<int64_t>(index));
+  if (ctx_.options.sanitize) race().wait_flag(dst, static_cast<int64_t>(index));
   timeline_.wait_flag(op, dst, static_cast<int64_t>(index), entry.dispatched);
   return true;
 }
@@ -321,7 +320,7 @@ void Block::barrier_all(const Op& op) {
   drain();
   for (const auto& q : queues_)
     if (!q.empty()) deadlock(q.front());
-  if (sanitize_) race().barrier(Pipe::All);
+  if (ctx_.options.sanitize) race().barrier(Pipe::All);
   timeline_.barrier_all(op);
 }
 
@@ -349,7 +348,7 @@ void Block::data_sync_barrier(const Op& op, MemBarrier what) {
   for (int p = 0; p < kPipeSlots; ++p)
     if ((pipes & (1u << p)) && !queues_[p].empty()) deadlock(queues_[p].front());
   // The Unified Buffer accesses before it are ordered with everything after it.
-  if (sanitize_ && what != MemBarrier::Ddr) race().barrier(Pipe::All);
+  if (ctx_.options.sanitize && what != MemBarrier::Ddr) race().barrier(Pipe::All);
   timeline_.wait_for_pipes(op, pipes);
 }
 
@@ -414,7 +413,7 @@ uint64_t Block::check_effects(const Op& op, Pipe pipe, const RtValue* in) {
   for (size_t i = 0; ub_watched_ && i < effects.size(); ++i)
     if (in[effects[i].tensor].mem == kMemUB)
       check_ub_watch(op, pipe, effect_ranges_[i].first, effect_ranges_[i].second, effects[i].write);
-  if (!sanitize_) return largest;
+  if (!ctx_.options.sanitize) return largest;
   RaceChecker& race = this->race();
   race.tick(pipe);
   undefined_reads_.clear();
@@ -750,7 +749,7 @@ uint8_t* Block::raw_access(const RtValue& t, int64_t offset, int64_t bytes, bool
   if (lo < 0 || bytes < 0 || static_cast<uint64_t>(lo) + static_cast<uint64_t>(bytes) > limit)
     fail(ASC_ERR_OUT_OF_BOUNDS, op.loc, "{} {} bytes [{}, {}) of {}, which has {} bytes", op.info().name,
          write ? "writes" : "reads", lo, lo + bytes, local ? memory_name(memory_of(t)) : "its GM buffer", limit);
-  if (sanitize_ && bytes > 0)
+  if (ctx_.options.sanitize && bytes > 0)
     race().access(op, running_pipe_, space_of(t), static_cast<uint64_t>(lo), static_cast<uint64_t>(lo + bytes), write);
   return (local ? local_base(t) : ctx_.gm[t.mem].ptr) + lo;
 }
@@ -769,7 +768,7 @@ uint8_t* Block::dynamic_access(size_t effect, int64_t offset, int64_t bytes) {
          e.write ? "writes" : "reads", offset, end, e.tensor, limit);
   uint64_t lo = static_cast<uint64_t>(t.addr + offset);
   if (ub_watched_ && t.mem == kMemUB) check_ub_watch(op, running_pipe_, lo, lo + bytes, e.write);
-  if (sanitize_ && bytes > 0) race().access(op, running_pipe_, space_of(t), lo, lo + bytes, e.write);
+  if (ctx_.options.sanitize && bytes > 0) race().access(op, running_pipe_, space_of(t), lo, lo + bytes, e.write);
   return effect_ptrs_[effect] + offset;
 }
 

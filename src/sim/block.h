@@ -484,9 +484,8 @@ class Block {
   // were a good part of making and dropping a small block).
   std::unique_ptr<std::array<StagedGm, kMaxEffects>> staged_;
   uint32_t staged_count_ = 0;
-  // The sanitizer's checker, made at its first use when sanitizing (sanitize_): a block that touches no memory and
-  // sets no flag never needs one, and clearing its clocks was a good part of a small launch's block.
-  bool sanitize_ = false;
+  // The sanitizer's checker, made at its first use when sanitizing (ctx_.options.sanitize): a block that touches no
+  // memory and sets no flag never needs one, and clearing its clocks was a good part of a small launch's block.
   std::optional<RaceChecker> race_;
   RaceChecker& race() {
     if (!race_) race_.emplace(ctx_.kernel.memory_pipes);
