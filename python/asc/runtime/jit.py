@@ -24,7 +24,16 @@ from .arguments import KIND_BUFFER, KIND_SCALAR, ArgSpec, buffer_of, check_writa
 from .compiler import OPTION_NAMES, CompileOptions, split_options
 from .config import KernelType
 from .launch_plan import _NULL, BIND_ERRORS, MISS, LaunchPlan, _get_ident, fast_check, make_key_function
-from .launcher import _DRY_RUN, _ENVIRON, _UNPATCHED_RUN, Launcher, LaunchOptions, Patchable, on_patch, through_launcher
+from .launcher import (
+    _DRY_RUN_KEY,
+    _ENVIRON_KEYS,
+    _UNPATCHED_RUN,
+    Launcher,
+    LaunchOptions,
+    Patchable,
+    on_patch,
+    through_launcher,
+)
 from .reads import closure_values, constant_slots, disk_key_part, plain_value, typed_key
 
 _TYPE_SCALAR, _TYPE_GM_ADDR = 1, 2
@@ -133,11 +142,11 @@ class JITFunction(Function, metaclass=Patchable):
 
         def launcher(*args: Any, **kwargs: Any) -> None:
             # A fast launch checks the arguments against its plan's key, binds and launches in one generated
-            # function, after launch's own first checks (_unpatched: what launch finds of Launcher.run and
-            # JITFunction's stages); MISS: it did nothing, launch does it all.
+            # function, after launch's own first checks (nothing patched, DRY_RUN certainly unset); MISS: it did
+            # nothing, launch does it all.
             nonlocal fast, before
             if fast is not None and not kwargs and _unpatched and Launcher is _LAUNCHER:
-                if _FAST_DRY_RUN not in _FAST_ENVIRON:
+                if _DRY_RUN_KEY not in _ENVIRON_KEYS:
                     on = stream if stream is not None else rt.current_stream()
                     if fast(args, core_num, on) is not MISS:
                         return None
@@ -239,15 +248,14 @@ class JITFunction(Function, metaclass=Patchable):
     def launch(self, core_num: int, stream: Optional[rt.Stream], args: tuple, kwargs: dict) -> Optional[LaunchPlan]:
         """Launches; returns the plan the fast path ran (for kernel[core_num, stream]'s launcher to try first next
         time), None after the slow path."""
-        # The fast path, unless a test patched a stage or Launcher.run, or DRY_RUN may be set: checked inline
-        # (through_launcher and _stages_patched say the same, a Python call each more).
+        # The fast path, unless a test patched a stage or Launcher.run (or replaced Launcher), or DRY_RUN may be
+        # set: checked inline (through_launcher and _stages_patched say the same, a Python call each more).
         if (
             self._plans
             and not kwargs
-            and Launcher.run is _UNPATCHED_RUN
-            and JITFunction._run_launcher is _UNPATCHED_LAUNCHER
-            and JITFunction._run_compiler is _UNPATCHED_COMPILER
-            and ((_DRY_RUN is not None and _DRY_RUN not in _ENVIRON) or not through_launcher())
+            and _unpatched
+            and Launcher is _LAUNCHER
+            and (_DRY_RUN_KEY not in _ENVIRON_KEYS or not through_launcher())
         ):
             try:
                 plan = self._plans.get(self._launch_key(args))
@@ -578,9 +586,6 @@ def _check_patched() -> None:
 
 
 on_patch.append(_check_patched)
-# The launcher's DRY_RUN test (launch's, without its `is not None`): where the environment's mapping is not
-# bytes-keyed, a set that holds the name, so that every launch goes through launch (which asks through_launcher).
-_FAST_DRY_RUN, _FAST_ENVIRON = (_DRY_RUN, _ENVIRON) if _DRY_RUN is not None else (None, {None})
 
 
 def _stages_patched() -> bool:

@@ -33,7 +33,7 @@ def arg_key(value: Any) -> Any:
     Python ints). Two arguments with the same key bind alike."""
     t = type(value)
     if t is int:
-        return _I32 if -2147483648 <= value <= 2147483647 else _I64
+        return _I32 if _int32(value) else _I64
     dtype = getattr(value, "dtype", None)
     return t if dtype is None or not hasattr(value, "__len__") else (t, dtype)
 

@@ -59,6 +59,10 @@ _UNPATCHED_RUN = Launcher.run
 # which matters on the launch fast path.
 _ENVIRON = getattr(os.environ, "_data", None)
 _DRY_RUN = b"DRY_RUN" if _ENVIRON is not None and all(isinstance(k, bytes) for k in list(_ENVIRON)[:1]) else None
+# A launch's inline test that DRY_RUN is certainly unset, `_DRY_RUN_KEY not in _ENVIRON_KEYS`: the environment's own
+# mapping where it is bytes-keyed; elsewhere a set that holds the key, so that the test fails and the launch asks
+# through_launcher().
+_DRY_RUN_KEY, _ENVIRON_KEYS = (_DRY_RUN, _ENVIRON) if _DRY_RUN is not None else (None, {None})
 
 
 def through_launcher() -> bool:
