@@ -69,14 +69,14 @@ bool Block::writes_gm(const Op& op, const RtValue* in) const {
 void Block::exec_atomic(const Op& op, const Issued& entry, RtValue* out, size_t writes_from) {
   const AtomicMode mode = entry.atomic;
   const auto size = static_cast<uint64_t>(dtype_size(mode.dtype));
-  std::lock_guard<std::mutex> lock(*ctx_.gm_atomic);
+  std::lock_guard<std::mutex> lock(*ctx_->gm_atomic);
   std::vector<Staged> staged;
   const auto& effects = op.info().effects;
   for (size_t i = 0; i < effects.size(); ++i) {
     const RtValue& t = entry.args()[effects[i].tensor];
     if (!effects[i].write || is_local_mem(t.mem)) continue;
     auto [lo, hi] = effect_ranges_[i];
-    const GmBuffer& gm = ctx_.gm[t.mem];
+    const GmBuffer& gm = ctx_->gm[t.mem];
     uint64_t start = lo / size * size, end = std::min(gm.extent(), (hi + size - 1) / size * size);
     Staged s{i, &gm, lo, start, std::vector<uint8_t>(end - start), {}, {}};
     read_gm(gm, start, end, s.old.data());

@@ -28,42 +28,50 @@ L2Policy l2_policy(const RtValue& t, bool write) {
   }
 }
 
-// The register files of the thread's last Block, kept for its next: a launch builds a Block per core, and
-// allocating them anew for each was a good part of a launch of small blocks. (A Block made while another lives
-// on the thread finds none and allocates its own.)
-struct SpareRegisters {
-  std::vector<RtValue> regs, scalar_in;
-};
-thread_local SpareRegisters spare_registers;
-
 }  // namespace
 
 const DeqScaleReg Block::kUnsetDeq{};
 
-Block::Block(const LaunchContext& ctx, const CoreInstance& core, const std::array<uint8_t*, kMemoryCount>& local)
-    : ctx_(ctx),
-      core_(core),
-      local_(local),
-      regs_(std::move(spare_registers.regs)),
-      scalar_in_(std::move(spare_registers.scalar_in)),
-      timeline_(ctx.platform.cost, ctx.kernel.num_ops, ctx.options.record,
-                core.kind == CoreKind::AIC ? ctx.platform.cost.aic_mte_bytes_per_cycle
-                                           : ctx.platform.cost.mte_bytes_per_cycle,
-                core.kind == CoreKind::AIC ? ctx.platform.cost.aic_read_latency : 0) {
-  regs_.assign(ctx.kernel.value_types.size(), RtValue{});
-  if (scalar_in_.size() < kMaxIssuedOperands) scalar_in_.resize(kMaxIssuedOperands);
-  for (size_t i = 0; i < ctx.param_values.size(); ++i) regs_[i] = ctx.param_values[i];
-  ops_left_ = ctx.options.max_ops ? ctx.options.max_ops : UINT64_MAX;
-  budgeted_ = ctx.options.timeout_ns || ctx.options.cancel;
+Block::Block(const LaunchContext& ctx, const CoreInstance& core, const Memories& local, LineCost* per_op)
+    : ctx_(&ctx), core_(core), local_(local), timeline_(ctx.platform.cost, per_op, false, 1) {
+  restart(ctx, core, local, per_op);
 }
 
-Block::~Block() {
-  if (regs_.capacity() > spare_registers.regs.capacity()) spare_registers.regs = std::move(regs_);
-  if (scalar_in_.capacity() > spare_registers.scalar_in.capacity()) spare_registers.scalar_in = std::move(scalar_in_);
+void Block::restart(const LaunchContext& ctx, const CoreInstance& core, const Memories& local, LineCost* per_op) {
+  ctx_ = &ctx;
+  core_ = core;
+  local_ = local;
+  static_cast<BlockRegisters&>(*this) = BlockRegisters{};
+  ops_left_ = ctx.options.max_ops ? ctx.options.max_ops : UINT64_MAX;
+  budgeted_ = ctx.options.timeout_ns || ctx.options.cancel;
+  regs_.assign(ctx.kernel.value_types.size(), RtValue{});
+  std::copy(ctx.param_values.begin(), ctx.param_values.end(), regs_.begin());
+  if (scalar_in_.size() < kMaxIssuedOperands) scalar_in_.resize(kMaxIssuedOperands);
+  // What a run leaves behind: queues a failed run did not drain, flags set and never waited for, the state made at
+  // its first use, the results not taken.
+  for (PipeQueue& q : queues_) q.clear();
+  flags_.clear();  // (sized again at the first set_flag, for this launch's platform)
+  buffers_.reset();
+  aipp_.reset();
+  rare_.reset();
+  cross_set_clocks_.clear();
+  staged_.reset();
+  race_.reset();
+  undefined_reads_.clear();
+  const CostModel& cost = ctx.platform.cost;
+  const bool cube = core.kind == CoreKind::AIC;
+  timeline_.restart(cost, per_op, ctx.options.record, cube ? cost.aic_mte_bytes_per_cycle : cost.mte_bytes_per_cycle,
+                    cube ? cost.aic_read_latency : 0);
+  warnings_.clear();
+  warned_ops_.clear();
+  output_.clear();
+  gm_writes_.clear();
+  gm_reads_.clear();
+  clocks_.clear();
 }
 
 void Block::run() {
-  region(ctx_.kernel.body);
+  region(ctx_->kernel.body);
   drain();
   for (const auto& q : queues_)
     if (!q.empty()) deadlock(q.front());
@@ -74,7 +82,7 @@ void Block::run() {
 // The hardware still computes the right result, so this is a warning.
 void Block::finish() {
   warn_held_buffers();
-  if (!ctx_.options.sanitize || flags_set_ == 0) return;
+  if (!ctx_->options.sanitize || flags_set_ == 0) return;
   uint32_t ids = platform().info.max_event_id;
   for (size_t i = 0; i < flags_.size(); ++i)
     if (flags_[i])
@@ -93,7 +101,7 @@ void Block::count_op(const Op& op) {
     fail(ASC_ERR_RUNTIME, op.loc,
          "kernel '{}' ran more than {} operations (loop iterations included) and was stopped: does a loop never end? "
          "(stream option max_ops, ASC_MAX_OPS)",
-         kernel().name, ctx_.options.max_ops);
+         kernel().name, ctx_->options.max_ops);
   if (--until_check_ == 0) {
     until_check_ = kCheckEvery;
     if (budgeted_) check_budget(op);
@@ -101,10 +109,10 @@ void Block::count_op(const Op& op) {
 }
 
 void Block::check_budget(const Op& op) {
-  const LaunchOptions& o = ctx_.options;
+  const LaunchOptions& o = ctx_->options;
   if (o.cancel && o.cancel->load(std::memory_order_relaxed) != o.cancel_epoch)
     fail(ASC_ERR_RUNTIME, op.loc, "kernel '{}' was interrupted (SIGINT) and stopped", kernel().name);
-  if (o.timeout_ns && std::chrono::steady_clock::now() > ctx_.deadline)
+  if (o.timeout_ns && std::chrono::steady_clock::now() > ctx_->deadline)
     fail(ASC_ERR_RUNTIME, op.loc,
          "kernel '{}' ran longer than its time budget of {:g} s and was stopped: does a loop never end? (stream "
          "option timeout_ms, ASC_TIMEOUT_S; 0: no limit)",
@@ -232,7 +240,7 @@ bool Block::step(Pipe p) {
       break;
     case OpCode::RlsBuf: rls_buf(head, p); break;
     case OpCode::PipeBarrier:  // a barrier on one pipe: its earlier instructions are complete
-      if (ctx_.options.sanitize) race().barrier(p);
+      if (ctx_->options.sanitize) race().barrier(p);
       timeline_.run(op, p, head.dispatched, 0);
       break;
     default: {
@@ -291,7 +299,7 @@ void Block::set_flag(const Issued& entry) {
   flag = &op;
   ++flags_set_;
   Pipe src = hard_event(event).src;
-  if (ctx_.options.sanitize) race().set_flag(src, static_cast<int64_t>(index));
+  if (ctx_->options.sanitize) race().set_flag(src, static_cast<int64_t>(index));
   timeline_.set_flag(op, src, static_cast<int64_t>(index), entry.dispatched);
 }
 
@@ -303,7 +311,7 @@ bool Block::wait_flag(const Issued& entry) {
   flags_[index] = nullptr;
   --flags_set_;
   Pipe dst = hard_event(event).dst;
-  if (ctx_.options.sanitize) race().wait_flag(dst, static_cast<int64_t>(index));
+  if (ctx_->options.sanitize) race().wait_flag(dst, static_cast<int64_t>(index));
   timeline_.wait_flag(op, dst, static_cast<int64_t>(index), entry.dispatched);
   return true;
 }
@@ -320,7 +328,7 @@ void Block::barrier_all(const Op& op) {
   drain();
   for (const auto& q : queues_)
     if (!q.empty()) deadlock(q.front());
-  if (ctx_.options.sanitize) race().barrier(Pipe::All);
+  if (ctx_->options.sanitize) race().barrier(Pipe::All);
   timeline_.barrier_all(op);
 }
 
@@ -348,7 +356,7 @@ void Block::data_sync_barrier(const Op& op, MemBarrier what) {
   for (int p = 0; p < kPipeSlots; ++p)
     if ((pipes & (1u << p)) && !queues_[p].empty()) deadlock(queues_[p].front());
   // The Unified Buffer accesses before it are ordered with everything after it.
-  if (ctx_.options.sanitize && what != MemBarrier::Ddr) race().barrier(Pipe::All);
+  if (ctx_->options.sanitize && what != MemBarrier::Ddr) race().barrier(Pipe::All);
   timeline_.wait_for_pipes(op, pipes);
 }
 
@@ -390,7 +398,7 @@ uint64_t Block::check_effects(const Op& op, Pipe pipe, const RtValue* in) {
         fail(ASC_ERR_MISALIGNED, op.loc, "{}: address {} in the {} is not 32-byte aligned", op.info().name, t.addr,
              memory_name(memory_of(t)));
       effect_ranges_[i] = {static_cast<uint64_t>(t.addr), static_cast<uint64_t>(t.addr)};
-      effect_ptrs_[i] = is_local_mem(t.mem) ? local_base(t) + t.addr : ctx_.gm[t.mem].ptr + t.addr;
+      effect_ptrs_[i] = is_local_mem(t.mem) ? local_base(t) + t.addr : ctx_->gm[t.mem].ptr + t.addr;
       continue;
     }
     if (form == EffectForm::Strided) {  // the vector unit's work is its repeats, however far apart their blocks
@@ -413,7 +421,7 @@ uint64_t Block::check_effects(const Op& op, Pipe pipe, const RtValue* in) {
   for (size_t i = 0; ub_watched_ && i < effects.size(); ++i)
     if (in[effects[i].tensor].mem == kMemUB)
       check_ub_watch(op, pipe, effect_ranges_[i].first, effect_ranges_[i].second, effects[i].write);
-  if (!ctx_.options.sanitize) return largest;
+  if (!ctx_->options.sanitize) return largest;
   RaceChecker& race = this->race();
   race.tick(pipe);
   undefined_reads_.clear();
@@ -482,7 +490,7 @@ uint8_t* Block::strided_memory(const Op& op, const RtValue* in, DType dtype, con
   uint64_t end = static_cast<uint64_t>(t.addr) + static_cast<uint64_t>(hi);
   const bool inside = t.addr >= 0 && static_cast<uint64_t>(hi) <= cap && end <= cap;
   if (static_cast<uint64_t>(hi) > tensor_bytes) {
-    if (!inside || ctx_.options.strict)
+    if (!inside || ctx_->options.strict)
       fail(ASC_ERR_OUT_OF_BOUNDS, op.loc,
            "{} {} bytes [{}, {}) of a tensor of {} bytes ({} repeats, block stride {}, repeat stride {}){}",
            op.info().name, e.write ? "writes" : "reads", lo, hi, tensor_bytes, repeats, blk, rep,
@@ -552,7 +560,7 @@ uint64_t Block::work_units(const Op& op, const RtValue* in) const {
 
 uint64_t Block::local_bytes(const RtValue& t, const Op& op) const {
   Memory memory = memory_of(t);
-  if (!core_has_memory(ctx_.kernel.options.kernel_type, core_.kind, memory))
+  if (!core_has_memory(ctx_->kernel.options.kernel_type, core_.kind, memory))
     fail(ASC_ERR_UNSUPPORTED, op.loc,
          "{} touches the {} of a {} core, but this code runs on {} ({}); set the kernel type, e.g. "
          "@asc.jit(kernel_type=KernelType.{}), and keep cube and vector code apart with asc.ascend_is_aic() / "
@@ -569,21 +577,21 @@ void Block::copy_to_effect(size_t effect, const uint8_t* src, uint64_t bytes) {
     const auto [lo, hi] = effect_ranges_[effect];
     const bool apart = src + bytes <= dst || dst + bytes <= src;
     if (w.op == running_op_ && !w.hashed && w.lo == lo && w.hi == hi && hi - lo == bytes &&
-        ctx_.gm[w.arg].ptr + lo == dst && apart) {
-      w.hash = copy_checksummed(dst, src, bytes, store_for_gm(ctx_.gm[w.arg].size));
+        ctx_->gm[w.arg].ptr + lo == dst && apart) {
+      w.hash = copy_checksummed(dst, src, bytes, store_for_gm(ctx_->gm[w.arg].size));
       w.hashed = true;
       return;
     }
   }
   const bool to_gm = gm_span_.write && gm_span_.hi > gm_span_.lo;  // the op's GM effect is this destination
-  copy_bytes(dst, src, bytes, to_gm ? store_for_gm(ctx_.gm[gm_span_.mem].size) : Store::Cached);
+  copy_bytes(dst, src, bytes, to_gm ? store_for_gm(ctx_->gm[gm_span_.mem].size) : Store::Cached);
 }
 
 void Block::hash_gm_writes(size_t from) {
   for (size_t i = from; i < gm_writes_.size(); ++i) {
     GmWrite& w = gm_writes_[i];
     if (w.atomic || w.hashed) continue;
-    const GmBuffer& buf = ctx_.gm[w.arg];
+    const GmBuffer& buf = ctx_->gm[w.arg];
     if (w.hi <= buf.size) {
       w.hash = checksum(buf.ptr + w.lo, w.hi - w.lo);
     } else {  // reaches past the caller's bytes: hash the bytes as the Model holds them
@@ -595,7 +603,7 @@ void Block::hash_gm_writes(size_t from) {
 }
 
 uint8_t* Block::padded_gm(const Op& op, uint32_t arg, uint64_t lo, uint64_t bytes, bool write, size_t which) {
-  const GmBuffer& buf = ctx_.gm[arg];
+  const GmBuffer& buf = ctx_->gm[arg];
   const uint64_t hi = lo + bytes;
   // Once per op, argument and zone: reaching the segment past the allocation is told even when the padding was.
   const bool past_allocation = hi > buf.allocation;
@@ -634,7 +642,7 @@ uint8_t* Block::padded_gm(const Op& op, uint32_t arg, uint64_t lo, uint64_t byte
 void Block::flush_staged() {
   for (StagedGm& s : *staged_) {  // (staged_count_ > 0: made)
     if (!s.active) continue;
-    if (s.write) write_gm_changed(ctx_.gm[s.arg], s.lo, s.lo + s.data.size(), s.data.data(), s.before.data());
+    if (s.write) write_gm_changed(ctx_->gm[s.arg], s.lo, s.lo + s.data.size(), s.data.data(), s.before.data());
     s.active = false;
   }
   staged_count_ = 0;
@@ -702,7 +710,7 @@ void Block::coarsen_gm_reads() {
 }
 
 std::vector<uint32_t>& Block::clock() {
-  if (clocks_.empty()) clocks_.assign(point_, std::vector<uint32_t>(ctx_.cross ? ctx_.cross->core_count() : 1, 0));
+  if (clocks_.empty()) clocks_.assign(point_, std::vector<uint32_t>(ctx_->cross ? ctx_->cross->core_count() : 1, 0));
   return clocks_.back();
 }
 
@@ -722,17 +730,17 @@ void Block::acquire(const std::vector<uint32_t>& published) {
 }
 
 void Block::print(std::string_view text) {
-  if (ctx_.printed && ctx_.options.max_output) {  // the launch's text is capped: keep what fits, then nothing
-    uint64_t before = ctx_.printed->fetch_add(text.size(), std::memory_order_relaxed);
-    if (before + text.size() > ctx_.options.max_output) {
-      text = text.substr(0, before < ctx_.options.max_output ? ctx_.options.max_output - before : 0);
-      ctx_.output_cut->store(true, std::memory_order_relaxed);
+  if (ctx_->printed && ctx_->options.max_output) {  // the launch's text is capped: keep what fits, then nothing
+    uint64_t before = ctx_->printed->fetch_add(text.size(), std::memory_order_relaxed);
+    if (before + text.size() > ctx_->options.max_output) {
+      text = text.substr(0, before < ctx_->options.max_output ? ctx_->options.max_output - before : 0);
+      ctx_->output_cut->store(true, std::memory_order_relaxed);
     }
   }
   for (char c : text) {
     if (output_line_start_) {
-      if (ctx_.kernel.options.kernel_type == KernelType::AivOnly)
-        output_ += fmt::format("[Block {}/{}] ", core_.block_idx, ctx_.block_dim);
+      if (ctx_->kernel.options.kernel_type == KernelType::AivOnly)
+        output_ += fmt::format("[Block {}/{}] ", core_.block_idx, ctx_->block_dim);
       else
         output_ += fmt::format("[{} {}/{}] ", core_kind_name(core_.kind), core_.block_idx, core_.of);
     }
@@ -744,14 +752,14 @@ void Block::print(std::string_view text) {
 uint8_t* Block::raw_access(const RtValue& t, int64_t offset, int64_t bytes, bool write) {
   const Op& op = *running_op_;
   bool local = is_local_mem(t.mem);
-  uint64_t limit = local ? local_bytes(t, op) : ctx_.gm[t.mem].size;
+  uint64_t limit = local ? local_bytes(t, op) : ctx_->gm[t.mem].size;
   int64_t lo = t.addr + offset;
   if (lo < 0 || bytes < 0 || static_cast<uint64_t>(lo) + static_cast<uint64_t>(bytes) > limit)
     fail(ASC_ERR_OUT_OF_BOUNDS, op.loc, "{} {} bytes [{}, {}) of {}, which has {} bytes", op.info().name,
          write ? "writes" : "reads", lo, lo + bytes, local ? memory_name(memory_of(t)) : "its GM buffer", limit);
-  if (ctx_.options.sanitize && bytes > 0)
+  if (ctx_->options.sanitize && bytes > 0)
     race().access(op, running_pipe_, space_of(t), static_cast<uint64_t>(lo), static_cast<uint64_t>(lo + bytes), write);
-  return (local ? local_base(t) : ctx_.gm[t.mem].ptr) + lo;
+  return (local ? local_base(t) : ctx_->gm[t.mem].ptr) + lo;
 }
 
 uint8_t* Block::dynamic_access(size_t effect, int64_t offset, int64_t bytes) {
@@ -761,14 +769,14 @@ uint8_t* Block::dynamic_access(size_t effect, int64_t offset, int64_t bytes) {
   DType dtype = kernel().type_of(op.operands[e.tensor]).dtype;
   uint64_t limit = t.len != kUnknownLength ? t.len * dtype_size(dtype)
                    : is_local_mem(t.mem)   ? local_bytes(t, op) - static_cast<uint64_t>(t.addr)
-                                           : ctx_.gm[t.mem].size - static_cast<uint64_t>(t.addr);
+                                           : ctx_->gm[t.mem].size - static_cast<uint64_t>(t.addr);
   uint64_t end = static_cast<uint64_t>(offset) + static_cast<uint64_t>(bytes);  // both below 2^63: no wrap
   if (offset < 0 || bytes < 0 || end > limit)
     fail(ASC_ERR_OUT_OF_BOUNDS, op.loc, "{} {} bytes [{}, {}) of operand {}, a tensor of {} bytes", op.info().name,
          e.write ? "writes" : "reads", offset, end, e.tensor, limit);
   uint64_t lo = static_cast<uint64_t>(t.addr + offset);
   if (ub_watched_ && t.mem == kMemUB) check_ub_watch(op, running_pipe_, lo, lo + bytes, e.write);
-  if (ctx_.options.sanitize && bytes > 0) race().access(op, running_pipe_, space_of(t), lo, lo + bytes, e.write);
+  if (ctx_->options.sanitize && bytes > 0) race().access(op, running_pipe_, space_of(t), lo, lo + bytes, e.write);
   return effect_ptrs_[effect] + offset;
 }
 
@@ -814,7 +822,7 @@ uint8_t* Block::memory(const Op& op, const RtValue& tensor, DType dtype, int64_t
       fail(ASC_ERR_MISALIGNED, op.loc, "{}: {} address {} in the {} is not 32-byte aligned", op.info().name, role,
            t.addr, where);
     const bool inside = t.addr >= 0 && end <= cap;
-    if (past_len && (!inside || ctx_.options.strict))
+    if (past_len && (!inside || ctx_->options.strict))
       fail(ASC_ERR_OUT_OF_BOUNDS, op.loc, "{} {} {} elements but the {} tensor has only {} elements{}", op.info().name,
            verb, count, role, t.len,
            inside ? fmt::format(" (strict mode: the board would run it, inside the {})", where) : "");
@@ -826,13 +834,13 @@ uint8_t* Block::memory(const Op& op, const RtValue& tensor, DType dtype, int64_t
                     (t.len + static_cast<uint64_t>(offset)) * size, memory_of(t));
     return local_base(t) + t.addr;
   }
-  const GmBuffer& buf = ctx_.gm[t.mem];
+  const GmBuffer& buf = ctx_->gm[t.mem];
   // A GM tensor's length is the Model's bookkeeping, not the board's: past it, the argument's bytes decide.
   // Only a view ending before its argument's end keeps its own length.
   if (past_len && (t.addr < 0 || static_cast<uint64_t>(t.addr) + t.len * size < buf.size))
     fail(ASC_ERR_OUT_OF_BOUNDS, op.loc, "{} {} {} elements but the {} tensor has only {} elements", op.info().name,
          verb, count, role, t.len);
-  if (t.addr < 0 || end > buf.extent() || (end > buf.size && ctx_.options.strict))
+  if (t.addr < 0 || end > buf.extent() || (end > buf.size && ctx_->options.strict))
     fail(ASC_ERR_OUT_OF_BOUNDS, op.loc,
          "{} {} GM bytes [{}, {}) of kernel argument {}, which has only {} bytes{}; nothing was {}", op.info().name,
          verb, t.addr, end, t.mem, buf.size,

@@ -212,6 +212,7 @@ class PipeQueue {
   void pop_front() {
     if (++head_ == tail_) head_ = tail_ = 0;
   }
+  void clear() { head_ = tail_ = 0; }
   const Issued* begin() const { return items_.data() + head_; }
   const Issued* end() const { return items_.data() + tail_; }
 
@@ -220,21 +221,58 @@ class PipeQueue {
   size_t head_ = 0, tail_ = 0;
 };
 
-class Block {
+// A core's small state: its registers and the scalar unit's counters. Block::restart resets it whole (a new
+// field here needs no reset of its own), which is what lets a host thread run block after block on one Block.
+struct BlockRegisters {
+  static constexpr uint32_t kCheckEvery = 4096;  // ops between check_budget's clock reads
+  // Past this many recorded reads a block's list is coarsened (nearby ranges of one op merge).
+  static constexpr size_t kMaxGmReads = 8192;
+
+  bool stopped_ = false;
+  uint64_t ops_left_ = UINT64_MAX;  // LaunchOptions::max_ops, counted down by region()
+  uint32_t until_check_ = kCheckEvery;
+  bool budgeted_ = false;  // a timeout or a cancellation flag is set
+  int64_t flags_set_ = 0;  // how many of Block::flags_ are set (synccheck scans them only then)
+  VectorMaskReg mask_reg_;
+  AtomicMode atomic_;
+  bool ub_watched_ = false;  // any watch register on: only then do accesses look at them
+  PadValueReg pad_value_;
+  VectorMaskReg issued_mask_;
+  uint64_t cmp_mask_[2] = {0, 0};
+  uint64_t fixpipe_quant_scalar_ = 0;
+  uint16_t mrg_sort_result_[4] = {0, 0, 0, 0};
+  uint64_t gather_mask_remain_ = 0;
+  const Op* running_op_ = nullptr;  // the pipe op whose handler runs, and its pipe
+  Pipe running_pipe_ = Pipe::S;
+  uint64_t running_dispatched_ = 0;
+  GmSpan gm_span_;             // check_effects: the running op's first GM effect (the timeline's L2 reuse)
+  uint32_t staged_count_ = 0;  // Block::staged_ entries active
+  bool output_line_start_ = true;
+  size_t read_cap_ = kMaxGmReads;  // coarsen_gm_reads at this many
+  uint32_t epoch_ = 0;
+  uint32_t point_ = 1;
+};
+
+class Block : private BlockRegisters {
  public:
-  // `local` holds the core's on-chip memories, indexed by Memory.
-  Block(const LaunchContext& ctx, const CoreInstance& core, const std::array<uint8_t*, kMemoryCount>& local);
-  ~Block();
+  using Memories = std::array<uint8_t*, kMemoryCount>;
+  // `local` holds the core's on-chip memories, indexed by Memory; `per_op` is where its instructions add their
+  // cycles and counts, by Op::index (the launch sums them over the blocks a host thread runs).
+  Block(const LaunchContext& ctx, const CoreInstance& core, const Memories& local, LineCost* per_op);
   Block(const Block&) = delete;
   Block& operator=(const Block&) = delete;
+  // Makes this Block `core` of a launch, as a new one would be (its containers keep their capacity): a host
+  // thread runs block after block on one Block, because making and taking apart one was most of a small block.
+  void restart(const LaunchContext& ctx, const CoreInstance& core, const Memories& local, LineCost* per_op);
   void run();  // throws asc::Error
+  using BlockRegisters::kMaxGmReads;
 
   // Accessors used by the op handlers.
   uint32_t block_idx() const { return core_.block_idx; }
   const CoreInstance& core() const { return core_; }
   void stop() { stopped_ = true; }  // the rest of the kernel does not run on this core
-  CrossCore& cross() const { return *ctx_.cross; }
-  bool has_cross() const { return ctx_.cross != nullptr; }
+  CrossCore& cross() const { return *ctx_->cross; }
+  bool has_cross() const { return ctx_->cross != nullptr; }
   // Ascend 950's writes between a group's cores: the fixpipe L0C -> UB and UB -> L1 (core_delivery.cpp).
   // note_cross_set: a mode-2 cross_core_set_flag on the running pipe, whose race-checker clock another core's
   // later deliveries are ordered after once it waited for it. receive: the other cores' deliveries copied into
@@ -251,11 +289,11 @@ class Block {
   uint64_t pipe_op_start() const { return timeline_.start_of(running_pipe_, running_dispatched_); }
   uint64_t pipes_done() const { return timeline_.end(); }
   void wait_until(uint64_t cycle) { timeline_.wait_until(cycle); }
-  std::string label() const { return core_label(ctx_.kernel.options.kernel_type, core_); }
-  uint32_t block_dim() const { return ctx_.block_dim; }
-  const Kernel& kernel() const { return ctx_.kernel; }
-  const Platform& platform() const { return ctx_.platform; }
-  const std::vector<GmBuffer>& gm() const { return ctx_.gm; }  // the launch's GM arguments, by parameter index
+  std::string label() const { return core_label(ctx_->kernel.options.kernel_type, core_); }
+  uint32_t block_dim() const { return ctx_->block_dim; }
+  const Kernel& kernel() const { return ctx_->kernel; }
+  const Platform& platform() const { return ctx_->platform; }
+  const std::vector<GmBuffer>& gm() const { return ctx_->gm; }  // the launch's GM arguments, by parameter index
   RtValue& reg(uint32_t v) { return regs_[v]; }
   // Checked pointer to the bytes of the op's i-th memory effect (op table
   // order), valid while a pipe op's handler runs.
@@ -334,14 +372,11 @@ class Block {
   std::vector<uint32_t> release();                       // returns the clock to publish
   void acquire(const std::vector<uint32_t>& published);  // what the publisher knew, this block knows now
   std::vector<std::vector<uint32_t>> take_clocks() { return std::move(clocks_); }
-  // Past this many recorded reads a block's list is coarsened (nearby ranges of one op merge).
-  static constexpr size_t kMaxGmReads = 8192;
 
  private:
   void region(const Region& r);
   void count_op(const Op& op);      // fails past LaunchOptions::max_ops; every kCheckEvery ops, check_budget
   void check_budget(const Op& op);  // the wall-clock budget and cancellation (a clock read, no system call)
-  static constexpr uint32_t kCheckEvery = 4096;
   void scalar_op(const Op& op);
   void issue(const Op& op);
   bool step(Pipe p);
@@ -387,7 +422,7 @@ class Block {
   // error).
   void local_overuse(const Op& op, const char* verb, uint64_t lo, uint64_t hi, uint64_t tensor_bytes, Memory memory);
   bool memcheck_first(const Op& op, uint64_t what) const {
-    return !ctx_.memcheck_once || ctx_.memcheck_once->first(&op, what);
+    return !ctx_->memcheck_once || ctx_->memcheck_once->first(&op, what);
   }
   size_t flag_index(const Op& op, int64_t event, int64_t id) const;
   void update_mask_register(const Op& op, const RtValue* in);  // vector_mask.cpp
@@ -399,9 +434,9 @@ class Block {
   bool writes_gm(const Op& op, const RtValue* in) const;
   void exec_atomic(const Op& op, const Issued& entry, RtValue* out, size_t writes_from);  // atomic.cpp
 
-  const LaunchContext& ctx_;
+  const LaunchContext* ctx_;  // the launch of the block the Block runs (restart sets it)
   CoreInstance core_;
-  std::array<uint8_t*, kMemoryCount> local_;
+  Memories local_;
   // A local tensor's memory, its base in this core and its size; the race
   // checker's space for any tensor (local memories first, then GM arguments).
   static Memory memory_of(const RtValue& t) { return static_cast<Memory>(t.mem - kMemLocal); }
@@ -418,7 +453,6 @@ class Block {
   std::array<PipeQueue, kPipeSlots> queues_;
   // One flag per (HardEvent, event id): the set_flag op that set it, or null.
   std::vector<const Op*> flags_;
-  int64_t flags_set_ = 0;  // how many of flags_ are set (synccheck scans them only then)
   // The buffer tokens and the AIPP registers, made at their first use (Ascend 950's get_buf / rls_buf,
   // set_aipp_functions): most kernels use neither, and clearing them for every Block of a launch cost more than
   // running a small block.
@@ -428,25 +462,12 @@ class Block {
     if (!buffers_) buffers_ = std::make_unique<BufferTokens>();
     return *buffers_;
   }
-  bool stopped_ = false;
-  uint64_t ops_left_;  // LaunchOptions::max_ops, counted down by region()
-  uint32_t until_check_ = kCheckEvery;
-  bool budgeted_ = false;  // a timeout or a cancellation flag is set
-  VectorMaskReg mask_reg_;
-  AtomicMode atomic_;
   struct UbWatch {
     uint64_t lo = 0, hi = 0;
     uint32_t kinds = 0;
   };
-  bool ub_watched_ = false;  // any watch register on: only then do accesses look at them
   void check_ub_watch(const Op& op, Pipe pipe, uint64_t lo, uint64_t hi, bool write) const;
-  PadValueReg pad_value_;
   std::unique_ptr<AippRegs> aipp_;
-  VectorMaskReg issued_mask_;
-  uint64_t cmp_mask_[2] = {0, 0};
-  uint64_t fixpipe_quant_scalar_ = 0;
-  uint16_t mrg_sort_result_[4] = {0, 0, 0, 0};
-  uint64_t gather_mask_remain_ = 0;
   // The registers of a few instruction families (quantisation's DEQSCALE, the cube's modes, HCCL, the UB watch
   // registers), made at their first use: clearing them for every Block of a launch was a good part of a small
   // block, and most kernels touch none of them.
@@ -463,9 +484,6 @@ class Block {
   }
   static const DeqScaleReg kUnsetDeq;  // DEQSCALE as a block sees it before any set_deq_scale
   std::map<int64_t, std::vector<RaceChecker::Clock>> cross_set_clocks_;  // note_cross_set, per flag id, in order
-  const Op* running_op_ = nullptr;                                       // the pipe op whose handler runs, and its pipe
-  Pipe running_pipe_ = Pipe::S;
-  uint64_t running_dispatched_ = 0;
   // an op's memory effects: at most kMaxEffects (mrg_sort: four lists and dst)
   static constexpr size_t kMaxEffects = 5;
   // (check_effects sets them for each op before anything reads them: not cleared for every Block of a launch)
@@ -473,7 +491,6 @@ class Block {
   std::array<uint8_t*, kMaxEffects> effect_ptrs_;
   std::array<std::pair<uint64_t, uint64_t>, kMaxEffects> effect_ranges_;  // byte ranges, UB or GM
   std::array<int64_t, kMaxEffects> effect_repeats_;                       // a Strided effect's repeats (its mask's)
-  GmSpan gm_span_;   // check_effects: the running op's first GM effect (the timeline's L2 reuse)
   struct StagedGm {  // an effect reaching into GM padding (padded_gm)
     uint32_t arg = 0;
     uint64_t lo = 0;
@@ -483,12 +500,11 @@ class Block {
   // Made at the first access reaching into GM padding (few kernels make one; five entries of two vectors each
   // were a good part of making and dropping a small block).
   std::unique_ptr<std::array<StagedGm, kMaxEffects>> staged_;
-  uint32_t staged_count_ = 0;
-  // The sanitizer's checker, made at its first use when sanitizing (ctx_.options.sanitize): a block that touches no
+  // The sanitizer's checker, made at its first use when sanitizing (ctx_->options.sanitize): a block that touches no
   // memory and sets no flag never needs one, and clearing its clocks was a good part of a small launch's block.
   std::optional<RaceChecker> race_;
   RaceChecker& race() {
-    if (!race_) race_.emplace(ctx_.kernel.memory_pipes);
+    if (!race_) race_.emplace(ctx_->kernel.memory_pipes);
     return *race_;
   }
   RaceChecker::Ranges undefined_reads_;  // of the running op: Unified Buffer bytes it read that hold no defined value
@@ -496,12 +512,8 @@ class Block {
   std::vector<std::string> warnings_;
   std::vector<const Op*> warned_ops_;  // one alignment warning per op
   std::string output_;
-  bool output_line_start_ = true;
   std::vector<GmWrite> gm_writes_;
   std::vector<GmRead> gm_reads_;
-  size_t read_cap_ = kMaxGmReads;  // coarsen_gm_reads at this many
-  uint32_t epoch_ = 0;
-  uint32_t point_ = 1;
   std::vector<std::vector<uint32_t>> clocks_;
   std::vector<uint32_t>& clock();  // the current point's, made on first use
 };

@@ -38,7 +38,7 @@ bool Block::get_buf(const Issued& entry, Pipe pipe) {
   if (token.released != entry.ticket) return false;  // an earlier acquisition still holds it, or will
   token.holder = entry.op;
   token.pipe = pipe;
-  if (ctx_.options.sanitize) race().wait_flag(pipe, token_key(id));
+  if (ctx_->options.sanitize) race().wait_flag(pipe, token_key(id));
   timeline_.wait_flag(*entry.op, pipe, token_key(id), entry.dispatched);
   return true;
 }
@@ -58,7 +58,7 @@ void Block::rls_buf(const Issued& entry, Pipe pipe) {
              : std::string());
   token.holder = nullptr;
   ++token.released;
-  if (ctx_.options.sanitize) race().set_flag(pipe, token_key(id));
+  if (ctx_->options.sanitize) race().set_flag(pipe, token_key(id));
   timeline_.set_flag(op, pipe, token_key(id), entry.dispatched);
 }
 

@@ -15,7 +15,7 @@
 namespace asc::sim {
 
 void Block::note_cross_set(int64_t flag) {
-  if (ctx_.options.sanitize) cross_set_clocks_[flag].push_back(race().clock(running_pipe_));
+  if (ctx_->options.sanitize) cross_set_clocks_[flag].push_back(race().clock(running_pipe_));
 }
 
 void Block::receive(std::vector<CoreDelivery> deliveries, bool release) {
@@ -26,7 +26,7 @@ void Block::receive(std::vector<CoreDelivery> deliveries, bool release) {
       std::memcpy(memory + lo, from, hi - lo);
       from += hi - lo;
     }
-    if (!ctx_.options.sanitize) continue;
+    if (!ctx_->options.sanitize) continue;
     // The sender's n-th completed wait of a flag consumed this core's n-th set of it (one set per wait).
     RaceChecker::Clock known{};
     for (auto [flag, n] : d.waits) {

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #include "sim/block.h"
@@ -25,24 +26,66 @@ MemorySizes memory_sizes(const Platform& platform) {
   return out;
 }
 
-// Each host thread keeps one set of on-chip memories, at least `bytes` each; a block gets them for its run. (One
-// thread_local: each costs a call per block from a shared library.)
-std::array<uint8_t*, kMemoryCount> thread_memories(const MemorySizes& bytes) {
-  struct Memories {
-    std::array<std::unique_ptr<uint8_t[]>, kMemoryCount> memories;
-    MemorySizes sizes{};
-    std::array<uint8_t*, kMemoryCount> out{};
-  };
-  thread_local Memories t;
+// What each host thread keeps from launch to launch: one set of on-chip memories (at least the platform's sizes)
+// and the Block it runs its blocks on, restarted for each (making and taking apart a Block per block was most of
+// a small block's time). One thread_local: each costs a call per block from a shared library.
+struct HostCore {
+  std::array<std::unique_ptr<uint8_t[]>, kMemoryCount> memories;
+  MemorySizes sizes{};
+  Block::Memories local{};
+  std::optional<Block> block;
+};
+
+// (Not inlined: inlined, GCC looked the thread_local up again, a call each, for every use of its fields.)
+[[gnu::noinline]] HostCore& host_core() {
+  thread_local HostCore core;
+  return core;
+}
+
+// The calling thread's Block, made `core` of the launch `ctx` describes.
+Block& host_block(HostCore& host, const LaunchContext& ctx, const CoreInstance& core, const MemorySizes& bytes,
+                  LineCost* per_op) {
   for (size_t m = 0; m < kMemoryCount; ++m) {
-    if (t.sizes[m] < bytes[m]) {
-      t.memories[m] = std::make_unique<uint8_t[]>(bytes[m]);
-      t.sizes[m] = bytes[m];
-      t.out[m] = t.memories[m].get();
+    if (host.sizes[m] < bytes[m]) {
+      host.memories[m] = std::make_unique<uint8_t[]>(bytes[m]);
+      host.sizes[m] = bytes[m];
+      host.local[m] = host.memories[m].get();
     }
   }
-  return t.out;
+  if (host.block)
+    host.block->restart(ctx, core, host.local, per_op);
+  else
+    host.block.emplace(ctx, core, host.local, per_op);
+  return *host.block;
 }
+
+// The launch's per-op cycles and counts: a table per host thread running its blocks, summed once they all ended
+// (no locking, and no table per block).
+class PerOpTables {
+ public:
+  PerOpTables(size_t ops, size_t threads) : ops_(ops), tables_(threads) {}
+  void reserve_threads(size_t threads) {  // before those threads start
+    if (tables_.size() < threads) tables_.resize(threads);
+  }
+  LineCost* of(size_t thread) {
+    std::vector<LineCost>& t = tables_[thread];
+    if (t.empty()) t.assign(ops_, LineCost{});
+    return t.data();
+  }
+  std::vector<LineCost> sum() {
+    std::vector<LineCost> out(ops_);
+    for (const auto& t : tables_)
+      for (size_t i = 0; i < t.size(); ++i) {
+        out[i].cycles += t[i].cycles;
+        out[i].count += t[i].count;
+      }
+    return out;
+  }
+
+ private:
+  size_t ops_;
+  std::vector<std::vector<LineCost>> tables_;
+};
 
 void bind_args(const Kernel& k, const asc_arg_t* args, size_t n_args, std::vector<GmBuffer>& gm,
                std::vector<RtValue>& values) {
@@ -72,8 +115,7 @@ struct BlockResult {
   uint64_t cycles = 0;
   std::array<uint64_t, kPipeSlots> busy;
   std::vector<std::string> warnings;
-  BlockGmAccesses gm;            // when sanitizing
-  std::vector<LineCost> per_op;  // by Op::index
+  BlockGmAccesses gm;  // when sanitizing
   std::vector<TraceEvent> events;
   std::vector<GmFlow> gm_flows;
   HbmDemand hbm;  // gm_flows' demand, prepared on the block's thread
@@ -81,8 +123,8 @@ struct BlockResult {
 
 // Vector and cube cores run side by side; each kind's blocks beyond its core
 // count run in waves.
-LaunchReport summarise(const Kernel& kernel, const Platform& platform, std::vector<BlockResult>& blocks,
-                       const std::vector<CoreInstance>& instances) {
+LaunchReport summarise(const Platform& platform, std::vector<BlockResult>& blocks,
+                       const std::vector<CoreInstance>& instances, std::vector<LineCost> per_op) {
   LaunchReport r;
   r.blocks = static_cast<uint32_t>(blocks.size());
   // When each block starts: its kind's earlier waves.
@@ -113,7 +155,6 @@ LaunchReport summarise(const Kernel& kernel, const Platform& platform, std::vect
   const SharedHbmClock clock(demands, start, platform.cost.gm_bytes_per_cycle, platform.cost.l2_bytes_per_cycle,
                              platform.cost.l2_bytes);
   const uint64_t launch = platform.cost.launch;
-  std::vector<LineCost> per_op(kernel.num_ops);  // summed over blocks
   for (size_t b = 0; b < blocks.size(); ++b) {
     BlockResult& br = blocks[b];
     for (size_t p = 0; p < kPipeSlots; ++p) r.busy[p] += br.busy[p];
@@ -123,10 +164,6 @@ LaunchReport summarise(const Kernel& kernel, const Platform& platform, std::vect
       uint64_t from = launch + clock(start[b] + e.start);
       uint64_t to = from + (e.end - e.start) + clock.stretch(start[b] + e.moving, start[b] + e.end);
       r.events.push_back({static_cast<uint32_t>(b), e.pipe, from, to, e.op});
-    }
-    for (size_t i = 0; i < br.per_op.size() && i < per_op.size(); ++i) {
-      per_op[i].cycles += br.per_op[i].cycles;
-      per_op[i].count += br.per_op[i].count;
     }
   }
   for (size_t b = 0; b < blocks.size(); ++b)
@@ -157,7 +194,8 @@ constexpr std::chrono::microseconds kInlineBudget{20};
 // budget runs inline): a clock read per block was a good part of a launch of
 // small blocks. `start`: when the launch started.
 template <typename RunOne>
-void run_blocks(const Kernel& kernel, uint32_t count, RunOne& run_one, std::chrono::steady_clock::time_point start) {
+void run_blocks(const Kernel& kernel, uint32_t count, RunOne& run_one, std::chrono::steady_clock::time_point start,
+                PerOpTables& per_op) {
   uint32_t done = 0;
   const uint64_t block_ns = kernel.block_time_ns.load(std::memory_order_relaxed);
   const uint64_t budget_ns = static_cast<uint64_t>(kInlineBudget.count()) * 1000;
@@ -172,8 +210,11 @@ void run_blocks(const Kernel& kernel, uint32_t count, RunOne& run_one, std::chro
         break;
     }
   }
-  if (done < count)
-    ThreadPool::shared().run(count - done, [&](uint32_t i, unsigned worker) { run_one(done + i, worker); });
+  if (done < count) {
+    ThreadPool& pool = ThreadPool::shared();
+    per_op.reserve_threads(pool.concurrency());
+    pool.run(count - done, [&](uint32_t i, unsigned worker) { run_one(done + i, worker); });
+  }
   const auto spent = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start);
   kernel.block_time_ns.store(static_cast<uint64_t>(spent.count()) / count, std::memory_order_relaxed);
 }
@@ -219,11 +260,14 @@ LaunchReport run_kernel(const Kernel& kernel, const Platform& platform, uint32_t
     cross = std::make_unique<CrossCore>(cores);
     ctx.cross = cross.get();
   }
-  auto run_one = [&](uint32_t block, unsigned) {
+  // A table per host thread: the pool's threads (run_blocks adds them) or, with cores side by side, one per core.
+  PerOpTables per_op(kernel.num_ops, cross ? count : 1);
+  auto run_one = [&](uint32_t block, unsigned thread) {
     if (failed.load(std::memory_order_relaxed) && !cross) return;
     bool ended = false;  // this core has told the CrossCore its run ended
+    HostCore& host = host_core();
     try {
-      Block b(ctx, cores[block], thread_memories(sizes));
+      Block& b = host_block(host, ctx, cores[block], sizes, per_op.of(thread));
       try {
         b.run();
         // the other cores' writes into this core's memory it never waited for: its accesses of their bytes race
@@ -243,11 +287,11 @@ LaunchReport run_kernel(const Kernel& kernel, const Platform& platform, uint32_t
       r.busy = b.timeline().busy();
       r.warnings = b.take_warnings();
       r.gm = {b.take_gm_writes(), b.take_gm_reads(), b.epoch(), b.take_clocks()};
-      r.per_op = b.timeline().take_per_op();
       r.events = b.timeline().take_events();
       r.gm_flows = b.timeline().take_gm_flows();
       if (!r.gm_flows.empty()) r.hbm = HbmDemand(r.gm_flows);  // (no copies: no demand, nothing to prepare)
     } catch (const Error& e) {
+      host.block.reset();  // (a failed run leaves nothing behind for the thread's next block)
       failed = true;
       if (cross) cross->abort();
       std::lock_guard<std::mutex> lock(error_mutex);
@@ -263,10 +307,10 @@ LaunchReport run_kernel(const Kernel& kernel, const Platform& platform, uint32_t
   };
   if (cross) {
     std::vector<std::thread> threads;
-    for (uint32_t i = 0; i < count; ++i) threads.emplace_back(run_one, i, 0u);
+    for (uint32_t i = 0; i < count; ++i) threads.emplace_back(run_one, i, i);
     for (auto& t : threads) t.join();
   } else {
-    run_blocks(kernel, count, run_one, start);
+    run_blocks(kernel, count, run_one, start, per_op);
   }
   if (options.output) {  // in block order, up to the failing block
     options.output->clear();
@@ -293,7 +337,7 @@ LaunchReport run_kernel(const Kernel& kernel, const Platform& platform, uint32_t
     auto label = [&](uint32_t b) { return core_label(kernel.options.kernel_type, cores[b]); };
     check_gm_hazards(kernel, gm, accesses, label, options.strict, hazards);
   }
-  LaunchReport report = summarise(kernel, platform, results, cores);
+  LaunchReport report = summarise(platform, results, cores, per_op.sum());
   for (auto& w : hazards) report.warnings.push_back(std::move(w));
   return report;
 }

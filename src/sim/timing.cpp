@@ -8,17 +8,33 @@ namespace {
 size_t idx(Pipe p) { return static_cast<size_t>(p); }
 }  // namespace
 
-Timeline::Timeline(const CostModel& cost, uint32_t num_ops, bool record, double mte_bytes_per_cycle,
+Timeline::Timeline(const CostModel& cost, LineCost* per_op, bool record, double mte_bytes_per_cycle,
                    uint32_t read_latency)
-    : cost_(cost),
+    : cost_(&cost),
       record_(record),
       mte_bytes_per_cycle_(mte_bytes_per_cycle),
       read_latency_(read_latency),
-      per_op_(num_ops) {}
+      per_op_(per_op) {}
+
+void Timeline::restart(const CostModel& cost, LineCost* per_op, bool record, double mte_bytes_per_cycle,
+                       uint32_t read_latency) {
+  cost_ = &cost;
+  record_ = record;
+  mte_bytes_per_cycle_ = mte_bytes_per_cycle;
+  read_latency_ = read_latency;
+  per_op_ = per_op;
+  scalar_ = 0;
+  free_ = {};
+  queue_ = {};
+  busy_ = {};
+  flag_set_.clear();
+  events_.clear();
+  gm_flows_.clear();
+}
 
 uint64_t Timeline::dispatch() {
   uint64_t at = scalar_;
-  scalar_ += cost_.scalar_issue;
+  scalar_ += cost_->scalar_issue;
   return at;
 }
 
@@ -26,21 +42,21 @@ uint64_t Timeline::cost_of(const Op& op, uint64_t bytes, const VectorRate* vecto
   double repeats = std::ceil(static_cast<double>(bytes) / 256.0);
   switch (op.info().cost) {
     case CostKind::GmCopy:
-      return cost_.gm_latency + static_cast<uint64_t>(std::ceil(static_cast<double>(bytes) / mte_bytes_per_cycle_));
+      return cost_->gm_latency + static_cast<uint64_t>(std::ceil(static_cast<double>(bytes) / mte_bytes_per_cycle_));
     case CostKind::UbCopy:
-      return cost_.vector_startup + static_cast<uint64_t>(std::ceil(bytes / cost_.ub_copy_bytes_per_cycle));
+      return cost_->vector_startup + static_cast<uint64_t>(std::ceil(bytes / cost_->ub_copy_bytes_per_cycle));
     case CostKind::Vector:
-      if (!vector) return cost_.vector_startup + static_cast<uint64_t>(repeats) * cost_.vector_repeat;
+      if (!vector) return cost_->vector_startup + static_cast<uint64_t>(repeats) * cost_->vector_repeat;
       return static_cast<uint64_t>(std::llround(vector->head + repeats * vector->per_repeat));
-    case CostKind::ScalarMemory: return cost_.scalar_memory;
+    case CostKind::ScalarMemory: return cost_->scalar_memory;
     case CostKind::Flag: return 1;
     case CostKind::Structure: return 0;
-    case CostKind::Scalar: return cost_.scalar_issue;
+    case CostKind::Scalar: return cost_->scalar_issue;
     case CostKind::Cube:
-      return cost_.cube_startup + bytes;  // bytes: the op's work units (OpInfo::work)
+      return cost_->cube_startup + bytes;  // bytes: the op's work units (OpInfo::work)
     // dcci / dc_preload / icache preload move a cache line between the scalar unit's cache and GM: the scalar
     // unit waits one GM round trip
-    case CostKind::Cache: return cost_.gm_latency;
+    case CostKind::Cache: return cost_->gm_latency;
   }
   return 1;
 }
@@ -84,7 +100,7 @@ void Timeline::run(const Op& op, Pipe pipe, uint64_t issued, uint64_t bytes, uin
   free_[p] = end;
   queue_[p] = end;
   if (pipe == Pipe::S) scalar_ = std::max(scalar_, end);
-  uint64_t moving = gm ? start + cost_.gm_latency : end;
+  uint64_t moving = gm ? start + cost_->gm_latency : end;
   record(op, pipe, start, end, moving);
   if (gm) gm_flows_.push_back({moving, end, bytes, op.index, pipe, span});
 }
@@ -107,7 +123,7 @@ void Timeline::wait_flag(const Op& op, Pipe dst, int64_t key, uint64_t issued) {
   auto set = flag_set_.find(key);
   uint64_t ready = set == flag_set_.end()    ? issued
                    : set->second.pipe == dst ? set->second.at + 1
-                                             : set->second.at + cost_.flag_latency;
+                                             : set->second.at + cost_->flag_latency;
   // The wait holds the pipe's queue, not the transfers already in flight ahead of it (queue_ is free_ on a pipe
   // with none).
   uint64_t start = std::max({issued, dst == Pipe::S ? scalar_ : queue_[idx(dst)], ready});

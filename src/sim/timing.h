@@ -59,7 +59,12 @@ class Timeline {
   // cycles from a GM read's request to its first byte (0: a read pays gm_latency like any copy). A read requests as
   // soon as its pipe has issued what came before it, not when that completed, so its latency runs behind the
   // transfers already queued and shows only where the queue ran dry (a flag wait, an empty pipe).
-  Timeline(const CostModel& cost, uint32_t num_ops, bool record, double mte_bytes_per_cycle, uint32_t read_latency = 0);
+  // `per_op`: where each instruction adds its cycles and count, by Op::index (the launch's sums, not this block's
+  // own: a Timeline is remade for every block, and its own table was most of making one).
+  Timeline(const CostModel& cost, LineCost* per_op, bool record, double mte_bytes_per_cycle, uint32_t read_latency = 0);
+  // The same Timeline made anew, in place: a host thread's Block restarts it for every block it runs.
+  void restart(const CostModel& cost, LineCost* per_op, bool record, double mte_bytes_per_cycle,
+               uint32_t read_latency = 0);
 
   // The scalar unit dispatches an instruction: returns its dispatch cycle.
   uint64_t dispatch();
@@ -84,16 +89,14 @@ class Timeline {
   void wait_for_pipes(const Op& op, uint32_t pipes);
   const std::array<uint64_t, kPipeSlots>& busy() const { return busy_; }
   const std::vector<TraceEvent>& events() const { return events_; }
-  const std::vector<LineCost>& per_op() const { return per_op_; }  // by Op::index
   std::vector<TraceEvent> take_events() { return std::move(events_); }
   std::vector<GmFlow> take_gm_flows() { return std::move(gm_flows_); }
-  std::vector<LineCost> take_per_op() { return std::move(per_op_); }
 
  private:
   uint64_t cost_of(const Op& op, uint64_t bytes, const VectorRate* vector = nullptr) const;
   void record(const Op& op, Pipe pipe, uint64_t start, uint64_t end, uint64_t moving = UINT64_MAX);
 
-  const CostModel& cost_;
+  const CostModel* cost_;
   bool record_;
   double mte_bytes_per_cycle_;
   uint32_t read_latency_;
@@ -108,7 +111,7 @@ class Timeline {
   };
   std::map<int64_t, FlagSet> flag_set_;
   std::vector<TraceEvent> events_;
-  std::vector<LineCost> per_op_;
+  LineCost* per_op_;
   std::vector<GmFlow> gm_flows_;
 };
 

@@ -42,7 +42,7 @@ void flip(uint8_t* memory, const RaceChecker::Ranges& ranges) {
 }  // namespace
 
 bool Block::propagates_undefined(const Op& op, Pipe pipe, const RtValue* in) const {
-  if (ctx_.options.strict || pipe == Pipe::S || op.result != kNoValue) return false;
+  if (ctx_->options.strict || pipe == Pipe::S || op.result != kNoValue) return false;
   for (const MemEffect& e : op.info().effects) {
     if (effect_form(e) == EffectForm::DataDependent) return false;  // its accesses are made while it runs
     if (e.write && (!is_local_mem(in[e.tensor].mem) || memory_of(in[e.tensor]) != Memory::UB)) return false;

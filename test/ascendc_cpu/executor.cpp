@@ -231,7 +231,8 @@ Operand run_op(const char* name, const Operand* operands, size_t n, const int64_
     ctx.cross = c.cross;
     std::array<uint8_t*, kMemoryCount> local{};
     for (size_t m = 0; m < kMemoryCount; ++m) local[m] = c.memories[m].data();
-    sim::Block block(ctx, c.instance, local);
+    std::vector<sim::LineCost> per_op(op.kernel->num_ops);  // (the executor reports no timing)
+    sim::Block block(ctx, c.instance, local, per_op.data());
     block.mask_register() = c.mask;
     block.atomic_mode() = c.atomic;
     std::memcpy(block.cmp_mask(), c.cmp_mask, sizeof c.cmp_mask);
