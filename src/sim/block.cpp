@@ -73,8 +73,9 @@ void Block::restart(const LaunchContext& ctx, const CoreInstance& core, const Me
 void Block::run() {
   region(ctx_->kernel.body);
   drain();
-  for (const auto& q : queues_)
-    if (!q.empty()) deadlock(q.front());
+  if (queued_)  // (what drain could not run waits for a flag nothing sets)
+    for (const auto& q : queues_)
+      if (!q.empty()) deadlock(q.front());
   finish();
 }
 
@@ -197,6 +198,7 @@ void Block::issue(const Op& op) {
     fail(ASC_ERR_INTERNAL, op.loc, "{} has more operands than a pipe queue entry holds", op.info().name);
   auto& q = queues_[static_cast<size_t>(pipe)];
   Issued& entry = q.next();
+  ++queued_;
   entry.op = &op;
   entry.dispatched = timeline_.dispatch();
   entry.mask = mask_reg_;
@@ -265,11 +267,12 @@ bool Block::step(Pipe p) {
     }
   }
   q.pop_front();
+  --queued_;
   return true;
 }
 
 void Block::drain() {
-  bool progress = true;
+  bool progress = queued_ != 0;
   while (progress) {
     progress = false;
     for (int p = 0; p < kPipeSlots; ++p)  // (an empty queue tested here: most of a small block's queues are)
@@ -326,8 +329,9 @@ void Block::wait_on_scalar(const Op& op, int64_t event, int64_t id) {
 
 void Block::barrier_all(const Op& op) {
   drain();
-  for (const auto& q : queues_)
-    if (!q.empty()) deadlock(q.front());
+  if (queued_)
+    for (const auto& q : queues_)
+      if (!q.empty()) deadlock(q.front());
   if (ctx_->options.sanitize) race().barrier(Pipe::All);
   timeline_.barrier_all(op);
 }

@@ -233,6 +233,7 @@ struct BlockRegisters {
   uint32_t until_check_ = kCheckEvery;
   bool budgeted_ = false;  // a timeout or a cancellation flag is set
   int64_t flags_set_ = 0;  // how many of Block::flags_ are set (synccheck scans them only then)
+  uint64_t queued_ = 0;    // instructions waiting in the pipes' queues (drain looks at them only then)
   VectorMaskReg mask_reg_;
   AtomicMode atomic_;
   bool ub_watched_ = false;  // any watch register on: only then do accesses look at them
@@ -371,6 +372,7 @@ class Block : private BlockRegisters {
   // empty when the block took part in no protocol.
   std::vector<uint32_t> release();                       // returns the clock to publish
   void acquire(const std::vector<uint32_t>& published);  // what the publisher knew, this block knows now
+  bool has_clocks() const { return !clocks_.empty(); }
   std::vector<std::vector<uint32_t>> take_clocks() { return std::move(clocks_); }
 
  private:

@@ -149,10 +149,15 @@ LaunchReport summarise(const Platform& platform, std::vector<BlockResult>& block
   }
   // HBM shared in time by all the blocks' copies: the launch's clock. A copy's transfer takes as long as the
   // shared clock says; its latency, and everything else, its own time, started where the shared clock puts it.
+  // (Only the blocks that copied: the others demand nothing, and the clock is the same without them.)
   std::vector<HbmDemand> demands;
-  demands.reserve(blocks.size());
-  for (BlockResult& b : blocks) demands.push_back(std::move(b.hbm));
-  const SharedHbmClock clock(demands, start, platform.cost.gm_bytes_per_cycle, platform.cost.l2_bytes_per_cycle,
+  std::vector<uint64_t> demand_start;
+  for (size_t b = 0; b < blocks.size(); ++b)
+    if (!blocks[b].gm_flows.empty()) {
+      demands.push_back(std::move(blocks[b].hbm));
+      demand_start.push_back(start[b]);
+    }
+  const SharedHbmClock clock(demands, demand_start, platform.cost.gm_bytes_per_cycle, platform.cost.l2_bytes_per_cycle,
                              platform.cost.l2_bytes);
   const uint64_t launch = platform.cost.launch;
   for (size_t b = 0; b < blocks.size(); ++b) {
@@ -285,11 +290,17 @@ LaunchReport run_kernel(const Kernel& kernel, const Platform& platform, uint32_t
       BlockResult& r = results[block];
       r.cycles = b.timeline().end();
       r.busy = b.timeline().busy();
-      r.warnings = b.take_warnings();
-      r.gm = {b.take_gm_writes(), b.take_gm_reads(), b.epoch(), b.take_clocks()};
-      r.events = b.timeline().take_events();
-      r.gm_flows = b.timeline().take_gm_flows();
-      if (!r.gm_flows.empty()) r.hbm = HbmDemand(r.gm_flows);  // (no copies: no demand, nothing to prepare)
+      // (Each moved only when it holds something: most small blocks have no warnings, GM accesses or copies.)
+      if (!b.warnings().empty()) r.warnings = b.take_warnings();
+      if (!b.gm_writes().empty()) r.gm.writes = b.take_gm_writes();
+      if (!b.gm_reads().empty()) r.gm.reads = b.take_gm_reads();
+      r.gm.epochs = b.epoch();
+      if (b.has_clocks()) r.gm.clocks = b.take_clocks();
+      if (!b.timeline().events().empty()) r.events = b.timeline().take_events();
+      if (b.timeline().copied()) {
+        r.gm_flows = b.timeline().take_gm_flows();
+        r.hbm = HbmDemand(r.gm_flows);
+      }
     } catch (const Error& e) {
       host.block.reset();  // (a failed run leaves nothing behind for the thread's next block)
       failed = true;
@@ -331,7 +342,9 @@ LaunchReport run_kernel(const Kernel& kernel, const Platform& platform, uint32_t
                 first_error->loc());
   }
   std::vector<std::string> hazards;
-  if (options.sanitize && count > 1) {  // hazards between blocks
+  // Hazards between blocks (when no block wrote GM, nothing can conflict or race: check_gm_hazards finds nothing)
+  auto wrote_gm = [](const BlockResult& r) { return !r.gm.writes.empty(); };
+  if (options.sanitize && count > 1 && std::any_of(results.begin(), results.end(), wrote_gm)) {
     std::vector<BlockGmAccesses> accesses(count);
     for (uint32_t b = 0; b < count; ++b) accesses[b] = std::move(results[b].gm);
     auto label = [&](uint32_t b) { return core_label(kernel.options.kernel_type, cores[b]); };

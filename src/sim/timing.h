@@ -90,6 +90,7 @@ class Timeline {
   const std::array<uint64_t, kPipeSlots>& busy() const { return busy_; }
   const std::vector<TraceEvent>& events() const { return events_; }
   std::vector<TraceEvent> take_events() { return std::move(events_); }
+  bool copied() const { return !gm_flows_.empty(); }  // any GM transfer
   std::vector<GmFlow> take_gm_flows() { return std::move(gm_flows_); }
 
  private:
