@@ -68,10 +68,10 @@ double effective_bandwidth(const std::vector<HbmDemand>& blocks, double hbm, dou
 // the same sums.
 std::vector<Change> merged_changes(const std::vector<HbmDemand>& blocks, const std::vector<uint64_t>& start) {
   std::vector<Change> all;
-  std::vector<size_t> bounds{0};
   size_t count = 0;
   for (const HbmDemand& b : blocks) count += b.changes.size();
   if (count == 0) return all;  // no copies: a clock that runs as the blocks' own
+  std::vector<size_t> bounds{0};
   all.reserve(count);
   for (size_t b = 0; b < blocks.size(); ++b) {
     for (const Change& c : blocks[b].changes) all.emplace_back(c.first + start[b], c.second);

@@ -26,44 +26,16 @@ MemorySizes memory_sizes(const Platform& platform) {
   return out;
 }
 
-// What each host thread keeps from launch to launch: one set of on-chip memories (at least the platform's sizes)
-// and the Block it runs its blocks on, restarted for each (making and taking apart a Block per block was most of
-// a small block's time). One thread_local: each costs a call per block from a shared library.
-struct HostCore {
-  std::array<std::unique_ptr<uint8_t[]>, kMemoryCount> memories;
-  MemorySizes sizes{};
-  Block::Memories local{};
-  std::optional<Block> block;
-};
-
-// (Not inlined: inlined, GCC looked the thread_local up again, a call each, for every use of its fields.)
-[[gnu::noinline]] HostCore& host_core() {
-  thread_local HostCore core;
-  return core;
-}
-
-// The calling thread's Block, made `core` of the launch `ctx` describes.
-Block& host_block(HostCore& host, const LaunchContext& ctx, const CoreInstance& core, const MemorySizes& bytes,
-                  LineCost* per_op) {
-  for (size_t m = 0; m < kMemoryCount; ++m) {
-    if (host.sizes[m] < bytes[m]) {
-      host.memories[m] = std::make_unique<uint8_t[]>(bytes[m]);
-      host.sizes[m] = bytes[m];
-      host.local[m] = host.memories[m].get();
-    }
-  }
-  if (host.block)
-    host.block->restart(ctx, core, host.local, per_op);
-  else
-    host.block.emplace(ctx, core, host.local, per_op);
-  return *host.block;
-}
-
 // The launch's per-op cycles and counts: a table per host thread running its blocks, summed once they all ended
 // (no locking, and no table per block).
 class PerOpTables {
  public:
-  PerOpTables(size_t ops, size_t threads) : ops_(ops), tables_(threads) {}
+  // For a launch of `ops` ops on `threads` threads (reserve_threads adds more); the tables keep their capacity.
+  void reset(size_t ops, size_t threads) {
+    ops_ = ops;
+    for (auto& t : tables_) t.clear();
+    reserve_threads(threads);
+  }
   void reserve_threads(size_t threads) {  // before those threads start
     if (tables_.size() < threads) tables_.resize(threads);
   }
@@ -83,7 +55,7 @@ class PerOpTables {
   }
 
  private:
-  size_t ops_;
+  size_t ops_ = 0;
   std::vector<std::vector<LineCost>> tables_;
 };
 
@@ -121,14 +93,62 @@ struct BlockResult {
   HbmDemand hbm;  // gm_flows' demand, prepared on the block's thread
 };
 
+// The working vectors of a launch, kept by the calling thread for its next launch: allocating them anew was a
+// good part of a small launch. (A launch never starts another on its thread: one set per thread serves.)
+struct LaunchScratch {
+  std::vector<GmBuffer> gm;
+  std::vector<RtValue> values;
+  std::pair<KernelType, uint32_t> cores_of{KernelType::AivOnly, 0};
+  std::vector<CoreInstance> cores;  // core_instances(cores_of)
+  std::vector<BlockResult> results;
+  PerOpTables per_op;
+  std::vector<uint64_t> start;  // summarise's
+};
+
+// What each host thread keeps from launch to launch: one set of on-chip memories (at least the platform's sizes),
+// the Block it runs its blocks on, restarted for each (making and taking apart a Block per block was most of a
+// small block's time), and the working vectors of the launches it makes. One thread_local: each costs a call per
+// block from a shared library.
+struct HostCore {
+  std::array<std::unique_ptr<uint8_t[]>, kMemoryCount> memories;
+  MemorySizes sizes{};
+  Block::Memories local{};
+  std::optional<Block> block;
+  LaunchScratch launch;
+};
+
+// (Not inlined: inlined, GCC looked the thread_local up again, a call each, for every use of its fields.)
+[[gnu::noinline]] HostCore& host_core() {
+  thread_local HostCore core;
+  return core;
+}
+
+// The calling thread's Block, made `core` of the launch `ctx` describes.
+Block& host_block(HostCore& host, const LaunchContext& ctx, const CoreInstance& core, const MemorySizes& bytes,
+                  LineCost* per_op) {
+  for (size_t m = 0; m < kMemoryCount; ++m) {
+    if (host.sizes[m] < bytes[m]) {
+      host.memories[m] = std::make_unique<uint8_t[]>(bytes[m]);
+      host.sizes[m] = bytes[m];
+      host.local[m] = host.memories[m].get();
+    }
+  }
+  if (host.block)
+    host.block->restart(ctx, core, host.local, per_op);
+  else
+    host.block.emplace(ctx, core, host.local, per_op);
+  return *host.block;
+}
+
 // Vector and cube cores run side by side; each kind's blocks beyond its core
 // count run in waves.
 LaunchReport summarise(const Platform& platform, std::vector<BlockResult>& blocks,
-                       const std::vector<CoreInstance>& instances, std::vector<LineCost> per_op) {
+                       const std::vector<CoreInstance>& instances, std::vector<LineCost> per_op,
+                       std::vector<uint64_t>& start) {
   LaunchReport r;
   r.blocks = static_cast<uint32_t>(blocks.size());
   // When each block starts: its kind's earlier waves.
-  std::vector<uint64_t> start(blocks.size(), 0);
+  start.assign(blocks.size(), 0);
   uint64_t longest = 0;
   for (CoreKind kind : {CoreKind::AIV, CoreKind::AIC}) {
     const uint32_t cores = std::max(1u, kind == CoreKind::AIV ? platform.info.aiv_cores : platform.info.aic_cores);
@@ -226,14 +246,14 @@ void run_blocks(const Kernel& kernel, uint32_t count, RunOne& run_one, std::chro
 
 LaunchReport run_kernel(const Kernel& kernel, const Platform& platform, uint32_t block_dim, const asc_arg_t* args,
                         size_t n_args, const LaunchOptions& options) {
-  std::vector<GmBuffer> gm;
-  std::vector<RtValue> values;
-  bind_args(kernel, args, n_args, gm, values);
+  LaunchScratch& scratch = host_core().launch;
+  std::vector<GmBuffer>& gm = scratch.gm;
+  bind_args(kernel, args, n_args, gm, scratch.values);
   GmPadding padding;  // the board's allocation of each GM argument past the caller's bytes
   padding.attach(gm);
   LaunchOnce memcheck_once;
   std::mutex gm_atomic;
-  LaunchContext ctx{kernel, platform, block_dim, gm, values, options};
+  LaunchContext ctx{kernel, platform, block_dim, gm, scratch.values, options};
   ctx.gm_atomic = &gm_atomic;
   ctx.memcheck_once = &memcheck_once;
   const auto start = std::chrono::steady_clock::now();
@@ -245,9 +265,15 @@ LaunchReport run_kernel(const Kernel& kernel, const Platform& platform, uint32_t
 
   // The first failing block (lowest index) is reported; blocks not yet
   // started when a failure is seen are skipped.
-  const std::vector<CoreInstance> cores = core_instances(kernel.options.kernel_type, block_dim);
+  if (scratch.cores_of != std::make_pair(kernel.options.kernel_type, block_dim)) {
+    scratch.cores = core_instances(kernel.options.kernel_type, block_dim);
+    scratch.cores_of = {kernel.options.kernel_type, block_dim};
+  }
+  const std::vector<CoreInstance>& cores = scratch.cores;
   const auto count = static_cast<uint32_t>(cores.size());
-  std::vector<BlockResult> results(count);
+  std::vector<BlockResult>& results = scratch.results;
+  results.clear();
+  results.resize(count);
   const MemorySizes sizes = memory_sizes(platform);
   std::vector<std::string> outputs(options.output ? count : 0);
   std::mutex error_mutex;
@@ -266,7 +292,8 @@ LaunchReport run_kernel(const Kernel& kernel, const Platform& platform, uint32_t
     ctx.cross = cross.get();
   }
   // A table per host thread: the pool's threads (run_blocks adds them) or, with cores side by side, one per core.
-  PerOpTables per_op(kernel.num_ops, cross ? count : 1);
+  PerOpTables& per_op = scratch.per_op;
+  per_op.reset(kernel.num_ops, cross ? count : 1);
   auto run_one = [&](uint32_t block, unsigned thread) {
     if (failed.load(std::memory_order_relaxed) && !cross) return;
     bool ended = false;  // this core has told the CrossCore its run ended
@@ -350,7 +377,7 @@ LaunchReport run_kernel(const Kernel& kernel, const Platform& platform, uint32_t
     auto label = [&](uint32_t b) { return core_label(kernel.options.kernel_type, cores[b]); };
     check_gm_hazards(kernel, gm, accesses, label, options.strict, hazards);
   }
-  LaunchReport report = summarise(platform, results, cores, per_op.sum());
+  LaunchReport report = summarise(platform, results, cores, per_op.sum(), scratch.start);
   for (auto& w : hazards) report.warnings.push_back(std::move(w));
   return report;
 }
