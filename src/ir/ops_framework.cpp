@@ -116,8 +116,16 @@ Type tbuf_result(const OpView&) { return Type::object(TypeKind::TBuf); }
 void check_local_auto(const OpView& v) {
   check_dtype_attr(v);
   int64_t length;
-  if (v.operand_const_int(0, &length) && length <= 0)
-    type_error(v, fmt::format("LocalTensorAuto's length must be positive, got {}", length));
+  const bool known = v.operand_const_int(0, &length);
+  if (known && length <= 0) type_error(v, fmt::format("LocalTensorAuto's length must be positive, got {}", length));
+  // (Placing it computes its bytes: a length no on-chip memory holds is an error here, not an overflow there.)
+  constexpr int64_t kMaxLocalBytes = int64_t{1} << 31;
+  const int64_t element = dtype_size(static_cast<DType>(v.op.attr_int(0)));
+  if (known && length > kMaxLocalBytes / element)
+    throw Error(ASC_ERR_OUT_OF_BOUNDS,
+                fmt::format("LocalTensorAuto's length {} ({} bytes each) is more than any on-chip memory holds", length,
+                            element),
+                v.op.loc);
   int64_t position = v.op.attr_int(static_cast<size_t>(attr_index(v.op.info(), "position")));
   if (!position_valid(static_cast<uint32_t>(position)) || position == static_cast<int64_t>(Position::GM) ||
       position == static_cast<int64_t>(Position::CO2))
