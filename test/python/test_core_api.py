@@ -487,3 +487,16 @@ def test_nested_structs_are_passed_field_by_field():
     assert config.tile.tile_num == 7
     with pytest.raises(TypeError, match="is a BlockConfig"):
         config.block = TileConfig()
+
+
+def test_a_local_tensor_auto_longer_than_any_memory_is_named_where_it_is_made():
+    @asc.jit
+    def huge(out: asc.GlobalAddress):
+        t = asc.LocalTensorAuto(asc.float32, 2**40)
+        out_gm = asc.GlobalTensor()
+        out_gm.set_global_buffer(out)
+        out_gm.set_value(0, t.get_size())
+
+    with pytest.raises(asc.CodegenError, match=r"length 1099511627776 \(4 bytes each\) is more than any on-chip") as e:
+        huge[1, rt.current_stream()](np.zeros(4, np.int32))
+    assert "t = asc.LocalTensorAuto(asc.float32, 2**40)" in str(e.value)
