@@ -197,4 +197,12 @@ asc_status_t asc_launch_with_stats(const asc_kernel_t* kernel, asc_stream_t* str
   });
 }
 
+asc_status_t asc_launch_call(const asc_launch_request_t* call) {
+  return guard([&] {
+    const asc_launch_request_t& c = *require(call, "call");
+    const Kernel& k = capi::live_kernel(c.kernel);
+    unwrap(c.stream).launch(k, c.block_dim, c.args, c.n_args, c.stats ? fill_sink : nullptr, c.stats);
+  });
+}
+
 }  // extern "C"

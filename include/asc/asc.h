@@ -19,7 +19,7 @@
 #include <stdint.h>
 
 #define ASC_ABI_VERSION_MAJOR 1
-#define ASC_ABI_VERSION_MINOR 17
+#define ASC_ABI_VERSION_MINOR 18
 
 #if defined(_WIN32)
 #define ASC_API __declspec(dllexport)
@@ -369,6 +369,20 @@ ASC_API asc_status_t asc_launch(const asc_kernel_t* kernel, asc_stream_t* stream
    call, however many threads launch on the stream. */
 ASC_API asc_status_t asc_launch_with_stats(const asc_kernel_t* kernel, asc_stream_t* stream, uint32_t block_dim,
                                            const asc_arg_t* args, size_t n_args, asc_launch_stats_t* stats);
+/* (since 1.18) asc_launch_with_stats with its arguments in a struct the caller
+   keeps: a caller whose calls cost per argument (cffi's ABI mode, where
+   converting six arguments costs more than a small launch's blocks) fills it
+   once and changes only what differs from its last launch. NULL `call` is
+   ASC_ERR_INVALID_ARGUMENT. */
+typedef struct asc_launch_request {
+  const asc_kernel_t* kernel;
+  asc_stream_t* stream;
+  uint32_t block_dim;
+  const asc_arg_t* args;
+  size_t n_args;
+  asc_launch_stats_t* stats; /* NULL: none */
+} asc_launch_request_t;
+ASC_API asc_status_t asc_launch_call(const asc_launch_request_t* call);
 
 /* ---- NPU device memory, device binaries and device queries (since 1.12) ----
    The NPU backend's own memory, binaries and facts, through the Ascend

@@ -202,6 +202,13 @@ TEST_F(CapiTest, EveryNullHandleOrPointerIsAnInvalidArgument) {
        "kernel"},
       {"asc_launch_with_stats(stream)", [&] { return asc_launch_with_stats(kernel, nullptr, 1, args, 3, nullptr); },
        "stream"},
+      {"asc_launch_call", [&] { return asc_launch_call(nullptr); }, "call"},
+      {"asc_launch_call(kernel)",
+       [&] {
+         const asc_launch_request_t request{nullptr, stream_, 1, args, 3, nullptr};
+         return asc_launch_call(&request);
+       },
+       "kernel"},
   };
   for (const NullCase& c : cases) {
     SCOPED_TRACE(c.call);
@@ -920,6 +927,35 @@ TEST_F(CapiTest, VaddBuiltAndLaunchedThroughTheCAbi) {
   size_t bad = 0;
   for (size_t i = 0; i < n; ++i) bad += z[i] != x[i] + y[i];
   EXPECT_EQ(bad, 0u);
+}
+
+// asc_launch_call is asc_launch_with_stats with its arguments in a struct: the same results and stats, and a
+// request changed between launches launches as changed.
+TEST_F(CapiTest, LaunchCallLaunchesWhatItsRequestSays) {
+  TiledBinary k;
+  k.block_length = 1024;
+  asc_kernel_t* kernel = build_vadd(k);
+  std::vector<float> x(8 * 1024), y(x.size(), 2.0f), z(x.size(), 0.0f), expected(x.size(), 0.0f);
+  for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(i);
+  const asc_arg_t args[] = {buffer_arg(x), buffer_arg(y), buffer_arg(z)};
+  asc_launch_stats_t direct{}, packed{};
+  asc_launch_request_t request{kernel, stream_, 8, args, 3, &packed};
+  for (uint32_t blocks : {8u, 3u}) {
+    request.block_dim = blocks;
+    std::fill(z.begin(), z.end(), 0.0f);
+    ASSERT_EQ(asc_launch_call(&request), ASC_OK) << asc_last_error();
+    for (size_t i = 0; i < x.size(); ++i) expected[i] = i < blocks * 1024 ? x[i] + 2.0f : 0.0f;
+    EXPECT_EQ(z, expected);
+    ASSERT_EQ(asc_launch_with_stats(kernel, stream_, blocks, args, 3, &direct), ASC_OK);
+    EXPECT_EQ(packed.blocks, blocks);
+    EXPECT_EQ(packed.cycles, direct.cycles);
+  }
+  request.stats = nullptr;  // none: the last stats stay as they were
+  request.block_dim = 1;
+  ASSERT_EQ(asc_launch_call(&request), ASC_OK);
+  EXPECT_EQ(packed.blocks, 3u);
+  request.block_dim = 0;
+  EXPECT_TRUE(fails_with(asc_launch_call(&request), ASC_ERR_INVALID_ARGUMENT, {"block_dim"}));
 }
 
 TEST_F(CapiTest, StatsSinkIsFilledAfterEachLaunch) {

@@ -524,3 +524,35 @@ def test_printf_output_of_a_launchers_own_launches_is_printed(capsys):
     for tag in (1, 2, 3, 3, 4):
         launch(x, tag)
     assert capsys.readouterr().out == "".join(f"[Block 0/1] tag {tag}\n" for tag in (1, 2, 3, 3, 4))
+
+
+@asc.jit
+def block_marks(out: asc.GlobalAddress):
+    """out[8 * b] = b + 1 for each block b; with set_flag never waited for, which warns."""
+    o = asc.GlobalTensor()
+    o.set_global_buffer(out)
+    o.set_value(asc.get_block_idx() * 8, asc.get_block_idx() + 1)
+    asc.set_flag(asc.HardEvent.MTE2_V, 0)
+
+
+def test_a_plan_launched_on_other_grids_and_streams_launches_each_as_asked():
+    """One plan serves every launcher of the kernel (the plan is keyed by the arguments): its launch request
+    is rewritten where the block count, the stream or its synchronous stats differ from its last launch."""
+    out = np.zeros(8 * 8, np.int32)
+    other = rt.create_stream(asynchronous=True)
+    try:
+        for blocks, stream in [(8, other), (8, other), (3, None), (3, None), (8, other), (5, None), (5, None)]:
+            out[:] = 0
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                block_marks[blocks, stream or rt.current_stream()](out)
+                if stream is not None:
+                    stream.synchronize()
+            expected = np.zeros_like(out)
+            expected[: 8 * blocks : 8] = np.arange(1, blocks + 1)
+            np.testing.assert_array_equal(out, expected)
+            # each launch's own stats reached the launcher, synchronous or not
+            assert sum("never waited for" in str(w.message) for w in caught) >= 1
+        assert len(block_marks._plans) == 1
+    finally:
+        other.destroy()

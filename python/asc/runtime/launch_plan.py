@@ -168,7 +168,7 @@ class LaunchPlan:
         self._types = [(spec.kind, spec.dtype.code) for _name, spec in kernel.runtime_params]
         self._memos: list[int] = []
         self._scalar_memos: list[int] = []
-        # run(args, core_num, stream_handle, stats): binds and makes the asc_launch_with_stats call itself (one
+        # run(args, core_num, stream_handle, stats): binds and makes the launch call itself (one
         # Python call less per launch than a binder and a call apart). Each field's memo (w, n: the array bound
         # there and its size; v: the scalar) is a global of the runner's scope, shared with `fast`.
         lines = ["def run(args, core_num, sh, st):"]
@@ -226,10 +226,15 @@ class LaunchPlan:
             else:
                 lines.append(f"    f{i}.i = v")
                 fast = None
-        call = f"call(handle, {{}}, core_num, c_args, {self.count}, {{}})"
-        lines.append("    return " + call.format("sh", "st"))
-        if memos:
-            lines.insert(1, f"    global {', '.join(memos)}")
+        # The launch: one asc_launch_call with the plan's call block, whose fields are rewritten only when they
+        # differ from the last launch's (cffi converts each argument of a call: six cost more than a no-op
+        # launch's blocks). CS, CT, CK: the stream handle, stats block and block_dim in the block.
+        memos += ["CS", "CT", "CK"]
+        call = ["if {0} is not CS: cb.stream = CS = {0}", "if {1} is not CT: cb.stats = CT = {1}",
+                "if core_num is not CK: cb.block_dim = CK = core_num", "{2} = call(cb)"]  # fmt: skip
+        lines += ["    " + line.format("sh", "st", "status") for line in call]
+        lines.append("    return status")
+        lines.insert(1, f"    global {', '.join(memos)}")
         self._fast_scope: Optional[dict[str, Any]] = None
         if fast is not None and check is not None:
             lines += _fast_lines(check[0], fast, memos, call, kernel.prints)
@@ -247,10 +252,14 @@ class LaunchPlan:
         stats block its synchronous launches fill, and the fast launch for this thread (None without one)."""
         c_args = ffi.new("asc_arg_t[]", max(1, self.count))
         stats = ffi.new("asc_launch_stats_t*")
+        call_block = ffi.new("asc_launch_request_t*")
+        call_block.kernel, call_block.args, call_block.n_args = self.handle, c_args, self.count
+        # (c_args is in the scope to keep it alive: the request block holds only its address.)
         scope: dict[str, Any] = dict(BindError=BindError, fb=_backend_from_buffer, char_array=_CHAR_ARRAY,
                                      cast=_void_pointer, check_torch=_check_torch,
                                      check_torch_written=_check_torch_written, weak=weakref.ref,
-                                     call=_asc_launch_with_stats, handle=self.handle, c_args=c_args)  # fmt: skip
+                                     call=_asc_launch_call, cb=call_block, c_args=c_args, handle=self.handle,
+                                     CS=_MISSING, CT=_MISSING, CK=_MISSING)  # fmt: skip
         for i, (kind, dtype) in enumerate(self._types):
             field = c_args[i]
             field.kind, field.dtype = kind, dtype
@@ -315,7 +324,7 @@ def _int32(value: int) -> bool:
     return -2147483648 <= value <= 2147483647
 
 
-def _fast_lines(check: list[str], bind: list[str], memos: list[str], call: str, prints: bool) -> list[str]:
+def _fast_lines(check: list[str], bind: list[str], memos: list[str], call: list[str], prints: bool) -> list[str]:
     """fast(args, core_num, stream): the whole cached launch, as JITFunction.launch's fast path does it, for a
     launcher that remembers the plan it took last time. MISS when anything differs from the plan's key (then
     the usual path looks the plan up) or an argument does not bind (then it names the argument); after the
@@ -326,10 +335,12 @@ def _fast_lines(check: list[str], bind: list[str], memos: list[str], call: str, 
     lines += ["    if gi() != OWNER: return MISS", "    try:"]
     lines += ["    " + line for line in check + bind]
     lines += ["        if stream.asynchronous:",
-              "            status, st = " + call.format("stream.handle", "NULL") + ", None",
+              "            s, st = NULL, None",
               "        else:",
-              "            status, st = " + call.format("stream.handle", "stats") + ", stats",
-              "    except BIND_ERRORS:",
+              "            s = st = stats",
+              "        sh = stream.handle"]  # fmt: skip
+    lines += ["        " + line.format("sh", "s", "status") for line in call]
+    lines += ["    except BIND_ERRORS:",
               "        return MISS",
               "    if status == 0:",
               "        if st is None:",
@@ -347,7 +358,7 @@ def _fast_lines(check: list[str], bind: list[str], memos: list[str], call: str, 
 
 
 _get_ident = threading.get_ident
-_asc_launch_with_stats = lib.asc_launch_with_stats
+_asc_launch_call = lib.asc_launch_call
 _NULL = ffi.NULL
 _CHAR_ARRAY = ffi.typeof("char[]")
 _N_WARNINGS_FIELD = dict(ffi.typeof("asc_launch_stats_t").fields)["n_warnings"]
