@@ -191,10 +191,8 @@ asc_status_t asc_launch(const asc_kernel_t* kernel, asc_stream_t* stream, uint32
 
 asc_status_t asc_launch_with_stats(const asc_kernel_t* kernel, asc_stream_t* stream, uint32_t block_dim,
                                    const asc_arg_t* args, size_t n_args, asc_launch_stats_t* stats) {
-  return guard([&] {
-    const Kernel& k = capi::live_kernel(kernel);
-    unwrap(stream).launch(k, block_dim, args, n_args, stats ? fill_sink : nullptr, stats);
-  });
+  const asc_launch_request_t request{kernel, stream, block_dim, args, n_args, stats};
+  return asc_launch_call(&request);
 }
 
 asc_status_t asc_launch_call(const asc_launch_request_t* call) {

@@ -32,8 +32,7 @@ L2Policy l2_policy(const RtValue& t, bool write) {
 
 const DeqScaleReg Block::kUnsetDeq{};
 
-Block::Block(const LaunchContext& ctx, const CoreInstance& core, const Memories& local, LineCost* per_op)
-    : ctx_(&ctx), core_(core), local_(local), timeline_(ctx.platform.cost, per_op, false, 1) {
+Block::Block(const LaunchContext& ctx, const CoreInstance& core, const Memories& local, LineCost* per_op) {
   restart(ctx, core, local, per_op);
 }
 
@@ -72,10 +71,7 @@ void Block::restart(const LaunchContext& ctx, const CoreInstance& core, const Me
 
 void Block::run() {
   region(ctx_->kernel.body);
-  drain();
-  if (queued_)  // (what drain could not run waits for a flag nothing sets)
-    for (const auto& q : queues_)
-      if (!q.empty()) deadlock(q.front());
+  drain_or_deadlock();
   finish();
 }
 
@@ -271,6 +267,13 @@ bool Block::step(Pipe p) {
   return true;
 }
 
+void Block::drain_or_deadlock() {
+  drain();
+  if (queued_)  // (what drain could not run waits for a flag nothing sets)
+    for (const auto& q : queues_)
+      if (!q.empty()) deadlock(q.front());
+}
+
 void Block::drain() {
   bool progress = queued_ != 0;
   while (progress) {
@@ -328,10 +331,7 @@ void Block::wait_on_scalar(const Op& op, int64_t event, int64_t id) {
 }
 
 void Block::barrier_all(const Op& op) {
-  drain();
-  if (queued_)
-    for (const auto& q : queues_)
-      if (!q.empty()) deadlock(q.front());
+  drain_or_deadlock();
   if (ctx_->options.sanitize) race().barrier(Pipe::All);
   timeline_.barrier_all(op);
 }

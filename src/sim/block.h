@@ -383,6 +383,7 @@ class Block : private BlockRegisters {
   void issue(const Op& op);
   bool step(Pipe p);
   void drain();
+  void drain_or_deadlock();  // drain; then an instruction still queued is a deadlock
   void set_flag(const Issued& entry);
   bool wait_flag(const Issued& entry);  // false: the flag is not set yet
   void wait_on_scalar(const Op& op, int64_t event, int64_t id);
@@ -436,7 +437,7 @@ class Block : private BlockRegisters {
   bool writes_gm(const Op& op, const RtValue* in) const;
   void exec_atomic(const Op& op, const Issued& entry, RtValue* out, size_t writes_from);  // atomic.cpp
 
-  const LaunchContext* ctx_;  // the launch of the block the Block runs (restart sets it)
+  const LaunchContext* ctx_ = nullptr;  // the launch of the block the Block runs (restart sets it)
   CoreInstance core_;
   Memories local_;
   // A local tensor's memory, its base in this core and its size; the race

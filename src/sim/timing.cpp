@@ -8,14 +8,6 @@ namespace {
 size_t idx(Pipe p) { return static_cast<size_t>(p); }
 }  // namespace
 
-Timeline::Timeline(const CostModel& cost, LineCost* per_op, bool record, double mte_bytes_per_cycle,
-                   uint32_t read_latency)
-    : cost_(&cost),
-      record_(record),
-      mte_bytes_per_cycle_(mte_bytes_per_cycle),
-      read_latency_(read_latency),
-      per_op_(per_op) {}
-
 void Timeline::restart(const CostModel& cost, LineCost* per_op, bool record, double mte_bytes_per_cycle,
                        uint32_t read_latency) {
   cost_ = &cost;

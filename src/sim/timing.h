@@ -60,9 +60,8 @@ class Timeline {
   // soon as its pipe has issued what came before it, not when that completed, so its latency runs behind the
   // transfers already queued and shows only where the queue ran dry (a flag wait, an empty pipe).
   // `per_op`: where each instruction adds its cycles and count, by Op::index (the launch's sums, not this block's
-  // own: a Timeline is remade for every block, and its own table was most of making one).
-  Timeline(const CostModel& cost, LineCost* per_op, bool record, double mte_bytes_per_cycle, uint32_t read_latency = 0);
-  // The same Timeline made anew, in place: a host thread's Block restarts it for every block it runs.
+  // own: a table per block was most of starting one). A Timeline is set up by restart, in place, for every block
+  // its host thread's Block runs.
   void restart(const CostModel& cost, LineCost* per_op, bool record, double mte_bytes_per_cycle,
                uint32_t read_latency = 0);
 
@@ -97,10 +96,10 @@ class Timeline {
   uint64_t cost_of(const Op& op, uint64_t bytes, const VectorRate* vector = nullptr) const;
   void record(const Op& op, Pipe pipe, uint64_t start, uint64_t end, uint64_t moving = UINT64_MAX);
 
-  const CostModel* cost_;
-  bool record_;
-  double mte_bytes_per_cycle_;
-  uint32_t read_latency_;
+  const CostModel* cost_ = nullptr;
+  bool record_ = false;
+  double mte_bytes_per_cycle_ = 1;
+  uint32_t read_latency_ = 0;
   uint64_t scalar_ = 0;                      // the scalar unit's next dispatch cycle
   std::array<uint64_t, kPipeSlots> free_{};  // when each pipe has completed what it was given
   // When each pipe may issue its next instruction: free_ but where GM reads with read_latency_ are still in flight.
@@ -112,7 +111,7 @@ class Timeline {
   };
   std::map<int64_t, FlagSet> flag_set_;
   std::vector<TraceEvent> events_;
-  LineCost* per_op_;
+  LineCost* per_op_ = nullptr;
   std::vector<GmFlow> gm_flows_;
 };
 
