@@ -1,4 +1,6 @@
 // Library-level entry points: version, last error, status names, logging.
+#include <array>
+#include <atomic>
 #include <cstring>
 #include <mutex>
 #include <type_traits>
@@ -36,7 +38,22 @@ const char* kind_name(HandleKind kind) {
 struct Handles {
   std::mutex mutex;
   std::unordered_map<const void*, HandleKind> live;
+  // Bumped (under `mutex`) whenever a handle leaves `live`: what a thread found live before is live while it holds.
+  std::atomic<uint64_t> dropped{0};
 };
+
+// Each thread's last handle of each kind found live, and `dropped` then: a launch checks its kernel and stream, the
+// same two each time, and the table's lock and lookup were a good part of a small launch.
+struct LiveCache {
+  static constexpr size_t kKinds = static_cast<size_t>(HandleKind::Kernel) + 1;
+  std::array<const void*, kKinds> handle{};
+  std::array<uint64_t, kKinds> dropped{};
+};
+
+LiveCache& live_cache() {
+  thread_local LiveCache cache;
+  return cache;
+}
 
 Handles& handles() {
   static Handles* h = new Handles;  // never destroyed: handles may be destroyed from static destructors
@@ -74,20 +91,26 @@ std::unordered_map<const void*, HandleKind>::iterator find_live(Handles& h, cons
 
 void require_live(const void* handle, HandleKind kind, const char* what) {
   Handles& h = handles();
+  LiveCache& cache = live_cache();
+  const auto k = static_cast<size_t>(kind);
+  if (handle && cache.handle[k] == handle && cache.dropped[k] == h.dropped.load(std::memory_order_acquire)) return;
   std::lock_guard<std::mutex> lock(h.mutex);
   find_live(h, handle, kind, what);
+  cache.handle[k] = handle;
+  cache.dropped[k] = h.dropped.load(std::memory_order_relaxed);
 }
 
 void unregister_handle(const void* handle, HandleKind kind, const char* what) {
   Handles& h = handles();
   std::lock_guard<std::mutex> lock(h.mutex);
   h.live.erase(find_live(h, handle, kind, what));
+  h.dropped.fetch_add(1, std::memory_order_release);
 }
 
 void forget_handle(const void* handle) {
   Handles& h = handles();
   std::lock_guard<std::mutex> lock(h.mutex);
-  h.live.erase(handle);
+  if (h.live.erase(handle)) h.dropped.fetch_add(1, std::memory_order_release);
 }
 
 void set_last_error(asc_status_t status, const std::string& message, const Location& loc) {

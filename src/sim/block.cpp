@@ -43,8 +43,7 @@ void Block::restart(const LaunchContext& ctx, const CoreInstance& core, const Me
   static_cast<BlockRegisters&>(*this) = BlockRegisters{};
   ops_left_ = ctx.options.max_ops ? ctx.options.max_ops : UINT64_MAX;
   budgeted_ = ctx.options.timeout_ns || ctx.options.cancel;
-  regs_.assign(ctx.kernel.value_types.size(), RtValue{});
-  std::copy(ctx.param_values.begin(), ctx.param_values.end(), regs_.begin());
+  regs_.assign(ctx.initial_regs.begin(), ctx.initial_regs.end());
   if (scalar_in_.size() < kMaxIssuedOperands) scalar_in_.resize(kMaxIssuedOperands);
   // What a run leaves behind: queues a failed run did not drain, flags set and never waited for, the state made at
   // its first use, the results not taken.

@@ -83,7 +83,7 @@ struct LaunchContext {
   const Platform& platform;
   uint32_t block_dim;
   const std::vector<GmBuffer>& gm;           // by kernel parameter index (unused for scalars)
-  const std::vector<RtValue>& param_values;  // initial registers of the parameters
+  const std::vector<RtValue>& initial_regs;  // every register at a block's start: the parameters', then zeros
   LaunchOptions options;
   CrossCore* cross = nullptr;       // set when the kernel synchronises cores (cross_core_* / sync_all)
   std::mutex* gm_atomic = nullptr;  // held by atomic read-modify-writes of GM (blocks run on several threads)
@@ -307,6 +307,7 @@ class Block : private BlockRegisters {
   uint8_t* dynamic_access(size_t effect, int64_t offset, int64_t bytes);
   // printf / dump_tensor text; each line is prefixed with the block index.
   void print(std::string_view text);
+  bool printed() const { return !output_.empty(); }
   std::string take_output() { return std::move(output_); }
   // Whether the next printed text starts a line (gets the block prefix); the eager executor of the Ascend C
   // round trip carries it from one Block to the next.

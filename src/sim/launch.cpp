@@ -59,10 +59,12 @@ class PerOpTables {
   std::vector<std::vector<LineCost>> tables_;
 };
 
+// The arguments as GM buffers (by parameter index) and as a block's initial registers (`values`: every register of
+// the kernel, the parameters' first; a block starts from a copy).
 void bind_args(const Kernel& k, const asc_arg_t* args, size_t n_args, std::vector<GmBuffer>& gm,
                std::vector<RtValue>& values) {
   gm.assign(n_args, GmBuffer{nullptr, 0});
-  values.assign(n_args, RtValue{});
+  values.assign(std::max(n_args, k.value_types.size()), RtValue{});
   for (size_t i = 0; i < n_args; ++i) {
     const Type& t = k.type_of(static_cast<uint32_t>(i));
     const asc_arg_t& a = args[i];
@@ -80,9 +82,18 @@ void bind_args(const Kernel& k, const asc_arg_t* args, size_t n_args, std::vecto
   }
 }
 
+// `to` = take() when `has`, else emptied.
+template <typename T, typename Take>
+void take_or_clear(T& to, bool has, Take take) {
+  if (has)
+    to = take();
+  else
+    to.clear();
+}
+
 struct BlockResult {
-  // (User-provided: a launch makes one per block, and a defaulted constructor zeroed each whole first. `busy` is
-  // not cleared either: run_one sets it for every block, and a launch with a block that did not run throws.)
+  // (Kept by the calling thread from launch to launch: run_one sets every field of a block that ran, and a launch
+  // with a block that did not run throws. User-provided: a defaulted constructor zeroed each whole first.)
   BlockResult() {}  // NOLINT(modernize-use-equals-default)
   uint64_t cycles = 0;
   std::array<uint64_t, kPipeSlots> busy;
@@ -99,8 +110,9 @@ struct LaunchScratch {
   std::vector<GmBuffer> gm;
   std::vector<RtValue> values;
   std::pair<KernelType, uint32_t> cores_of{KernelType::AivOnly, 0};
-  std::vector<CoreInstance> cores;  // core_instances(cores_of)
-  std::vector<BlockResult> results;
+  std::vector<CoreInstance> cores;   // core_instances(cores_of)
+  std::vector<BlockResult> results;  // each field set by the block's run (BlockResult has no reset of its own)
+  std::vector<std::string> outputs;  // the blocks' printed text, each left empty after the launch
   PerOpTables per_op;
   std::vector<uint64_t> start;  // summarise's
 };
@@ -123,9 +135,8 @@ struct HostCore {
   return core;
 }
 
-// The calling thread's Block, made `core` of the launch `ctx` describes.
-Block& host_block(HostCore& host, const LaunchContext& ctx, const CoreInstance& core, const MemorySizes& bytes,
-                  LineCost* per_op) {
+// A host thread's on-chip memories made at least `bytes` big (once a launch for each thread running its blocks).
+void size_memories(HostCore& host, const MemorySizes& bytes) {
   for (size_t m = 0; m < kMemoryCount; ++m) {
     if (host.sizes[m] < bytes[m]) {
       host.memories[m] = std::make_unique<uint8_t[]>(bytes[m]);
@@ -133,6 +144,10 @@ Block& host_block(HostCore& host, const LaunchContext& ctx, const CoreInstance& 
       host.local[m] = host.memories[m].get();
     }
   }
+}
+
+// A host thread's Block (its memories sized already), made `core` of the launch `ctx` describes.
+Block& host_block(HostCore& host, const LaunchContext& ctx, const CoreInstance& core, LineCost* per_op) {
   if (host.block)
     host.block->restart(ctx, core, host.local, per_op);
   else
@@ -218,16 +233,17 @@ constexpr std::chrono::microseconds kInlineBudget{20};
 // The clock is read after the 1st, 2nd, 4th, 8th... block (at most twice the
 // budget runs inline): a clock read per block was a good part of a launch of
 // small blocks. `start`: when the launch started.
+// run_one(block, thread, host): `host` the calling thread's HostCore, or null on another thread.
 template <typename RunOne>
 void run_blocks(const Kernel& kernel, uint32_t count, RunOne& run_one, std::chrono::steady_clock::time_point start,
-                PerOpTables& per_op) {
+                PerOpTables& per_op, HostCore& caller) {
   uint32_t done = 0;
   const uint64_t block_ns = kernel.block_time_ns.load(std::memory_order_relaxed);
   const uint64_t budget_ns = static_cast<uint64_t>(kInlineBudget.count()) * 1000;
   const bool quick = block_ns * count <= budget_ns / 4;
   if (block_ns <= budget_ns) {
     while (done < count) {
-      run_one(done++, 0u);
+      run_one(done++, 0u, &caller);
       // (When the last launch's blocks, all of them, took under a quarter of the budget, only the first block's
       // time is checked: the clock reads were a good part of a launch of small blocks.)
       if ((done & (done - 1)) == 0 && done < count && (done == 1 || !quick) &&
@@ -238,7 +254,7 @@ void run_blocks(const Kernel& kernel, uint32_t count, RunOne& run_one, std::chro
   if (done < count) {
     ThreadPool& pool = ThreadPool::shared();
     per_op.reserve_threads(pool.concurrency());
-    pool.run(count - done, [&](uint32_t i, unsigned worker) { run_one(done + i, worker); });
+    pool.run(count - done, [&](uint32_t i, unsigned worker) { run_one(done + i, worker, nullptr); });
   }
   const auto spent = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start);
   kernel.block_time_ns.store(static_cast<uint64_t>(spent.count()) / count, std::memory_order_relaxed);
@@ -246,7 +262,8 @@ void run_blocks(const Kernel& kernel, uint32_t count, RunOne& run_one, std::chro
 
 LaunchReport run_kernel(const Kernel& kernel, const Platform& platform, uint32_t block_dim, const asc_arg_t* args,
                         size_t n_args, const LaunchOptions& options) {
-  LaunchScratch& scratch = host_core().launch;
+  HostCore& caller = host_core();
+  LaunchScratch& scratch = caller.launch;
   std::vector<GmBuffer>& gm = scratch.gm;
   bind_args(kernel, args, n_args, gm, scratch.values);
   GmPadding padding;  // the board's allocation of each GM argument past the caller's bytes
@@ -272,10 +289,10 @@ LaunchReport run_kernel(const Kernel& kernel, const Platform& platform, uint32_t
   const std::vector<CoreInstance>& cores = scratch.cores;
   const auto count = static_cast<uint32_t>(cores.size());
   std::vector<BlockResult>& results = scratch.results;
-  results.clear();
   results.resize(count);
   const MemorySizes sizes = memory_sizes(platform);
-  std::vector<std::string> outputs(options.output ? count : 0);
+  std::vector<std::string>& outputs = scratch.outputs;
+  if (options.output && outputs.size() < count) outputs.resize(count);
   std::mutex error_mutex;
   std::unique_ptr<Error> first_error;
   uint32_t first_block = UINT32_MAX;
@@ -294,12 +311,14 @@ LaunchReport run_kernel(const Kernel& kernel, const Platform& platform, uint32_t
   // A table per host thread: the pool's threads (run_blocks adds them) or, with cores side by side, one per core.
   PerOpTables& per_op = scratch.per_op;
   per_op.reset(kernel.num_ops, cross ? count : 1);
-  auto run_one = [&](uint32_t block, unsigned thread) {
+  size_memories(caller, sizes);
+  auto run_one = [&](uint32_t block, unsigned thread, HostCore* on) {
     if (failed.load(std::memory_order_relaxed) && !cross) return;
     bool ended = false;  // this core has told the CrossCore its run ended
-    HostCore& host = host_core();
+    HostCore& host = on ? *on : host_core();
     try {
-      Block& b = host_block(host, ctx, cores[block], sizes, per_op.of(thread));
+      if (!on) size_memories(host, sizes);
+      Block& b = host_block(host, ctx, cores[block], per_op.of(thread));
       try {
         b.run();
         // the other cores' writes into this core's memory it never waited for: its accesses of their bytes race
@@ -310,24 +329,23 @@ LaunchReport run_kernel(const Kernel& kernel, const Platform& platform, uint32_t
           b.receive(cross->take_deliveries(cores[block], true), false);
         }
       } catch (const Error&) {
-        if (options.output) outputs[block] = b.take_output();
+        if (options.output && b.printed()) outputs[block] = b.take_output();
         throw;
       }
-      if (options.output) outputs[block] = b.take_output();
+      if (options.output && b.printed()) outputs[block] = b.take_output();
+      // The block's result, kept from the thread's last launch: every field is set. (Each moved only when it holds
+      // something: most small blocks have no warnings, GM accesses or copies.)
       BlockResult& r = results[block];
       r.cycles = b.timeline().end();
       r.busy = b.timeline().busy();
-      // (Each moved only when it holds something: most small blocks have no warnings, GM accesses or copies.)
-      if (!b.warnings().empty()) r.warnings = b.take_warnings();
-      if (!b.gm_writes().empty()) r.gm.writes = b.take_gm_writes();
-      if (!b.gm_reads().empty()) r.gm.reads = b.take_gm_reads();
+      take_or_clear(r.warnings, !b.warnings().empty(), [&] { return b.take_warnings(); });
+      take_or_clear(r.gm.writes, !b.gm_writes().empty(), [&] { return b.take_gm_writes(); });
+      take_or_clear(r.gm.reads, !b.gm_reads().empty(), [&] { return b.take_gm_reads(); });
       r.gm.epochs = b.epoch();
-      if (b.has_clocks()) r.gm.clocks = b.take_clocks();
-      if (!b.timeline().events().empty()) r.events = b.timeline().take_events();
-      if (b.timeline().copied()) {
-        r.gm_flows = b.timeline().take_gm_flows();
-        r.hbm = HbmDemand(r.gm_flows);
-      }
+      take_or_clear(r.gm.clocks, b.has_clocks(), [&] { return b.take_clocks(); });
+      take_or_clear(r.events, !b.timeline().events().empty(), [&] { return b.timeline().take_events(); });
+      take_or_clear(r.gm_flows, b.timeline().copied(), [&] { return b.timeline().take_gm_flows(); });
+      if (!r.gm_flows.empty()) r.hbm = HbmDemand(r.gm_flows);  // (read only where there are flows)
     } catch (const Error& e) {
       host.block.reset();  // (a failed run leaves nothing behind for the thread's next block)
       failed = true;
@@ -345,17 +363,20 @@ LaunchReport run_kernel(const Kernel& kernel, const Platform& platform, uint32_t
   };
   if (cross) {
     std::vector<std::thread> threads;
-    for (uint32_t i = 0; i < count; ++i) threads.emplace_back(run_one, i, i);
+    for (uint32_t i = 0; i < count; ++i) threads.emplace_back(run_one, i, i, nullptr);
     for (auto& t : threads) t.join();
   } else {
-    run_blocks(kernel, count, run_one, start, per_op);
+    run_blocks(kernel, count, run_one, start, per_op, caller);
   }
   if (options.output) {  // in block order, up to the failing block
     options.output->clear();
-    for (uint32_t b = 0; b < count && b <= first_block; ++b) {
+    for (uint32_t b = 0; b < count; ++b) {
       if (outputs[b].empty()) continue;  // most blocks print nothing
-      *options.output += outputs[b];
-      if (outputs[b].back() != '\n') *options.output += '\n';
+      if (b <= first_block) {
+        *options.output += outputs[b];
+        if (outputs[b].back() != '\n') *options.output += '\n';
+      }
+      outputs[b].clear();
     }
     if (output_cut.load())
       *options.output += fmt::format(
