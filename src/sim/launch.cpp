@@ -96,6 +96,7 @@ struct BlockResult {
   // with a block that did not run throws. User-provided: a defaulted constructor zeroed each whole first.)
   BlockResult() {}  // NOLINT(modernize-use-equals-default)
   uint64_t cycles = 0;
+  bool busy_any;  // else `busy` is not set: all zero
   std::array<uint64_t, kPipeSlots> busy;
   std::vector<std::string> warnings;
   BlockGmAccesses gm;  // when sanitizing
@@ -197,7 +198,8 @@ LaunchReport summarise(const Platform& platform, std::vector<BlockResult>& block
   const uint64_t launch = platform.cost.launch;
   for (size_t b = 0; b < blocks.size(); ++b) {
     BlockResult& br = blocks[b];
-    for (size_t p = 0; p < kPipeSlots; ++p) r.busy[p] += br.busy[p];
+    if (br.busy_any)
+      for (size_t p = 0; p < kPipeSlots; ++p) r.busy[p] += br.busy[p];
     for (auto& w : br.warnings)  // blocks running the same code warn alike: once is enough
       if (std::find(r.warnings.begin(), r.warnings.end(), w) == r.warnings.end()) r.warnings.push_back(std::move(w));
     for (const TraceEvent& e : br.events) {
@@ -337,7 +339,8 @@ LaunchReport run_kernel(const Kernel& kernel, const Platform& platform, uint32_t
       // something: most small blocks have no warnings, GM accesses or copies.)
       BlockResult& r = results[block];
       r.cycles = b.timeline().end();
-      r.busy = b.timeline().busy();
+      r.busy_any = b.timeline().recorded();
+      if (r.busy_any) r.busy = b.timeline().busy();
       take_or_clear(r.warnings, !b.warnings().empty(), [&] { return b.take_warnings(); });
       take_or_clear(r.gm.writes, !b.gm_writes().empty(), [&] { return b.take_gm_writes(); });
       take_or_clear(r.gm.reads, !b.gm_reads().empty(), [&] { return b.take_gm_reads(); });

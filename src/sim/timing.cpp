@@ -16,9 +16,12 @@ void Timeline::restart(const CostModel& cost, LineCost* per_op, bool record, dou
   read_latency_ = read_latency;
   per_op_ = per_op;
   scalar_ = 0;
-  free_ = {};
-  queue_ = {};
-  busy_ = {};
+  if (recorded_) {
+    free_ = {};
+    queue_ = {};
+    busy_ = {};
+    recorded_ = false;
+  }
   flag_set_.clear();
   events_.clear();
   gm_flows_.clear();
@@ -54,6 +57,7 @@ uint64_t Timeline::cost_of(const Op& op, uint64_t bytes, const VectorRate* vecto
 }
 
 void Timeline::record(const Op& op, Pipe pipe, uint64_t start, uint64_t end, uint64_t moving) {
+  recorded_ = true;
   busy_[idx(pipe)] += end - start;
   LineCost& line = per_op_[op.index];
   line.cycles += end - start;
@@ -149,6 +153,7 @@ void Timeline::wait_for_pipes(const Op& op, uint32_t pipes) {
 
 uint64_t Timeline::end() const {
   uint64_t e = scalar_;
+  if (!recorded_) return e;  // (free_ all zero)
   for (uint64_t f : free_) e = std::max(e, f);
   return e;
 }

@@ -90,6 +90,7 @@ class Timeline {
   const std::vector<TraceEvent>& events() const { return events_; }
   std::vector<TraceEvent> take_events() { return std::move(events_); }
   bool copied() const { return !gm_flows_.empty(); }  // any GM transfer
+  bool recorded() const { return recorded_; }         // any instruction (else busy() is all zero)
   std::vector<GmFlow> take_gm_flows() { return std::move(gm_flows_); }
 
  private:
@@ -105,6 +106,9 @@ class Timeline {
   // When each pipe may issue its next instruction: free_ but where GM reads with read_latency_ are still in flight.
   std::array<uint64_t, kPipeSlots> queue_{};
   std::array<uint64_t, kPipeSlots> busy_{};
+  // Whether record() ran since the restart: every change of free_, queue_ and busy_ records, so until then they are
+  // all zero, and a restart or end() need not look at them (a block with nothing to do costs nothing there).
+  bool recorded_ = false;
   struct FlagSet {
     uint64_t at;  // when the set fired
     Pipe pipe;
