@@ -82,13 +82,13 @@ void bind_args(const Kernel& k, const asc_arg_t* args, size_t n_args, std::vecto
   }
 }
 
-// `to` = take() when `has`, else emptied.
+// `to` = take() when `has`, else emptied and its memory freed (a big launch's leftovers are not kept).
 template <typename T, typename Take>
 void take_or_clear(T& to, bool has, Take take) {
   if (has)
     to = take();
-  else
-    to.clear();
+  else if (to.capacity())
+    to = T{};
 }
 
 struct BlockResult {
@@ -379,7 +379,7 @@ LaunchReport run_kernel(const Kernel& kernel, const Platform& platform, uint32_t
         *options.output += outputs[b];
         if (outputs[b].back() != '\n') *options.output += '\n';
       }
-      outputs[b].clear();
+      outputs[b] = std::string();  // (its memory freed: a big output is not kept)
     }
     if (output_cut.load())
       *options.output += fmt::format(
