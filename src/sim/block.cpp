@@ -44,6 +44,7 @@ void Block::restart(const LaunchContext& ctx, const CoreInstance& core, const Me
   ops_left_ = ctx.options.max_ops ? ctx.options.max_ops : UINT64_MAX;
   budgeted_ = ctx.options.timeout_ns || ctx.options.cancel;
   regs_.assign(ctx.initial_regs.begin(), ctx.initial_regs.end());
+  if (regs_.size() < ctx.kernel.value_types.size()) regs_.resize(ctx.kernel.value_types.size());  // (zeros past them)
   if (scalar_in_.size() < kMaxIssuedOperands) scalar_in_.resize(kMaxIssuedOperands);
   // What a run leaves behind: queues a failed run did not drain, flags set and never waited for, the state made at
   // its first use, the results not taken.

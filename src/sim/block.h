@@ -83,7 +83,7 @@ struct LaunchContext {
   const Platform& platform;
   uint32_t block_dim;
   const std::vector<GmBuffer>& gm;           // by kernel parameter index (unused for scalars)
-  const std::vector<RtValue>& initial_regs;  // every register at a block's start: the parameters', then zeros
+  const std::vector<RtValue>& initial_regs;  // the registers at a block's start: the parameters' first (the rest zero)
   LaunchOptions options;
   CrossCore* cross = nullptr;       // set when the kernel synchronises cores (cross_core_* / sync_all)
   std::mutex* gm_atomic = nullptr;  // held by atomic read-modify-writes of GM (blocks run on several threads)
