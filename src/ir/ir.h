@@ -94,8 +94,9 @@ struct Kernel {
   std::vector<const Op*> ops;
   bool syncs_cores = false;
   uint32_t memory_pipes = 0;  // bit p: an op on pipe p reads or writes memory (the race checker's pipes)
-  // Host time per block of the kernel's last launch on the Model (how the next one spreads its blocks).
-  mutable std::atomic<uint64_t> block_time_ns{0};
+  // Host time per block of the kernel's last launch on the Model, in tick_clock ticks (how the next one spreads
+  // its blocks).
+  mutable std::atomic<uint64_t> block_ticks{0};
   // Launches of this kernel queued on asynchronous streams and not yet run (its module is not destroyed while any).
   mutable std::atomic<uint32_t> queued{0};
   // The object files NPU devices' compilers (asc_device_set_npu_compiler) built for it, by platform name: the

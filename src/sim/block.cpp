@@ -109,7 +109,7 @@ void Block::check_budget(const Op& op) {
   const LaunchOptions& o = ctx_->options;
   if (o.cancel && o.cancel->load(std::memory_order_relaxed) != o.cancel_epoch)
     fail(ASC_ERR_RUNTIME, op.loc, "kernel '{}' was interrupted (SIGINT) and stopped", kernel().name);
-  if (o.timeout_ns && std::chrono::steady_clock::now() > ctx_->deadline)
+  if (o.timeout_ns && tick_clock::now() > ctx_->deadline)
     fail(ASC_ERR_RUNTIME, op.loc,
          "kernel '{}' ran longer than its time budget of {:g} s and was stopped: does a loop never end? (stream "
          "option timeout_ms, ASC_TIMEOUT_S; 0: no limit)",

@@ -9,7 +9,6 @@
 
 #include <array>
 #include <atomic>
-#include <chrono>
 #include <cstdint>
 #include <deque>
 #include <map>
@@ -25,6 +24,7 @@
 #include "sim/race_checker.h"
 #include "sim/timing.h"
 #include "sim/value.h"
+#include "support/tick_clock.h"
 #include "target/cores.h"
 #include "target/platform.h"
 
@@ -85,12 +85,12 @@ struct LaunchContext {
   const std::vector<GmBuffer>& gm;           // by kernel parameter index (unused for scalars)
   const std::vector<RtValue>& initial_regs;  // the registers at a block's start: the parameters' first (the rest zero)
   LaunchOptions options;
-  CrossCore* cross = nullptr;       // set when the kernel synchronises cores (cross_core_* / sync_all)
-  std::mutex* gm_atomic = nullptr;  // held by atomic read-modify-writes of GM (blocks run on several threads)
-  std::chrono::steady_clock::time_point deadline{};  // start + options.timeout_ns (when that is set)
-  std::atomic<uint64_t>* printed = nullptr;          // text bytes the launch's blocks kept (options.max_output)
-  std::atomic<bool>* output_cut = nullptr;           // set when a block's text was cut
-  LaunchOnce* memcheck_once = nullptr;               // memcheck warnings: one per (op, argument) per launch
+  CrossCore* cross = nullptr;                // set when the kernel synchronises cores (cross_core_* / sync_all)
+  std::mutex* gm_atomic = nullptr;           // held by atomic read-modify-writes of GM (blocks run on several threads)
+  tick_clock::Ticks deadline = 0;            // start + options.timeout_ns (when that is set)
+  std::atomic<uint64_t>* printed = nullptr;  // text bytes the launch's blocks kept (options.max_output)
+  std::atomic<bool>* output_cut = nullptr;   // set when a block's text was cut
+  LaunchOnce* memcheck_once = nullptr;       // memcheck warnings: one per (op, argument) per launch
 };
 
 // A GM byte range a block wrote, for the cross-block conflict check.

@@ -67,6 +67,15 @@ void GmPadding::attach(std::vector<GmBuffer>& gm) {
   }
 }
 
+void GmPadding::release() {
+  for (size_t i = 0; i < used_; ++i) {
+    inline_[i].chunks_.clear();
+    inline_[i].bytes_ = 0;
+  }
+  used_ = 0;
+  more_.clear();
+}
+
 bool LaunchOnce::first(const void* op, uint64_t what) {
   std::lock_guard<std::mutex> lock(mutex_);
   return seen_.emplace(op, what).second;

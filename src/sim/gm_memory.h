@@ -81,6 +81,9 @@ void write_gm_changed(const GmBuffer& b, uint64_t lo, uint64_t hi, const uint8_t
 class GmPadding {
  public:
   void attach(std::vector<GmBuffer>& gm);
+  // Frees every pad's chunks and forgets the pads (the launch ended): the next attach starts afresh, with the
+  // object kept by its thread (making one was a good part of a small launch).
+  void release();
 
  private:
   GmPad& make();

@@ -1,7 +1,6 @@
 #include "sim/launch.h"
 
 #include <algorithm>
-#include <chrono>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -41,7 +40,7 @@ class PerOpTables {
   }
   LineCost* of(size_t thread) {
     std::vector<LineCost>& t = tables_[thread];
-    if (t.empty()) t.assign(ops_, LineCost{});
+    if (t.size() != ops_) t.assign(ops_, LineCost{});  // (once a launch: reset() emptied it)
     return t.data();
   }
   std::vector<LineCost> sum() {
@@ -102,7 +101,8 @@ struct BlockResult {
   BlockGmAccesses gm;  // when sanitizing
   std::vector<TraceEvent> events;
   std::vector<GmFlow> gm_flows;
-  HbmDemand hbm;  // gm_flows' demand, prepared on the block's thread
+  HbmDemand hbm;       // gm_flows' demand, prepared on the block's thread
+  bool holds = false;  // any of the vectors above may hold something (else a block that left nothing skips them)
 };
 
 // The working vectors of a launch, kept by the calling thread for its next launch: allocating them anew was a
@@ -116,6 +116,7 @@ struct LaunchScratch {
   std::vector<std::string> outputs;  // the blocks' printed text, each left empty after the launch
   PerOpTables per_op;
   std::vector<uint64_t> start;  // summarise's
+  GmPadding padding;            // the board's allocation of each GM argument past the caller's bytes
 };
 
 // What each host thread keeps from launch to launch: one set of on-chip memories (at least the platform's sizes),
@@ -162,15 +163,16 @@ LaunchReport summarise(const Platform& platform, std::vector<BlockResult>& block
                        const std::vector<CoreInstance>& instances, std::vector<LineCost> per_op,
                        std::vector<uint64_t>& start) {
   LaunchReport r;
-  r.blocks = static_cast<uint32_t>(blocks.size());
+  const size_t n = blocks.size();  // (held: the loops below write through references the compiler cannot rule out)
+  r.blocks = static_cast<uint32_t>(n);
   // When each block starts: its kind's earlier waves.
-  start.assign(blocks.size(), 0);
+  start.assign(n, 0);
   uint64_t longest = 0;
   for (CoreKind kind : {CoreKind::AIV, CoreKind::AIC}) {
     const uint32_t cores = std::max(1u, kind == CoreKind::AIV ? platform.info.aiv_cores : platform.info.aic_cores);
     uint64_t t = 0, wave = 0;  // the waves so far, and the longest block of the current one
     uint32_t in_wave = 0;      // this kind's blocks in the current wave
-    for (size_t i = 0; i < instances.size(); ++i) {
+    for (size_t i = 0; i < n; ++i) {
       if (instances[i].kind != kind) continue;
       if (in_wave == cores) {  // the next wave starts once this one's longest block ended
         t += wave;
@@ -188,7 +190,7 @@ LaunchReport summarise(const Platform& platform, std::vector<BlockResult>& block
   // (Only the blocks that copied: the others demand nothing, and the clock is the same without them.)
   std::vector<HbmDemand> demands;
   std::vector<uint64_t> demand_start;
-  for (size_t b = 0; b < blocks.size(); ++b)
+  for (size_t b = 0; b < n; ++b)
     if (!blocks[b].gm_flows.empty()) {
       demands.push_back(std::move(blocks[b].hbm));
       demand_start.push_back(start[b]);
@@ -196,10 +198,11 @@ LaunchReport summarise(const Platform& platform, std::vector<BlockResult>& block
   const SharedHbmClock clock(demands, demand_start, platform.cost.gm_bytes_per_cycle, platform.cost.l2_bytes_per_cycle,
                              platform.cost.l2_bytes);
   const uint64_t launch = platform.cost.launch;
-  for (size_t b = 0; b < blocks.size(); ++b) {
+  for (size_t b = 0; b < n; ++b) {
     BlockResult& br = blocks[b];
     if (br.busy_any)
       for (size_t p = 0; p < kPipeSlots; ++p) r.busy[p] += br.busy[p];
+    if (!br.holds) continue;     // no warnings, events or copies
     for (auto& w : br.warnings)  // blocks running the same code warn alike: once is enough
       if (std::find(r.warnings.begin(), r.warnings.end(), w) == r.warnings.end()) r.warnings.push_back(std::move(w));
     for (const TraceEvent& e : br.events) {
@@ -207,13 +210,12 @@ LaunchReport summarise(const Platform& platform, std::vector<BlockResult>& block
       uint64_t to = from + (e.end - e.start) + clock.stretch(start[b] + e.moving, start[b] + e.end);
       r.events.push_back({static_cast<uint32_t>(b), e.pipe, from, to, e.op});
     }
-  }
-  for (size_t b = 0; b < blocks.size(); ++b)
-    for (const GmFlow& f : blocks[b].gm_flows) {  // the copies' stretch, where the trace counts it
+    for (const GmFlow& f : br.gm_flows) {  // the copies' stretch, where the trace counts it
       uint64_t longer = clock.stretch(start[b] + f.start, start[b] + f.end);
       if (f.op < per_op.size()) per_op[f.op].cycles += longer;
       r.busy[static_cast<size_t>(f.pipe)] += longer;
     }
+  }
   uint64_t t = launch + clock(longest);
   r.cycles = t;
   r.duration_us = static_cast<double>(t) / (platform.info.clock_ghz * 1000.0);
@@ -228,7 +230,7 @@ constexpr uint32_t kMaxCrossCoreInstances = 256;
 // Blocks run on the calling thread while they are quick: waking the pool's
 // threads costs more than a launch of a few small blocks takes. Once the
 // blocks run so far took longer than that, the pool takes the rest.
-constexpr std::chrono::microseconds kInlineBudget{20};
+constexpr uint64_t kInlineBudgetNs = 20'000;
 
 // A kernel whose blocks took longer than that last time goes to the pool at
 // once: a first block run alone would leave the other cores idle meanwhile.
@@ -237,19 +239,18 @@ constexpr std::chrono::microseconds kInlineBudget{20};
 // small blocks. `start`: when the launch started.
 // run_one(block, thread, host): `host` the calling thread's HostCore, or null on another thread.
 template <typename RunOne>
-void run_blocks(const Kernel& kernel, uint32_t count, RunOne& run_one, std::chrono::steady_clock::time_point start,
-                PerOpTables& per_op, HostCore& caller) {
+void run_blocks(const Kernel& kernel, uint32_t count, RunOne& run_one, tick_clock::Ticks start, PerOpTables& per_op,
+                HostCore& caller) {
+  static const tick_clock::Ticks budget = tick_clock::from_ns(kInlineBudgetNs);
   uint32_t done = 0;
-  const uint64_t block_ns = kernel.block_time_ns.load(std::memory_order_relaxed);
-  const uint64_t budget_ns = static_cast<uint64_t>(kInlineBudget.count()) * 1000;
-  const bool quick = block_ns * count <= budget_ns / 4;
-  if (block_ns <= budget_ns) {
+  const uint64_t block_ticks = kernel.block_ticks.load(std::memory_order_relaxed);
+  const bool quick = block_ticks * count <= budget / 4;
+  if (block_ticks <= budget) {
     while (done < count) {
       run_one(done++, 0u, &caller);
       // (When the last launch's blocks, all of them, took under a quarter of the budget, only the first block's
       // time is checked: the clock reads were a good part of a launch of small blocks.)
-      if ((done & (done - 1)) == 0 && done < count && (done == 1 || !quick) &&
-          std::chrono::steady_clock::now() - start > kInlineBudget)
+      if ((done & (done - 1)) == 0 && done < count && (done == 1 || !quick) && tick_clock::now() - start > budget)
         break;
     }
   }
@@ -258,8 +259,7 @@ void run_blocks(const Kernel& kernel, uint32_t count, RunOne& run_one, std::chro
     per_op.reserve_threads(pool.concurrency());
     pool.run(count - done, [&](uint32_t i, unsigned worker) { run_one(done + i, worker, nullptr); });
   }
-  const auto spent = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start);
-  kernel.block_time_ns.store(static_cast<uint64_t>(spent.count()) / count, std::memory_order_relaxed);
+  kernel.block_ticks.store((tick_clock::now() - start) / count, std::memory_order_relaxed);
 }
 
 LaunchReport run_kernel(const Kernel& kernel, const Platform& platform, uint32_t block_dim, const asc_arg_t* args,
@@ -268,15 +268,18 @@ LaunchReport run_kernel(const Kernel& kernel, const Platform& platform, uint32_t
   LaunchScratch& scratch = caller.launch;
   std::vector<GmBuffer>& gm = scratch.gm;
   bind_args(kernel, args, n_args, gm, scratch.values);
-  GmPadding padding;  // the board's allocation of each GM argument past the caller's bytes
-  padding.attach(gm);
+  struct Padding {  // (released however the launch ends: a stray kernel's pad chunks are not kept)
+    GmPadding& pads;
+    ~Padding() { pads.release(); }
+  } padding{scratch.padding};
+  padding.pads.attach(gm);
   LaunchOnce memcheck_once;
   std::mutex gm_atomic;
   LaunchContext ctx{kernel, platform, block_dim, gm, scratch.values, options};
   ctx.gm_atomic = &gm_atomic;
   ctx.memcheck_once = &memcheck_once;
-  const auto start = std::chrono::steady_clock::now();
-  if (options.timeout_ns) ctx.deadline = start + std::chrono::nanoseconds(options.timeout_ns);
+  const tick_clock::Ticks start = tick_clock::now();
+  if (options.timeout_ns) ctx.deadline = start + std::min(tick_clock::from_ns(options.timeout_ns), ~start);
   std::atomic<uint64_t> printed{0};
   std::atomic<bool> output_cut{false};
   ctx.printed = &printed;
@@ -341,14 +344,19 @@ LaunchReport run_kernel(const Kernel& kernel, const Platform& platform, uint32_t
       r.cycles = b.timeline().end();
       r.busy_any = b.timeline().recorded();
       if (r.busy_any) r.busy = b.timeline().busy();
-      take_or_clear(r.warnings, !b.warnings().empty(), [&] { return b.take_warnings(); });
-      take_or_clear(r.gm.writes, !b.gm_writes().empty(), [&] { return b.take_gm_writes(); });
-      take_or_clear(r.gm.reads, !b.gm_reads().empty(), [&] { return b.take_gm_reads(); });
       r.gm.epochs = b.epoch();
-      take_or_clear(r.gm.clocks, b.has_clocks(), [&] { return b.take_clocks(); });
-      take_or_clear(r.events, !b.timeline().events().empty(), [&] { return b.timeline().take_events(); });
-      take_or_clear(r.gm_flows, b.timeline().copied(), [&] { return b.timeline().take_gm_flows(); });
-      if (!r.gm_flows.empty()) r.hbm = HbmDemand(r.gm_flows);  // (read only where there are flows)
+      const bool warned = !b.warnings().empty(), wrote = !b.gm_writes().empty(), read = !b.gm_reads().empty(),
+                 clocked = b.has_clocks(), traced = !b.timeline().events().empty(), copied = b.timeline().copied();
+      if (r.holds || warned || wrote || read || clocked || traced || copied) {
+        take_or_clear(r.warnings, warned, [&] { return b.take_warnings(); });
+        take_or_clear(r.gm.writes, wrote, [&] { return b.take_gm_writes(); });
+        take_or_clear(r.gm.reads, read, [&] { return b.take_gm_reads(); });
+        take_or_clear(r.gm.clocks, clocked, [&] { return b.take_clocks(); });
+        take_or_clear(r.events, traced, [&] { return b.timeline().take_events(); });
+        take_or_clear(r.gm_flows, copied, [&] { return b.timeline().take_gm_flows(); });
+        if (copied) r.hbm = HbmDemand(r.gm_flows);  // (read only where there are flows)
+        r.holds = warned || wrote || read || clocked || traced || copied;
+      }
     } catch (const Error& e) {
       host.block.reset();  // (a failed run leaves nothing behind for the thread's next block)
       failed = true;

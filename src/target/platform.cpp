@@ -284,20 +284,6 @@ Platform c310(const char* name, PlatformInfo info, CostModel c) {
 
 const char* arch_name(Arch a) { return a == Arch::C310 ? "c310" : "c220"; }
 
-uint64_t memory_bytes(const Platform& p, Memory m) {
-  const PlatformInfo& info = p.info;
-  switch (m) {
-    case Memory::UB: return info.ub_bytes;
-    case Memory::L1: return info.l1_bytes;
-    case Memory::L0A: return info.l0a_bytes;
-    case Memory::L0B: return info.l0b_bytes;
-    case Memory::L0C: return info.l0c_bytes;
-    case Memory::BT: return p.bt_bytes;  // 1 KiB on Atlas A2 (Ascend C TPosition C2 notes), 4 KiB on dav-c310
-    case Memory::Count: break;
-  }
-  return 0;
-}
-
 const std::vector<Platform>& platforms() {
   // The rows after Ascend910B1..B4. Those up to Ascend910_9392 are dav-c220 (AIC-C-220) SoCs with the Atlas A2 block,
   // repeat and event ids above. A3 = the MindSpore AKG hardware notes transcribed from each SoC's CANN platform_config

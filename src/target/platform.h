@@ -96,8 +96,20 @@ struct Platform {
   bool buffer_tokens = false;
 };
 
-// Bytes of a core's on-chip memory.
-uint64_t memory_bytes(const Platform& p, Memory m);
+// Bytes of a core's on-chip memory (inline: each launch sizes every memory of its host threads' cores).
+inline uint64_t memory_bytes(const Platform& p, Memory m) {
+  const PlatformInfo& info = p.info;
+  switch (m) {
+    case Memory::UB: return info.ub_bytes;
+    case Memory::L1: return info.l1_bytes;
+    case Memory::L0A: return info.l0a_bytes;
+    case Memory::L0B: return info.l0b_bytes;
+    case Memory::L0C: return info.l0c_bytes;
+    case Memory::BT: return p.bt_bytes;  // 1 KiB on Atlas A2 (Ascend C TPosition C2 notes), 4 KiB on dav-c310
+    case Memory::Count: break;
+  }
+  return 0;
+}
 
 const std::vector<Platform>& platforms();
 const Platform* find_platform(std::string_view name);

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -10,6 +11,7 @@
 #include <ostream>
 #include <random>
 #include <string>
+#include <thread>
 #include <tuple>
 #include <type_traits>
 #include <vector>
@@ -19,6 +21,7 @@
 #include "sim/copy_bytes.h"
 #include "sim/gm_checksum.h"
 #include "sim/launch.h"
+#include "support/tick_clock.h"
 #include "target/platform.h"
 
 namespace {
@@ -1111,4 +1114,20 @@ TEST(TransposeV2, IsAnErrorOnAtlasA2) {
   auto e = error_of([&] { k.run(*asc::find_platform("Ascend910B1")); });
   EXPECT_TRUE(is_error(e, ASC_ERR_UNSUPPORTED,
                        {"Ascend910B1 (Atlas A2/A3) has no LoadDataWithTranspose with LoadData2dTransposeParamsV2"}));
+}
+
+// The launch's clock (the inline budget, the time budget): its ticks measure what steady_clock measures.
+TEST(TickClock, CountsWhatSteadyClockCounts) {
+  namespace tc = asc::tick_clock;
+  const auto t0 = std::chrono::steady_clock::now();
+  const tc::Ticks c0 = tc::now();
+  std::this_thread::sleep_for(std::chrono::milliseconds(30));
+  const tc::Ticks c1 = tc::now();
+  const auto t1 = std::chrono::steady_clock::now();
+  ASSERT_GT(c1, c0);
+  const auto steady_ns = static_cast<double>(std::chrono::duration_cast<std::chrono::nanoseconds>(t1 - t0).count());
+  const auto ticks_ns = static_cast<double>(tc::to_ns(c1 - c0));
+  EXPECT_NEAR(ticks_ns, steady_ns, 0.05 * steady_ns);
+  EXPECT_NEAR(static_cast<double>(tc::to_ns(tc::from_ns(1'000'000'000))), 1e9, 1e3);
+  EXPECT_EQ(tc::from_ns(std::numeric_limits<uint64_t>::max()), std::numeric_limits<tc::Ticks>::max());
 }

@@ -372,6 +372,19 @@ def test_patching_launcher_run_after_the_launcher_kept_a_plan_is_seen():
     np.testing.assert_array_equal(z, x)
 
 
+def test_replacing_the_launcher_class_after_the_launcher_kept_a_plan_is_seen():
+    # patch("asc.runtime.jit.Launcher"): the launch goes through the replacement, which here runs nothing
+    x, z = np.arange(64, dtype=np.float32), np.zeros(64, np.float32)
+    launch = copy[1, rt.current_stream()]
+    warm(launch, x, z, 64)
+    z[:] = 0
+    with patch("asc.runtime.jit.Launcher") as replaced:
+        launch(x, z, 64)
+    assert replaced.call_count == 1 and replaced.return_value.run.call_count == 1 and (z == 0).all()
+    launch(x, z, 64)  # the class restored: the launcher's own launch again
+    np.testing.assert_array_equal(z, x)
+
+
 def test_dry_run_set_after_the_launcher_kept_a_plan_is_seen(monkeypatch):
     x, z = np.arange(64, dtype=np.float32), np.zeros(64, np.float32)
     launch = copy[1, rt.current_stream()]

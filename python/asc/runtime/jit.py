@@ -136,23 +136,22 @@ class JITFunction(Function, metaclass=Patchable):
             )
         launch = self.launch
         # the fast launches (launch_plan.py) of the plans this launcher ran last and the one before (two dtypes
-        # launched in turn both stay fast)
-        fast: Optional[Callable[..., Any]] = None
-        before: Optional[Callable[..., Any]] = None
+        # launched in turn both stay fast); _no_fast_launch until there are such plans (a test less per launch)
+        fast: Callable[..., Any] = _no_fast_launch
+        before: Callable[..., Any] = _no_fast_launch
 
         def launcher(*args: Any, **kwargs: Any) -> None:
             # A fast launch checks the arguments against its plan's key, binds and launches in one generated
             # function, after launch's own first checks (nothing patched, DRY_RUN certainly unset); MISS: it did
             # nothing, launch does it all.
             nonlocal fast, before
-            if fast is not None and not kwargs and _unpatched and Launcher is _LAUNCHER:
-                if _DRY_RUN_KEY not in _ENVIRON_KEYS:
-                    on = stream if stream is not None else rt.current_stream()
-                    if fast(args, core_num, on) is not MISS:
-                        return None
-                    if before is not None and before(args, core_num, on) is not MISS:
-                        fast, before = before, fast
-                        return None
+            if not kwargs and _unpatched and Launcher is _LAUNCHER and _DRY_RUN_KEY not in _ENVIRON_KEYS:
+                on = stream if stream is not None else rt.current_stream()
+                if fast(args, core_num, on) is not MISS:
+                    return None
+                if before(args, core_num, on) is not MISS:
+                    fast, before = before, fast
+                    return None
             plan = launch(core_num, stream, args, kwargs)
             if plan is not None and plan.fast is not None:
                 mine = plan.fast_launch()
@@ -249,7 +248,7 @@ class JITFunction(Function, metaclass=Patchable):
         """Launches; returns the plan the fast path ran (for kernel[core_num, stream]'s launcher to try first next
         time), None after the slow path."""
         # The fast path, unless a test patched a stage or Launcher.run (or replaced Launcher), or DRY_RUN may be
-        # set: checked inline (through_launcher and _stages_patched say the same, a Python call each more).
+        # set: checked inline (through_launcher says the same, a Python call more).
         if (
             self._plans
             and not kwargs
@@ -288,7 +287,8 @@ class JITFunction(Function, metaclass=Patchable):
             return None  # not a plan of this function's
         kernel, values, sources = self._specialise(args, kwargs)
         stream = stream or rt.current_stream()
-        if through_launcher() or _stages_patched():  # pyasc's unit tests mock a stage; or DRY_RUN
+        # pyasc's unit tests mock a stage or Launcher.run (or replace Launcher); or DRY_RUN
+        if not _unpatched or Launcher is not _LAUNCHER or through_launcher():
             compiled = self._run_compiler(kernel, self.compile_options)
             self._run_launcher(compiled, LaunchOptions(core_num, stream), tuple(values))
             return None
@@ -588,6 +588,6 @@ def _check_patched() -> None:
 on_patch.append(_check_patched)
 
 
-def _stages_patched() -> bool:
-    """Whether a test mocked JITFunction._run_compiler or _run_launcher."""
-    return JITFunction._run_launcher is not _UNPATCHED_LAUNCHER or JITFunction._run_compiler is not _UNPATCHED_COMPILER
+def _no_fast_launch(args: tuple, core_num: int, stream: Any) -> Any:
+    """A launcher's fast launch before it has one: always MISS."""
+    return MISS
