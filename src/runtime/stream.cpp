@@ -202,7 +202,11 @@ void Stream::synchronize() {
 void Stream::run(const Kernel& kernel, uint32_t block_dim, const asc_arg_t* args, size_t n_args, LaunchOptions options,
                  const std::string& profile_dir, std::thread::id owner, ReportSink report, void* report_data) {
   std::lock_guard<std::mutex> lock(report_mutex_);
-  ThreadReport& mine = reports_[owner];
+  if (!last_report_ || last_owner_ != owner) {
+    last_report_ = &reports_[owner];
+    last_owner_ = owner;
+  }
+  ThreadReport& mine = *last_report_;
   const bool batch = queue_ != nullptr;
   if (!batch || mine.batch_done) {
     mine.output.clear();

@@ -81,6 +81,10 @@ class Stream {
   bool interrupt_ = false;
   std::string profile_dir_;
   std::unordered_map<std::thread::id, ThreadReport> reports_;  // by the thread that launched
+  // The last launching thread's entry (under report_mutex_): looked up again only when another thread launches
+  // (the map's nodes stay put, and none is erased; a lookup's hash and modulo were a good part of a launch).
+  std::thread::id last_owner_{};
+  ThreadReport* last_report_ = nullptr;
   ReportSink sink_ = nullptr;
   void* sink_data_ = nullptr;
   // Held by a launch on the stream while it runs, and by the calls that read what it left: launches
