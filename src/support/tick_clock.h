@@ -11,10 +11,6 @@
 #include <chrono>
 #include <cstdint>
 
-#if defined(__x86_64__)
-#include <x86intrin.h>
-#endif
-
 namespace asc::tick_clock {
 
 using Ticks = uint64_t;
@@ -28,7 +24,7 @@ inline bool counter() {
 
 inline Ticks now() {
 #if defined(__x86_64__)
-  if (counter()) return __rdtsc();
+  if (counter()) return __builtin_ia32_rdtsc();  // (the builtin: no intrinsics header in every file of the Model)
 #endif
   return static_cast<Ticks>(
       std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
