@@ -215,11 +215,14 @@ void Stream::run(const Kernel& kernel, uint32_t block_dim, const asc_arg_t* args
   }
   std::string output;
   options.output = &output;
-  std::vector<std::string> warnings = mine.last.warnings;
+  std::vector<std::string> warnings;  // the owner's batch's so far (a synchronous launch: none)
+  if (!mine.last.warnings.empty()) warnings = mine.last.warnings;
   struct Append {  // the output is the owner's even when the launch fails
     std::string& to;
     std::string& from;
-    ~Append() { to += from; }
+    ~Append() {
+      if (!from.empty()) to += from;
+    }
   } append{mine.output, output};
   struct Running {  // while an interruptible launch runs, SIGINT stops it rather than the process
     bool on;
@@ -232,9 +235,11 @@ void Stream::run(const Kernel& kernel, uint32_t block_dim, const asc_arg_t* args
   } running{options.cancel != nullptr};
   if (options.cancel) options.cancel_epoch = options.cancel->load();
   mine.last = device_.launch(kernel, block_dim, args, n_args, options);
-  for (auto& w : mine.last.warnings)
-    if (std::find(warnings.begin(), warnings.end(), w) == warnings.end()) warnings.push_back(std::move(w));
-  mine.last.warnings = std::move(warnings);
+  if (!warnings.empty() || !mine.last.warnings.empty()) {  // (most launches warn of nothing)
+    for (auto& w : mine.last.warnings)
+      if (std::find(warnings.begin(), warnings.end(), w) == warnings.end()) warnings.push_back(std::move(w));
+    mine.last.warnings = std::move(warnings);
+  }
   if (report) report(mine.last, report_data);
   if (sink_) sink_(mine.last, sink_data_);
   if (options.record) write_profile(profile_dir, kernel, device_.platform(), mine.last);

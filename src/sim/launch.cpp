@@ -1,6 +1,7 @@
 #include "sim/launch.h"
 
 #include <algorithm>
+#include <array>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -62,12 +63,13 @@ class PerOpTables {
 // the kernel, the parameters' first; a block starts from a copy).
 void bind_args(const Kernel& k, const asc_arg_t* args, size_t n_args, std::vector<GmBuffer>& gm,
                std::vector<RtValue>& values) {
-  gm.assign(n_args, GmBuffer{nullptr, 0});
+  gm.resize(n_args);  // (each element set below: a scalar's to no buffer)
   values.assign(std::max(n_args, k.value_types.size()), RtValue{});
   for (size_t i = 0; i < n_args; ++i) {
     const Type& t = k.type_of(static_cast<uint32_t>(i));
     const asc_arg_t& a = args[i];
     if (t.is_scalar()) {
+      gm[i] = GmBuffer{};
       if (dtype_is_float(t.dtype))
         set_float(values[i], t.dtype, a.f);
       else
@@ -165,36 +167,36 @@ LaunchReport summarise(const Platform& platform, std::vector<BlockResult>& block
   LaunchReport r;
   const size_t n = blocks.size();  // (held: the loops below write through references the compiler cannot rule out)
   r.blocks = static_cast<uint32_t>(n);
-  // When each block starts: its kind's earlier waves.
-  start.assign(n, 0);
-  uint64_t longest = 0;
-  for (CoreKind kind : {CoreKind::AIV, CoreKind::AIC}) {
-    const uint32_t cores = std::max(1u, kind == CoreKind::AIV ? platform.info.aiv_cores : platform.info.aic_cores);
-    uint64_t t = 0, wave = 0;  // the waves so far, and the longest block of the current one
-    uint32_t in_wave = 0;      // this kind's blocks in the current wave
-    for (size_t i = 0; i < n; ++i) {
-      if (instances[i].kind != kind) continue;
-      if (in_wave == cores) {  // the next wave starts once this one's longest block ended
-        t += wave;
-        wave = 0;
-        in_wave = 0;
-      }
-      start[i] = t;
-      wave = std::max(wave, blocks[i].cycles);
-      ++in_wave;
-    }
-    longest = std::max(longest, t + wave);
-  }
-  // HBM shared in time by all the blocks' copies: the launch's clock. A copy's transfer takes as long as the
-  // shared clock says; its latency, and everything else, its own time, started where the shared clock puts it.
-  // (Only the blocks that copied: the others demand nothing, and the clock is the same without them.)
+  // When each block starts: its kind's earlier waves (both kinds in one pass over the blocks). HBM is shared in
+  // time by all the blocks' copies: the launch's clock. A copy's transfer takes as long as the shared clock says;
+  // its latency, and everything else, its own time, started where the shared clock puts it. (Only the blocks that
+  // copied: the others demand nothing, and the clock is the same without them.)
+  start.resize(n);
   std::vector<HbmDemand> demands;
   std::vector<uint64_t> demand_start;
-  for (size_t b = 0; b < n; ++b)
-    if (!blocks[b].gm_flows.empty()) {
-      demands.push_back(std::move(blocks[b].hbm));
-      demand_start.push_back(start[b]);
+  struct Waves {
+    uint32_t cores;
+    uint64_t t = 0, wave = 0;  // the waves so far, and the longest block of the current one
+    uint32_t in_wave = 0;      // this kind's blocks in the current wave
+  };
+  std::array<Waves, 2> waves{Waves{std::max(1u, platform.info.aiv_cores)},
+                             Waves{std::max(1u, platform.info.aic_cores)}};
+  for (size_t i = 0; i < n; ++i) {
+    Waves& w = waves[instances[i].kind == CoreKind::AIC];
+    if (w.in_wave == w.cores) {  // the next wave starts once this one's longest block ended
+      w.t += w.wave;
+      w.wave = 0;
+      w.in_wave = 0;
     }
+    start[i] = w.t;
+    w.wave = std::max(w.wave, blocks[i].cycles);
+    ++w.in_wave;
+    if (blocks[i].holds && !blocks[i].gm_flows.empty()) {  // (a block that holds nothing copied nothing)
+      demands.push_back(std::move(blocks[i].hbm));
+      demand_start.push_back(start[i]);
+    }
+  }
+  const uint64_t longest = std::max(waves[0].t + waves[0].wave, waves[1].t + waves[1].wave);
   const SharedHbmClock clock(demands, demand_start, platform.cost.gm_bytes_per_cycle, platform.cost.l2_bytes_per_cycle,
                              platform.cost.l2_bytes);
   const uint64_t launch = platform.cost.launch;
