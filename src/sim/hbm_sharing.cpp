@@ -122,6 +122,9 @@ SharedHbmClock::SharedHbmClock(const std::vector<HbmDemand>& blocks, const std::
   bytes_per_cycle_ = effective_bandwidth(blocks, hbm_bytes_per_cycle, l2_bytes_per_cycle, l2_bytes);
   // Sweep the points where the demand changes, in order.
   const std::vector<Change> changes = merged_changes(blocks, start);
+  at_.reserve(changes.size());
+  shared_.reserve(changes.size());
+  stretch_.reserve(changes.size());
   double demand = 0, shared = 0;
   for (size_t i = 0; i < changes.size();) {
     uint64_t t = changes[i].first;
@@ -137,11 +140,37 @@ SharedHbmClock::SharedHbmClock(const std::vector<HbmDemand>& blocks, const std::
   }
 }
 
+uint64_t SharedHbmClock::shared_at(size_t i, uint64_t cycle) const {
+  return static_cast<uint64_t>(std::ceil(shared_[i] + static_cast<double>(cycle - at_[i]) * stretch_[i]));
+}
+
 uint64_t SharedHbmClock::operator()(uint64_t cycle) const {
   auto next = std::upper_bound(at_.begin(), at_.end(), cycle);
   if (next == at_.begin()) return cycle;  // before the first transfer
-  size_t i = static_cast<size_t>(next - at_.begin()) - 1;
-  return static_cast<uint64_t>(std::ceil(shared_[i] + static_cast<double>(cycle - at_[i]) * stretch_[i]));
+  return shared_at(static_cast<size_t>(next - at_.begin()) - 1, cycle);
+}
+
+uint64_t SharedHbmClock::operator()(uint64_t cycle, size_t& hint) const {
+  const size_t n = at_.size();
+  if (n == 0 || cycle < at_[0]) return cycle;  // before the first transfer
+  // The last point at or before `cycle`, in [lo, hi): galloping from the hint, forward or back, then bisecting.
+  size_t lo = std::min(hint, n - 1), hi = lo + 1;
+  if (at_[lo] <= cycle) {
+    for (size_t step = 1; hi < n && at_[hi] <= cycle; step *= 2) {
+      lo = hi;
+      hi = std::min(n, lo + step);
+    }
+  } else {
+    for (size_t step = 1; at_[lo] > cycle; step *= 2) {  // (at_[0] <= cycle ends it)
+      hi = lo;
+      lo = lo > step ? lo - step : 0;
+    }
+  }
+  hint = static_cast<size_t>(std::upper_bound(at_.begin() + static_cast<std::ptrdiff_t>(lo),
+                                              at_.begin() + static_cast<std::ptrdiff_t>(hi), cycle) -
+                             at_.begin()) -
+         1;
+  return shared_at(hint, cycle);
 }
 
 }  // namespace asc::sim

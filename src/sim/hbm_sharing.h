@@ -61,8 +61,17 @@ class SharedHbmClock {
   uint64_t operator()(uint64_t cycle) const;
   // How many cycles longer [from, to) of the blocks' clock lasts on the shared one.
   uint64_t stretch(uint64_t from, uint64_t to) const { return (*this)(to) - (*this)(from) - (to - from); }
+  // The same two, for calls in about increasing order (a block's copies, one after another, in the launch's serial
+  // tail): the search starts from `hint`, where the last call found its point (updated), and takes a few steps
+  // where a binary search of all the points took log2 of their number, most of them cache misses.
+  uint64_t operator()(uint64_t cycle, size_t& hint) const;
+  uint64_t stretch(uint64_t from, uint64_t to, size_t& hint) const {
+    return (*this)(to, hint) - (*this)(from, hint) - (to - from);
+  }
 
  private:
+  uint64_t shared_at(size_t i, uint64_t cycle) const;  // `cycle` on the shared clock, in point i's stretch
+
   std::vector<uint64_t> at_;     // where the demand on HBM changes, on the blocks' clock
   std::vector<double> shared_;   // the same points on the shared clock
   std::vector<double> stretch_;  // shared cycles per cycle from each point to the next (>= 1)

@@ -200,6 +200,7 @@ LaunchReport summarise(const Platform& platform, std::vector<BlockResult>& block
   const SharedHbmClock clock(demands, demand_start, platform.cost.gm_bytes_per_cycle, platform.cost.l2_bytes_per_cycle,
                              platform.cost.l2_bytes);
   const uint64_t launch = platform.cost.launch;
+  size_t hint = 0;  // the clock's search position: a block's events and copies come about in time order
   for (size_t b = 0; b < n; ++b) {
     BlockResult& br = blocks[b];
     if (br.busy_any)
@@ -208,12 +209,12 @@ LaunchReport summarise(const Platform& platform, std::vector<BlockResult>& block
     for (auto& w : br.warnings)  // blocks running the same code warn alike: once is enough
       if (std::find(r.warnings.begin(), r.warnings.end(), w) == r.warnings.end()) r.warnings.push_back(std::move(w));
     for (const TraceEvent& e : br.events) {
-      uint64_t from = launch + clock(start[b] + e.start);
-      uint64_t to = from + (e.end - e.start) + clock.stretch(start[b] + e.moving, start[b] + e.end);
+      uint64_t from = launch + clock(start[b] + e.start, hint);
+      uint64_t to = from + (e.end - e.start) + clock.stretch(start[b] + e.moving, start[b] + e.end, hint);
       r.events.push_back({static_cast<uint32_t>(b), e.pipe, from, to, e.op});
     }
     for (const GmFlow& f : br.gm_flows) {  // the copies' stretch, where the trace counts it
-      uint64_t longer = clock.stretch(start[b] + f.start, start[b] + f.end);
+      uint64_t longer = clock.stretch(start[b] + f.start, start[b] + f.end, hint);
       if (f.op < per_op.size()) per_op[f.op].cycles += longer;
       r.busy[static_cast<size_t>(f.pipe)] += longer;
     }

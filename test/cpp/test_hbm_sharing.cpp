@@ -108,6 +108,12 @@ TEST(SharedClock, BlocksDemandsMergeToTheClockOfAllTheirFlows) {
     const SharedHbmClock merged(demands, start, kHbm, kL2, kL2Bytes), whole(all, kHbm, kL2, kL2Bytes);
     EXPECT_EQ(merged.bytes_per_cycle(), whole.bytes_per_cycle());
     for (uint64_t t = 0; t < 45000; t += 97) ASSERT_EQ(merged(t), whole(t)) << "round " << round << ", cycle " << t;
+    // The search from a hint (the launch's summary reads the clock so) finds the same, in any order of calls.
+    size_t hint = 0;
+    for (int i = 0; i < 400; ++i) {
+      const uint64_t t = i % 3 == 0 ? draw(45000) : i * 110;  // jumps among an increasing run
+      ASSERT_EQ(whole(t, hint), whole(t)) << "round " << round << ", cycle " << t;
+    }
     EXPECT_GT(whole(44000), 44000u) << "the flows exceed HBM's bandwidth somewhere";
   }
 }
