@@ -112,16 +112,17 @@ template <int W, int MR, int NV>
 ASC_MMAD_INLINE void strip(const MmadA& a, const double* b, int64_t ldb, const MmadOut& out, int64_t m, int64_t k,
                            int64_t j0, int64_t nc) {
   constexpr int64_t NR = NV * W;
-  static thread_local std::vector<double> padded;
-  const double* bs = b + j0;
-  int64_t ldbs = ldb;
-  if (nc < NR) {
-    padded.assign(static_cast<size_t>(k * NR), 0.0);
-    for (int64_t kk = 0; kk < k; ++kk)
-      std::memcpy(padded.data() + kk * NR, b + kk * ldb + j0, static_cast<size_t>(nc) * sizeof(double));
-    bs = padded.data();
-    ldbs = NR;
+  // The strip packed: its K rows of NR columns contiguous. Read in place, B's rows ldb apart (a power of two times
+  // 16 doubles, often) fell into a few of the L1 cache's sets and were fetched again for every row block of A.
+  static thread_local std::vector<double> packed;
+  if (packed.size() < static_cast<size_t>(k * NR)) packed.resize(static_cast<size_t>(k * NR));
+  for (int64_t kk = 0; kk < k; ++kk) {
+    double* to = packed.data() + kk * NR;
+    std::memcpy(to, b + kk * ldb + j0, static_cast<size_t>(nc) * sizeof(double));
+    std::fill(to + nc, to + NR, 0.0);  // a partial strip's columns past n: zeros
   }
+  const double* bs = packed.data();
+  const int64_t ldbs = NR;
   for (int64_t i0 = 0; i0 < m; i0 += MR) {
     const double* rows[MR];
     for (int64_t r = 0; r < MR; ++r) {
