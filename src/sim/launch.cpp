@@ -167,10 +167,8 @@ LaunchReport summarise(const Platform& platform, std::vector<BlockResult>& block
   LaunchReport r;
   const size_t n = blocks.size();  // (held: the loops below write through references the compiler cannot rule out)
   r.blocks = static_cast<uint32_t>(n);
-  // When each block starts: its kind's earlier waves (both kinds in one pass over the blocks). HBM is shared in
-  // time by all the blocks' copies: the launch's clock. A copy's transfer takes as long as the shared clock says;
-  // its latency, and everything else, its own time, started where the shared clock puts it. (Only the blocks that
-  // copied: the others demand nothing, and the clock is the same without them.)
+  // When each block starts: its kind's earlier waves (both kinds in one pass over the blocks, which also collects
+  // the HBM demands of the blocks that copied, for the clock below).
   start.resize(n);
   std::vector<HbmDemand> demands;
   std::vector<uint64_t> demand_start;
@@ -197,6 +195,9 @@ LaunchReport summarise(const Platform& platform, std::vector<BlockResult>& block
     }
   }
   const uint64_t longest = std::max(waves[0].t + waves[0].wave, waves[1].t + waves[1].wave);
+  // HBM shared in time by all the blocks' copies: the launch's clock. A copy's transfer takes as long as the shared
+  // clock says; its latency, and everything else, its own time, started where the shared clock puts it. (Only the
+  // blocks that copied: the others demand nothing, and the clock is the same without them.)
   const SharedHbmClock clock(demands, demand_start, platform.cost.gm_bytes_per_cycle, platform.cost.l2_bytes_per_cycle,
                              platform.cost.l2_bytes);
   const uint64_t launch = platform.cost.launch;
