@@ -1,4 +1,4 @@
-// The Ascend C emitter: a finished kernel (the IR after insert_sync, which is
+// The Ascend C emitter: a finished kernel (the IR after every pass, which is
 // what the Model runs) as one self-contained Ascend C source file, for the
 // CANN compiler (bisheng) or, in the tests, the host compiler against the CPU
 // implementation of the API in test/ascendc_cpu.

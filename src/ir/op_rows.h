@@ -237,6 +237,11 @@ class Row {
     r_.regions = n;
     return *this;
   }
+  // A function of its operands and attributes, with no effect: merge_common_values computes each such op once.
+  Row& pure() {
+    r_.pure = true;
+    return *this;
+  }
   Row& framework() {
     r_.framework = true;
     return why_not_emitted("a framework op, lowered to plain tensors and flags before any device sees it");

@@ -146,6 +146,7 @@ struct OpInfo {
   const char* why_not_emitted = "";  // EmitForm::None: why
   int regions = 0;                   // number of regions (for: 1, if: 2)
   bool framework = false;            // removed by lowering; never reaches a device
+  bool pure = false;                 // its result depends on its operands and attributes only (passes merge repeats)
   CostKind cost = CostKind::Scalar;  // how the timing model charges it
   VecCost vcost = VecCost::Default;  // CostKind::Vector: the family the platform's vector cost table prices it by
   uint32_t dtypes = 0;               // the element dtypes accepted (bit = DType), of operand dtype_operand

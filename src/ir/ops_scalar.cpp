@@ -91,7 +91,8 @@ void binary(OpTable& t, OpCode code, const char* name, CheckFn check, const char
       .operands({K::AnyScalar, K::AnyScalar})
       .result(same_as_operand0)
       .check(check)
-      .spelled(scalar_expr(expr));
+      .spelled(scalar_expr(expr))
+      .pure();
 }
 
 void comparison(OpTable& t, OpCode code, const char* name, const char* sign) {
@@ -99,7 +100,8 @@ void comparison(OpTable& t, OpCode code, const char* name, const char* sign) {
       .operands({K::AnyScalar, K::AnyScalar})
       .result(bool_result)
       .check(check_same_scalars)
-      .spelled(std::string("bool {result} = {0} ") + sign + " {1};");
+      .spelled(std::string("bool {result} = {0} ") + sign + " {1};")
+      .pure();
 }
 
 // ---- scalar conversion and bit counting ---------------------------------------------------------
@@ -162,6 +164,7 @@ void define_scalar_ops(OpTable& t) {
       .attr("value", ASC_ATTR_FLOAT)
       .result(dtype_attr_scalar)
       .check(check_const)
+      .pure()
       .hand_emitted();  // literals: exact hex floats after the Model's rounding
   // auto: a variable of a scalar or of a tensor (a LocalTensor re-pointed in a loop or branch) has its operand's type
   t.def(OpCode::Var, "var").operands({K::Any}).result(same_as_operand0).spelled("auto {result} = {0};");
@@ -172,9 +175,10 @@ void define_scalar_ops(OpTable& t) {
       .attr("dtype")
       .result(dtype_attr_scalar)
       .check(check_dtype_attr)
+      .pure()
       .hand_emitted();
-  t.def(OpCode::Neg, "arith.neg").operands({K::AnyScalar}).result(same_as_operand0).spelled(scalar_expr("-{0}"));
-  t.def(OpCode::Not, "arith.not").operands({K::AnyScalar}).result(bool_result).spelled("bool {result} = !{0};");
+  t.def(OpCode::Neg, "arith.neg").operands({K::AnyScalar}).result(same_as_operand0).spelled(scalar_expr("-{0}")).pure();
+  t.def(OpCode::Not, "arith.not").operands({K::AnyScalar}).result(bool_result).spelled("bool {result} = !{0};").pure();
   binary(t, OpCode::AddS, "arith.add", check_same_scalars, "{0} + {1}");
   binary(t, OpCode::SubS, "arith.sub", check_same_scalars, "{0} - {1}");
   binary(t, OpCode::MulS, "arith.mul", check_same_scalars, "{0} * {1}");
@@ -183,11 +187,13 @@ void define_scalar_ops(OpTable& t) {
       .operands({K::AnyScalar, K::AnyScalar})
       .result(same_as_operand0)
       .check(check_same_scalars)
+      .pure()
       .hand_emitted();
   t.def(OpCode::ModS, "arith.mod")
       .operands({K::AnyScalar, K::AnyScalar})
       .result(same_as_operand0)
       .check(check_same_scalars)
+      .pure()
       .hand_emitted();
   binary(t, OpCode::TrueDivS, "arith.truediv", check_float_scalars, "{0} / {1}");
   binary(t, OpCode::MinS, "arith.min", check_same_scalars, "{1} < {0} ? {1} : {0}");
@@ -208,7 +214,7 @@ void define_scalar_ops(OpTable& t) {
         std::tuple{OpCode::GetBlockNum, "get_block_num", "AscendC::GetBlockNum"},
         std::tuple{OpCode::GetSubBlockIdx, "get_sub_block_idx", "AscendC::GetSubBlockIdx"},
         std::tuple{OpCode::GetSubBlockNum, "get_sub_block_num", "AscendC::GetSubBlockNum"}})
-    t.def(code, name).result(int64_result).ascendc(ascendc, scalar_expr("{api}()"));
+    t.def(code, name).result(int64_result).ascendc(ascendc, scalar_expr("{api}()")).pure();
   // a `constexpr(...)` condition in Ascend C, usable only as `if ASCEND_IS_AIC`
   for (auto [code, name, ascendc] : {std::tuple{OpCode::AscendIsAic, "ascend_is_aic", "ASCEND_IS_AIC"},
                                      std::tuple{OpCode::AscendIsAiv, "ascend_is_aiv", "ASCEND_IS_AIV"}})

@@ -65,7 +65,8 @@ void define_tensor_ops(OpTable& t) {
   t.def(OpCode::GmOffset, "gm.offset")
       .operands({K::GmAddr, K::IntScalar})
       .result(same_as_operand0)
-      .spelled("GM_ADDR {result} = {0} + static_cast<int64_t>({1}) * static_cast<int64_t>(sizeof({T:0}));");
+      .spelled("GM_ADDR {result} = {0} + static_cast<int64_t>({1}) * static_cast<int64_t>(sizeof({T:0}));")
+      .pure();
   // the same GM address seen as another dtype
   t.def(OpCode::GmReinterpret, "gm.reinterpret")
       .operands({K::GmAddr})
@@ -82,7 +83,8 @@ void define_tensor_ops(OpTable& t) {
   t.def(OpCode::GlobalSlice, "global_tensor.slice")
       .operands({K::GlobalTensor, K::IntScalar})
       .result(same_as_operand0)
-      .spelled("AscendC::GlobalTensor<{T:result}> {result} = {0}[static_cast<uint64_t>({1})];");
+      .spelled("AscendC::GlobalTensor<{T:result}> {result} = {0}[static_cast<uint64_t>({1})];")
+      .pure();
   // static tensor programming: a position, a byte address, a length
   t.def(OpCode::LocalCreate, "local_tensor.create")
       .operands({K::IntScalar, K::IntScalar})
@@ -97,7 +99,8 @@ void define_tensor_ops(OpTable& t) {
   t.def(OpCode::LocalSlice, "local_tensor.slice")
       .operands({K::LocalTensor, K::IntScalar})
       .result(same_as_operand0)
-      .spelled("AscendC::LocalTensor<{T:result}> {result} = {0}[static_cast<uint32_t>({1})];");
+      .spelled("AscendC::LocalTensor<{T:result}> {result} = {0}[static_cast<uint32_t>({1})];")
+      .pure();
   // ReinterpretCast: the same bytes, so the length scales by the two element sizes
   t.def(OpCode::LocalReinterpret, "local_tensor.reinterpret_cast")
       .operands({K::LocalTensor})

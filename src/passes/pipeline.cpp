@@ -1,6 +1,7 @@
 #include "passes/pipeline.h"
 
 #include "passes/allocate_local.h"
+#include "passes/common_values.h"
 #include "passes/double_buffer.h"
 #include "passes/insert_sync.h"
 #include "passes/lower_framework.h"
@@ -51,6 +52,8 @@ void run_pipeline(Kernel& kernel, const StageObserver& observe) {
   stage("2-lower_framework");
   insert_sync(kernel);
   stage("3-insert_sync");
+  merge_common_values(kernel);
+  stage("4-common_values");
   verify_kernel(kernel);
   number_ops(kernel.body, kernel);
   kernel.num_ops = static_cast<uint32_t>(kernel.ops.size());

@@ -102,9 +102,9 @@ TEST(Emitter, BranchesAndNegativeStepLoops) {
   Value from = w.i32(10), to = w.i32(0), step = w.i32(-2);  // v1, v2, v3 (argument order is unspecified)
   Value i = w.for_begin(from, to, step);
   w.if_begin(w.op("cmp.gt", {i, w.param(0)}));
-  w.i32(1);
+  w.op("arith.add", {i, w.param(0)});
   w.builder().else_begin();
-  w.i32(2);
+  w.op("arith.sub", {i, w.param(0)});
   w.if_end();
   w.for_end();
   std::string src = asc::emit_ascendc(w.finish());

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <limits>
 #include <ostream>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -823,5 +824,129 @@ TEST_P(ScalarAccessTest, GetValuePastTheEndIsOutOfBounds) {
 INSTANTIATE_TEST_SUITE_P(Dtypes, ScalarAccessTest,
                          ::testing::Values(ASC_DTYPE_FLOAT32, ASC_DTYPE_FLOAT16, ASC_DTYPE_INT16, ASC_DTYPE_INT32),
                          dtype_label);
+
+// ---- 5. common values: repeated index arithmetic computed once ---------------------------
+
+// The ops with `code` in `r` and its nested regions.
+void collect_ops(const asc::Region& r, asc::OpCode code, std::vector<const asc::Op*>& out) {
+  for (const auto& op : r.ops) {
+    if (op->code == code) out.push_back(op.get());
+    for (const asc::Region& sub : op->regions) collect_ops(sub, code, out);
+  }
+}
+
+std::vector<const asc::Op*> ops_in(const asc::Region& r, asc::OpCode code) {
+  std::vector<const asc::Op*> out;
+  collect_ops(r, code, out);
+  return out;
+}
+
+// z[i] = i*3 + i*3; z[4+i] = v * 2 after `v = v * 2` (v a var); z[8+i] = i+100 (then) or i+100+1 (else) of
+// `if i > 1`; z[12+i] = i+100 after the if; for i in 0..3. Each pair of equal expressions is written apart.
+TEST(CommonValues, RepeatsMergeWhereTheFirstDominatesAndNeverThroughAVar) {
+  asc::Module m;
+  CoreWriter w(m, "repeats", {gm_addr_type(ASC_DTYPE_INT32)});
+  Value z = w.global_tensor(w.param(0), w.i32(0), w.i32(16));
+  Value v = w.op("var", {w.i32(1)});
+  Value i = w.for_begin(w.i32(0), w.i32(4), w.i32(1));
+  Value a = w.op("arith.mul", {i, w.i32(3)});
+  Value b = w.op("arith.mul", {i, w.i32(3)});
+  w.op("global_tensor.set_value", {z, i, w.op("arith.add", {a, b})});
+  w.op("assign", {v, w.op("arith.mul", {v, w.i32(2)})});
+  w.op("global_tensor.set_value", {z, w.op("arith.add", {i, w.i32(4)}), w.op("arith.mul", {v, w.i32(2)})});
+  Value at = w.op("arith.add", {i, w.i32(8)});
+  w.if_begin(w.op("cmp.gt", {i, w.i32(1)}));
+  w.op("global_tensor.set_value", {z, at, w.op("arith.add", {i, w.i32(100)})});
+  w.builder().else_begin();
+  w.op("global_tensor.set_value", {z, at, w.op("arith.add", {w.op("arith.add", {i, w.i32(100)}), w.i32(1)})});
+  w.if_end();
+  w.op("global_tensor.set_value", {z, w.op("arith.add", {i, w.i32(12)}), w.op("arith.add", {i, w.i32(100)})});
+  w.for_end();
+  const asc::Kernel& kernel = w.finish();
+  SCOPED_TRACE(asc::print_kernel(kernel));
+
+  // Every literal is made once, before everything else; the loop body has none.
+  const asc::Op& loop = top_level_op(kernel, asc::OpCode::For);
+  EXPECT_TRUE(ops_in(loop.regions[0], asc::OpCode::Const).empty());
+  std::vector<int64_t> literals;
+  for (const asc::Op* c : ops_in(kernel.body, asc::OpCode::Const)) literals.push_back(c->attr(1).i);
+  EXPECT_EQ(std::set<int64_t>(literals.begin(), literals.end()).size(), literals.size());
+  // i * 3 once; v * 2 twice (assign changes v in between).
+  size_t by_three = 0, of_var = 0;
+  for (const asc::Op* mul : ops_in(loop.regions[0], asc::OpCode::MulS)) {
+    by_three += mul->operands[0] == i;
+    of_var += mul->operands[0] == v;
+  }
+  EXPECT_EQ(by_three, 1u);
+  EXPECT_EQ(of_var, 2u);
+  // i + 100 in each branch and after the if: no branch dominates the other or what follows.
+  const asc::Op& branch = *ops_in(loop.regions[0], asc::OpCode::If).at(0);
+  auto adds_100 = [&](const asc::Region& r) {
+    size_t n = 0;
+    for (const auto& op : r.ops)
+      n += op->code == asc::OpCode::AddS && op->operands[0] == i && kernel.value_def[op->operands[1]]->attr(1).i == 100;
+    return n;
+  };
+  EXPECT_EQ(adds_100(branch.regions[0]), 1u);
+  EXPECT_EQ(adds_100(branch.regions[1]), 1u);
+  EXPECT_EQ(adds_100(loop.regions[0]), 1u);
+
+  std::vector<int32_t> out(16, -1), want(16);
+  for (int32_t k = 0; k < 4; ++k) {
+    want[k] = 6 * k;
+    want[4 + k] = 4 << k;
+    want[8 + k] = k > 1 ? k + 100 : k + 101;
+    want[12 + k] = k + 100;
+  }
+  run_model(kernel, 1, {buffer_arg(out)});
+  EXPECT_EQ(out, want);
+}
+
+// The tiled add written as pyasc's tutorial writes it: each line slices its buffers anew (`x_local[buf_id *
+// tile_length:]`), so the body computes the same offsets and slices several times. After the pass each offset
+// is computed once an iteration and each buffer sliced once, and the result is still the add.
+TEST(CommonValues, TheTutorialsRepeatedSlicesAreMadeOnceAnIteration) {
+  TiledBinary k;
+  const int64_t tile = k.tile_length();
+  const int64_t buffer_bytes = tile * k.buffer_num * 4;
+  asc::Module m;
+  CoreWriter w(m, "vadd", k.params());
+  Value length = w.i32(k.block_length);
+  Value x_gm = w.global_tensor(w.param(0), w.i32(0), length), y_gm = w.global_tensor(w.param(1), w.i32(0), length);
+  Value z_gm = w.global_tensor(w.param(2), w.i32(0), length);
+  Value x_local = w.local_tensor(0, tile * k.buffer_num, ASC_DTYPE_FLOAT32, ASC_POS_VECIN, "x_local");
+  Value y_local = w.local_tensor(buffer_bytes, tile * k.buffer_num, ASC_DTYPE_FLOAT32, ASC_POS_VECIN, "y_local");
+  Value z_local = w.local_tensor(2 * buffer_bytes, tile * k.buffer_num, ASC_DTYPE_FLOAT32, ASC_POS_VECOUT, "z_local");
+  Value i = w.for_begin(w.i32(0), w.i32(k.tile_num * k.buffer_num), w.i32(1));
+  Value buf_id = w.op("arith.mod", {i, w.i32(k.buffer_num)});
+  auto local = [&](Value t) { return w.local_slice(t, w.op("arith.mul", {buf_id, w.i32(tile)})); };
+  auto global = [&](Value t) { return w.global_slice(t, w.op("arith.mul", {i, w.i32(tile)})); };
+  w.data_copy(local(x_local), global(x_gm), w.i32(tile));
+  w.data_copy(local(y_local), global(y_gm), w.i32(tile));
+  w.sync(MTE2_V, buf_id);
+  w.op("add", {local(z_local), local(x_local), local(y_local), w.i32(tile)});
+  w.sync(V_MTE3, buf_id);
+  w.data_copy(global(z_gm), local(z_local), w.i32(tile));
+  w.sync(MTE3_MTE2, buf_id);
+  w.for_end();
+  const asc::Kernel& kernel = w.finish();
+  SCOPED_TRACE(asc::print_kernel(kernel));
+
+  const asc::Region& body = top_level_op(kernel, asc::OpCode::For).regions[0];
+  EXPECT_EQ(ops_in(body, asc::OpCode::MulS).size(), 2u);  // buf_id * tile, i * tile
+  std::vector<uint32_t> sliced;
+  for (const asc::Op* op : ops_in(body, asc::OpCode::LocalSlice)) sliced.push_back(op->operands[0]);
+  EXPECT_EQ(std::set<uint32_t>(sliced.begin(), sliced.end()), (std::set<uint32_t>{x_local, y_local, z_local}));
+  EXPECT_EQ(sliced.size(), 3u);
+  EXPECT_EQ(ops_in(body, asc::OpCode::GlobalSlice).size(), 3u);
+
+  const size_t n = k.block_length;
+  std::vector<float> x = random_values<float>(n, 41, -1000, 1000), y = random_values<float>(n, 42, -1000, 1000);
+  std::vector<float> z(n, std::nanf(""));
+  run_model(kernel, 1, {buffer_arg(x), buffer_arg(y), buffer_arg(z)});
+  std::vector<float> want(n);
+  for (size_t e = 0; e < n; ++e) want[e] = x[e] + y[e];
+  EXPECT_TRUE(same_bits(z, want));
+}
 
 }  // namespace

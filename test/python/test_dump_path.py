@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-STAGES = ["0-built", "1-allocate_local", "2-lower_framework", "3-insert_sync"]
+STAGES = ["0-built", "1-allocate_local", "2-lower_framework", "3-insert_sync", "4-common_values"]
 
 
 def run_example(env_dump: str, tmp_path: Path) -> subprocess.CompletedProcess:
