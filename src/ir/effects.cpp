@@ -2,15 +2,6 @@
 
 namespace asc {
 
-EffectForm effect_form(const MemEffect& e) {
-  if (e.block_len_operand != kNoOperand) return EffectForm::Blocks;
-  if (e.count_operand == kDataDependent) return EffectForm::DataDependent;
-  if (e.count_operand == kExtentFn) return EffectForm::Extent;
-  if (e.results_stride_operand != kNoOperand) return EffectForm::Results;
-  if (e.repeat_operand != kNoOperand) return EffectForm::Strided;
-  return e.count_operand == kNoOperand ? EffectForm::Element : EffectForm::Count;
-}
-
 EffectElements decode_effect(const Op& op, const Kernel& kernel, size_t index, const int64_t* ints, int64_t repeats) {
   const OpInfo& info = op.info();
   const MemEffect& e = info.effects[index];

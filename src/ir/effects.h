@@ -22,7 +22,15 @@ enum class EffectForm : uint8_t {
   DataDependent,  // which elements depends on data: the handler checks each access
 };
 
-EffectForm effect_form(const MemEffect& e);
+// (Inline: the Model asks it for every effect of every instruction it runs.)
+inline EffectForm effect_form(const MemEffect& e) {
+  if (e.block_len_operand != kNoOperand) return EffectForm::Blocks;
+  if (e.count_operand == kDataDependent) return EffectForm::DataDependent;
+  if (e.count_operand == kExtentFn) return EffectForm::Extent;
+  if (e.results_stride_operand != kNoOperand) return EffectForm::Results;
+  if (e.repeat_operand != kNoOperand) return EffectForm::Strided;
+  return e.count_operand == kNoOperand ? EffectForm::Element : EffectForm::Count;
+}
 
 struct EffectElements {
   int64_t offset = 0;  // from the tensor's start, in its elements

@@ -7,34 +7,15 @@
 namespace asc {
 namespace {
 
-struct DTypeRow {
-  const char* name;
-  const char* short_name;
-  uint32_t size;
-  bool is_float;
-  bool is_signed;
-};
-
-// Indexed by DType.
-constexpr DTypeRow kDTypes[] = {
-    {"bool", "i1", 1, false, false},    {"int8", "i8", 1, false, true},       {"uint8", "u8", 1, false, false},
-    {"int16", "i16", 2, false, true},   {"uint16", "u16", 2, false, false},   {"int32", "i32", 4, false, true},
-    {"uint32", "u32", 4, false, false}, {"int64", "i64", 8, false, true},     {"uint64", "u64", 8, false, false},
-    {"float16", "f16", 2, true, false}, {"bfloat16", "bf16", 2, true, false}, {"float32", "f32", 4, true, false},
-};
-static_assert(sizeof(kDTypes) / sizeof(kDTypes[0]) == ASC_DTYPE_COUNT);
-
 constexpr const char* kPositions[] = {"GM", "A1",  "A2",  "B1",    "B2",     "C1",
                                       "C2", "CO1", "CO2", "VECIN", "VECOUT", "VECCALC"};
 
-const DTypeRow& row(DType t) { return kDTypes[static_cast<int>(t)]; }
+const detail::DTypeRow& row(DType t) { return detail::kDTypes[static_cast<int>(t)]; }
 
 }  // namespace
 
 bool dtype_valid(uint32_t raw) { return raw < ASC_DTYPE_COUNT; }
 const char* dtype_name(DType t) { return row(t).name; }
-uint32_t dtype_size(DType t) { return row(t).size; }
-bool dtype_is_float(DType t) { return row(t).is_float; }
 bool dtype_is_signed(DType t) { return row(t).is_signed; }
 bool dtype_is_int(DType t) { return !row(t).is_float; }
 

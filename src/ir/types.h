@@ -1,6 +1,7 @@
 // Element dtypes and value types of the IR.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 
@@ -23,10 +24,30 @@ enum class DType : uint8_t {
   Float32 = ASC_DTYPE_FLOAT32,
 };
 
+namespace detail {
+struct DTypeRow {
+  const char* name;
+  const char* short_name;
+  uint32_t size;
+  bool is_float;
+  bool is_signed;
+};
+
+// Indexed by DType.
+inline constexpr DTypeRow kDTypes[] = {
+    {"bool", "i1", 1, false, false},    {"int8", "i8", 1, false, true},       {"uint8", "u8", 1, false, false},
+    {"int16", "i16", 2, false, true},   {"uint16", "u16", 2, false, false},   {"int32", "i32", 4, false, true},
+    {"uint32", "u32", 4, false, false}, {"int64", "i64", 8, false, true},     {"uint64", "u64", 8, false, false},
+    {"float16", "f16", 2, true, false}, {"bfloat16", "bf16", 2, true, false}, {"float32", "f32", 4, true, false},
+};
+static_assert(sizeof(kDTypes) / sizeof(kDTypes[0]) == ASC_DTYPE_COUNT);
+}  // namespace detail
+
 bool dtype_valid(uint32_t raw);
 const char* dtype_name(DType t);  // pyasc spelling: "float32", "int16", ...
-uint32_t dtype_size(DType t);     // bytes
-bool dtype_is_float(DType t);
+// (Inline: the Model asks for sizes and kinds on every instruction it runs.)
+inline uint32_t dtype_size(DType t) { return detail::kDTypes[static_cast<size_t>(t)].size; }  // bytes
+inline bool dtype_is_float(DType t) { return detail::kDTypes[static_cast<size_t>(t)].is_float; }
 bool dtype_is_signed(DType t);  // signed integers (floats are not "signed ints")
 bool dtype_is_int(DType t);     // bool counts as an integer
 
