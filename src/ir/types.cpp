@@ -17,7 +17,7 @@ const detail::DTypeRow& row(DType t) { return detail::kDTypes[static_cast<int>(t
 bool dtype_valid(uint32_t raw) { return raw < ASC_DTYPE_COUNT; }
 const char* dtype_name(DType t) { return row(t).name; }
 bool dtype_is_signed(DType t) { return row(t).is_signed; }
-bool dtype_is_int(DType t) { return !row(t).is_float; }
+bool dtype_is_int(DType t) { return !dtype_is_float(t); }
 
 bool position_valid(uint32_t raw) { return raw <= ASC_POS_VECCALC; }
 const char* position_name(Position p) { return kPositions[static_cast<int>(p)]; }

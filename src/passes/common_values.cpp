@@ -81,12 +81,10 @@ class Merger {
       replaced_[op->result] = it->second;
       kernel_.value_def[op->result] = nullptr;
       op.reset();
-      ++removed_;
     }
     for (const auto& key : defined) available_.erase(key);
     r.ops.erase(std::remove(r.ops.begin(), r.ops.end(), nullptr), r.ops.end());
   }
-  size_t removed() const { return removed_; }
 
  private:
   bool mergeable(const Op& op) const {
@@ -100,16 +98,13 @@ class Merger {
   std::unordered_set<uint32_t> variables_;               // values `assign` may change
   std::unordered_map<std::string, uint32_t> available_;  // identity -> the value that computed it
   std::unordered_map<uint32_t, uint32_t> replaced_;      // a merged op's value -> the one kept
-  size_t removed_ = 0;
 };
 
 }  // namespace
 
-size_t merge_common_values(Kernel& kernel) {
+void merge_common_values(Kernel& kernel) {
   hoist_constants(kernel);
-  Merger merger(kernel);
-  merger.region(kernel.body);
-  return merger.removed();
+  Merger(kernel).region(kernel.body);
 }
 
 }  // namespace asc

@@ -2,8 +2,6 @@
 // every line of a loop body that slices a buffer) computed once, as the board's compiler does at -O2.
 #pragma once
 
-#include <cstddef>
-
 #include "ir/ir.h"
 
 namespace asc {
@@ -11,7 +9,7 @@ namespace asc {
 // Moves every constant to the start of the kernel (a loop body's literals are made once, not per iteration), then
 // replaces each pure op (OpInfo::pure) by an earlier identical one that dominates it: the same code, operands and
 // attributes, earlier in the same region or in one enclosing it. An op reading a `var` (which `assign` changes)
-// is never merged. Returns how many ops were removed.
-size_t merge_common_values(Kernel& kernel);
+// is never merged.
+void merge_common_values(Kernel& kernel);
 
 }  // namespace asc

@@ -204,24 +204,22 @@ void RaceChecker::access(const Op& op, Pipe pipe, uint32_t space, uint64_t lo, u
   if (segments_ >= sweep_at_) sweep();
   Segments& segs = segments(space);
   const size_t from = first_ending_after(segs, lo);
+  auto untouched = [pipe](uint64_t a, uint64_t b) { return Segment{a, b, pipe, {}, {}, false, nullptr}; };
   gaps_.clear();
   if (from < segs.size() && segs[from].start == lo && segs[from].end == hi) {  // the bytes of one segment
     check(v, segs[from], lo, hi);
     record(v, segs[from]);
   } else if (from == segs.size() || segs[from].start >= hi) {  // untouched bytes
     gaps_.emplace_back(lo, hi);
-    segs.insert(segs.begin() + static_cast<std::ptrdiff_t>(from), Segment{lo, hi, pipe, {}, {}, false, nullptr});
+    segs.insert(segs.begin() + static_cast<std::ptrdiff_t>(from), untouched(lo, hi));
     ++segments_;
     record(v, segs[from]);
   } else {  // cut the segments at lo and hi; check each piece inside and fill the gaps between them
-    const Segment fresh{lo, hi, pipe, {}, {}, false, nullptr};  // bytes nothing touched yet
     const size_t to = cut(
         segs, from, lo, hi,
         [&](uint64_t a, uint64_t b) {
           gaps_.emplace_back(a, b);
-          pieces_.push_back(fresh);
-          pieces_.back().start = a;
-          pieces_.back().end = b;
+          pieces_.push_back(untouched(a, b));
           record(v, pieces_.back());
         },
         [&](Segment& inside) {
