@@ -391,6 +391,8 @@ uint64_t Block::check_effects(const Op& op, Pipe pipe, const RtValue* in) {
       gm_span_ = {static_cast<uint32_t>(t.mem), effect_ranges_[i].first, effect_ranges_[i].second, effects[i].write,
                   l2_policy(t, effects[i].write)};
   };
+  std::array<int64_t, kMaxOperands> ints;  // the operands' integer values (only the op's are set and read)
+  for (size_t k = 0; k < std::min(op.operands.size(), ints.size()); ++k) ints[k] = in[k].i;
   for (size_t i = 0; i < effects.size(); ++i) {
     const MemEffect& e = effects[i];
     DType dtype = kernel().type_of(op.operands[e.tensor]).dtype;
@@ -410,8 +412,6 @@ uint64_t Block::check_effects(const Op& op, Pipe pipe, const RtValue* in) {
       note(i, static_cast<uint64_t>(std::max<int64_t>(0, effect_repeats_[i])) * platform().info.repeat_bytes);
       continue;
     }
-    std::array<int64_t, kMaxOperands> ints;  // only the op's operands are set and read
-    for (size_t k = 0; k < std::min(op.operands.size(), ints.size()); ++k) ints[k] = in[k].i;
     int64_t repeats =
         form == EffectForm::Results ? repeat_mask(*this, op, in, e.mask_operand, e.count_operand, dtype).repeats : 0;
     EffectElements span = decode_effect(op, kernel(), i, ints.data(), repeats);
@@ -438,8 +438,6 @@ uint64_t Block::check_effects(const Op& op, Pipe pipe, const RtValue* in) {
     const bool write = effects[i].write;
     GmRows rows;
     if (GmRowsFn rows_of = write ? op.info().gm_rows : op.info().gm_read_rows) {
-      std::array<int64_t, kMaxOperands> ints;  // only the op's operands are set and read
-      for (size_t k = 0; k < std::min(op.operands.size(), ints.size()); ++k) ints[k] = in[k].i;
       rows = rows_of(op, ints.data(), dtype_size(kernel().type_of(op.operands[effects[i].tensor]).dtype));
     }
     auto record = [&](uint64_t from, uint64_t to) {
@@ -821,18 +819,18 @@ uint8_t* Block::memory(const Op& op, const RtValue& tensor, DType dtype, int64_t
   const uint64_t end = static_cast<uint64_t>(t.addr) + bytes;
   if (is_local_mem(t.mem)) {
     uint64_t cap = local_bytes(t, op);
-    const char* where = memory_name(memory_of(t));
+    auto where = [&] { return memory_name(memory_of(t)); };  // (for the messages only)
     if (e.block_aligned && t.addr % platform().info.block_bytes != 0)
       fail(ASC_ERR_MISALIGNED, op.loc, "{}: {} address {} in the {} is not 32-byte aligned", op.info().name, role,
-           t.addr, where);
+           t.addr, where());
     const bool inside = t.addr >= 0 && end <= cap;
     if (past_len && (!inside || ctx_->options.strict))
       fail(ASC_ERR_OUT_OF_BOUNDS, op.loc, "{} {} {} elements but the {} tensor has only {} elements{}", op.info().name,
            verb, count, role, t.len,
-           inside ? fmt::format(" (strict mode: the board would run it, inside the {})", where) : "");
+           inside ? fmt::format(" (strict mode: the board would run it, inside the {})", where()) : "");
     if (!inside)
       fail(ASC_ERR_OUT_OF_BOUNDS, op.loc, "{} {} {} bytes [{}, {}) but the {} of {} has {} bytes", op.info().name, verb,
-           where, t.addr, end, where, platform().name, cap);
+           where(), t.addr, end, where(), platform().name, cap);
     if (past_len)
       local_overuse(op, verb, static_cast<uint64_t>(offset) * size, static_cast<uint64_t>(offset) * size + bytes,
                     (t.len + static_cast<uint64_t>(offset)) * size, memory_of(t));

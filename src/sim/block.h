@@ -192,8 +192,11 @@ struct AippRegs {
   std::array<RtValue, kAippFields> fields{};
 };
 
-// The vector instructions that read DEQSCALE (cast_deq, add_deq_relu).
-bool reads_deq_scale(OpCode code);
+// The vector instructions that read DEQSCALE (cast_deq, add_deq_relu). (Inline: asked for every pipe op issued.)
+inline bool reads_deq_scale(OpCode code) {
+  return code == OpCode::VCastDeq || code == OpCode::VCastDeqMask || code == OpCode::VAddDeqRelu ||
+         code == OpCode::VAddDeqReluMask;
+}
 
 // A pipe's queue: issued in order, drained from the front. Slots are reused
 // once the queue empties, and next() hands one out as it is (only the fields

@@ -224,11 +224,6 @@ void exec_VCastMask(Block& b, const Op& op, const RtValue* in, RtValue*) {
 // src * scale to an integer, clamps it to the 9-bit range, adds the offset and saturates to int8 (sign mode)
 // or uint8, as the Model's fixpipe quantisation (cube_ops.cpp) does.
 
-bool reads_deq_scale(OpCode code) {
-  return code == OpCode::VCastDeq || code == OpCode::VCastDeqMask || code == OpCode::VAddDeqRelu ||
-         code == OpCode::VAddDeqReluMask;
-}
-
 namespace {
 
 const char* deq_kind_text(DeqScaleReg::Kind k) {

@@ -3,15 +3,18 @@
 
 namespace asc::sim {
 
-namespace {
-constexpr ExecFn kExec[] = {
+const ExecFn kExecTable[kOpCount] = {
 #define ASC_OP(id, name) &exec_##id,
 #include "ir/ops.def"
 #undef ASC_OP
 };
-static_assert(sizeof(kExec) / sizeof(kExec[0]) == kOpCount);
-}  // namespace
 
-ExecFn exec_fn(OpCode code) { return kExec[static_cast<size_t>(code)]; }
+// (Too few initialisers would leave null handlers: one per op, counted.)
+constexpr int kHandlerCount = 0
+#define ASC_OP(id, name) +1
+#include "ir/ops.def"
+#undef ASC_OP
+    ;
+static_assert(kHandlerCount == kOpCount);
 
 }  // namespace asc::sim

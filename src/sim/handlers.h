@@ -12,7 +12,9 @@ using ExecFn = void (*)(Block& b, const Op& op, const RtValue* in, RtValue* out)
 #include "ir/ops.def"
 #undef ASC_OP
 
-ExecFn exec_fn(OpCode code);
+// The handler table, one entry per op in ops.def order (handlers.cpp). (Inline: looked up for every op run.)
+extern const ExecFn kExecTable[kOpCount];
+inline ExecFn exec_fn(OpCode code) { return kExecTable[static_cast<size_t>(code)]; }
 
 // The vector instructions' shared engine (vector_ops.cpp).
 void run_vector(Block& b, const Op& op, const RtValue* in);

@@ -31,18 +31,19 @@ bool RaceChecker::ordered(Pipe earlier_pipe, uint64_t earlier_seq, Pipe later) c
   return clock_[idx(later)][idx(earlier_pipe)] >= earlier_seq;
 }
 
-// A use every pipe that touches memory is already ordered after stays so (clocks and fences only
-// grow): it can never take part in a race again.
-bool RaceChecker::settled(Pipe pipe, const Use& use) const {
-  if (!use.seq) return true;
-  for (size_t p = 0; p < kPipeSlots; ++p)
-    if ((memory_pipes_ >> p & 1) && !ordered(pipe, use.seq, static_cast<Pipe>(p))) return false;
-  return true;
-}
-
 // Keeps the shadow small on long kernels: segments whose every use is settled hold nothing but "written"
 // (initcheck); GM ones are dropped and neighbouring Unified Buffer ones merged.
 void RaceChecker::sweep() {
+  // A use on pipe q is settled once every pipe that touches memory is ordered after it: the oldest of their clocks'
+  // entries for q (or V's fence, for V itself: see ordered()) is its horizon. One compare per use, not one per pipe.
+  std::array<uint64_t, kPipeSlots> horizon;
+  for (size_t q = 0; q < kPipeSlots; ++q) {
+    horizon[q] = UINT64_MAX;
+    for (size_t p = 0; p < kPipeSlots; ++p)
+      if (memory_pipes_ >> p & 1)
+        horizon[q] = std::min(horizon[q], p != q ? clock_[p][q] : q == idx(Pipe::V) ? fence_[q] : UINT64_MAX);
+  }
+  auto settled = [&](Pipe pipe, const Use& use) { return use.seq <= horizon[idx(pipe)]; };  // (seq 0: no use)
   segments_ = 0;
   for (size_t space = 0; space < spaces_.size(); ++space) {
     Segments& segs = spaces_[space];
@@ -51,15 +52,16 @@ void RaceChecker::sweep() {
     for (size_t i = 0; i < segs.size(); ++i) {
       Segment& s = segs[i];
       bool idle = settled(s.writer_pipe, s.writer);
-      for (size_t p = 0; idle && p < kPipeSlots; ++p) idle = settled(static_cast<Pipe>(p), s.readers[p]);
+      for (size_t p = 0; idle && p < kPipeSlots; ++p)
+        idle = !(s.readers_set >> p & 1) || settled(static_cast<Pipe>(p), s.readers[p]);
       if (idle) {
         if (!local) continue;
         s.writer = {};
-        s.readers = {};
+        s.readers_set = 0;
         if (kept > 0) {  // merge into an idle, adjacent, equally written left neighbour
           Segment& l = segs[kept - 1];
           if (l.end == s.start && l.written == s.written && l.undefined_by == s.undefined_by && !l.writer.seq &&
-              std::all_of(l.readers.begin(), l.readers.end(), [](const Use& u) { return !u.seq; })) {
+              !l.readers_set) {
             l.end = s.end;
             continue;
           }
@@ -76,12 +78,13 @@ void RaceChecker::sweep() {
 
 void RaceChecker::tick(Pipe pipe) { ++clock_[idx(pipe)][idx(pipe)]; }
 
-RaceChecker::Segments& RaceChecker::segments(uint32_t space) {
-  if (space >= spaces_.size()) spaces_.resize(space + 1);
+RaceChecker::Segments& RaceChecker::new_space(uint32_t space) {
+  spaces_.resize(space + 1);
   return spaces_[space];
 }
 
 size_t RaceChecker::first_ending_after(const Segments& segs, uint64_t at) {
+  if (segs.empty() || segs.back().end <= at) return segs.size();  // past them all: a kernel walking GM tile by tile
   auto it = std::partition_point(segs.begin(), segs.end(), [&](const Segment& s) { return s.end <= at; });
   return static_cast<size_t>(it - segs.begin());
 }
@@ -173,7 +176,7 @@ void RaceChecker::check(const Visit& v, const Segment& s, uint64_t lo, uint64_t 
          hi);
   if (v.write)
     for (size_t p = 0; p < kPipeSlots; ++p)
-      if (s.readers[p].seq && (p != idx(v.pipe) || s.readers[p].seq != v.seq) &&
+      if ((s.readers_set >> p & 1) && (p != idx(v.pipe) || s.readers[p].seq != v.seq) &&
           !ordered(static_cast<Pipe>(p), s.readers[p].seq, v.pipe))
         race("write-after-read", v.op, v.pipe, *s.readers[p].op, static_cast<Pipe>(p), v.space, lo, hi);
   if (v.initcheck && !v.write && (!s.written || s.undefined_by)) {
@@ -186,11 +189,12 @@ void RaceChecker::record(const Visit& v, Segment& s) {
   if (v.write) {
     s.writer_pipe = v.pipe;
     s.writer = {v.seq, &v.op};
-    s.readers = {};
+    s.readers_set = 0;
     s.written = true;
     s.undefined_by = nullptr;
   } else {
     s.readers[idx(v.pipe)] = {v.seq, &v.op};
+    s.readers_set = static_cast<uint16_t>(s.readers_set | 1u << idx(v.pipe));
   }
 }
 
@@ -204,7 +208,7 @@ void RaceChecker::access(const Op& op, Pipe pipe, uint32_t space, uint64_t lo, u
   if (segments_ >= sweep_at_) sweep();
   Segments& segs = segments(space);
   const size_t from = first_ending_after(segs, lo);
-  auto untouched = [pipe](uint64_t a, uint64_t b) { return Segment{a, b, pipe, {}, {}, false, nullptr}; };
+  auto untouched = [pipe](uint64_t a, uint64_t b) { return Segment{a, b, pipe, {}, 0, {}, false, nullptr}; };
   gaps_.clear();
   if (from < segs.size() && segs[from].start == lo && segs[from].end == hi) {  // the bytes of one segment
     check(v, segs[from], lo, hi);

@@ -63,10 +63,12 @@ class RaceChecker {
     uint64_t start, end;
     Pipe writer_pipe = Pipe::S;
     Use writer;
+    uint16_t readers_set = 0;  // bit p: readers[p] is pipe p's last read (a write clears them all in one store)
     std::array<Use, kPipeSlots> readers;
     bool written = false;              // by anything in this launch (initcheck), even once settled
     const Op* undefined_by = nullptr;  // written, with values this op computed from bytes nothing wrote
   };
+  static_assert(kPipeSlots <= 16, "Segment::readers_set holds a bit per pipe");
   using Segments = std::vector<Segment>;  // sorted by start, disjoint: the bytes of one space touched so far
 
   // What one access does to the segments it covers: checks each piece, then records itself in it.
@@ -89,10 +91,10 @@ class RaceChecker {
   size_t cut(const Segments& segs, size_t from, uint64_t lo, uint64_t hi, Gap&& gap, Inside&& inside);
   // Replaces segments [from, to) of `segs` by pieces_.
   void splice(Segments& segs, size_t from, size_t to);
-  Segments& segments(uint32_t space);
+  Segments& segments(uint32_t space) { return space < spaces_.size() ? spaces_[space] : new_space(space); }
+  Segments& new_space(uint32_t space);
 
   bool ordered(Pipe earlier_pipe, uint64_t earlier_seq, Pipe later) const;
-  bool settled(Pipe pipe, const Use& use) const;
   void sweep();
   [[noreturn]] void race(const char* kind, const Op& op, Pipe pipe, const Op& other, Pipe other_pipe, uint32_t space,
                          uint64_t lo, uint64_t hi) const;

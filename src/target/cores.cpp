@@ -27,13 +27,6 @@ std::vector<CoreInstance> core_instances(KernelType type, uint32_t block_dim) {
   return out;
 }
 
-bool is_mix(KernelType type) { return type == KernelType::MixAic1_1 || type == KernelType::MixAic1_2; }
-
-bool core_has_memory(KernelType type, CoreKind kind, Memory m) {
-  if (kind == CoreKind::AIV && is_mix(type)) return true;
-  return (kind == CoreKind::AIV) == (m == Memory::UB);
-}
-
 const char* core_kind_name(CoreKind kind) { return kind == CoreKind::AIV ? "AIV" : "AIC"; }
 
 std::string core_label(KernelType type, const CoreInstance& c) {

@@ -25,10 +25,14 @@ struct CoreInstance {
 };
 
 std::vector<CoreInstance> core_instances(KernelType type, uint32_t block_dim);
+inline bool is_mix(KernelType type) { return type == KernelType::MixAic1_1 || type == KernelType::MixAic1_2; }
 // A mix kernel's vector cores also get cube memories: the Model runs each one's
 // Matmul on a cube unit of its own (on the NPU the group's AIC serves them).
-bool core_has_memory(KernelType type, CoreKind kind, Memory m);
-bool is_mix(KernelType type);
+// (Inline: the Model asks it for every access to an on-chip memory.)
+inline bool core_has_memory(KernelType type, CoreKind kind, Memory m) {
+  if (kind == CoreKind::AIV && is_mix(type)) return true;
+  return (kind == CoreKind::AIV) == (m == Memory::UB);
+}
 const char* core_kind_name(CoreKind kind);
 // How errors and printf name an instance: "block 3" for AIV-only kernels, else "AIC 1" / "AIV 5".
 std::string core_label(KernelType type, const CoreInstance& c);
