@@ -2,7 +2,8 @@
 
 namespace asc {
 
-EffectElements decode_effect(const Op& op, const Kernel& kernel, size_t index, const int64_t* ints, int64_t repeats) {
+EffectElements decode_shaped_effect(const Op& op, const Kernel& kernel, size_t index, const int64_t* ints,
+                                    int64_t repeats) {
   const OpInfo& info = op.info();
   const MemEffect& e = info.effects[index];
   const int64_t size = dtype_size(kernel.type_of(op.operands[e.tensor]).dtype);
@@ -39,11 +40,8 @@ EffectElements decode_effect(const Op& op, const Kernel& kernel, size_t index, c
       out.count = repeats > 0 ? ((repeats - 1) * stride + 1) * unit : 0;
       return out;
     }
-    case EffectForm::Element:
+    case EffectForm::Element:  // (decode_effect's inline part)
     case EffectForm::Count:
-      out.count = e.count_operand == kNoOperand ? 1 : ints[e.count_operand];
-      out.offset = e.offset_operand == kNoOperand ? 0 : ints[e.offset_operand];
-      return out;
     case EffectForm::Strided:
     case EffectForm::DataDependent: break;
   }

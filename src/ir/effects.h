@@ -38,10 +38,25 @@ struct EffectElements {
   int64_t moved = -1;  // bytes the instruction moves, when not the span's (rows with gaps: only the blocks)
 };
 
+// The elements a Blocks, Extent or Results effect spans (decode_effect's out-of-line part).
+EffectElements decode_shaped_effect(const Op& op, const Kernel& kernel, size_t index, const int64_t* ints,
+                                    int64_t repeats);
+
 // The elements effect `index` of `op` spans, for the forms other than Strided and DataDependent. `ints` holds
 // the operands' integer values; `repeats` the repeat count of a Results effect (the mask register's in counter
 // mode, so the caller gives it). Parameters past the hardware's limits fail, with the op's location.
-EffectElements decode_effect(const Op& op, const Kernel& kernel, size_t index, const int64_t* ints, int64_t repeats);
+// (Inline for the Element and Count forms: the Model decodes one for most effects of most instructions it runs.)
+inline EffectElements decode_effect(const Op& op, const Kernel& kernel, size_t index, const int64_t* ints,
+                                    int64_t repeats) {
+  const MemEffect& e = op.info().effects[index];
+  const EffectForm form = effect_form(e);
+  if (form != EffectForm::Element && form != EffectForm::Count)
+    return decode_shaped_effect(op, kernel, index, ints, repeats);
+  EffectElements out;
+  out.count = e.count_operand == kNoOperand ? 1 : ints[e.count_operand];
+  out.offset = e.offset_operand == kNoOperand ? 0 : ints[e.offset_operand];
+  return out;
+}
 
 // The same from what is known at compile time: nullopt unless the form is Element or Count and its operands
 // are constants.
