@@ -22,26 +22,31 @@ std::string fix_hint(Pipe from, Pipe to, bool local) {
 
 }  // namespace
 
-bool RaceChecker::ordered(Pipe earlier_pipe, uint64_t earlier_seq, Pipe later) const {
-  if (earlier_pipe == later) {
+uint64_t RaceChecker::ordered_through(Pipe earlier, Pipe later) const {
+  if (earlier == later) {
     // Pipes run their own instructions in order; dependent vector instructions
     // additionally need a barrier (or a set_flag on V) between them.
-    return later != Pipe::V || fence_[idx(Pipe::V)] >= earlier_seq;
+    return later != Pipe::V ? UINT64_MAX : fence_[idx(Pipe::V)];
   }
-  return clock_[idx(later)][idx(earlier_pipe)] >= earlier_seq;
+  return clock_[idx(later)][idx(earlier)];
+}
+
+bool RaceChecker::ordered(Pipe earlier_pipe, uint64_t earlier_seq, Pipe later) const {
+  return earlier_seq <= ordered_through(earlier_pipe, later);
 }
 
 // Keeps the shadow small on long kernels: segments whose every use is settled hold nothing but "written"
 // (initcheck); GM ones are dropped and neighbouring Unified Buffer ones merged.
 void RaceChecker::sweep() {
-  // A use on pipe q is settled once every pipe that touches memory is ordered after it: the oldest of their clocks'
-  // entries for q (or V's fence, for V itself: see ordered()) is its horizon. One compare per use, not one per pipe.
+  // A use on pipe q is settled once every pipe that touches memory is ordered after it (clocks and fences only
+  // grow): it can never take part in a race again. Its horizon is the least ordered_through(q, p) over those
+  // pipes p: one compare per use, not one per pipe.
   std::array<uint64_t, kPipeSlots> horizon;
   for (size_t q = 0; q < kPipeSlots; ++q) {
     horizon[q] = UINT64_MAX;
     for (size_t p = 0; p < kPipeSlots; ++p)
       if (memory_pipes_ >> p & 1)
-        horizon[q] = std::min(horizon[q], p != q ? clock_[p][q] : q == idx(Pipe::V) ? fence_[q] : UINT64_MAX);
+        horizon[q] = std::min(horizon[q], ordered_through(static_cast<Pipe>(q), static_cast<Pipe>(p)));
   }
   auto settled = [&](Pipe pipe, const Use& use) { return use.seq <= horizon[idx(pipe)]; };  // (seq 0: no use)
   segments_ = 0;

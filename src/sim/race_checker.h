@@ -94,6 +94,8 @@ class RaceChecker {
   Segments& segments(uint32_t space) { return space < spaces_.size() ? spaces_[space] : new_space(space); }
   Segments& new_space(uint32_t space);
 
+  // The last op of pipe `earlier` (by its seq) that pipe `later` is ordered after; ordered() asks it of one op.
+  uint64_t ordered_through(Pipe earlier, Pipe later) const;
   bool ordered(Pipe earlier_pipe, uint64_t earlier_seq, Pipe later) const;
   void sweep();
   [[noreturn]] void race(const char* kind, const Op& op, Pipe pipe, const Op& other, Pipe other_pipe, uint32_t space,
