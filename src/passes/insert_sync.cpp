@@ -49,8 +49,13 @@ struct State {
 
 State merge(const State& a, const State& b) {
   State m = a;
+  // What a pipe knows of another is what both paths agree on; of itself, its last op on either path: a pipe runs
+  // in order, so its next op follows whichever ran. (The least of the two would make a pipe_barrier(V) after the
+  // merge cover only the older path's vector ops: each pending access of the newer path then asked for one more
+  // barrier, and each loop pass and nesting level multiplied them.)
   for (size_t p = 0; p < kPipeSlots; ++p)
-    for (size_t q = 0; q < kPipeSlots; ++q) m.clock[p][q] = std::min(a.clock[p][q], b.clock[p][q]);
+    for (size_t q = 0; q < kPipeSlots; ++q)
+      m.clock[p][q] = p == q ? std::max(a.clock[p][q], b.clock[p][q]) : std::min(a.clock[p][q], b.clock[p][q]);
   std::set<uint64_t> seen;
   for (const Access& x : a.pending) seen.insert(x.seq);
   for (const Access& x : b.pending)

@@ -553,6 +553,45 @@ TEST(AutoSync, OffInsertsNothing) {
   for (const char* op : {"set_flag", "wait_flag", "pipe_barrier"}) EXPECT_EQ(text.find(op), std::string::npos) << op;
 }
 
+// (d') A vector op that reads what the one before it wrote, in loops nested three deep, the user's
+// pipe_barrier(ALL)s around them: each vector op gets one pipe_barrier(V), however many passes each loop's analysis
+// takes. (Merging a loop's states once kept the older path's V clock, so each barrier covered too little and every
+// pending access asked for another: 6^depth barriers an op.) z = x after c = (c + x) - x eight times.
+TEST(AutoSync, NestedLoopsGetOneVectorBarrierAnOp) {
+  asc::Module m;
+  CoreWriter w(m, "nested_vector_chain", gm_params(ASC_DTYPE_FLOAT32, 2));
+  Value n = w.i32(64), zero = w.i32(0);
+  Value x_gm = w.global_tensor(w.param(0), zero, n), z_gm = w.global_tensor(w.param(1), zero, n);
+  Value a = w.local_tensor(0, 64, ASC_DTYPE_FLOAT32, ASC_POS_VECIN, "a");
+  Value c = w.local_tensor(256, 64, ASC_DTYPE_FLOAT32, ASC_POS_VECCALC, "c");
+  const std::vector<Attr> all = {int_attr("pipe", 6)};
+  w.data_copy(a, x_gm, n);
+  w.data_copy(c, x_gm, n);
+  w.op("pipe_barrier", {}, all);
+  for (int depth = 0; depth < 3; ++depth) w.for_begin(w.i32(0), w.i32(2), w.i32(1));
+  w.op("add", {c, c, a, n});
+  w.op("sub", {c, c, a, n});
+  for (int depth = 0; depth < 3; ++depth) w.for_end();
+  w.op("pipe_barrier", {}, all);
+  w.data_copy(z_gm, c, n);
+  const asc::Kernel& kernel = w.finish();
+  SCOPED_TRACE(asc::print_kernel(kernel));
+
+  const asc::Region* body = &top_level_op(kernel, asc::OpCode::For).regions[0];
+  for (int depth = 1; depth < 3; ++depth) {
+    auto inner =
+        std::find_if(body->ops.begin(), body->ops.end(), [](const auto& op) { return op->code == asc::OpCode::For; });
+    ASSERT_NE(inner, body->ops.end());
+    body = &(*inner)->regions[0];
+  }
+  EXPECT_EQ(syncs_in(*body).barriers, (std::vector<int64_t>{kPipeV, kPipeV}));  // before the add and the sub
+  EXPECT_EQ(syncs_in(kernel.body).barriers, (std::vector<int64_t>{6, kPipeV, kPipeV, 6}));
+
+  std::vector<float> x = random_values<float>(64, 61, -100, 100), z(64, std::nanf(""));
+  run_model(kernel, 1, {buffer_arg(x), buffer_arg(z)});
+  EXPECT_TRUE(same_bits(z, x));
+}
+
 // (e) Data copied in before an `if` and read by a vector op in each branch:
 // whichever branch runs must wait for the copy. z = x * x if square else x + x.
 class InsertSyncIf : public ::testing::TestWithParam<int32_t> {};
