@@ -4,8 +4,11 @@ A contraction nest is a convolution when its output is out[n, o, oh, ow] (all of
 is weight[o, c, kh, kw] (whole, as stored) and the other input[n, c, oh * stride_h + kh * dilation_h - pad_h,
 ow * stride_w + kw * dilation_w - pad_w] under guards that hold exactly where that index is inside the image
 (checked element by element against the index table the nest gives, so any spelling of the bounds check
-counts). It then runs as four launches:
+counts). It then runs in three launches (steps 1 and 2 are one, kernels.transpose_tiles_pair):
 
+0. (folded(): an image of fewer channels than C0 takes the filter's columns as channels, so the cube pads
+   c * kw channels to whole groups rather than c of them kw times; kernels.layouts_by_tables then makes steps 1
+   and 2's layouts, a Gather by a table per tile.)
 1. kernels.transpose_tiles: the input NCHW -> NC1HWC0 (C0 = 32 bytes of channels, the missing channels 0),
    the layout the img2col load reads. The Unified Buffer has no strided-element DMA, so it is one strided
    DMA in per 32-byte-channel group and pixel tile, one Gather by a constant offset table, one DMA out:
@@ -32,7 +35,7 @@ whose 16 output channels do not fit 128 KiB of L1, dtypes other than two float16
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Optional
 
 import numpy as np
@@ -122,6 +125,90 @@ def _im2col_table(conv: Conv) -> np.ndarray:
     return np.where(inside, at, kernels.FILL).reshape(-1)
 
 
+def folded(conv: Conv, c0: int) -> Conv:
+    """The convolution the cube runs: `conv`, or, when it needs fewer img2col columns, `conv` with the filter's
+    columns folded into the channels. The img2col load pads the channels to whole groups of C0 (8 float32), so
+    an image of fewer channels (a network's first layer: 3) wastes most of each group and each filter column
+    pays for it: 7 x 7 x 8 = 392 taps where 147 are used. Folded, channel c * kw + dx is input channel c read at
+    column ow * stride + dx * dilation - pad: a kh x 1 filter over c * kw channels, stride 1 across columns as
+    wide as the output, 7 x 24 = 168 taps (FoldedLayout makes that input)."""
+
+    def groups(channels: int) -> int:
+        return -(-channels // c0)
+
+    if conv.kw == 1 or groups(conv.c * conv.kw) >= groups(conv.c) * conv.kw:
+        return conv
+    return replace(conv, c=conv.c * conv.kw, w=conv.ow, kw=1, stride=(conv.stride[0], 1),
+                   dilation=(conv.dilation[0], 1), pad=(conv.pad[0], 0))  # fmt: skip
+
+
+@dataclass
+class FoldedLayout:
+    """The folded convolution's input and weights laid out by kernels.layouts_by_tables: per tile a few runs of
+    the source in the UB and one Gather by a table of byte offsets (a tile of rows of one channel group, or of a
+    few output channels' weights), so the column shifts and strides of the folding cost no more than a
+    transpose. Table g < c1 makes group g's rows, table c1 the weights; entries past the image or the channels
+    point at the tile's zero block."""
+
+    tables: np.ndarray  # uint32 [c1 + 1, entries]
+    tiles: np.ndarray  # int32 [tiles, 8]: layouts_by_tables' rows, the feature map's first
+    x_tiles: int
+    entries: int
+    pitch: int  # UB elements between a tile's source runs
+
+
+def folded_layout(conv: Conv, cube: Conv, c0: int, itemsize: int) -> Optional[FoldedLayout]:
+    """The tables and tiles, or None when a row of the folded input or one output
+    channel's weights does not fit a tile."""
+    kw, sw, dw, pl = conv.kw, conv.stride[1], conv.dilation[1], conv.pad[1]
+    c1 = -(-cube.c // c0)
+    zero_at = kernels.LAYOUT_IN_BYTES // itemsize - c0  # a tile half's last 32-byte block stays 0
+    lows = [g * c0 // kw for g in range(c1)]  # group g's first input channel and how many it reads
+    runs = [(min((g + 1) * c0, cube.c) - 1) // kw - lows[g] + 1 for g in range(c1)]
+
+    def pitch_for(rows: int) -> int:
+        return -(-rows * conv.w * itemsize // 32) * 32 // itemsize
+
+    rows = min(conv.h, kernels.LAYOUT_ENTRIES // (cube.w * c0))
+    while rows > 0 and max(runs) * pitch_for(rows) > zero_at:
+        rows -= 1
+    per_o, taps = conv.c * conv.kh * conv.kw, c1 * conv.kh * c0
+    batch = min(conv.k, kernels.LAYOUT_ENTRIES // taps, zero_at // per_o)
+    if rows < 1 or batch < 1:
+        return None
+    pitch = pitch_for(rows)
+    entries = max(rows * cube.w * c0, batch * taps)
+    tables = np.full((c1 + 1, entries), zero_at, np.int64)
+    # the feature map: entry (row, column, j) of group g is channel g * c0 + j = c * kw + dx at column
+    # column * stride + dx * dilation - pad of its run's row
+    r, q, j = np.ix_(np.arange(rows), np.arange(cube.w), np.arange(c0))
+    for g in range(c1):
+        ch = g * c0 + j
+        iw = q * sw + ch % kw * dw - pl
+        inside = (ch < cube.c) & (iw >= 0) & (iw < conv.w)
+        at = (ch // kw - lows[g]) * pitch + r * conv.w + iw
+        tables[g, : rows * cube.w * c0] = np.where(inside, at, zero_at).reshape(-1)
+    # the weights: entry (o, g, y, j) is weight[o][c][y][dx] for channel g * c0 + j = c * kw + dx
+    o, g, y, j = np.ix_(np.arange(batch), np.arange(c1), np.arange(conv.kh), np.arange(c0))
+    ch = g * c0 + j
+    at = o * per_o + ch // kw * conv.kh * kw + y * kw + ch % kw
+    tables[c1, : batch * taps] = np.where(ch < cube.c, at, zero_at).reshape(-1)
+    tiles = []
+    for n in range(conv.n):
+        for g in range(c1):
+            for r0 in range(0, conv.h, rows):
+                count = min(rows, conv.h - r0)
+                src = (n * conv.c + lows[g]) * conv.h * conv.w + r0 * conv.w
+                dst = ((n * c1 + g) * conv.h + r0) * cube.w * c0
+                tiles.append((src, runs[g], count * conv.w, conv.h * conv.w, dst, count * cube.w * c0, g))
+    x_tiles = len(tiles)
+    for o0 in range(0, conv.k, batch):
+        count = min(batch, conv.k - o0)
+        tiles.append((o0 * per_o, 1, count * per_o, count * per_o, o0 * taps, count * taps, c1))
+    rows_out = [(*t, int(i > 0 and t[6] != tiles[i - 1][6])) for i, t in enumerate(tiles)]  # a table change
+    return FoldedLayout((tables * itemsize).astype(np.uint32), np.array(rows_out, np.int32), x_tiles, entries, pitch)
+
+
 @dataclass
 class Plan:
     """The launch geometry: the bands of output rows and the cube's block sizes."""
@@ -197,6 +284,8 @@ class ConvStep(Step):
     fmap: Param
     weight: Param
     plan: Plan
+    cube: Conv  # what the cube runs: conv, or conv folded (folded())
+    folding: Optional[FoldedLayout]  # the layouts of a folded conv
     _workspace: dict = field(default_factory=dict)
     overwrites = True  # every element of the output: a zero fill just before it is dropped (trace.py)
 
@@ -227,24 +316,28 @@ class ConvStep(Step):
             # path does for an index out of bounds the guards let through)
             if not np.array_equal(_table(fmap, counters, guards, location), _im2col_table(conv)):
                 raise NotRecognised("guards other than the input's bounds")
-            p = plan(conv, fmap.view.dtype.itemsize, kernels.cube_cores())
-            return ConvStep(out.param, location, conv, fmap.view.param, weight.view.param, p)
+            itemsize = fmap.view.dtype.itemsize
+            cube = folded(conv, 32 // itemsize)
+            folding = None if cube is conv else folded_layout(conv, cube, 32 // itemsize, itemsize)
+            cube = conv if folding is None else cube
+            p = plan(cube, itemsize, kernels.cube_cores())
+            return ConvStep(out.param, location, conv, fmap.view.param, weight.view.param, p, cube, folding)
         assert why is not None
         raise why
 
     def _buffers(self, dtype: np.dtype) -> dict[str, np.ndarray]:
         """The intermediate arrays, kept between calls: the weights' padding rows stay 0."""
         if not self._workspace:
-            cv, p = self.conv, self.plan
+            cb, p = self.cube, self.plan
             self._workspace.update(
-                x5=np.empty(cv.n * p.c1 * cv.h * cv.w * p.c0, dtype),
+                x5=np.empty(cb.n * p.c1 * cb.h * cb.w * p.c0, dtype),
                 wt=np.zeros(p.kp * p.taps, dtype),
-                y=np.empty(cv.n * cv.oh * cv.ow * p.kp, np.float32),
+                y=np.empty(cb.n * cb.oh * cb.ow * p.kp, np.float32),
             )
         return self._workspace
 
     def launches(self, arrays: dict[str, np.ndarray]) -> list[Launch]:
-        cv, p = self.conv, self.plan
+        cv, cb, p, fl = self.conv, self.cube, self.plan, self.folding
         x = arrays[self.fmap.name].reshape(-1)
         w = arrays[self.weight.name].reshape(-1)
         out = arrays[self.target.name].reshape(-1)
@@ -260,31 +353,42 @@ class ConvStep(Step):
                          (buf["x5"], x, buf["wt"], w, offs, cv.n * p.c1, p.c1, p.c0, cv.c, hw, cv.c * hw, hw,
                           hw * p.c0, p.c0, cv.k * p.c1, p.c1, cv.c, q, cv.c * q, q, q * p.c0, tiles_x, p.c0,
                           tc))  # fmt: skip
-        cube = Launch(kernels.conv_img2col, min(kernels.cube_cores(), len(p.tiles)),
-                      (buf["x5"], buf["wt"], buf["y"], p.tiles.reshape(-1), len(p.tiles), p.c1, cv.h, cv.w, p.taps,
-                       p.kp, pixels, cv.kh, cv.kw, cv.stride[0], cv.stride[1], cv.dilation[0], cv.dilation[1],
-                       cv.pad[1], p.pad_r, p.filter_word, p.mc, p.kc, p.nc))  # fmt: skip
+        if fl is not None:  # the folded input and weights: a Gather by table per tile
+            layouts = Launch(kernels.layouts_by_tables, kernels.cores_for(len(fl.tiles)),
+                             (buf["x5"], x, buf["wt"], w, fl.tables.reshape(-1), fl.tiles.reshape(-1), fl.x_tiles,
+                              len(fl.tiles) - fl.x_tiles, fl.entries, fl.pitch))  # fmt: skip
+        cube_args = (p.tiles.reshape(-1), len(p.tiles), p.c1, cb.h, cb.w, p.taps, p.kp)
+        window = (cb.kh, cb.kw, cb.stride[0], cb.stride[1], cb.dilation[0], cb.dilation[1], cb.pad[1], p.pad_r,
+                  p.filter_word, p.mc, p.kc, p.nc)  # fmt: skip
+        cube_cores = min(kernels.cube_cores(), len(p.tiles))
+        cube = Launch(kernels.conv_img2col, cube_cores, (buf["x5"], buf["wt"], buf["y"], *cube_args, pixels, *window))
         tr, tcol = OUT_TILE
         back = Launch(kernels.transpose_tiles,
                       kernels.cores_for(cv.n * -(-pixels // tr) * -(-cv.k // tcol)),
                       (out, buf["y"], kernels.transpose_offsets(tr, tcol, 4), cv.n, 1, pixels, pixels, cv.k,
                        pixels * p.kp, p.kp, cv.k * pixels, pixels, tr, tcol))  # fmt: skip
         if FUSED:
-            layout = np.array([cv.n * p.c1, p.c1, p.c0, cv.c, hw, cv.c * hw, hw, hw * p.c0, p.c0, 0,
-                               cv.k * p.c1, p.c1, 0, cv.c, q, cv.c * q, q, q * p.c0, 0, 0, tiles_x, 0, 0, 0],
-                              np.int32)  # fmt: skip
-            args = (x, w, out, buf["x5"], buf["wt"], buf["y"], p.tiles.reshape(-1), offs,
-                    kernels.transpose_offsets(tr, tcol, 4), layout, len(p.tiles), p.c1, cv.h, cv.w, p.taps, p.kp,
-                    cv.k, pixels, cv.kh, cv.kw, cv.stride[0], cv.stride[1], cv.dilation[0], cv.dilation[1], cv.pad[1],
-                    p.pad_r, p.filter_word, p.mc, p.kc, p.nc, p.c0, tc, tr, tcol)  # fmt: skip
-            return [Launch(kernels.conv_fused, min(kernels.cube_cores(), len(p.tiles)), args)]
+            if fl is None:
+                layout = np.array([cv.n * p.c1, p.c1, p.c0, cv.c, hw, cv.c * hw, hw, hw * p.c0, p.c0, 0,
+                                   cv.k * p.c1, p.c1, 0, cv.c, q, cv.c * q, q, q * p.c0, 0, 0, tiles_x, 0, 0, 0],
+                                  np.int32)  # fmt: skip
+            else:  # layouts_by_tables' four scalars, then its tiles from element 24 on
+                head = np.zeros(24, np.int32)
+                head[:4] = fl.x_tiles, len(fl.tiles) - fl.x_tiles, fl.entries, fl.pitch
+                layout, offs = np.concatenate([head, fl.tiles.reshape(-1)]), fl.tables.reshape(-1)
+            back_offs = kernels.transpose_offsets(tr, tcol, 4)
+            args = (x, w, out, buf["x5"], buf["wt"], buf["y"], cube_args[0], offs, back_offs, layout, *cube_args[1:],
+                    cv.k, pixels, *window, p.c0, tc, tr, tcol, fl is not None)  # fmt: skip
+            return [Launch(kernels.conv_fused, cube_cores, args)]
         return [layouts, cube, back]
 
     def describe(self) -> str:
         cv = self.conv
+        fold = f"the filter's {cv.kw} columns folded into {self.cube.c} channels; " if self.folding else ""
         return (f"convolution into '{self.target.name}': {cv.k} filters {cv.kh}x{cv.kw} over {cv.c} channels, "
                 f"stride {cv.stride}, padding {cv.pad}, dilation {cv.dilation}, on the cube through img2col "
-                f"(NC1HWC0 layout and the weights' on the vector unit, the result transposed to NCHW)")  # fmt: skip
+                f"({fold}NC1HWC0 layout and the weights' on the vector unit, the result transposed to "
+                f"NCHW)")  # fmt: skip
 
 
 OUT_TILE = (128, 16)  # pixels x output channels a tile of the last transpose (2048 float32)

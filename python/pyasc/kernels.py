@@ -343,6 +343,98 @@ def transpose_tiles_pair(dst: asc.GlobalAddress, src: asc.GlobalAddress, dst2: a
                     cols2, src_outer2, src_row2, dst_batch2, dst_row, tr, tc, pitch)  # fmt: skip
 
 
+LAYOUT_ENTRIES = 4096  # a layout tile's elements: its gather's count and its table's entries
+LAYOUT_IN_BYTES = 32768  # a layout tile's source runs in the UB (two of them); its last 32 bytes hold zeros
+
+
+@asc.jit
+def _layout_part(dst_gm, src_gm, tables_gm, tiles_gm, table, tile_in, tile_out, first: int, last: int, entries: int,
+                 pitch: int, half_in: asc.ConstExpr[int]):  # fmt: skip
+    """Tiles first..last - 1 of a layout by tables (rows of tiles_gm, 8 int32 each: source element, runs, run
+    length, source run stride, destination element, elements written, table, 1 where the table is not the tile
+    before's): the runs go into a half of tile_in `pitch` elements apart, one Gather by the table's byte offsets
+    (padding entries point at the half's zero block) makes the tile in a half of tile_out, one DMA writes it.
+    Double-buffered by hand: the next tile's copy in and this one's copy out run beside the Gather."""
+    size = dst_gm.dtype.sizeof()
+    E = asc.HardEvent
+    asc.set_flag(E.V_MTE2, 0)  # both halves of tile_in free
+    asc.set_flag(E.V_MTE2, 1)
+    asc.set_flag(E.MTE3_V, 0)  # both halves of tile_out free
+    asc.set_flag(E.MTE3_V, 1)
+    i = 0
+    for t in range(first, last):
+        src_at = tiles_gm.get_value(t * 8)
+        runs = tiles_gm.get_value(t * 8 + 1)
+        run = tiles_gm.get_value(t * 8 + 2)
+        stride = tiles_gm.get_value(t * 8 + 3)
+        dst_at = tiles_gm.get_value(t * 8 + 4)
+        count = tiles_gm.get_value(t * 8 + 5)
+        if t == first or tiles_gm.get_value(t * 8 + 7) != 0:  # a new table: the Gathers before it have run
+            asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+            asc.data_copy(table, tables_gm[tiles_gm.get_value(t * 8 + 6) * entries :], entries)
+            asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+        p = i % 2
+        gap = max(0, pitch * size // 32 - (run * size + 31) // 32)  # one run (the weights): no gap
+        asc.wait_flag(E.V_MTE2, p)
+        asc.data_copy_pad(tile_in[p * half_in :], src_gm[src_at:],
+                          asc.DataCopyExtParams(runs, run * size, (stride - run) * size, gap, 0))  # fmt: skip
+        asc.set_flag(E.MTE2_V, p)
+        asc.wait_flag(E.MTE2_V, p)
+        asc.wait_flag(E.MTE3_V, p)
+        asc.gather(tile_out[p * LAYOUT_ENTRIES :], tile_in[p * half_in :], table, 0, entries)
+        asc.set_flag(E.V_MTE2, p)
+        asc.set_flag(E.V_MTE3, p)
+        asc.wait_flag(E.V_MTE3, p)
+        asc.data_copy_pad(dst_gm[dst_at:], tile_out[p * LAYOUT_ENTRIES :],
+                          asc.DataCopyExtParams(1, count * size, 0, 0, 0))  # fmt: skip
+        asc.set_flag(E.MTE3_V, p)
+        i += 1
+    asc.wait_flag(E.V_MTE2, 0)
+    asc.wait_flag(E.V_MTE2, 1)
+    asc.wait_flag(E.MTE3_V, 0)
+    asc.wait_flag(E.MTE3_V, 1)
+
+
+@asc.jit
+def _layouts_by_tables(x5_gm, x_gm, wt_gm, w_gm, tables_gm, tiles_gm, me: int, cores: int, x_tiles: int,
+                       w_tiles: int, entries: int, pitch: int):  # fmt: skip
+    """A folded convolution's two layouts (pyasc.conv.FoldedLayout) on UB bytes 0..112 KiB: the feature map's
+    tiles, the first x_tiles rows of tiles_gm, in one contiguous range a core; then the weights' tiles, the
+    ranges in reverse core order."""
+    size = x_gm.dtype.sizeof()
+    half_in = LAYOUT_IN_BYTES // size
+    tile_in = asc.LocalTensor(x_gm.dtype, asc.TPosition.VECCALC, 0, 2 * half_in)
+    table = asc.LocalTensor(asc.uint32, asc.TPosition.VECCALC, 2 * LAYOUT_IN_BYTES + 128, LAYOUT_ENTRIES)
+    tile_out = asc.LocalTensor(x_gm.dtype, asc.TPosition.VECCALC, 2 * LAYOUT_IN_BYTES + 4 * LAYOUT_ENTRIES + 256,
+                               2 * LAYOUT_ENTRIES)  # fmt: skip
+    asc.duplicate(tile_in, 0.0, 2 * half_in)  # each half's zero block, and no undefined reads
+    asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+    _layout_part(x5_gm, x_gm, tables_gm, tiles_gm, table, tile_in, tile_out, x_tiles * me // cores,
+                 x_tiles * (me + 1) // cores, entries, pitch, half_in)  # fmt: skip
+    back = cores - 1 - me
+    _layout_part(wt_gm, w_gm, tables_gm, tiles_gm, table, tile_in, tile_out, x_tiles + w_tiles * back // cores,
+                 x_tiles + w_tiles * (back + 1) // cores, entries, pitch, half_in)  # fmt: skip
+    asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+
+
+@asc.jit
+def layouts_by_tables(x5: asc.GlobalAddress, x: asc.GlobalAddress, wt: asc.GlobalAddress, w: asc.GlobalAddress,
+                      tables: asc.GlobalAddress, tiles: asc.GlobalAddress, x_tiles: int, w_tiles: int, entries: int,
+                      pitch: int):  # fmt: skip
+    """The feature map NCHW -> the folded convolution's NC1HWC0 and the weights -> its [o][c1][kh][c0] in one
+    launch (pyasc.conv.FoldedLayout says what the tables and tiles hold)."""
+    x5_gm, x_gm, wt_gm, w_gm = asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor()
+    tables_gm, tiles_gm = asc.GlobalTensor(), asc.GlobalTensor()
+    x5_gm.set_global_buffer(x5)
+    x_gm.set_global_buffer(x)
+    wt_gm.set_global_buffer(wt)
+    w_gm.set_global_buffer(w)
+    tables_gm.set_global_buffer(tables)
+    tiles_gm.set_global_buffer(tiles)
+    _layouts_by_tables(x5_gm, x_gm, wt_gm, w_gm, tables_gm, tiles_gm, asc.get_block_idx(), asc.get_block_num(),
+                       x_tiles, w_tiles, entries, pitch)  # fmt: skip
+
+
 @functools.lru_cache(maxsize=16)
 def transpose_offsets(tr: int, tc: int, itemsize: int) -> np.ndarray:
     """transpose_tiles' Gather offsets: output tile element (j, i), at j * tr + i, is the input's (i, j), at
@@ -479,11 +571,13 @@ def conv_fused(x: asc.GlobalAddress, wgt: asc.GlobalAddress, out: asc.GlobalAddr
                taps: int, kout: int, k: int, pixels: int, kh: int, kw: int, stride_h: int, stride_w: int, dil_h: int,
                dil_w: int, pad_l: int, pad_r: int, filt: int, mc: asc.ConstExpr[int], kc: asc.ConstExpr[int],
                nc: asc.ConstExpr[int], tr: asc.ConstExpr[int], tc: asc.ConstExpr[int], otr: asc.ConstExpr[int],
-               otc: asc.ConstExpr[int]):  # fmt: skip
+               otc: asc.ConstExpr[int], folded: asc.ConstExpr[bool] = False):  # fmt: skip
     """The three launches of a convolution in one (MIX_AIC_1_2): the vector cores lay out the feature map and
     the weights (transpose_tiles_pair's work; `layout` holds its scalar arguments), every core meets at
     sync_all, the cube cores run conv_img2col's bands, and after each block's fixpipe (a cross-core flag) the
-    group's two vector cores turn that block of y round into out's NCHW, while the cube goes on."""
+    group's two vector cores turn that block of y round into out's NCHW, while the cube goes on. folded: the
+    layouts are layouts_by_tables' (`offsets` its tables, `layout` its x_tiles, w_tiles, entries and pitch, then
+    from element 24 on its tiles)."""
     x_gm, w_gm, y_gm, t_gm = asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor()
     x_gm.set_global_buffer(x5)
     w_gm.set_global_buffer(wt)
@@ -500,23 +594,27 @@ def conv_fused(x: asc.GlobalAddress, wgt: asc.GlobalAddress, out: asc.GlobalAddr
         out_offsets_gm.set_global_buffer(out_offsets)
         l_gm.set_global_buffer(layout)
         size = x.dtype.sizeof()
-        pitch = (tc * size + 31) // 32 * 32 // size
-        # synchronised by hand (barriers): the cube's side has its own flags, which insert_sync would add to
-        tile_in = asc.LocalTensor(x.dtype, asc.TPosition.VECCALC, 0, tr * pitch)
-        picks = asc.LocalTensor(asc.uint32, asc.TPosition.VECCALC, 8192 + 128, tr * tc)
-        tile_out = asc.LocalTensor(x.dtype, asc.TPosition.VECCALC, 16384 + 256, tr * tc)
-        asc.data_copy(picks, offsets_gm, tr * tc)
-        asc.pipe_barrier(asc.PipeID.PIPE_ALL)
         me = asc.get_block_idx()
         cores = 2 * groups
-        tiles1 = l_gm.get_value(20)
-        _transpose_part(x_gm, src_gm, picks, tile_in, tile_out, me, cores, l_gm.get_value(0), l_gm.get_value(1),
-                        l_gm.get_value(2), l_gm.get_value(3), l_gm.get_value(4), l_gm.get_value(5), l_gm.get_value(6),
-                        l_gm.get_value(7), l_gm.get_value(8), tr, tc, pitch, True)  # fmt: skip
-        _transpose_part(w_gm, wsrc_gm, picks, tile_in, tile_out, (me + cores - tiles1 % cores) % cores, cores,
-                        l_gm.get_value(10), l_gm.get_value(11), l_gm.get_value(2), l_gm.get_value(13),
-                        l_gm.get_value(14), l_gm.get_value(15), l_gm.get_value(16), l_gm.get_value(17),
-                        l_gm.get_value(8), tr, tc, pitch, True)  # fmt: skip
+        # synchronised by hand (barriers): the cube's side has its own flags, which insert_sync would add to
+        if folded:
+            _layouts_by_tables(x_gm, src_gm, w_gm, wsrc_gm, offsets_gm, l_gm[24:], me, cores, l_gm.get_value(0),
+                               l_gm.get_value(1), l_gm.get_value(2), l_gm.get_value(3))  # fmt: skip
+        else:
+            pitch = (tc * size + 31) // 32 * 32 // size
+            tile_in = asc.LocalTensor(x.dtype, asc.TPosition.VECCALC, 0, tr * pitch)
+            picks = asc.LocalTensor(asc.uint32, asc.TPosition.VECCALC, 8192 + 128, tr * tc)
+            tile_out = asc.LocalTensor(x.dtype, asc.TPosition.VECCALC, 16384 + 256, tr * tc)
+            asc.data_copy(picks, offsets_gm, tr * tc)
+            asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+            tiles1 = l_gm.get_value(20)
+            _transpose_part(x_gm, src_gm, picks, tile_in, tile_out, me, cores, l_gm.get_value(0), l_gm.get_value(1),
+                            l_gm.get_value(2), l_gm.get_value(3), l_gm.get_value(4), l_gm.get_value(5),
+                            l_gm.get_value(6), l_gm.get_value(7), l_gm.get_value(8), tr, tc, pitch, True)  # fmt: skip
+            _transpose_part(w_gm, wsrc_gm, picks, tile_in, tile_out, (me + cores - tiles1 % cores) % cores, cores,
+                            l_gm.get_value(10), l_gm.get_value(11), l_gm.get_value(2), l_gm.get_value(13),
+                            l_gm.get_value(14), l_gm.get_value(15), l_gm.get_value(16), l_gm.get_value(17),
+                            l_gm.get_value(8), tr, tc, pitch, True)  # fmt: skip
         asc.sync_all(False)
         # the group's blocks, in the cube core's order: each block's half of the tiles after its flag
         opitch = (otc * 4 + 31) // 32 * 32 // 4

@@ -128,9 +128,13 @@ def test_conv2d_through_img2col_equals_numpy(n, c, h, w, k, ksize, stride, paddi
     weight = rng.standard_normal((k, c, ksize, ksize)).astype(dtype)
     oh, ow = (h + 2 * padding - ksize) // stride + 1, (w + 2 * padding - ksize) // stride + 1
     out = np.empty((n, k, oh, ow), np.float32)  # float16 operands: the cube's float32 result
-    made, _ = kernels_of(conv2d, x, weight, out, stride=stride, padding=padding)
-    assert made == ([kernels.conv_fused] if fused else [kernels.transpose_tiles_pair, kernels.conv_img2col,
-                                                         kernels.transpose_tiles])  # fmt: skip
+    made, plan = kernels_of(conv2d, x, weight, out, stride=stride, padding=padding)
+    step = plan.steps[0]
+    layouts = kernels.layouts_by_tables if step.folding else kernels.transpose_tiles_pair
+    assert made == ([kernels.conv_fused] if fused else [layouts, kernels.conv_img2col, kernels.transpose_tiles])
+    # the filter's columns folded into the channels exactly where that needs fewer img2col columns
+    c0 = 32 // np.dtype(dtype).itemsize
+    assert (step.folding is not None) == (ksize > 1 and -(-c * ksize // c0) < -(-c // c0) * ksize)
     conv2d(x, weight, out, stride=stride, padding=padding)
     tol = TOLERANCE[dtype]
     np.testing.assert_allclose(out, reference(x, weight, stride, padding), rtol=tol, atol=tol * np.sqrt(c * ksize**2))
@@ -184,8 +188,10 @@ def test_the_tutorial_conv_takes_the_img2col_path(fused, rng, monkeypatch):
     # the zero fill is dropped (the convolution writes every element): the layouts, the cube, the result's
     # transpose (pyasc.conv.FUSED: all three in one mixed launch)
     assert made == ([kernels.conv_fused] if fused else
-                    [kernels.transpose_tiles_pair, kernels.conv_img2col, kernels.transpose_tiles])  # fmt: skip
+                    [kernels.layouts_by_tables, kernels.conv_img2col, kernels.transpose_tiles])  # fmt: skip
     assert len(plan.steps) == 1 and "img2col" in plan.steps[0].describe()
+    # 3 channels x 7 columns folded: 7 x 24 img2col columns where 7 x 7 x 8 would be
+    assert plan.steps[0].cube.c == 21 and plan.steps[0].plan.taps == 168
     out[...] = np.nan  # every element is written
     conv2d(x, weight, out, stride=2, padding=3)
     np.testing.assert_allclose(out, reference(x, weight, 2, 3), rtol=1e-3, atol=1e-3)
@@ -248,3 +254,37 @@ def test_a_band_of_more_blocks_than_the_cube_may_run_ahead(rng, monkeypatch):
     assert -(-int(step.plan.tiles[0, 2]) // step.plan.mc) > kernels.CONV_AHEAD
     out = conv2d(x, weight, stride=1, padding=1)
     np.testing.assert_allclose(out, reference(x, weight, 1, 1), rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float16])
+def test_the_folded_layouts_equal_numpy(dtype, rng, monkeypatch):
+    # 3 channels x a 5-column filter folded into 15 channels (two groups of 8 float32, one of 16 float16), stride 2,
+    # padding 2, two images; small tiles (256 entries), so both layouts take several tiles and tables
+    monkeypatch.setattr(kernels, "LAYOUT_ENTRIES", 256)
+    n, c, h, w, k, kh, kw, stride, pad = 2, 3, 9, 13, 10, 5, 5, 2, 2
+    ow = (w + 2 * pad - kw) // stride + 1
+    cv = conv.Conv(n, c, h, w, k, kh, kw, (h + 2 * pad - kh) // stride + 1, ow, (stride, stride), (1, 1), (pad, pad))
+    c0 = 32 // np.dtype(dtype).itemsize
+    cube = conv.folded(cv, c0)
+    assert (cube.c, cube.w, cube.kw, cube.stride, cube.pad) == (15, ow, 1, (stride, 1), (pad, 0))
+    fl = conv.folded_layout(cv, cube, c0, np.dtype(dtype).itemsize)
+    assert fl.x_tiles > 2 * -(-15 // c0) and len(fl.tiles) - fl.x_tiles > 1
+    c1 = -(-15 // c0)
+    x = rng.standard_normal((n, c, h, w)).astype(dtype)
+    weight = rng.standard_normal((k, c, kh, kw)).astype(dtype)
+    x5 = np.full(n * c1 * h * ow * c0, np.nan, dtype)
+    wt = np.full(k * c1 * kh * c0, np.nan, dtype)
+    kernels.layouts_by_tables[kernels.cores_for(len(fl.tiles)), rt.current_stream()](
+        x5, x.reshape(-1), wt, weight.reshape(-1), fl.tables.reshape(-1), fl.tiles.reshape(-1), fl.x_tiles,
+        len(fl.tiles) - fl.x_tiles, fl.entries, fl.pitch)  # fmt: skip
+    padded = np.pad(x, ((0, 0), (0, 0), (0, 0), (pad, pad + kw)))
+    want_x = np.zeros((n, c1 * c0, h, ow), dtype)
+    want_w = np.zeros((k, c1 * c0, kh), dtype)
+    for ch in range(c * kw):
+        cc, dx = divmod(ch, kw)
+        want_x[:, ch] = padded[:, cc, :, dx : dx + stride * (ow - 1) + 1 : stride]
+        want_w[:, ch] = weight[:, cc, :, dx]
+    want_x = want_x.reshape(n, c1, c0, h, ow).transpose(0, 1, 3, 4, 2)
+    want_w = want_w.reshape(k, c1, c0, kh).transpose(0, 1, 3, 2)
+    np.testing.assert_array_equal(x5, want_x.reshape(-1))
+    np.testing.assert_array_equal(wt, want_w.reshape(-1))
