@@ -45,10 +45,12 @@ from .errors import NotRecognised
 from .steps import FLOATS, Launch, Location, Step, _table
 from .symbols import Affine, ArrayView, Counter, Load, Param, Range
 
+LAYOUT_TILE = 512  # about the elements of a folded layout's tile: small tiles spread evenly over the cores, and
+# their tables are small enough for all of them to stay in the UB
 ENABLED = True  # False: convolutions take the gather path (to compare the two)
-# True: one MIX_AIC_1_2 launch (kernels.conv_fused), 21.4 us on the Model at the tutorial's size against the three
-# launches' 24.6 us, but twice their wall clock here (the Model runs a mixed kernel's 69 cores on threads of their
-# own: 71 ms against 35 ms, numpy's einsum 4.2 ms, too near the 20x the issue allows); so three by default
+# True: one MIX_AIC_1_2 launch (kernels.conv_fused), 12.9 us on the Model at the tutorial's size against the three
+# launches' 20.0 us, but twice their wall clock here (the Model runs a mixed kernel's 69 cores on threads of their
+# own: 72 ms against 32-38 ms, numpy's einsum about 5 ms, too near the 20x the issue allows); so three by default
 FUSED = False
 MAX_FIELD = 255  # the FMatrix's and the load's 8-bit fields: pads, strides, dilations, filter sizes
 MAX_M_START = 32767  # m_start_pt's range
@@ -150,7 +152,7 @@ class FoldedLayout:
     transpose. Table g < c1 makes group g's rows, table c1 the weights; entries past the image or the channels
     point at the tile's zero block."""
 
-    tables: np.ndarray  # uint32 [c1 + 1, entries]
+    tables: np.ndarray  # uint32 [c1 + 1, entries]: all of them in the UB while the tiles run
     tiles: np.ndarray  # int32 [tiles, 8]: layouts_by_tables' rows, the feature map's first
     x_tiles: int
     entries: int
@@ -158,8 +160,8 @@ class FoldedLayout:
 
 
 def folded_layout(conv: Conv, cube: Conv, c0: int, itemsize: int) -> Optional[FoldedLayout]:
-    """The tables and tiles, or None when a row of the folded input or one output
-    channel's weights does not fit a tile."""
+    """The tables and tiles, or None when a row of the folded input or one filter's weights does not fit a tile,
+    or the tables do not fit the UB together."""
     kw, sw, dw, pl = conv.kw, conv.stride[1], conv.dilation[1], conv.pad[1]
     c1 = -(-cube.c // c0)
     zero_at = kernels.LAYOUT_IN_BYTES // itemsize - c0  # a tile half's last 32-byte block stays 0
@@ -169,15 +171,15 @@ def folded_layout(conv: Conv, cube: Conv, c0: int, itemsize: int) -> Optional[Fo
     def pitch_for(rows: int) -> int:
         return -(-rows * conv.w * itemsize // 32) * 32 // itemsize
 
-    rows = min(conv.h, kernels.LAYOUT_ENTRIES // (cube.w * c0))
+    row, per_o, taps = cube.w * c0, conv.c * conv.kh * conv.kw, c1 * conv.kh * c0
+    rows = min(conv.h, max(1, LAYOUT_TILE // row))
     while rows > 0 and max(runs) * pitch_for(rows) > zero_at:
         rows -= 1
-    per_o, taps = conv.c * conv.kh * conv.kw, c1 * conv.kh * c0
-    batch = min(conv.k, kernels.LAYOUT_ENTRIES // taps, zero_at // per_o)
-    if rows < 1 or batch < 1:
+    batch = min(conv.k, max(1, LAYOUT_TILE // taps), zero_at // per_o)
+    entries = max(rows * row, batch * taps)
+    if rows < 1 or batch < 1 or entries > kernels.LAYOUT_ENTRIES or (c1 + 1) * entries * 4 > kernels.LAYOUT_TABLE_BYTES:
         return None
     pitch = pitch_for(rows)
-    entries = max(rows * cube.w * c0, batch * taps)
     tables = np.full((c1 + 1, entries), zero_at, np.int64)
     # the feature map: entry (row, column, j) of group g is channel g * c0 + j = c * kw + dx at column
     # column * stride + dx * dilation - pad of its run's row
@@ -187,7 +189,7 @@ def folded_layout(conv: Conv, cube: Conv, c0: int, itemsize: int) -> Optional[Fo
         iw = q * sw + ch % kw * dw - pl
         inside = (ch < cube.c) & (iw >= 0) & (iw < conv.w)
         at = (ch // kw - lows[g]) * pitch + r * conv.w + iw
-        tables[g, : rows * cube.w * c0] = np.where(inside, at, zero_at).reshape(-1)
+        tables[g, : rows * row] = np.where(inside, at, zero_at).reshape(-1)
     # the weights: entry (o, g, y, j) is weight[o][c][y][dx] for channel g * c0 + j = c * kw + dx
     o, g, y, j = np.ix_(np.arange(batch), np.arange(c1), np.arange(conv.kh), np.arange(c0))
     ch = g * c0 + j
@@ -199,14 +201,13 @@ def folded_layout(conv: Conv, cube: Conv, c0: int, itemsize: int) -> Optional[Fo
             for r0 in range(0, conv.h, rows):
                 count = min(rows, conv.h - r0)
                 src = (n * conv.c + lows[g]) * conv.h * conv.w + r0 * conv.w
-                dst = ((n * c1 + g) * conv.h + r0) * cube.w * c0
-                tiles.append((src, runs[g], count * conv.w, conv.h * conv.w, dst, count * cube.w * c0, g))
+                dst = ((n * c1 + g) * conv.h + r0) * row
+                tiles.append((src, runs[g], count * conv.w, conv.h * conv.w, dst, count * row, g, 0))
     x_tiles = len(tiles)
     for o0 in range(0, conv.k, batch):
         count = min(batch, conv.k - o0)
-        tiles.append((o0 * per_o, 1, count * per_o, count * per_o, o0 * taps, count * taps, c1))
-    rows_out = [(*t, int(i > 0 and t[6] != tiles[i - 1][6])) for i, t in enumerate(tiles)]  # a table change
-    return FoldedLayout((tables * itemsize).astype(np.uint32), np.array(rows_out, np.int32), x_tiles, entries, pitch)
+        tiles.append((o0 * per_o, 1, count * per_o, count * per_o, o0 * taps, count * taps, c1, 0))
+    return FoldedLayout((tables * itemsize).astype(np.uint32), np.array(tiles, np.int32), x_tiles, entries, pitch)
 
 
 @dataclass
@@ -356,7 +357,7 @@ class ConvStep(Step):
         if fl is not None:  # the folded input and weights: a Gather by table per tile
             layouts = Launch(kernels.layouts_by_tables, kernels.cores_for(len(fl.tiles)),
                              (buf["x5"], x, buf["wt"], w, fl.tables.reshape(-1), fl.tiles.reshape(-1), fl.x_tiles,
-                              len(fl.tiles) - fl.x_tiles, fl.entries, fl.pitch))  # fmt: skip
+                              len(fl.tiles) - fl.x_tiles, fl.entries, fl.pitch, fl.tables.size))  # fmt: skip
         cube_args = (p.tiles.reshape(-1), len(p.tiles), p.c1, cb.h, cb.w, p.taps, p.kp)
         window = (cb.kh, cb.kw, cb.stride[0], cb.stride[1], cb.dilation[0], cb.dilation[1], cb.pad[1], p.pad_r,
                   p.filter_word, p.mc, p.kc, p.nc)  # fmt: skip
@@ -372,9 +373,9 @@ class ConvStep(Step):
                 layout = np.array([cv.n * p.c1, p.c1, p.c0, cv.c, hw, cv.c * hw, hw, hw * p.c0, p.c0, 0,
                                    cv.k * p.c1, p.c1, 0, cv.c, q, cv.c * q, q, q * p.c0, 0, 0, tiles_x, 0, 0, 0],
                                   np.int32)  # fmt: skip
-            else:  # layouts_by_tables' four scalars, then its tiles from element 24 on
+            else:  # layouts_by_tables' five scalars, then its tiles from element 24 on
                 head = np.zeros(24, np.int32)
-                head[:4] = fl.x_tiles, len(fl.tiles) - fl.x_tiles, fl.entries, fl.pitch
+                head[:5] = fl.x_tiles, len(fl.tiles) - fl.x_tiles, fl.entries, fl.pitch, fl.tables.size
                 layout, offs = np.concatenate([head, fl.tiles.reshape(-1)]), fl.tables.reshape(-1)
             back_offs = kernels.transpose_offsets(tr, tcol, 4)
             args = (x, w, out, buf["x5"], buf["wt"], buf["y"], cube_args[0], offs, back_offs, layout, *cube_args[1:],

@@ -253,16 +253,41 @@ def cores_for(parts: int) -> int:
 
 
 # -- a convolution through the cube's img2col load (pyasc.conv) -----------------------------------------
+# The layout kernels move tiles GM -> UB -> Gather -> GM with two of each tile buffer: the flags below let the next
+# tile's copy in and the last one's copy out run beside this one's Gather. Each use of half p waits for its two
+# flags and sets them again, so any run of tiles keeps them balanced, whichever half it starts with.
+@asc.jit
+def _halves_open():
+    """Both halves of the tile buffers free: one V_MTE2 (tile_in) and one MTE3_V (tile_out) flag each."""
+    E = asc.HardEvent
+    asc.set_flag(E.V_MTE2, 0)
+    asc.set_flag(E.V_MTE2, 1)
+    asc.set_flag(E.MTE3_V, 0)
+    asc.set_flag(E.MTE3_V, 1)
+
+
+@asc.jit
+def _halves_close():
+    """The flags _halves_open set taken back, every pipe done (what follows may reuse the buffers)."""
+    E = asc.HardEvent
+    asc.wait_flag(E.V_MTE2, 0)
+    asc.wait_flag(E.V_MTE2, 1)
+    asc.wait_flag(E.MTE3_V, 0)
+    asc.wait_flag(E.MTE3_V, 1)
+    asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+
+
 @asc.jit
 def _transpose_part(dst_gm, src_gm, picks, tile_in, tile_out, first: int, step: int, batches: int, inner: int,
                     rows: int, rows_limit: int, cols: int, src_outer: int, src_row: int, dst_batch: int, dst_row: int,
-                    tr: asc.ConstExpr[int], tc: asc.ConstExpr[int], pitch: asc.ConstExpr[int],
-                    barriers: asc.ConstExpr[bool] = False):  # fmt: skip
-    """transpose_tiles' tiles from `first` on, every `step`-th (barriers: synchronised by hand, for a kernel
-    without insert_sync)."""
+                    tr: asc.ConstExpr[int], tc: asc.ConstExpr[int], pitch: asc.ConstExpr[int]):  # fmt: skip
+    """transpose_tiles' tiles from `first` on, every `step`-th, in halves of tile_in (tr * pitch each) and tile_out
+    (tr * tc), between _halves_open and _halves_close."""
+    E = asc.HardEvent
     size = dst_gm.dtype.sizeof()
     row_tiles = (rows + tr - 1) // tr
     col_tiles = (cols + tc - 1) // tc
+    i = 0
     for t in range(first, batches * row_tiles * col_tiles, step):
         b = t // (row_tiles * col_tiles)
         r0 = (t // col_tiles) % row_tiles * tr
@@ -272,26 +297,31 @@ def _transpose_part(dst_gm, src_gm, picks, tile_in, tile_out, first: int, step: 
         nw = min(tr, rows - r0)  # rows written: a channel group's missing channels as zeros
         nr = min(nw, valid - r0)  # rows read
         nc = min(tc, cols - c0)
+        h = i % 2
+        asc.wait_flag(E.V_MTE2, h)
         if nr < tr or nc < tc:  # missing rows (channels) read as 0; a tail tile's unread part is defined
-            asc.duplicate(tile_in, 0.0, tr * pitch)
-            if barriers:
-                asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+            asc.duplicate(tile_in[h * tr * pitch :], 0.0, tr * pitch)
+            asc.set_flag(E.V_MTE2, 2)
+            asc.wait_flag(E.V_MTE2, 2)
         at = (b // inner) * src_outer + (part * rows + r0) * src_row + c0
         gap_in = pitch * size // 32 - (nc * size + 31) // 32
-        asc.data_copy_pad(tile_in, src_gm[at:], asc.DataCopyExtParams(nr, nc * size, (src_row - nc) * size, gap_in, 0))
-        if barriers:
-            asc.pipe_barrier(asc.PipeID.PIPE_ALL)
-        asc.gather(tile_out, tile_in, picks, 0, tr * tc)
-        if barriers:
-            asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+        asc.data_copy_pad(tile_in[h * tr * pitch :], src_gm[at:],
+                          asc.DataCopyExtParams(nr, nc * size, (src_row - nc) * size, gap_in, 0))  # fmt: skip
+        asc.set_flag(E.MTE2_V, h)
+        asc.wait_flag(E.MTE2_V, h)
+        asc.wait_flag(E.MTE3_V, h)
+        asc.gather(tile_out[h * tr * tc :], tile_in[h * tr * pitch :], picks, 0, tr * tc)
+        asc.set_flag(E.V_MTE2, h)
+        asc.set_flag(E.V_MTE3, h)
+        asc.wait_flag(E.V_MTE3, h)
         gap_out = tr * size // 32 - (nw * size + 31) // 32
-        asc.data_copy_pad(dst_gm[b * dst_batch + c0 * dst_row + r0 :], tile_out,
+        asc.data_copy_pad(dst_gm[b * dst_batch + c0 * dst_row + r0 :], tile_out[h * tr * tc :],
                           asc.DataCopyExtParams(nc, nw * size, gap_out, (dst_row - nw) * size, 0))  # fmt: skip
-        if barriers:
-            asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+        asc.set_flag(E.MTE3_V, h)
+        i += 1
 
 
-@asc2.jit
+@asc.jit
 def transpose_tiles(dst: asc.GlobalAddress, src: asc.GlobalAddress, offsets: asc.GlobalAddress, batches: int,
                     inner: int, rows: int, rows_limit: int, cols: int, src_outer: int, src_row: int, dst_batch: int,
                     dst_row: int, tr: asc.ConstExpr[int], tc: asc.ConstExpr[int]):  # fmt: skip
@@ -301,21 +331,26 @@ def transpose_tiles(dst: asc.GlobalAddress, src: asc.GlobalAddress, offsets: asc
     inner) * rows) rows exist (the rest of the tr rows, a channel group's missing channels, are 0); dst rows are
     dst_row elements apart, batches dst_batch. Per tile of tr x tc: one strided DMA in (rows tc elements long,
     each on its 32-byte block), one Gather by the constant byte offsets (tile element (j, i) from (i, j)), one
-    strided DMA out. Each core takes every block_num-th tile."""
+    strided DMA out, double-buffered. Each core takes every block_num-th tile."""
     src_gm, dst_gm, offsets_gm = asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor()
     src_gm.set_global_buffer(src)
     dst_gm.set_global_buffer(dst)
     offsets_gm.set_global_buffer(offsets)
-    pitch = (tc * dst.dtype.sizeof() + 31) // 32 * 32 // dst.dtype.sizeof()  # a tile row in the UB: whole blocks
-    tile_in = asc.LocalTensorAuto(dst.dtype, tr * pitch)
-    picks = asc.LocalTensorAuto(asc.uint32, tr * tc)
-    tile_out = asc.LocalTensorAuto(dst.dtype, tr * tc)
+    size = dst.dtype.sizeof()
+    pitch = (tc * size + 31) // 32 * 32 // size  # a tile row in the UB: whole blocks
+    tile_in = asc.LocalTensor(dst.dtype, asc.TPosition.VECCALC, 0, 2 * tr * pitch)
+    picks = asc.LocalTensor(asc.uint32, asc.TPosition.VECCALC, 2 * tr * pitch * size + 128, tr * tc)
+    tile_out = asc.LocalTensor(dst.dtype, asc.TPosition.VECCALC, 2 * tr * pitch * size + 4 * tr * tc + 256,
+                               2 * tr * tc)  # fmt: skip
     asc.data_copy(picks, offsets_gm, tr * tc)
+    asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+    _halves_open()
     _transpose_part(dst_gm, src_gm, picks, tile_in, tile_out, asc.get_block_idx(), asc.get_block_num(), batches, inner,
                     rows, rows_limit, cols, src_outer, src_row, dst_batch, dst_row, tr, tc, pitch)  # fmt: skip
+    _halves_close()
 
 
-@asc2.jit
+@asc.jit
 def transpose_tiles_pair(dst: asc.GlobalAddress, src: asc.GlobalAddress, dst2: asc.GlobalAddress,
                          src2: asc.GlobalAddress, offsets: asc.GlobalAddress, batches: int, inner: int, rows: int,
                          rows_limit: int, cols: int, src_outer: int, src_row: int, dst_batch: int, dst_row: int,
@@ -330,37 +365,38 @@ def transpose_tiles_pair(dst: asc.GlobalAddress, src: asc.GlobalAddress, dst2: a
     src2_gm.set_global_buffer(src2)
     dst2_gm.set_global_buffer(dst2)
     offsets_gm.set_global_buffer(offsets)
-    pitch = (tc * dst.dtype.sizeof() + 31) // 32 * 32 // dst.dtype.sizeof()
-    tile_in = asc.LocalTensorAuto(dst.dtype, tr * pitch)
-    picks = asc.LocalTensorAuto(asc.uint32, tr * tc)
-    tile_out = asc.LocalTensorAuto(dst.dtype, tr * tc)
+    size = dst.dtype.sizeof()
+    pitch = (tc * size + 31) // 32 * 32 // size
+    tile_in = asc.LocalTensor(dst.dtype, asc.TPosition.VECCALC, 0, 2 * tr * pitch)
+    picks = asc.LocalTensor(asc.uint32, asc.TPosition.VECCALC, 2 * tr * pitch * size + 128, tr * tc)
+    tile_out = asc.LocalTensor(dst.dtype, asc.TPosition.VECCALC, 2 * tr * pitch * size + 4 * tr * tc + 256,
+                               2 * tr * tc)  # fmt: skip
     asc.data_copy(picks, offsets_gm, tr * tc)
+    asc.pipe_barrier(asc.PipeID.PIPE_ALL)
     cores = asc.get_block_num()
+    _halves_open()
     _transpose_part(dst_gm, src_gm, picks, tile_in, tile_out, asc.get_block_idx(), cores, batches, inner, rows,
                     rows_limit, cols, src_outer, src_row, dst_batch, dst_row, tr, tc, pitch)  # fmt: skip
     first = (asc.get_block_idx() + cores - tiles1 % cores) % cores
     _transpose_part(dst2_gm, src2_gm, picks, tile_in, tile_out, first, cores, batches2, inner2, rows, rows_limit2,
                     cols2, src_outer2, src_row2, dst_batch2, dst_row, tr, tc, pitch)  # fmt: skip
+    _halves_close()
 
 
-LAYOUT_ENTRIES = 4096  # a layout tile's elements: its gather's count and its table's entries
+LAYOUT_ENTRIES = 4096  # the most elements a layout tile has: its Gather's count, its tables' entries
+LAYOUT_TABLE_BYTES = 65536  # a layout's tables, all of them in the UB at once
 LAYOUT_IN_BYTES = 32768  # a layout tile's source runs in the UB (two of them); its last 32 bytes hold zeros
 
 
 @asc.jit
-def _layout_part(dst_gm, src_gm, tables_gm, tiles_gm, table, tile_in, tile_out, first: int, last: int, entries: int,
-                 pitch: int, half_in: asc.ConstExpr[int]):  # fmt: skip
+def _layout_part(dst_gm, src_gm, tiles_gm, tables, tile_in, tile_out, first: int, last: int, entries: int, pitch: int,
+                 half_in: asc.ConstExpr[int]):  # fmt: skip
     """Tiles first..last - 1 of a layout by tables (rows of tiles_gm, 8 int32 each: source element, runs, run
-    length, source run stride, destination element, elements written, table, 1 where the table is not the tile
-    before's): the runs go into a half of tile_in `pitch` elements apart, one Gather by the table's byte offsets
-    (padding entries point at the half's zero block) makes the tile in a half of tile_out, one DMA writes it.
-    Double-buffered by hand: the next tile's copy in and this one's copy out run beside the Gather."""
+    length, source run stride, destination element, elements written, table, 0): the runs go into a half of tile_in
+    `pitch` elements apart, one Gather by the table's byte offsets (padding entries point at the half's zero block)
+    makes the tile in a half of tile_out, one DMA writes it. Between _halves_open and _halves_close."""
     size = dst_gm.dtype.sizeof()
     E = asc.HardEvent
-    asc.set_flag(E.V_MTE2, 0)  # both halves of tile_in free
-    asc.set_flag(E.V_MTE2, 1)
-    asc.set_flag(E.MTE3_V, 0)  # both halves of tile_out free
-    asc.set_flag(E.MTE3_V, 1)
     i = 0
     for t in range(first, last):
         src_at = tiles_gm.get_value(t * 8)
@@ -369,10 +405,7 @@ def _layout_part(dst_gm, src_gm, tables_gm, tiles_gm, table, tile_in, tile_out, 
         stride = tiles_gm.get_value(t * 8 + 3)
         dst_at = tiles_gm.get_value(t * 8 + 4)
         count = tiles_gm.get_value(t * 8 + 5)
-        if t == first or tiles_gm.get_value(t * 8 + 7) != 0:  # a new table: the Gathers before it have run
-            asc.pipe_barrier(asc.PipeID.PIPE_ALL)
-            asc.data_copy(table, tables_gm[tiles_gm.get_value(t * 8 + 6) * entries :], entries)
-            asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+        table = tiles_gm.get_value(t * 8 + 6)
         p = i % 2
         gap = max(0, pitch * size // 32 - (run * size + 31) // 32)  # one run (the weights): no gap
         asc.wait_flag(E.V_MTE2, p)
@@ -381,7 +414,7 @@ def _layout_part(dst_gm, src_gm, tables_gm, tiles_gm, table, tile_in, tile_out, 
         asc.set_flag(E.MTE2_V, p)
         asc.wait_flag(E.MTE2_V, p)
         asc.wait_flag(E.MTE3_V, p)
-        asc.gather(tile_out[p * LAYOUT_ENTRIES :], tile_in[p * half_in :], table, 0, entries)
+        asc.gather(tile_out[p * LAYOUT_ENTRIES :], tile_in[p * half_in :], tables[table * entries :], 0, entries)
         asc.set_flag(E.V_MTE2, p)
         asc.set_flag(E.V_MTE3, p)
         asc.wait_flag(E.V_MTE3, p)
@@ -389,38 +422,36 @@ def _layout_part(dst_gm, src_gm, tables_gm, tiles_gm, table, tile_in, tile_out, 
                           asc.DataCopyExtParams(1, count * size, 0, 0, 0))  # fmt: skip
         asc.set_flag(E.MTE3_V, p)
         i += 1
-    asc.wait_flag(E.V_MTE2, 0)
-    asc.wait_flag(E.V_MTE2, 1)
-    asc.wait_flag(E.MTE3_V, 0)
-    asc.wait_flag(E.MTE3_V, 1)
 
 
 @asc.jit
 def _layouts_by_tables(x5_gm, x_gm, wt_gm, w_gm, tables_gm, tiles_gm, me: int, cores: int, x_tiles: int,
-                       w_tiles: int, entries: int, pitch: int):  # fmt: skip
-    """A folded convolution's two layouts (pyasc.conv.FoldedLayout) on UB bytes 0..112 KiB: the feature map's
-    tiles, the first x_tiles rows of tiles_gm, in one contiguous range a core; then the weights' tiles, the
-    ranges in reverse core order."""
+                       w_tiles: int, entries: int, pitch: int, tables_len: int):  # fmt: skip
+    """A folded convolution's two layouts (pyasc.conv.FoldedLayout) on UB bytes 0..160 KiB: its tables (tables_len
+    entries) copied in once; the feature map's tiles, the first x_tiles rows of tiles_gm, in one contiguous range a
+    core; then the weights' tiles, the ranges in reverse core order."""
     size = x_gm.dtype.sizeof()
     half_in = LAYOUT_IN_BYTES // size
     tile_in = asc.LocalTensor(x_gm.dtype, asc.TPosition.VECCALC, 0, 2 * half_in)
-    table = asc.LocalTensor(asc.uint32, asc.TPosition.VECCALC, 2 * LAYOUT_IN_BYTES + 128, LAYOUT_ENTRIES)
-    tile_out = asc.LocalTensor(x_gm.dtype, asc.TPosition.VECCALC, 2 * LAYOUT_IN_BYTES + 4 * LAYOUT_ENTRIES + 256,
+    tables = asc.LocalTensor(asc.uint32, asc.TPosition.VECCALC, 2 * LAYOUT_IN_BYTES + 128, LAYOUT_TABLE_BYTES // 4)
+    tile_out = asc.LocalTensor(x_gm.dtype, asc.TPosition.VECCALC, 2 * LAYOUT_IN_BYTES + LAYOUT_TABLE_BYTES + 256,
                                2 * LAYOUT_ENTRIES)  # fmt: skip
     asc.duplicate(tile_in, 0.0, 2 * half_in)  # each half's zero block, and no undefined reads
+    asc.data_copy(tables, tables_gm, tables_len)
     asc.pipe_barrier(asc.PipeID.PIPE_ALL)
-    _layout_part(x5_gm, x_gm, tables_gm, tiles_gm, table, tile_in, tile_out, x_tiles * me // cores,
-                 x_tiles * (me + 1) // cores, entries, pitch, half_in)  # fmt: skip
+    _halves_open()
+    _layout_part(x5_gm, x_gm, tiles_gm, tables, tile_in, tile_out, x_tiles * me // cores, x_tiles * (me + 1) // cores,
+                 entries, pitch, half_in)  # fmt: skip
     back = cores - 1 - me
-    _layout_part(wt_gm, w_gm, tables_gm, tiles_gm, table, tile_in, tile_out, x_tiles + w_tiles * back // cores,
+    _layout_part(wt_gm, w_gm, tiles_gm, tables, tile_in, tile_out, x_tiles + w_tiles * back // cores,
                  x_tiles + w_tiles * (back + 1) // cores, entries, pitch, half_in)  # fmt: skip
-    asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+    _halves_close()
 
 
 @asc.jit
 def layouts_by_tables(x5: asc.GlobalAddress, x: asc.GlobalAddress, wt: asc.GlobalAddress, w: asc.GlobalAddress,
                       tables: asc.GlobalAddress, tiles: asc.GlobalAddress, x_tiles: int, w_tiles: int, entries: int,
-                      pitch: int):  # fmt: skip
+                      pitch: int, tables_len: int):  # fmt: skip
     """The feature map NCHW -> the folded convolution's NC1HWC0 and the weights -> its [o][c1][kh][c0] in one
     launch (pyasc.conv.FoldedLayout says what the tables and tiles hold)."""
     x5_gm, x_gm, wt_gm, w_gm = asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor()
@@ -432,7 +463,7 @@ def layouts_by_tables(x5: asc.GlobalAddress, x: asc.GlobalAddress, wt: asc.Globa
     tables_gm.set_global_buffer(tables)
     tiles_gm.set_global_buffer(tiles)
     _layouts_by_tables(x5_gm, x_gm, wt_gm, w_gm, tables_gm, tiles_gm, asc.get_block_idx(), asc.get_block_num(),
-                       x_tiles, w_tiles, entries, pitch)  # fmt: skip
+                       x_tiles, w_tiles, entries, pitch, tables_len)  # fmt: skip
 
 
 @functools.lru_cache(maxsize=16)
@@ -576,8 +607,8 @@ def conv_fused(x: asc.GlobalAddress, wgt: asc.GlobalAddress, out: asc.GlobalAddr
     the weights (transpose_tiles_pair's work; `layout` holds its scalar arguments), every core meets at
     sync_all, the cube cores run conv_img2col's bands, and after each block's fixpipe (a cross-core flag) the
     group's two vector cores turn that block of y round into out's NCHW, while the cube goes on. folded: the
-    layouts are layouts_by_tables' (`offsets` its tables, `layout` its x_tiles, w_tiles, entries and pitch, then
-    from element 24 on its tiles)."""
+    layouts are layouts_by_tables' (`offsets` its tables, `layout` its x_tiles, w_tiles, entries, pitch and
+    tables' length, then from element 24 on its tiles)."""
     x_gm, w_gm, y_gm, t_gm = asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor()
     x_gm.set_global_buffer(x5)
     w_gm.set_global_buffer(wt)
@@ -596,33 +627,37 @@ def conv_fused(x: asc.GlobalAddress, wgt: asc.GlobalAddress, out: asc.GlobalAddr
         size = x.dtype.sizeof()
         me = asc.get_block_idx()
         cores = 2 * groups
-        # synchronised by hand (barriers): the cube's side has its own flags, which insert_sync would add to
+        # synchronised by hand: the cube's side has its own flags, which insert_sync would add to
         if folded:
             _layouts_by_tables(x_gm, src_gm, w_gm, wsrc_gm, offsets_gm, l_gm[24:], me, cores, l_gm.get_value(0),
-                               l_gm.get_value(1), l_gm.get_value(2), l_gm.get_value(3))  # fmt: skip
+                               l_gm.get_value(1), l_gm.get_value(2), l_gm.get_value(3), l_gm.get_value(4))  # fmt: skip
         else:
             pitch = (tc * size + 31) // 32 * 32 // size
-            tile_in = asc.LocalTensor(x.dtype, asc.TPosition.VECCALC, 0, tr * pitch)
-            picks = asc.LocalTensor(asc.uint32, asc.TPosition.VECCALC, 8192 + 128, tr * tc)
-            tile_out = asc.LocalTensor(x.dtype, asc.TPosition.VECCALC, 16384 + 256, tr * tc)
+            tile_in = asc.LocalTensor(x.dtype, asc.TPosition.VECCALC, 0, 2 * tr * pitch)
+            picks = asc.LocalTensor(asc.uint32, asc.TPosition.VECCALC, 16384 + 128, tr * tc)
+            tile_out = asc.LocalTensor(x.dtype, asc.TPosition.VECCALC, 24576 + 256, 2 * tr * tc)
             asc.data_copy(picks, offsets_gm, tr * tc)
             asc.pipe_barrier(asc.PipeID.PIPE_ALL)
             tiles1 = l_gm.get_value(20)
+            _halves_open()
             _transpose_part(x_gm, src_gm, picks, tile_in, tile_out, me, cores, l_gm.get_value(0), l_gm.get_value(1),
                             l_gm.get_value(2), l_gm.get_value(3), l_gm.get_value(4), l_gm.get_value(5),
-                            l_gm.get_value(6), l_gm.get_value(7), l_gm.get_value(8), tr, tc, pitch, True)  # fmt: skip
+                            l_gm.get_value(6), l_gm.get_value(7), l_gm.get_value(8), tr, tc, pitch)  # fmt: skip
             _transpose_part(w_gm, wsrc_gm, picks, tile_in, tile_out, (me + cores - tiles1 % cores) % cores, cores,
                             l_gm.get_value(10), l_gm.get_value(11), l_gm.get_value(2), l_gm.get_value(13),
                             l_gm.get_value(14), l_gm.get_value(15), l_gm.get_value(16), l_gm.get_value(17),
-                            l_gm.get_value(8), tr, tc, pitch, True)  # fmt: skip
+                            l_gm.get_value(8), tr, tc, pitch)  # fmt: skip
+            _halves_close()
         asc.sync_all(False)
-        # the group's blocks, in the cube core's order: each block's half of the tiles after its flag
+        # the group's blocks, in the cube core's order: each block's half of the tiles after its flag; the halves'
+        # flags stay open across the blocks, so one block's tiles overlap the next's
         opitch = (otc * 4 + 31) // 32 * 32 // 4
-        o_in = asc.LocalTensor(asc.float32, asc.TPosition.VECCALC, 24576 + 384, otr * opitch)
-        o_picks = asc.LocalTensor(asc.uint32, asc.TPosition.VECCALC, 32768 + 512 + 128, otr * otc)
-        o_out = asc.LocalTensor(asc.float32, asc.TPosition.VECCALC, 40960 + 1024 + 256, otr * otc)
+        o_in = asc.LocalTensor(asc.float32, asc.TPosition.VECCALC, 0, 2 * otr * opitch)
+        o_picks = asc.LocalTensor(asc.uint32, asc.TPosition.VECCALC, 16384 + 128, otr * otc)
+        o_out = asc.LocalTensor(asc.float32, asc.TPosition.VECCALC, 24576 + 256, 2 * otr * otc)
         asc.data_copy(o_picks, out_offsets_gm, otr * otc)
         asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+        _halves_open()
         group = me // 2
         for t in range(group, tiles, groups):
             n = t_gm.get_value(t * 8)
@@ -636,8 +671,9 @@ def conv_fused(x: asc.GlobalAddress, wgt: asc.GlobalAddress, out: asc.GlobalAddr
                     dst_at = (n * k + o0) * pixels + p0 + m0
                     src_at = (n * pixels + p0 + m0) * kout + o0
                     _transpose_part(out_gm[dst_at:], y_gm[src_at:], o_picks, o_in, o_out, asc.get_sub_block_idx(), 2,
-                                    1, 1, cm, cm, cn, 0, kout, 0, pixels, otr, otc, opitch, True)  # fmt: skip
+                                    1, 1, cm, cm, cn, 0, kout, 0, pixels, otr, otc, opitch)  # fmt: skip
                     asc.cross_core_set_flag(CONV_BACK_FLAG, 2, asc.PipeID.PIPE_MTE3)  # the block is consumed
+        _halves_close()
     else:
         asc.sync_all(False)
         _conv_bands(x_gm, w_gm, y_gm, t_gm, asc.get_block_idx(), groups, tiles, c1, h, w, taps, kout, pixels, kh,

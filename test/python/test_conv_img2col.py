@@ -259,8 +259,8 @@ def test_a_band_of_more_blocks_than_the_cube_may_run_ahead(rng, monkeypatch):
 @pytest.mark.parametrize("dtype", [np.float32, np.float16])
 def test_the_folded_layouts_equal_numpy(dtype, rng, monkeypatch):
     # 3 channels x a 5-column filter folded into 15 channels (two groups of 8 float32, one of 16 float16), stride 2,
-    # padding 2, two images; small tiles (256 entries), so both layouts take several tiles and tables
-    monkeypatch.setattr(kernels, "LAYOUT_ENTRIES", 256)
+    # padding 2, two images; small tiles (about 256 entries), so both layouts take several tiles and tables
+    monkeypatch.setattr(conv, "LAYOUT_TILE", 256)
     n, c, h, w, k, kh, kw, stride, pad = 2, 3, 9, 13, 10, 5, 5, 2, 2
     ow = (w + 2 * pad - kw) // stride + 1
     cv = conv.Conv(n, c, h, w, k, kh, kw, (h + 2 * pad - kh) // stride + 1, ow, (stride, stride), (1, 1), (pad, pad))
@@ -276,7 +276,7 @@ def test_the_folded_layouts_equal_numpy(dtype, rng, monkeypatch):
     wt = np.full(k * c1 * kh * c0, np.nan, dtype)
     kernels.layouts_by_tables[kernels.cores_for(len(fl.tiles)), rt.current_stream()](
         x5, x.reshape(-1), wt, weight.reshape(-1), fl.tables.reshape(-1), fl.tiles.reshape(-1), fl.x_tiles,
-        len(fl.tiles) - fl.x_tiles, fl.entries, fl.pitch)  # fmt: skip
+        len(fl.tiles) - fl.x_tiles, fl.entries, fl.pitch, fl.tables.size)  # fmt: skip
     padded = np.pad(x, ((0, 0), (0, 0), (0, 0), (pad, pad + kw)))
     want_x = np.zeros((n, c1 * c0, h, ow), dtype)
     want_w = np.zeros((k, c1 * c0, kh), dtype)
