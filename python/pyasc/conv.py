@@ -48,8 +48,8 @@ from .symbols import Affine, ArrayView, Counter, Load, Param, Range
 LAYOUT_TILE = 512  # about the elements of a folded layout's tile: small tiles spread evenly over the cores, and
 # their tables are small enough for all of them to stay in the UB
 ENABLED = True  # False: convolutions take the gather path (to compare the two)
-# True: one MIX_AIC_1_2 launch (kernels.conv_fused), 12.9 us on the Model at the tutorial's size against the three
-# launches' 20.0 us, but twice their wall clock here (the Model runs a mixed kernel's 69 cores on threads of their
+# True: one MIX_AIC_1_2 launch (kernels.conv_fused), 12.5 us on the Model at the tutorial's size against the three
+# launches' 19.6 us, but twice their wall clock here (the Model runs a mixed kernel's 69 cores on threads of their
 # own: 72 ms against 32-38 ms, numpy's einsum about 5 ms, too near the 20x the issue allows); so three by default
 FUSED = False
 MAX_FIELD = 255  # the FMatrix's and the load's 8-bit fields: pads, strides, dilations, filter sizes

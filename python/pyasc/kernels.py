@@ -506,15 +506,28 @@ def _conv_bands(x_gm, w_gm, y_gm, t_gm, first: int, step: int, tiles: int, c1: i
         pad_b = t_gm.get_value(t * 8 + 6)
         m_first = t_gm.get_value(t * 8 + 7)
         asc.pipe_barrier(asc.PipeID.PIPE_ALL)
-        # the band's input rows of every channel group: C1 runs of rows * w * C0 elements, h * w * C0 apart
-        asc.data_copy(fm, x_gm[((n * c1) * h + ih0) * w * c0 :],
-                      asc.DataCopyParams(c1, rows * w, (h - rows) * w, 0))  # fmt: skip
+        # the band's input rows of every channel group (C1 runs of rows * w * C0 elements, h * w * C0 apart) in two
+        # parts: the rows the first block of pixels reads, then, after the weights, the rest, which the cube's work
+        # on that block hides
+        ow = (w + pad_l + pad_r - (kw - 1) * dil_w - 1) // stride_w + 1
+        first_rows = ((m_first + min(mc, count) - 1) // ow) * stride_h - pad_t + (kh - 1) * dil_h + 1
+        first_rows = max(1, min(rows, first_rows))
+        band_at = ((n * c1) * h + ih0) * w * c0
+        asc.data_copy(fm, x_gm[band_at:], asc.DataCopyParams(c1, first_rows * w, (h - first_rows) * w,
+                                                             (rows - first_rows) * w))  # fmt: skip
         for o0 in range(0, kout, nc):
             cn = min(nc, kout - o0)
             n1 = (cn + 15) // 16
             asc.pipe_barrier(asc.PipeID.PIPE_ALL)
             asc.data_copy(b1, w_gm[o0 * taps :], asc.Nd2NzParams(1, cn, taps, 0, taps, n1 * 16, 1, 0))
-            asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+            asc.set_flag(E.MTE2_MTE1, 0)  # the weights and the first rows are in L1
+            asc.wait_flag(E.MTE2_MTE1, 0)
+            if o0 == 0:
+                if first_rows < rows:
+                    asc.data_copy(fm[first_rows * w * c0 :], x_gm[band_at + first_rows * w * c0 :],
+                                  asc.DataCopyParams(c1, (rows - first_rows) * w, (h - rows + first_rows) * w,
+                                                     first_rows * w))  # fmt: skip
+                asc.set_flag(E.MTE2_MTE1, 1)  # the rest of the band is in L1
             # the band's FMatrix (height, width, padding) and padding value once: a V2 load of nothing; the
             # blocks then load with V2Pro, the block and the filter packed in two words
             fmatrix = asc.LoadData3DParamsV2((pad_l, pad_r, pad_t, pad_b), rows, w, c1 * c0, 0, 0, 0, 0, stride_w,
@@ -530,6 +543,8 @@ def _conv_bands(x_gm, w_gm, y_gm, t_gm, first: int, step: int, tiles: int, c1: i
                 cm = min(mc, count - m0)
                 m1 = (cm + 15) // 16
                 q = j % 2
+                if o0 == 0 and m0 == mc:  # the second block may read the rest of the band
+                    asc.wait_flag(E.MTE2_MTE1, 1)
                 for k0 in range(0, taps, kc):
                     ck = min(kc, taps - k0)
                     k1 = ck // c0
@@ -564,6 +579,8 @@ def _conv_bands(x_gm, w_gm, y_gm, t_gm, first: int, step: int, tiles: int, c1: i
                         asc.cross_core_wait_flag(CONV_BACK_FLAG, 2, asc.PipeID.PIPE_FIX)
                 asc.set_flag(E.FIX_M, q)
                 j += 1
+            if o0 == 0 and count <= mc:  # one block read the whole band: the second part's flag taken back
+                asc.wait_flag(E.MTE2_MTE1, 1)
             asc.wait_flag(E.M_MTE1, 0)
             asc.wait_flag(E.M_MTE1, 1)
             asc.wait_flag(E.FIX_M, 0)

@@ -433,7 +433,16 @@ uint64_t Block::check_effects(const Op& op, Pipe pipe, const RtValue* in) {
   for (size_t i = 0; i < effects.size(); ++i) {
     auto [lo, hi] = effect_ranges_[i];
     const RtValue& t = in[effects[i].tensor];
-    race.access(op, pipe, space_of(t), lo, hi, effects[i].write, undefined);
+    const MemEffect& e = effects[i];
+    if (is_local_mem(t.mem) && effect_form(e) == EffectForm::Blocks && ints[e.gap_operand] > 0) {
+      // rows of blocks with gaps: each row its own access, so that another pipe may use the gaps meanwhile (the
+      // rest of a band copied into L1 between the rows the cube reads)
+      const uint64_t row = static_cast<uint64_t>(ints[e.block_len_operand]) * 32;
+      const uint64_t pitch = row + static_cast<uint64_t>(ints[e.gap_operand]) * 32;
+      for (uint64_t at = lo; at < hi; at += pitch) race.access(op, pipe, space_of(t), at, at + row, e.write, undefined);
+      continue;
+    }
+    race.access(op, pipe, space_of(t), lo, hi, e.write, undefined);
     if (is_local_mem(t.mem) || hi <= lo) continue;
     const bool write = effects[i].write;
     GmRows rows;
@@ -764,7 +773,7 @@ uint8_t* Block::raw_access(const RtValue& t, int64_t offset, int64_t bytes, bool
   return (local ? local_base(t) : ctx_->gm[t.mem].ptr) + lo;
 }
 
-uint8_t* Block::dynamic_access(size_t effect, int64_t offset, int64_t bytes) {
+uint8_t* Block::dynamic_access(size_t effect, int64_t offset, int64_t bytes, bool record) {
   const Op& op = *running_op_;
   const MemEffect& e = op.info().effects[effect];
   const RtValue& t = effect_tensors_[effect];
@@ -777,8 +786,9 @@ uint8_t* Block::dynamic_access(size_t effect, int64_t offset, int64_t bytes) {
     fail(ASC_ERR_OUT_OF_BOUNDS, op.loc, "{} {} bytes [{}, {}) of operand {}, a tensor of {} bytes", op.info().name,
          e.write ? "writes" : "reads", offset, end, e.tensor, limit);
   uint64_t lo = static_cast<uint64_t>(t.addr + offset);
-  if (ub_watched_ && t.mem == kMemUB) check_ub_watch(op, running_pipe_, lo, lo + bytes, e.write);
-  if (ctx_->options.sanitize && bytes > 0) race().access(op, running_pipe_, space_of(t), lo, lo + bytes, e.write);
+  if (record && ub_watched_ && t.mem == kMemUB) check_ub_watch(op, running_pipe_, lo, lo + bytes, e.write);
+  if (record && ctx_->options.sanitize && bytes > 0)
+    race().access(op, running_pipe_, space_of(t), lo, lo + bytes, e.write);
   return effect_ptrs_[effect] + offset;
 }
 

@@ -306,8 +306,9 @@ class Block : private BlockRegisters {
   void copy_to_effect(size_t effect, const uint8_t* src, uint64_t bytes);
   uint64_t effect_bytes(size_t i) const { return effect_ranges_[i].second - effect_ranges_[i].first; }
   // A data-dependent effect (kDataDependent): bytes [offset, offset + bytes)
-  // of the effect's tensor, bounds-checked and recorded for the sanitizer.
-  uint8_t* dynamic_access(size_t effect, int64_t offset, int64_t bytes);
+  // of the effect's tensor, bounds-checked and (unless `record` is false: the handler records the parts it
+  // touches with more calls) recorded for the sanitizer.
+  uint8_t* dynamic_access(size_t effect, int64_t offset, int64_t bytes, bool record = true);
   // printf / dump_tensor text; each line is prefixed with the block index.
   void print(std::string_view text);
   bool printed() const { return !output_.empty(); }

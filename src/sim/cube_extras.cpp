@@ -129,6 +129,18 @@ struct Load3d {
   }
 };
 
+// Records, per channel group the block's columns touch, the feature-map rows its output rows read: from the first
+// output row's top filter row to the last one's bottom, inside the map.
+void record_rows_read(Block& b, const Load3d& g, int64_t repeats, int64_t m_step, int64_t k_step) {
+  int64_t m_last = g.m_start + (repeats - 1) * m_step + g.m_ext - 1;
+  int64_t k_last = g.k_start + (repeats - 1) * k_step + g.k_ext - 1, per_c1 = g.filter_h * g.filter_w * g.c0;
+  int64_t top = std::max<int64_t>(0, g.m_start / g.w_out * g.stride_h - g.pad_top);
+  int64_t bottom = std::min(g.h - 1, m_last / g.w_out * g.stride_h + (g.filter_h - 1) * g.dilation_h - g.pad_top);
+  if (top > bottom) return;  // only padding
+  for (int64_t c1 = g.k_start / per_c1; c1 <= k_last / per_c1; ++c1)
+    b.dynamic_access(0, (c1 * g.h + top) * g.w * 32, (bottom - top + 1) * g.w * 32);
+}
+
 }  // namespace
 
 void exec_LoadData3DV2Pro(Block& b, const Op& op, const RtValue* in, RtValue*) {
@@ -197,7 +209,10 @@ void exec_LoadData3DV2Pro(Block& b, const Op& op, const RtValue* in, RtValue*) {
   if (boundary && base >= boundary)
     fail(ASC_ERR_OUT_OF_BOUNDS, op.loc, "load_data: src (L1 address {}) is not inside the boundary {}", base, boundary);
   int64_t direct = boundary ? std::min(fm_bytes, boundary - base) : fm_bytes;
-  const uint8_t* fm = b.dynamic_access(0, 0, direct);
+  // Without a ring, the sanitizer sees the rows each channel group's part of the block reads (every filter row
+  // of its output rows), so a kernel may copy the rest of a band into L1 while the cube works on its first rows.
+  const uint8_t* fm = b.dynamic_access(0, 0, direct, /*record=*/boundary != 0);
+  if (!boundary) record_rows_read(b, g, repeats, m_step, k_step);
   const uint8_t* l1 = b.effect_ptr(0) - base;  // the start of L1, where wrapped reads land
   auto group = [&](int64_t offset) { return offset < direct ? fm + offset : l1 + (base + offset - boundary); };
 

@@ -636,3 +636,50 @@ def test_img2col_into_l0a_of_a_partial_channel_group(dtype, rng):
     block = (m_start, m_ext, 2 * c0, 3 * c0 + 3)
     got = run_img2col(fmap, geometry, block, pad=-7.0)
     np.testing.assert_array_equal(got, expected_block(fmap, geometry, block, -7.0).astype(got.dtype))
+
+
+@asc.jit(kernel_type=KernelType.AIC_ONLY)
+def band_in_two_parts(fm: asc.GlobalAddress, eye: asc.GlobalAddress, out: asc.GlobalAddress,
+                      M_START: asc.ConstExpr[int], WAIT: asc.ConstExpr[bool]):  # fmt: skip
+    # 2 channel groups of 8 rows x 16 columns (float32); a 3 x 3 filter: rows 0-3 of each group in L1 behind a
+    # flag, rows 4-7 copied in after it, and the load of 16 output pixels from M_START waiting for them or not
+    fm_gm, eye_gm, c_gm = asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor()
+    fm_gm.set_global_buffer(fm)
+    eye_gm.set_global_buffer(eye)
+    c_gm.set_global_buffer(out)
+    src = asc.LocalTensor(asc.float32, asc.TPosition.A1, 0, 2 * 8 * 16 * 8)
+    half = 4 * 16 * 8 * 4 // 32  # four rows of a group, in 32-byte blocks
+    asc.data_copy(src, fm_gm, asc.DataCopyParams(2, half, half, half))
+    sync(E.MTE2_MTE1)
+    asc.data_copy(src[4 * 16 * 8 :], fm_gm[4 * 16 * 8 :], asc.DataCopyParams(2, half, half, half))
+    asc.set_flag(E.MTE2_MTE1, 1)
+    if WAIT:
+        asc.wait_flag(E.MTE2_MTE1, 1)
+    a2 = asc.LocalTensor(asc.float32, asc.TPosition.A2, 0, 16 * 16)
+    # columns 64-79: group 0's last filter tap and group 1's first, so both groups' rows are read
+    params = asc.LoadData3DParamsV2((0, 0, 0, 0), 8, 16, 16, 16, 16, 64, M_START, 1, 1, 3, 3, 1, 1, False, 0.0, False,
+                                    False, False)  # fmt: skip
+    asc.load_data(a2, src, params)
+    if not WAIT:
+        asc.wait_flag(E.MTE2_MTE1, 1)
+    b1 = asc.LocalTensor(asc.float32, asc.TPosition.B1, L1_HIGH, 16 * 16)
+    b2 = asc.LocalTensor(asc.float32, asc.TPosition.B2, 0, 16 * 16)
+    identity_b2(eye_gm, b1, b2, 16, 8)
+    c1 = asc.LocalTensor(asc.float32, asc.TPosition.CO1, 0, 16 * 16)
+    product_out(c_gm, c1, a2, b2, 16, 16, 16)
+
+
+def test_img2col_reads_only_its_rows_of_each_channel_group(rng):
+    # the sanitizer takes a load to read its output rows' filter rows in each group it touches, not the whole map:
+    # pixels 0-15 (output rows 0 and 1) read input rows 0-3, which were in L1 before the second copy began
+    fmap = feature_map(rng, np.float32, 2, 8, 16)
+    geometry = (16, 8, 16, 3, 3, 1, 1, 1, 1, (0, 0, 0, 0))
+    eye = np.eye(16, dtype=np.float32)
+    out = np.zeros((16, 16), np.float32)
+    band_in_two_parts[1, rt.current_stream()](fmap.ravel(), eye, out, 0, False)
+    np.testing.assert_array_equal(out, expected_block(fmap, geometry, (0, 16, 64, 16), 0.0))
+    # pixels 28-43 (output rows 2 and 3) read rows 2-5: before the rows 4-5 copy is known done, a race; after, right
+    with pytest.raises(asc.errors.RaceError, match="read-after-write race on L1 bytes.*load_data"):
+        band_in_two_parts[1, rt.current_stream()](fmap.ravel(), eye, out, 28, False)
+    band_in_two_parts[1, rt.current_stream()](fmap.ravel(), eye, out, 28, True)
+    np.testing.assert_array_equal(out, expected_block(fmap, geometry, (28, 16, 64, 16), 0.0))
