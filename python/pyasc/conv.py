@@ -346,18 +346,26 @@ class ConvStep(Step):
         size = x.dtype.itemsize
         hw, q, pixels = cv.h * cv.w, cv.kh * cv.kw, cv.oh * cv.ow
         tc = 2048 // p.c0
-        offs = kernels.transpose_offsets(p.c0, tc, size)
-        # the feature map's and the weights' layouts in one launch: [C0 channels x pixels] tiles turned round
-        tiles_x, tiles_w = cv.n * p.c1 * -(-hw // tc), cv.k * p.c1 * -(-q // tc)
-        layouts = Launch(kernels.transpose_tiles_pair,
-                         kernels.cores_for(tiles_x + tiles_w),
-                         (buf["x5"], x, buf["wt"], w, offs, cv.n * p.c1, p.c1, p.c0, cv.c, hw, cv.c * hw, hw,
-                          hw * p.c0, p.c0, cv.k * p.c1, p.c1, cv.c, q, cv.c * q, q, q * p.c0, tiles_x, p.c0,
-                          tc))  # fmt: skip
-        if fl is not None:  # the folded input and weights: a Gather by table per tile
+        # the feature map's and the weights' layouts in one launch; `layout` and `offs` are conv_fused's form of it
+        if fl is None:  # [C0 channels x pixels] tiles turned round
+            offs = kernels.transpose_offsets(p.c0, tc, size)
+            tiles_x, tiles_w = cv.n * p.c1 * -(-hw // tc), cv.k * p.c1 * -(-q // tc)
+            layouts = Launch(kernels.transpose_tiles_pair,
+                             kernels.cores_for(tiles_x + tiles_w),
+                             (buf["x5"], x, buf["wt"], w, offs, cv.n * p.c1, p.c1, p.c0, cv.c, hw, cv.c * hw, hw,
+                              hw * p.c0, p.c0, cv.k * p.c1, p.c1, cv.c, q, cv.c * q, q, q * p.c0, tiles_x, p.c0,
+                              tc))  # fmt: skip
+            layout = np.array([cv.n * p.c1, p.c1, p.c0, cv.c, hw, cv.c * hw, hw, hw * p.c0, p.c0, 0,
+                               cv.k * p.c1, p.c1, 0, cv.c, q, cv.c * q, q, q * p.c0, 0, 0, tiles_x, 0, 0, 0],
+                              np.int32)  # fmt: skip
+        else:  # the folded input and weights: a Gather by table per tile
+            scalars = (fl.x_tiles, len(fl.tiles) - fl.x_tiles, fl.entries, fl.pitch, fl.tables.size)
+            offs = fl.tables.reshape(-1)
             layouts = Launch(kernels.layouts_by_tables, kernels.cores_for(len(fl.tiles)),
-                             (buf["x5"], x, buf["wt"], w, fl.tables.reshape(-1), fl.tiles.reshape(-1), fl.x_tiles,
-                              len(fl.tiles) - fl.x_tiles, fl.entries, fl.pitch, fl.tables.size))  # fmt: skip
+                             (buf["x5"], x, buf["wt"], w, offs, fl.tiles.reshape(-1), *scalars))  # fmt: skip
+            layout = np.zeros(24 + fl.tiles.size, np.int32)  # the five scalars, then the tiles from element 24 on
+            layout[:5] = scalars
+            layout[24:] = fl.tiles.reshape(-1)
         cube_args = (p.tiles.reshape(-1), len(p.tiles), p.c1, cb.h, cb.w, p.taps, p.kp)
         window = (cb.kh, cb.kw, cb.stride[0], cb.stride[1], cb.dilation[0], cb.dilation[1], cb.pad[1], p.pad_r,
                   p.filter_word, p.mc, p.kc, p.nc)  # fmt: skip
@@ -369,14 +377,6 @@ class ConvStep(Step):
                       (out, buf["y"], kernels.transpose_offsets(tr, tcol, 4), cv.n, 1, pixels, pixels, cv.k,
                        pixels * p.kp, p.kp, cv.k * pixels, pixels, tr, tcol))  # fmt: skip
         if FUSED:
-            if fl is None:
-                layout = np.array([cv.n * p.c1, p.c1, p.c0, cv.c, hw, cv.c * hw, hw, hw * p.c0, p.c0, 0,
-                                   cv.k * p.c1, p.c1, 0, cv.c, q, cv.c * q, q, q * p.c0, 0, 0, tiles_x, 0, 0, 0],
-                                  np.int32)  # fmt: skip
-            else:  # layouts_by_tables' five scalars, then its tiles from element 24 on
-                head = np.zeros(24, np.int32)
-                head[:5] = fl.x_tiles, len(fl.tiles) - fl.x_tiles, fl.entries, fl.pitch, fl.tables.size
-                layout, offs = np.concatenate([head, fl.tiles.reshape(-1)]), fl.tables.reshape(-1)
             back_offs = kernels.transpose_offsets(tr, tcol, 4)
             args = (x, w, out, buf["x5"], buf["wt"], buf["y"], cube_args[0], offs, back_offs, layout, *cube_args[1:],
                     cv.k, pixels, *window, p.c0, tc, tr, tcol, fl is not None)  # fmt: skip

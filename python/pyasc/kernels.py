@@ -322,6 +322,31 @@ def _transpose_part(dst_gm, src_gm, picks, tile_in, tile_out, first: int, step: 
 
 
 @asc.jit
+def _transposes(dst_gm, src_gm, dst2_gm, src2_gm, offsets_gm, me: int, cores: int, batches: int, inner: int, rows: int,
+                rows_limit: int, cols: int, src_outer: int, src_row: int, dst_batch: int, dst_row: int, batches2: int,
+                inner2: int, rows_limit2: int, cols2: int, src_outer2: int, src_row2: int, dst_batch2: int, tiles1: int,
+                tr: asc.ConstExpr[int], tc: asc.ConstExpr[int], pair: asc.ConstExpr[bool]):  # fmt: skip
+    """transpose_tiles' work for core `me` of `cores` on UB bytes from 0 (the tile buffers and the Gather's
+    offsets), and with `pair` transpose_tiles_pair's second transpose after it."""
+    size = dst_gm.dtype.sizeof()
+    pitch = (tc * size + 31) // 32 * 32 // size  # a tile row in the UB: whole blocks
+    tile_in = asc.LocalTensor(dst_gm.dtype, asc.TPosition.VECCALC, 0, 2 * tr * pitch)
+    picks = asc.LocalTensor(asc.uint32, asc.TPosition.VECCALC, 2 * tr * pitch * size + 128, tr * tc)
+    tile_out = asc.LocalTensor(dst_gm.dtype, asc.TPosition.VECCALC, 2 * tr * pitch * size + 4 * tr * tc + 256,
+                               2 * tr * tc)  # fmt: skip
+    asc.data_copy(picks, offsets_gm, tr * tc)
+    asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+    _halves_open()
+    _transpose_part(dst_gm, src_gm, picks, tile_in, tile_out, me, cores, batches, inner, rows, rows_limit, cols,
+                    src_outer, src_row, dst_batch, dst_row, tr, tc, pitch)  # fmt: skip
+    if pair:
+        _transpose_part(dst2_gm, src2_gm, picks, tile_in, tile_out, (me + cores - tiles1 % cores) % cores, cores,
+                        batches2, inner2, rows, rows_limit2, cols2, src_outer2, src_row2, dst_batch2, dst_row, tr, tc,
+                        pitch)  # fmt: skip
+    _halves_close()
+
+
+@asc.jit
 def transpose_tiles(dst: asc.GlobalAddress, src: asc.GlobalAddress, offsets: asc.GlobalAddress, batches: int,
                     inner: int, rows: int, rows_limit: int, cols: int, src_outer: int, src_row: int, dst_batch: int,
                     dst_row: int, tr: asc.ConstExpr[int], tc: asc.ConstExpr[int]):  # fmt: skip
@@ -336,18 +361,9 @@ def transpose_tiles(dst: asc.GlobalAddress, src: asc.GlobalAddress, offsets: asc
     src_gm.set_global_buffer(src)
     dst_gm.set_global_buffer(dst)
     offsets_gm.set_global_buffer(offsets)
-    size = dst.dtype.sizeof()
-    pitch = (tc * size + 31) // 32 * 32 // size  # a tile row in the UB: whole blocks
-    tile_in = asc.LocalTensor(dst.dtype, asc.TPosition.VECCALC, 0, 2 * tr * pitch)
-    picks = asc.LocalTensor(asc.uint32, asc.TPosition.VECCALC, 2 * tr * pitch * size + 128, tr * tc)
-    tile_out = asc.LocalTensor(dst.dtype, asc.TPosition.VECCALC, 2 * tr * pitch * size + 4 * tr * tc + 256,
-                               2 * tr * tc)  # fmt: skip
-    asc.data_copy(picks, offsets_gm, tr * tc)
-    asc.pipe_barrier(asc.PipeID.PIPE_ALL)
-    _halves_open()
-    _transpose_part(dst_gm, src_gm, picks, tile_in, tile_out, asc.get_block_idx(), asc.get_block_num(), batches, inner,
-                    rows, rows_limit, cols, src_outer, src_row, dst_batch, dst_row, tr, tc, pitch)  # fmt: skip
-    _halves_close()
+    _transposes(dst_gm, src_gm, dst_gm, src_gm, offsets_gm, asc.get_block_idx(), asc.get_block_num(), batches, inner,
+                rows, rows_limit, cols, src_outer, src_row, dst_batch, dst_row, 0, 1, 0, 0, 0, 0, 0, 0, tr, tc,
+                False)  # fmt: skip
 
 
 @asc.jit
@@ -365,22 +381,9 @@ def transpose_tiles_pair(dst: asc.GlobalAddress, src: asc.GlobalAddress, dst2: a
     src2_gm.set_global_buffer(src2)
     dst2_gm.set_global_buffer(dst2)
     offsets_gm.set_global_buffer(offsets)
-    size = dst.dtype.sizeof()
-    pitch = (tc * size + 31) // 32 * 32 // size
-    tile_in = asc.LocalTensor(dst.dtype, asc.TPosition.VECCALC, 0, 2 * tr * pitch)
-    picks = asc.LocalTensor(asc.uint32, asc.TPosition.VECCALC, 2 * tr * pitch * size + 128, tr * tc)
-    tile_out = asc.LocalTensor(dst.dtype, asc.TPosition.VECCALC, 2 * tr * pitch * size + 4 * tr * tc + 256,
-                               2 * tr * tc)  # fmt: skip
-    asc.data_copy(picks, offsets_gm, tr * tc)
-    asc.pipe_barrier(asc.PipeID.PIPE_ALL)
-    cores = asc.get_block_num()
-    _halves_open()
-    _transpose_part(dst_gm, src_gm, picks, tile_in, tile_out, asc.get_block_idx(), cores, batches, inner, rows,
-                    rows_limit, cols, src_outer, src_row, dst_batch, dst_row, tr, tc, pitch)  # fmt: skip
-    first = (asc.get_block_idx() + cores - tiles1 % cores) % cores
-    _transpose_part(dst2_gm, src2_gm, picks, tile_in, tile_out, first, cores, batches2, inner2, rows, rows_limit2,
-                    cols2, src_outer2, src_row2, dst_batch2, dst_row, tr, tc, pitch)  # fmt: skip
-    _halves_close()
+    _transposes(dst_gm, src_gm, dst2_gm, src2_gm, offsets_gm, asc.get_block_idx(), asc.get_block_num(), batches, inner,
+                rows, rows_limit, cols, src_outer, src_row, dst_batch, dst_row, batches2, inner2, rows_limit2, cols2,
+                src_outer2, src_row2, dst_batch2, tiles1, tr, tc, True)  # fmt: skip
 
 
 LAYOUT_ENTRIES = 4096  # the most elements a layout tile has: its Gather's count, its tables' entries
@@ -641,30 +644,18 @@ def conv_fused(x: asc.GlobalAddress, wgt: asc.GlobalAddress, out: asc.GlobalAddr
         offsets_gm.set_global_buffer(offsets)
         out_offsets_gm.set_global_buffer(out_offsets)
         l_gm.set_global_buffer(layout)
-        size = x.dtype.sizeof()
         me = asc.get_block_idx()
         cores = 2 * groups
         # synchronised by hand: the cube's side has its own flags, which insert_sync would add to
         if folded:
             _layouts_by_tables(x_gm, src_gm, w_gm, wsrc_gm, offsets_gm, l_gm[24:], me, cores, l_gm.get_value(0),
                                l_gm.get_value(1), l_gm.get_value(2), l_gm.get_value(3), l_gm.get_value(4))  # fmt: skip
-        else:
-            pitch = (tc * size + 31) // 32 * 32 // size
-            tile_in = asc.LocalTensor(x.dtype, asc.TPosition.VECCALC, 0, 2 * tr * pitch)
-            picks = asc.LocalTensor(asc.uint32, asc.TPosition.VECCALC, 16384 + 128, tr * tc)
-            tile_out = asc.LocalTensor(x.dtype, asc.TPosition.VECCALC, 24576 + 256, 2 * tr * tc)
-            asc.data_copy(picks, offsets_gm, tr * tc)
-            asc.pipe_barrier(asc.PipeID.PIPE_ALL)
-            tiles1 = l_gm.get_value(20)
-            _halves_open()
-            _transpose_part(x_gm, src_gm, picks, tile_in, tile_out, me, cores, l_gm.get_value(0), l_gm.get_value(1),
-                            l_gm.get_value(2), l_gm.get_value(3), l_gm.get_value(4), l_gm.get_value(5),
-                            l_gm.get_value(6), l_gm.get_value(7), l_gm.get_value(8), tr, tc, pitch)  # fmt: skip
-            _transpose_part(w_gm, wsrc_gm, picks, tile_in, tile_out, (me + cores - tiles1 % cores) % cores, cores,
-                            l_gm.get_value(10), l_gm.get_value(11), l_gm.get_value(2), l_gm.get_value(13),
-                            l_gm.get_value(14), l_gm.get_value(15), l_gm.get_value(16), l_gm.get_value(17),
-                            l_gm.get_value(8), tr, tc, pitch)  # fmt: skip
-            _halves_close()
+        else:  # transpose_tiles_pair's work on the group's vector cores (`layout` holds its scalar arguments)
+            _transposes(x_gm, src_gm, w_gm, wsrc_gm, offsets_gm, me, cores, l_gm.get_value(0), l_gm.get_value(1),
+                        l_gm.get_value(2), l_gm.get_value(3), l_gm.get_value(4), l_gm.get_value(5), l_gm.get_value(6),
+                        l_gm.get_value(7), l_gm.get_value(8), l_gm.get_value(10), l_gm.get_value(11),
+                        l_gm.get_value(13), l_gm.get_value(14), l_gm.get_value(15), l_gm.get_value(16),
+                        l_gm.get_value(17), l_gm.get_value(20), tr, tc, True)  # fmt: skip
         asc.sync_all(False)
         # the group's blocks, in the cube core's order: each block's half of the tiles after its flag; the halves'
         # flags stay open across the blocks, so one block's tiles overlap the next's
